@@ -1,0 +1,113 @@
+"""Rule sets as data (RULES.md sections 8 and 10).
+
+Everything that differs between the seeds' variants lives in one frozen :class:`RuleSet`;
+the flow of a hand (``engine.state``) reads these fields and hard-codes none of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class HandStats:
+    """Facts about a winner's cards that 名堂 are judged on (hidden cards included)."""
+
+    red: int
+    big: int
+    small: int
+    all_sets: bool  # no 一句话 and no 绞 among the groups (对对胡)
+
+
+@dataclass(frozen=True)
+class MingTang:
+    """One 名堂: a name, its 番 and a pure predicate; ``extra`` adds 番 beyond a threshold."""
+
+    name: str
+    fan: int
+    applies: Callable[[HandStats], bool]
+    extra: Callable[[HandStats], int] = lambda s: 0
+
+    def fan_for(self, stats: HandStats) -> int:
+        return self.fan + self.extra(stats) if self.applies(stats) else 0
+
+
+QQ_MINGTANG: tuple[MingTang, ...] = (
+    MingTang("红胡", 2, lambda s: s.red in (4, 7) or 10 < s.red < 13),
+    MingTang("真点胡", 4, lambda s: s.red == 1),
+    MingTang("假点胡", 3, lambda s: s.red == 10),
+    MingTang("红乌", 4, lambda s: s.red >= 13, lambda s: s.red - 13),
+    MingTang("乌胡", 5, lambda s: s.red == 0),
+    MingTang("对对胡", 5, lambda s: s.all_sets),
+    MingTang("大字胡", 6, lambda s: s.big >= 18, lambda s: s.big - 18),
+    MingTang("小字胡", 8, lambda s: s.small >= 16, lambda s: s.small - 16),
+)
+
+LEVELS: tuple[tuple[int, str], ...] = (
+    (161000, "帝王"), (103000, "丞相"), (69000, "巡抚"), (46000, "总督"), (32200, "知府"),
+    (23000, "通判"), (17700, "知县"), (12600, "大地主"), (9200, "小地主"), (6900, "大财主"),
+    (5000, "小财主"), (3450, "衙役"), (2300, "商人"), (1600, "掌柜"), (1150, "富农"),
+    (840, "中农"), (530, "猎人"), (320, "渔夫"), (180, "贫农"), (90, "佃户"), (60, "长工"),
+    (30, "短工"),
+)
+LOWEST_LEVEL = "包身工"
+
+
+def level_title(points: int) -> str:
+    """等级 title for cumulative points (RULES.md section 8, levels table)."""
+    for threshold, title in LEVELS:
+        if points >= threshold:
+            return title
+    return LOWEST_LEVEL
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Everything that differs between variants. Defaults are the ``qq`` rule set."""
+
+    id: str = "qq"
+    players: int = 3
+    dealer_cards: int = 21  # the last one is the 亮张
+    other_cards: int = 20
+    groups_to_win: int = 7  # 方门子
+    min_huxi: int = 15
+    # 底数 x = floor((H - di_offset) / di_divisor) + di_plus; 天胡: (tianhu_mult*H - tianhu_offset)
+    di_offset: int = 12
+    di_divisor: int = 3
+    di_plus: int = 0
+    tianhu_mult: int = 2
+    tianhu_offset: int = 12
+    zimo_bonus: int = 1
+    mingtang: tuple[MingTang, ...] = field(default=QQ_MINGTANG)
+    haidi_plain_bonus: int = 1  # added to a plain win's 番 (1 -> 2)
+    haidi_mingtang_bonus: int = 2  # added to a 名堂 win's 番
+    win_on_discard: bool = False
+    forced_tianhu_ti: int = 3  # 3 提, or
+    forced_tianhu_kan: int = 5  # 5 坎+提 together
+    draws_before_dealer_passes: int = 3  # consecutive 荒庄 before the 下家 deals
+    escape_plus: int = 8  # 逃跑: P = (floor((H2 - di_offset)/di_divisor) + escape_plus) * d
+    default_base: int = 3  # 房间底分 d
+
+    @property
+    def deck_size(self) -> int:
+        return 80
+
+    @property
+    def stock_size(self) -> int:
+        return self.deck_size - self.dealer_cards - self.other_cards * (self.players - 1)
+
+    def discard_threshold(self, ti_pao: int) -> int:
+        """RULES.md 5.5: a player must discard exactly when hand+table > this."""
+        return self.other_cards + max(0, ti_pao - 1)
+
+
+QQ = RuleSet()
+RULE_SETS: dict[str, RuleSet] = {QQ.id: QQ}
+
+
+def get_rule_set(rule_id: str) -> RuleSet:
+    try:
+        return RULE_SETS[rule_id]
+    except KeyError:
+        raise ValueError(f"unknown rule set {rule_id!r}; known: {', '.join(RULE_SETS)}") from None

@@ -1,0 +1,127 @@
+"""What a viewer may see: frozen, hidden-free snapshots handed to ``render/`` and ``bot/``.
+
+Views are functions of (state, viewer). The public view holds nothing a spectator may not see;
+a private view adds exactly one seat's own hand, its own face-down cards and its legal actions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from engine.melds import Group, GroupKind
+
+
+@dataclass(frozen=True)
+class MeldView:
+    """A table meld. ``cards[i]`` is ``None`` when that card is face down to this viewer.
+
+    ``face_up[i]`` says whether everyone sees card ``i``; in the owner's private view the
+    cards are all known, and ``face_up`` tells which of them the others cannot see.
+    """
+
+    kind: GroupKind
+    cards: tuple[int | None, ...]
+    face_up: tuple[bool, ...]
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """One seat as everybody sees it."""
+
+    seat: int
+    hand_count: int
+    melds: tuple[MeldView, ...]
+    discards: tuple[int, ...]  # the seat's 出牌区, oldest first
+    shown_huxi: int  # 胡息 of this seat's melds as far as they are face up
+
+
+class OfferHow(StrEnum):
+    LIANG = "liang"  # the dealer's 亮张 at the start
+    DRAW = "draw"  # turned face up from the stock
+    DISCARD = "discard"
+
+
+@dataclass(frozen=True)
+class Offer:
+    """The face-up card now waiting for claims, who produced it and how."""
+
+    card: int
+    seat: int
+    how: OfferHow
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened. ``visible_to`` is ``None`` for everyone, else one seat.
+
+    ``kind`` is one of: ``deal liang tianhu ti wei chouwei draw discard chi peng pao pass hu
+    to_row huangzhuang escape``. ``cards`` are the cards this event shows its audience
+    (empty when they are face down to it). For ``chi`` they are all groups put out,
+    concatenated, and ``groups`` keeps them apart.
+    """
+
+    kind: str
+    seat: int | None
+    cards: tuple[int, ...] = ()
+    visible_to: int | None = None
+    groups: tuple[tuple[int, ...], ...] = ()
+
+
+@dataclass(frozen=True)
+class Win:
+    """A winning arrangement with its score (one analyzer result), explaining itself."""
+
+    groups: tuple[Group, ...]
+    huxi: int
+    mingtang: tuple[tuple[str, int], ...]  # (名堂, 番), in rule-table order
+    fan: int
+    di: int  # 底数 x (自摸 bonus included)
+    zimo: bool
+    haidi: bool
+    tianhu: bool
+    base: int  # 房间底分 d
+    winner_points: int  # + 2·x·f·d
+    loser_points: int  # − x·f·d, paid by each loser
+
+
+class OutcomeKind(StrEnum):
+    WIN = "win"
+    DRAW = "draw"  # 荒庄
+    ESCAPE = "escape"  # 逃跑
+
+
+@dataclass(frozen=True)
+class Outcome:
+    kind: OutcomeKind
+    points: tuple[int, ...]  # per seat, sums to zero
+    winner: int | None = None
+    win: Win | None = None
+    escaper: int | None = None
+
+
+@dataclass(frozen=True)
+class PublicView:
+    rule_set: str
+    dealer: int
+    seats: tuple[SeatView, ...]
+    stock_count: int
+    liangzhang: int
+    offer: Offer | None
+    to_act: tuple[int, ...]  # seats whose decision is awaited now
+    last_event: Event | None  # the last public event
+    move_no: int  # number of actions applied so far: a version for keyboards
+    outcome: Outcome | None
+
+
+@dataclass(frozen=True)
+class PrivateView:
+    seat: int
+    public: PublicView
+    hand: tuple[int, ...]  # sorted kinds, 坎 cards included
+    kans: tuple[int, ...]  # kinds held as 坎 (locked)
+    melds: tuple[MeldView, ...]  # own melds, every card known
+    huxi: int  # 当前胡息
+    chou: tuple[int, ...]  # kinds this seat may not 吃 or 碰 (臭牌 and own discards)
+    legal: tuple[str, ...]  # legal actions now, stable order
+    highlight: int | None  # the card just drawn by this seat, or offered to it
