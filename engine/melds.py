@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cached_property
 
 from engine import cards as C
 
@@ -86,7 +87,7 @@ class Group:
     kind: GroupKind
     cards: tuple[int, ...]
 
-    @property
+    @cached_property
     def huxi(self) -> int:
         if self.kind in SET_HUXI:
             big, small = SET_HUXI[self.kind]

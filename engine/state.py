@@ -1,0 +1,717 @@
+"""One hand of 跑胡子 as a deterministic state machine (RULES.md sections 2–8).
+
+A hand is rebuilt exactly from (rule set, seed or deck, dealer, base, action log). Draws and
+forced moves happen inside the engine; it stops whenever some seat must decide, and
+``to_act()`` / ``legal_actions(seat)`` say who and what. ``apply`` validates, mutates and returns
+the events, each tagged with who may see it.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from engine import actions as A
+from engine import analyzer, scoring
+from engine import cards as C
+from engine.chi import chi_options
+from engine.melds import FOUR_KINDS, Group, GroupKind
+from engine.rules import RuleSet, get_rule_set
+from engine.views import (
+    Event,
+    MeldView,
+    Offer,
+    OfferHow,
+    Outcome,
+    OutcomeKind,
+    PrivateView,
+    PublicView,
+    SeatView,
+    Win,
+)
+
+
+class IllegalAction(ValueError):
+    """An action that is not legal now for that seat. Nothing was changed."""
+
+    def __init__(self, code: str, seat: int, action: str, message: str) -> None:
+        super().__init__(f"{code}: seat {seat} {action!r}: {message}")
+        self.code = code
+        self.seat = seat
+        self.action = action
+
+
+class Phase(StrEnum):
+    LIANG = "liang"  # players may win on the 亮张 (天胡)
+    DISCARD = "discard"
+    CLAIM = "claim"  # a face-up card waits for 胡/碰/吃 answers
+    SELFWIN = "selfwin"  # after a 提/偎 on his own draw the drawer may win (自摸)
+    OVER = "over"
+
+
+# Which cards of a table meld everyone sees (True) — the rest are face down.
+_FACE_UP = {
+    GroupKind.CHI: (True, True, True),
+    GroupKind.PENG: (True, True, True),
+    GroupKind.PAO: (True, True, True, True),
+    GroupKind.WEI: (False, False, False),
+    GroupKind.CHOUWEI: (True, False, False),
+    GroupKind.TI: (True, False, False, False),
+}
+
+
+@dataclass
+class _Seat:
+    hand: list[int]  # count vector; a count of 3 is a 坎
+    melds: list[Group] = field(default_factory=list)
+    discards: list[int] = field(default_factory=list)
+    chou: set[int] = field(default_factory=set)  # may not 吃/碰 (臭牌, own discards)
+    declined_peng: set[int] = field(default_factory=set)  # 忍碰: a later 偎 is 臭偎
+    chou_hu: dict[int, int] = field(default_factory=dict)  # kind -> 当前胡息 when a win was declined
+
+    @property
+    def huxi(self) -> int:
+        """当前胡息: the 胡息 of the table area."""
+        return sum(g.huxi for g in self.melds)
+
+    @property
+    def ti_pao(self) -> int:
+        return sum(1 for g in self.melds if g.kind in FOUR_KINDS)
+
+    @property
+    def card_total(self) -> int:
+        return sum(self.hand) + sum(len(g.cards) for g in self.melds)
+
+    def meld_of(self, kind: int, *group_kinds: GroupKind) -> int | None:
+        for i, g in enumerate(self.melds):
+            if g.cards[0] == kind and g.kind in group_kinds:
+                return i
+        return None
+
+    def may_win_on(self, kind: int) -> bool:
+        """臭胡 (6.6): a declined win on this kind bars it while 当前胡息 is unchanged."""
+        return self.chou_hu.get(kind) != self.huxi
+
+    def discardable(self) -> list[int]:
+        return [k for k, n in enumerate(self.hand) if 0 < n < 3]
+
+
+@dataclass
+class _Claim:
+    """A face-up card waiting for answers."""
+
+    offer: Offer
+    options: dict[int, tuple[str, ...]]  # seat -> legal answers (always ending in "pass")
+    answers: dict[int, str] = field(default_factory=dict)
+    pao_seat: int | None = None
+    haidi: bool = False
+
+
+class Hand:
+    """One hand. Build with :meth:`new` or :meth:`replay`; never mutate fields directly."""
+
+    def __init__(
+        self, rules: RuleSet, deck: list[int], dealer: int, seed: int | None, base: int
+    ) -> None:
+        if sorted(deck) != C.full_deck():
+            raise ValueError("deck must hold each of the 20 kinds exactly 4 times")
+        if not 0 <= dealer < rules.players:
+            raise ValueError(f"dealer must be a seat 0..{rules.players - 1}")
+        self.rules = rules
+        self.deck = list(deck)
+        self.dealer = dealer
+        self.seed = seed
+        self.base = base
+        self.log: list[tuple[int, str]] = []
+        self.history: list[Event] = []
+        self.outcome: Outcome | None = None
+        self.phase = Phase.OVER
+        self._actor: int | None = None  # DISCARD / SELFWIN
+        self._claim: _Claim | None = None
+        self._selfwin_card: int | None = None
+        self._fresh: tuple[int, int] | None = None  # (seat, card) just drawn
+        self._deal()
+
+    # ----- construction -------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        rules: RuleSet,
+        *,
+        seed: int | None = None,
+        deck: list[int] | None = None,
+        dealer: int = 0,
+        base: int | None = None,
+    ) -> Hand:
+        """A new hand from a seed (shuffled with ``random.Random(seed)``) or an explicit deck."""
+        if (seed is None) == (deck is None):
+            raise ValueError("give exactly one of seed and deck")
+        if deck is None:
+            deck = C.full_deck()
+            random.Random(seed).shuffle(deck)
+        return cls(rules, deck, dealer, seed, rules.default_base if base is None else base)
+
+    @classmethod
+    def replay(
+        cls,
+        rules: RuleSet,
+        *,
+        seed: int | None = None,
+        deck: list[int] | None = None,
+        dealer: int = 0,
+        base: int | None = None,
+        log: list[tuple[int, str]] | list[list[Any]] = (),  # type: ignore[assignment]
+    ) -> Hand:
+        hand = cls.new(rules, seed=seed, deck=deck, dealer=dealer, base=base)
+        for seat, action in log:
+            if action == A.ESCAPE:
+                hand.escape(seat)
+            else:
+                hand.apply(seat, action)
+        return hand
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"rules": self.rules.id, "dealer": self.dealer, "base": self.base}
+        if self.seed is not None:
+            d["seed"] = self.seed
+        else:
+            d["deck"] = C.format_ascii(self.deck)
+        d["log"] = [[seat, action] for seat, action in self.log]
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Hand:
+        if not isinstance(d, dict):
+            raise ValueError("hand record must be a JSON object")
+        try:
+            rules = get_rule_set(d.get("rules", "qq"))
+            deck = C.parse_cards(d["deck"]) if "deck" in d else None
+            seed = d.get("seed")
+            if seed is not None and not isinstance(seed, int):
+                raise ValueError("seed must be an integer")
+            dealer, base = d.get("dealer", 0), d.get("base")
+            if not isinstance(dealer, int) or (base is not None and not isinstance(base, int)):
+                raise ValueError("dealer and base must be integers")
+            log = d.get("log", [])
+            if not isinstance(log, list) or not all(
+                isinstance(e, list | tuple) and len(e) == 2 and isinstance(e[0], int)
+                and isinstance(e[1], str) for e in log
+            ):
+                raise ValueError("log must be a list of [seat, action] pairs")
+        except C.CardError as e:
+            raise ValueError(f"bad deck: {e}") from None
+        return cls.replay(rules, seed=seed, deck=deck, dealer=dealer, base=base, log=log)
+
+    # ----- queries ------------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    def next_seat(self, seat: int) -> int:
+        return (seat + 1) % self.players
+
+    def _order_from(self, seat: int) -> list[int]:
+        return [(seat + i) % self.players for i in range(self.players)]
+
+    def is_terminal(self) -> bool:
+        return self.outcome is not None
+
+    def returns(self) -> tuple[int, ...]:
+        return self.outcome.points if self.outcome else (0,) * self.players
+
+    @property
+    def stock_count(self) -> int:
+        return len(self._stock)
+
+    def to_act(self) -> tuple[int, ...]:
+        if self.phase in (Phase.DISCARD, Phase.SELFWIN):
+            assert self._actor is not None
+            return (self._actor,)
+        if self.phase in (Phase.CLAIM, Phase.LIANG):
+            assert self._claim is not None
+            return tuple(s for s in self._claim.options if s not in self._claim.answers)
+        return ()
+
+    def legal_actions(self, seat: int) -> tuple[str, ...]:
+        if seat not in self.to_act():
+            return ()
+        if self.phase == Phase.DISCARD:
+            return tuple(A.discard(k) for k in self._seats[seat].discardable())
+        if self.phase == Phase.SELFWIN:
+            return (A.HU, A.PASS)
+        assert self._claim is not None
+        return self._claim.options[seat]
+
+    def huxi(self, seat: int) -> int:
+        return self._seats[seat].huxi
+
+    # ----- actions ------------------------------------------------------------------
+
+    def apply(self, seat: int, action: str) -> list[Event]:
+        """Apply a seat's decision; raise :class:`IllegalAction` (changing nothing) if not legal."""
+        if self.outcome is not None:
+            raise IllegalAction("hand_over", seat, action, "the hand is over")
+        if not 0 <= seat < self.players:
+            raise IllegalAction("bad_seat", seat, action, "no such seat")
+        if seat not in self.to_act():
+            raise IllegalAction("not_your_turn", seat, action, "not this seat's decision")
+        if action not in self.legal_actions(seat):
+            raise IllegalAction("illegal", seat, action, "not among the legal actions")
+        start = len(self.history)
+        self.log.append((seat, action))
+        if self.phase == Phase.DISCARD:
+            self._discard(seat, A.parse(action).card)  # type: ignore[arg-type]
+        elif self.phase == Phase.SELFWIN:
+            self._answer_selfwin(seat, action)
+        else:
+            assert self._claim is not None
+            self._claim.answers[seat] = action
+            if action == A.PASS:
+                self._emit("pass", seat)
+            if self.phase == Phase.LIANG:
+                self._resolve_liang()
+            else:
+                self._resolve_claim()
+        return self.history[start:]
+
+    def escape(self, seat: int) -> list[Event]:
+        """逃跑: the seat leaves mid-hand and pays the penalty to each other seat (9.6)."""
+        if self.outcome is not None:
+            raise IllegalAction("hand_over", seat, A.ESCAPE, "the hand is over")
+        if not 0 <= seat < self.players:
+            raise IllegalAction("bad_seat", seat, A.ESCAPE, "no such seat")
+        start = len(self.history)
+        self.log.append((seat, A.ESCAPE))
+        h2 = sum(
+            analyzer.best_huxi(self.rules, s.hand, s.melds)
+            for i, s in enumerate(self._seats)
+            if i != seat
+        )
+        penalty = scoring.escape_penalty(self.rules, h2, self.base)
+        points = tuple(
+            -penalty * (self.players - 1) if i == seat else penalty for i in range(self.players)
+        )
+        self._emit("escape", seat)
+        self._finish(Outcome(OutcomeKind.ESCAPE, points, escaper=seat))
+        return self.history[start:]
+
+    # ----- the flow -----------------------------------------------------------------
+
+    def _emit(
+        self,
+        kind: str,
+        seat: int | None,
+        cards: tuple[int, ...] = (),
+        visible_to: int | None = None,
+        groups: tuple[tuple[int, ...], ...] = (),
+    ) -> None:
+        self.history.append(Event(kind, seat, cards, visible_to, groups))
+
+    def _finish(self, outcome: Outcome) -> None:
+        self.outcome = outcome
+        self.phase = Phase.OVER
+        self._claim = None
+        self._actor = None
+
+    def _deal(self) -> None:
+        r = self.rules
+        sizes = [r.dealer_cards if s == self.dealer else r.other_cards for s in range(r.players)]
+        self._seats: list[_Seat] = []
+        pos = 0
+        dealt: dict[int, list[int]] = {}
+        for seat in self._order_from(self.dealer):
+            dealt[seat] = self.deck[pos : pos + sizes[seat]]
+            pos += sizes[seat]
+        self._stock = self.deck[pos:][::-1]  # pop() takes the top, i.e. deck[pos]
+        self.liangzhang = dealt[self.dealer][-1]
+        self._seats = [_Seat(C.counts(dealt[s])) for s in range(r.players)]
+        for s in range(r.players):
+            self._emit("deal", s, tuple(sorted(dealt[s], key=C.sort_key)), visible_to=s)
+        self._emit("liang", self.dealer, (self.liangzhang,))
+        if self._forced_tianhu():
+            return
+        options: dict[int, tuple[str, ...]] = {}
+        for seat in self._order_from(self.dealer):
+            s = self._seats[seat]
+            if seat == self.dealer:
+                win = analyzer.analyze(r, s.hand, [], None, source="self", tianhu=True, base=self.base)
+            else:
+                win = analyzer.analyze(
+                    r, s.hand, [], self.liangzhang, source="other", tianhu=True, base=self.base
+                )
+            if win is not None:
+                options[seat] = (A.HU, A.PASS)
+        if options:
+            self.phase = Phase.LIANG
+            self._claim = _Claim(Offer(self.liangzhang, self.dealer, OfferHow.LIANG), options)
+            return
+        self._after_liang()
+
+    def _forced_tianhu(self) -> bool:
+        for seat in self._order_from(self.dealer):
+            s = self._seats[seat]
+            if analyzer.forced_tianhu(self.rules, s.hand):
+                win = analyzer.forced_tianhu_win(
+                    self.rules, s.hand, zimo=seat == self.dealer, base=self.base
+                )
+                self._emit("tianhu", seat, tuple(C.expand(s.hand)))
+                self._win(seat, win)
+                return True
+        return False
+
+    def _resolve_liang(self) -> None:
+        claim = self._claim
+        assert claim is not None
+        for seat in self._order_from(self.dealer):
+            if seat not in claim.options:
+                continue
+            answer = claim.answers.get(seat)
+            if answer is None:
+                return
+            if answer == A.HU:
+                s = self._seats[seat]
+                card = None if seat == self.dealer else self.liangzhang
+                source = "self" if seat == self.dealer else "other"
+                win = analyzer.analyze(
+                    self.rules, s.hand, [], card, source=source, tianhu=True, base=self.base
+                )
+                assert win is not None
+                self._emit("hu", seat, (self.liangzhang,))
+                self._win(seat, win)
+                return
+        for seat in claim.options:
+            self._seats[seat].chou_hu[self.liangzhang] = self._seats[seat].huxi
+        self._claim = None
+        self._after_liang()
+
+    def _after_liang(self) -> None:
+        """Auto-提 every dealt 4-of-a-kind, then the dealer discards (or is exempt)."""
+        for seat in self._order_from(self.dealer):
+            s = self._seats[seat]
+            for k in range(C.KINDS):
+                if s.hand[k] == 4:
+                    s.hand[k] = 0
+                    s.melds.append(Group(GroupKind.TI, (k,) * 4))
+                    self._emit("ti", seat, (k,))
+        self._after_take(self.dealer)
+
+    def _after_take(self, seat: int) -> None:
+        """RULES.md 5.5: discard exactly when hand+table > 20 + max(0, T−1), else 下家 draws."""
+        s = self._seats[seat]
+        if s.card_total > self.rules.discard_threshold(s.ti_pao) and s.discardable():
+            self.phase = Phase.DISCARD
+            self._actor = seat
+            self._claim = None
+            return
+        self._draw(self.next_seat(seat))
+
+    def _draw(self, seat: int) -> None:
+        self._claim = None
+        self._actor = None
+        if not self._stock:
+            self._emit("huangzhuang", None)
+            self._finish(Outcome(OutcomeKind.DRAW, (0,) * self.players))
+            return
+        card = self._stock.pop()
+        self._fresh = (seat, card)
+        s = self._seats[seat]
+        wei = s.meld_of(card, GroupKind.WEI, GroupKind.CHOUWEI)
+        if s.hand[card] == 3 or wei is not None:
+            if wei is not None:
+                s.melds[wei] = Group(GroupKind.TI, (card,) * 4)
+            else:
+                s.hand[card] = 0
+                s.melds.append(Group(GroupKind.TI, (card,) * 4))
+            self._emit("ti", seat, (card,))
+        elif s.hand[card] == 2:
+            s.hand[card] = 0
+            if card in s.declined_peng:
+                s.melds.append(Group(GroupKind.CHOUWEI, (card,) * 3))
+                self._emit("chouwei", seat, (card,))
+            else:
+                s.melds.append(Group(GroupKind.WEI, (card,) * 3))
+                self._emit("wei", seat)
+                self._emit("wei", seat, (card,), visible_to=seat)
+        else:
+            self._emit("draw", seat, (card,))
+            self._open_claim(Offer(card, seat, OfferHow.DRAW), haidi=not self._stock)
+            return
+        # 提 or 偎 on his own draw: he may win now (自摸, decision 9.3).
+        if s.may_win_on(card) and analyzer.analyze(
+            self.rules, s.hand, s.melds, None, source="self", haidi=not self._stock, base=self.base
+        ):
+            self.phase = Phase.SELFWIN
+            self._actor = seat
+            self._selfwin_card = card
+            return
+        self._after_take(seat)
+
+    def _answer_selfwin(self, seat: int, action: str) -> None:
+        s = self._seats[seat]
+        card = self._selfwin_card
+        assert card is not None
+        if action == A.HU:
+            win = analyzer.analyze(
+                self.rules, s.hand, s.melds, None, source="self", haidi=not self._stock,
+                base=self.base,
+            )
+            assert win is not None
+            self._emit("hu", seat, (card,))
+            self._win(seat, win)
+            return
+        s.chou_hu[card] = s.huxi
+        self._emit("pass", seat)
+        self._after_take(seat)
+
+    def _discard(self, seat: int, card: int) -> None:
+        s = self._seats[seat]
+        s.hand[card] -= 1
+        s.chou.add(card)  # 6.2: nobody may 吃/碰 a kind he discarded himself
+        self._emit("discard", seat, (card,))
+        self._open_claim(Offer(card, seat, OfferHow.DISCARD), haidi=False)
+
+    def _open_claim(self, offer: Offer, haidi: bool) -> None:
+        """Ask every eligible seat at once (5.4); forced 跑 and 'nobody' need no answer."""
+        r, c, src = self.rules, offer.card, offer.seat
+        drawn = offer.how == OfferHow.DRAW
+        options: dict[int, list[str]] = {}
+        if drawn or r.win_on_discard:
+            for seat in self._order_from(src):
+                s = self._seats[seat]
+                if s.may_win_on(c) and analyzer.analyze(
+                    r, s.hand, s.melds, c, source="self" if seat == src else "other",
+                    haidi=haidi, base=self.base,
+                ):
+                    options.setdefault(seat, []).append(A.HU)
+        pao_seat = self._pao_seat(offer)
+        if pao_seat is None:
+            for seat in self._order_from(src):
+                s = self._seats[seat]
+                if c in s.chou:
+                    continue
+                if seat != src and s.hand[c] == 2:
+                    options.setdefault(seat, []).append(A.PENG)
+                may_chi = seat in (src, self.next_seat(src)) if drawn else seat == self.next_seat(src)
+                if may_chi:
+                    combos = chi_options(s.hand, c)
+                    if combos:
+                        options.setdefault(seat, []).extend(A.chi(g) for g in combos)
+        self.phase = Phase.CLAIM
+        self._actor = None
+        self._claim = _Claim(
+            offer, {s: (*o, A.PASS) for s, o in options.items()}, pao_seat=pao_seat, haidi=haidi
+        )
+        self._resolve_claim()
+
+    def _pao_seat(self, offer: Offer) -> int | None:
+        """5.3: the one seat forced to 跑 this card, if any."""
+        c, drawn = offer.card, offer.how == OfferHow.DRAW
+        for seat, s in enumerate(self._seats):
+            other = seat != offer.seat
+            if other and (s.hand[c] == 3 or s.meld_of(c, GroupKind.WEI, GroupKind.CHOUWEI) is not None):
+                return seat
+            if drawn and s.meld_of(c, GroupKind.PENG) is not None:
+                return seat
+        return None
+
+    def _resolve_claim(self) -> None:
+        """Take the highest claim once every higher-priority seat has answered (胡>跑>碰>吃)."""
+        claim = self._claim
+        assert claim is not None
+        order = self._order_from(claim.offer.seat)
+
+        def first_taker(is_claim: Any) -> tuple[bool, int | None]:
+            """(still waiting, seat that took it) over seats offered such a claim, in order."""
+            for seat in order:
+                if not any(is_claim(o) for o in claim.options.get(seat, ())):
+                    continue
+                answer = claim.answers.get(seat)
+                if answer is None:
+                    return True, None
+                if is_claim(answer):
+                    return False, seat
+            return False, None
+
+        waiting, winner = first_taker(lambda a: a == A.HU)
+        if waiting:
+            return
+        if winner is not None:
+            self._settle_claim_win(winner)
+            return
+        if claim.pao_seat is not None:
+            self._mark_declines(claim)
+            self._pao(claim.pao_seat, claim.offer.card)
+            return
+        waiting, taker = first_taker(lambda a: a == A.PENG)
+        if waiting:
+            return
+        if taker is not None:
+            self._mark_declines(claim)
+            self._peng(taker, claim.offer.card)
+            return
+        waiting, taker = first_taker(lambda a: a.startswith("c:"))
+        if waiting:
+            return
+        self._mark_declines(claim)
+        if taker is not None:
+            self._chi(taker, claim.answers[taker])
+            return
+        src = claim.offer.seat
+        self._seats[src].discards.append(claim.offer.card)
+        self._emit("to_row", src, (claim.offer.card,))
+        self._draw(self.next_seat(src))
+
+    def _mark_declines(self, claim: _Claim) -> None:
+        """6.1 / 6.6: a seat that passed on a 吃/碰 makes the kind 臭; a declined win is 臭胡.
+
+        A seat that claimed and lost to a higher claim, or never answered, is not 臭.
+        """
+        c = claim.offer.card
+        for seat, answer in claim.answers.items():
+            s = self._seats[seat]
+            options = claim.options[seat]
+            if A.HU in options and answer != A.HU:
+                s.chou_hu[c] = s.huxi
+            if answer != A.PASS:
+                continue
+            if A.PENG in options:
+                s.declined_peng.add(c)
+                s.chou.add(c)
+            if any(o.startswith("c:") for o in options):
+                s.chou.add(c)
+
+    def _settle_claim_win(self, seat: int) -> None:
+        claim = self._claim
+        assert claim is not None
+        s = self._seats[seat]
+        win = analyzer.analyze(
+            self.rules, s.hand, s.melds, claim.offer.card,
+            source="self" if seat == claim.offer.seat else "other",
+            haidi=claim.haidi, base=self.base,
+        )
+        assert win is not None
+        self._emit("hu", seat, (claim.offer.card,))
+        self._win(seat, win)
+
+    def _pao(self, seat: int, card: int) -> None:
+        s = self._seats[seat]
+        i = s.meld_of(card, GroupKind.WEI, GroupKind.CHOUWEI, GroupKind.PENG)
+        if i is not None:
+            s.melds[i] = Group(GroupKind.PAO, (card,) * 4)
+        else:
+            s.hand[card] = 0
+            s.melds.append(Group(GroupKind.PAO, (card,) * 4))
+        self._emit("pao", seat, (card,) * 4)
+        self._after_take(seat)
+
+    def _peng(self, seat: int, card: int) -> None:
+        s = self._seats[seat]
+        s.hand[card] -= 2
+        s.melds.append(Group(GroupKind.PENG, (card,) * 3))
+        self._emit("peng", seat, (card,) * 3)
+        self._after_take(seat)
+
+    def _chi(self, seat: int, action: str) -> None:
+        s = self._seats[seat]
+        groups = A.parse(action).groups
+        used = [k for g in groups for k in g]
+        used.remove(self._claim.offer.card)  # type: ignore[union-attr]
+        for k in used:
+            s.hand[k] -= 1
+        for g in groups:
+            s.melds.append(Group(GroupKind.CHI, g))
+        self._emit("chi", seat, tuple(k for g in groups for k in g), groups=groups)
+        self._after_take(seat)
+
+    def _win(self, seat: int, win: Win) -> None:
+        points = tuple(
+            win.winner_points if i == seat else win.loser_points for i in range(self.players)
+        )
+        self._finish(Outcome(OutcomeKind.WIN, points, winner=seat, win=win))
+
+    # ----- views --------------------------------------------------------------------
+
+    def _meld_view(self, g: Group, owner_view: bool) -> MeldView:
+        up = _FACE_UP[g.kind]
+        cards = tuple(k if (owner_view or u) else None for k, u in zip(g.cards, up, strict=True))
+        return MeldView(g.kind, cards, up)
+
+    def public_view(self) -> PublicView:
+        seats = tuple(
+            SeatView(
+                seat=i,
+                hand_count=sum(s.hand),
+                melds=tuple(self._meld_view(g, False) for g in s.melds),
+                discards=tuple(s.discards),
+                shown_huxi=sum(g.huxi for g in s.melds if g.kind != GroupKind.WEI),
+            )
+            for i, s in enumerate(self._seats)
+        )
+        public_events = [e for e in self.history if e.visible_to is None]
+        return PublicView(
+            rule_set=self.rules.id,
+            dealer=self.dealer,
+            seats=seats,
+            stock_count=len(self._stock),
+            liangzhang=self.liangzhang,
+            offer=self._claim.offer if self._claim else None,
+            to_act=self.to_act(),
+            last_event=public_events[-1] if public_events else None,
+            move_no=len(self.log),
+            outcome=self.outcome,
+        )
+
+    def private_view(self, seat: int) -> PrivateView:
+        s = self._seats[seat]
+        if self._claim is not None:
+            highlight: int | None = self._claim.offer.card
+        elif self._fresh is not None and self._fresh[0] == seat:
+            highlight = self._fresh[1]
+        else:
+            highlight = None
+        return PrivateView(
+            seat=seat,
+            public=self.public_view(),
+            hand=tuple(sorted(C.expand(s.hand), key=C.sort_key)),
+            kans=tuple(k for k in range(C.KINDS) if s.hand[k] == 3),
+            melds=tuple(self._meld_view(g, True) for g in s.melds),
+            huxi=s.huxi,
+            chou=tuple(sorted(s.chou)),
+            legal=self.legal_actions(seat),
+            highlight=highlight,
+        )
+
+    def card_census(self) -> list[int]:
+        """How many of each kind are where they should be: every entry must be 4 (tests)."""
+        total = [0] * C.KINDS
+        for s in self._seats:
+            for k in range(C.KINDS):
+                total[k] += s.hand[k]
+            for g in s.melds:
+                for k in g.cards:
+                    total[k] += 1
+            for k in s.discards:
+                total[k] += 1
+        for k in self._stock:
+            total[k] += 1
+        if self._claim is not None and self._claim.offer.how != OfferHow.LIANG:
+            total[self._claim.offer.card] += 1
+        return total
+
+
+def next_dealer(
+    rules: RuleSet, dealer: int, outcome: Outcome, draws_in_row: int
+) -> tuple[int, int]:
+    """(next dealer, consecutive 荒庄 count): the winner deals; after N 荒庄 the 下家 does."""
+    if outcome.kind == OutcomeKind.WIN:
+        assert outcome.winner is not None
+        return outcome.winner, 0
+    if outcome.kind == OutcomeKind.DRAW:
+        if draws_in_row + 1 >= rules.draws_before_dealer_passes:
+            return (dealer + 1) % rules.players, 0
+        return dealer, draws_in_row + 1
+    return dealer, draws_in_row
