@@ -21,6 +21,7 @@ highest-胡息 split of each alternative is also its highest-scoring one.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Literal
 
 from engine import cards as C
@@ -67,6 +68,8 @@ def _build_options() -> tuple[tuple[_Option, ...], ...]:
 
 
 _OPTIONS = _build_options()
+# Groups are interned, so each shape computes its 胡息 once.
+_group = cache(Group)
 _memo: dict[int, int] = {}
 
 
@@ -114,14 +117,14 @@ def _split(x: int, pairs: int) -> list[Group]:
         s -= s & 1
         k = s >> 1
         if pairs and (x >> s) & 3 >= 2 and _best(x - (2 << s), 0) == target:
-            pair = Group(_K.PAIR, (k, k))
+            pair = _group(_K.PAIR, (k, k))
             x, pairs = x - (2 << s), 0
             continue
         for sub, checks, hx, cards in _OPTIONS[k]:
             if all((x >> shift) & 3 >= need for shift, need in checks):
                 r = _best(x - sub, pairs)
                 if r >= 0 and r + hx == target:
-                    groups.append(Group(_K.JIAO if is_jiao(cards) else _K.SEQ, cards))
+                    groups.append(_group(_K.JIAO if is_jiao(cards) else _K.SEQ, cards))
                     x -= sub
                     break
     if pair is not None:
@@ -137,16 +140,18 @@ def _scoring_runs(free: Sequence[int]) -> list[tuple[tuple[int, ...], int]]:
     """
     runs = []
     for base in (0, 10):
-        one, two, three, seven, ten = (free[base + i] for i in (0, 1, 2, 6, 9))
-        n123 = min(one, two, three)
-        n2710 = min(two - n123, seven, ten)
+        n123 = min(free[base], free[base + 1], free[base + 2])
+        n2710 = min(free[base + 1] - n123, free[base + 6], free[base + 9])
         runs.append(((base, base + 1, base + 2), n123))
         runs.append(((base + 1, base + 6, base + 9), n2710))
     return runs
 
 
 def _partial_huxi(free: Sequence[int]) -> int:
-    return sum(Group(_K.SEQ, seq).huxi * n for seq, n in _scoring_runs(free))
+    """The 胡息 of :func:`_scoring_runs`, computed directly (it bounds every split: hot path)."""
+    small = min(free[1], min(free[0], free[2]) + min(free[6], free[9]))
+    big = min(free[11], min(free[10], free[12]) + min(free[16], free[19]))
+    return 3 * small + 6 * big
 
 
 # --- validation ----------------------------------------------------------------------------
@@ -177,8 +182,8 @@ def check_meld(group: Group) -> None:
 
 def check_cards(hand: Sequence[int], melds: Sequence[Group], card: int | None = None) -> None:
     """Raise ValueError unless hand (count vector), melds and card are a possible holding."""
-    if len(hand) != C.KINDS or any(not isinstance(n, int) or not 0 <= n <= 4 for n in hand):
-        raise ValueError(f"hand must be {C.KINDS} counts in 0..4, got {list(hand)!r}")
+    if len(hand) != C.KINDS or any(not isinstance(n, int) or n < 0 for n in hand):
+        raise ValueError(f"hand must be {C.KINDS} card counts, got {list(hand)!r}")
     total = list(hand)
     for g in melds:
         check_meld(g)
@@ -211,10 +216,10 @@ def _with_card(
     kan = next((g for g in sets if g.cards[0] == card), None)
     if kan is not None:  # a 坎 (never a dealt 4: that would be a fifth copy)
         others = [g for g in sets if g is not kan]
-        return [(melds, [Group(_K.TI if own else _K.PAO, (card,) * 4), *others], free)]
+        return [(melds, [_group(_K.TI if own else _K.PAO, (card,) * 4), *others], free)]
     if at is not None:
         table = list(melds)
-        table[at] = Group(_K.TI if own and melds[at].kind != _K.PENG else _K.PAO, (card,) * 4)
+        table[at] = _group(_K.TI if own and melds[at].kind != _K.PENG else _K.PAO, (card,) * 4)
         return [(table, sets, free)]
     plus_card = list(free)
     plus_card[card] += 1
@@ -223,8 +228,8 @@ def _with_card(
     minus_pair = list(free)
     minus_pair[card] = 0
     if own:  # one's own draw on a pair is 偎-ed first
-        return [(melds, [Group(_K.WEI, (card,) * 3), *sets], minus_pair)]
-    return [(melds, [Group(_K.PENG, (card,) * 3), *sets], minus_pair), (melds, sets, plus_card)]
+        return [(melds, [_group(_K.WEI, (card,) * 3), *sets], minus_pair)]
+    return [(melds, [_group(_K.PENG, (card,) * 3), *sets], minus_pair), (melds, sets, plus_card)]
 
 
 def _hand_sets(hand: Sequence[int]) -> tuple[list[Group], list[int]]:
@@ -233,7 +238,7 @@ def _hand_sets(hand: Sequence[int]) -> tuple[list[Group], list[int]]:
     free = list(hand)
     for k, n in enumerate(hand):
         if n >= 3:
-            sets.append(Group(_K.TI if n == 4 else _K.KAN, (k,) * n))
+            sets.append(_group(_K.TI if n == 4 else _K.KAN, (k,) * n))
             free[k] = 0
     sets.sort(key=lambda g: (g.kind != _K.TI, g.cards[0]))
     return sets, free
@@ -296,6 +301,13 @@ def _cache_for(rules: RuleSet) -> dict[tuple, Win | None]:
     return entry[1]
 
 
+def clear_caches(*, splits: bool = True) -> None:
+    """Forget memoised results: per-hand results, and also the split memo if ``splits``."""
+    if splits:
+        _memo.clear()
+    _caches.clear()
+
+
 def analyze(
     rules: RuleSet,
     hand: Sequence[int],
@@ -356,10 +368,10 @@ def forced_tianhu_win(rules: RuleSet, hand: Sequence[int], *, zimo: bool, base: 
     highest-胡息 one and the better score wins, as in :func:`analyze`.
     """
     sets, free = _hand_sets(hand)
-    runs = [Group(_K.SEQ, seq) for seq, n in _scoring_runs(free) for _ in range(n)]
+    runs = [_group(_K.SEQ, seq) for seq, n in _scoring_runs(free) for _ in range(n)]
     readings = [[*sets, *runs]]
     if all(n in (0, 2) for n in free):
-        readings.append([*sets, *(Group(_K.PAIR, (k, k)) for k, n in enumerate(free) if n)])
+        readings.append([*sets, *(_group(_K.PAIR, (k, k)) for k, n in enumerate(free) if n)])
     all_cards = C.expand(hand)
     wins = [
         settle(rules, g, all_cards, zimo=zimo, haidi=False, tianhu=True, base=base)

@@ -13,6 +13,9 @@ from engine.melds import Group
 from engine.rules import HandStats, RuleSet
 from engine.views import Win
 
+_RED = tuple(C.is_red(k) for k in range(C.KINDS))
+_BIG = tuple(C.is_big(k) for k in range(C.KINDS))
+
 
 def hand_stats(all_card_kinds: Iterable[int], groups: Sequence[Group]) -> HandStats:
     """Facts the 名堂 are judged on, over every card of the winner (hidden ones included).
@@ -21,10 +24,10 @@ def hand_stats(all_card_kinds: Iterable[int], groups: Sequence[Group]) -> HandSt
     a forced 天胡 whose groups leave cards over is therefore never 对对胡.
     """
     kinds = list(all_card_kinds)
-    big = sum(1 for k in kinds if C.is_big(k))
+    big = sum(1 for k in kinds if _BIG[k])
     covered = sum(len(g.cards) for g in groups)
     return HandStats(
-        red=sum(1 for k in kinds if C.is_red(k)),
+        red=sum(1 for k in kinds if _RED[k]),
         big=big,
         small=len(kinds) - big,
         all_sets=covered == len(kinds) and all(g.is_set for g in groups),

@@ -1,0 +1,137 @@
+"""Command-line tools over the engine: JSON lines in, JSON lines out (no state kept)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Iterable
+from typing import IO, Any
+
+from engine import cards as C
+from engine.analyzer import analyze, check_cards
+from engine.melds import TABLE_KINDS, Group, GroupKind
+from engine.rules import QQ, RuleSet
+from engine.views import Win
+
+_FIELDS = {"hand", "melds", "card", "source", "haidi", "tianhu", "base"}
+_MELD_KINDS = ", ".join(sorted(TABLE_KINDS))
+
+
+class RequestError(ValueError):
+    """An input line that cannot be analysed; the message says why."""
+
+
+def _flag(obj: dict[str, Any], name: str) -> bool:
+    value = obj.get(name, False)
+    if not isinstance(value, bool):
+        raise RequestError(f'"{name}" must be true or false, got {value!r}')
+    return value
+
+
+def _cards(text: Any, what: str) -> list[int]:
+    if not isinstance(text, str):
+        raise RequestError(f"{what} must be a string of cards, got {text!r}")
+    try:
+        return C.parse_cards(text)
+    except C.CardError as e:
+        raise RequestError(f"{what}: {e}") from None
+
+
+def _meld(item: Any) -> Group:
+    if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)):
+        raise RequestError(f'a meld must be ["kind", "cards"], got {item!r}')
+    if item[0] not in TABLE_KINDS:
+        raise RequestError(f"unknown meld kind {item[0]!r}; known: {_MELD_KINDS}")
+    return Group(GroupKind(item[0]), tuple(_cards(item[1], f"{item[0]} meld")))
+
+
+def parse_request(line: str) -> dict[str, Any]:
+    """Keyword arguments for :func:`engine.analyzer.analyze` from one JSON input line."""
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError as e:
+        raise RequestError(f"not JSON: {e}") from None
+    if not isinstance(obj, dict):
+        raise RequestError("each line must be a JSON object")
+    unknown = sorted(set(obj) - _FIELDS)
+    if unknown:
+        raise RequestError(f"unknown field(s): {', '.join(unknown)}")
+    if "hand" not in obj:
+        raise RequestError('missing "hand"')
+    melds_in = obj.get("melds", [])
+    if not isinstance(melds_in, list):
+        raise RequestError('"melds" must be a list of ["kind", "cards"]')
+    card_text = obj.get("card")
+    card = None if card_text is None else _one_card(card_text)
+    source = obj.get("source", "other" if card is not None else None)
+    if source not in ("self", "other", None):
+        raise RequestError(f'"source" must be "self" or "other", got {source!r}')
+    base = obj.get("base", 3)
+    if isinstance(base, bool) or not isinstance(base, int) or base < 1:
+        raise RequestError(f'"base" must be a positive integer, got {base!r}')
+    request = {
+        "hand": C.counts(_cards(obj["hand"], '"hand"')),
+        "melds": [_meld(m) for m in melds_in],
+        "card": card,
+        "source": source,
+        "haidi": _flag(obj, "haidi"),
+        "tianhu": _flag(obj, "tianhu"),
+        "base": base,
+    }
+    try:
+        check_cards(request["hand"], request["melds"], card)
+    except ValueError as e:
+        raise RequestError(str(e)) from None
+    return request
+
+
+def _one_card(text: Any) -> int:
+    kinds = _cards(text, '"card"')
+    if len(kinds) != 1:
+        raise RequestError(f'"card" must be exactly one card, got {text!r}')
+    return kinds[0]
+
+
+def win_json(win: Win | None) -> dict[str, Any]:
+    """The output object for one analysis."""
+    if win is None:
+        return {"hu": False}
+    return {
+        "hu": True,
+        "huxi": win.huxi,
+        "groups": [[str(g.kind), g.text(), g.huxi] for g in win.groups],
+        "mingtang": [[name, fan] for name, fan in win.mingtang],
+        "fan": win.fan,
+        "di": win.di,
+        "points": {"winner": win.winner_points, "loser": win.loser_points},
+    }
+
+
+def analyze_lines(lines: Iterable[str], out: IO[str], rules: RuleSet = QQ) -> int:
+    """Answer each input line with one output line, in order; 2 if any line was bad, else 0."""
+    status = 0
+    for line in lines:
+        try:
+            r = parse_request(line)
+            result = win_json(analyze(rules, r.pop("hand"), r.pop("melds"), r.pop("card"), **r))
+        except RequestError as e:
+            result, status = {"error": str(e)}, 2
+        out.write(json.dumps(result, ensure_ascii=False) + "\n")
+        out.flush()
+    return status
+
+
+def cmd_analyze(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int:
+    return analyze_lines((line.rstrip("\r\n") for line in stdin), stdout)
+
+
+def cmd_simulate(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int:
+    from engine.simulate import run  # lazy: simulation pulls in the whole hand engine
+
+    stdout.write(json.dumps(run(args.hands, args.seed), ensure_ascii=False) + "\n")
+    return 0
+
+
+def simulate_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--hands", type=int, default=100, help="how many hands to play")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the whole run")
