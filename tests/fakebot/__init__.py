@@ -1,0 +1,70 @@
+"""A fake Telegram Bot API server and harness for end-to-end tests of the bot.
+
+The real bot (python-telegram-bot, long polling) talks HTTP to an aiohttp server on
+127.0.0.1 that answers like api.telegram.org: same JSON shapes, same error texts (400 "message
+is not modified", 403 "bot can't initiate conversation with a user", 429 with retry_after when
+flood limits are simulated). Tests act as users and read what each chat shows.
+
+Usage (the ``fake_tg`` fixture in tests/conftest.py does the start/stop)::
+
+    from telegram.ext import AIORateLimiter, ApplicationBuilder
+    from fakebot import FakeTelegram, RateLimits
+
+    async def test_new_table(fake_tg: FakeTelegram):
+        app = (ApplicationBuilder().token(fake_tg.token).base_url(fake_tg.base_url)
+               .rate_limiter(AIORateLimiter(max_retries=3)).build())
+        ...  # add handlers, or build the real bot with BOT_API_BASE_URL=fake_tg.base_url
+        await app.initialize(); await app.start()
+        await app.updater.start_polling(poll_interval=0, timeout=1)
+        try:
+            alice = fake_tg.user("Alice", language_code="zh")
+            g = fake_tg.group("牌友群", members=(alice,))
+            fake_tg.set_admin(g, alice)
+            fake_tg.start_private(alice)               # else DMs to Alice give 403
+            sent = await fake_tg.send_text(g, alice, "/new")
+            table = await fake_tg.wait_reply(sent)     # first bot message after /new
+            answer = await fake_tg.press_button(table, alice, "加入 Join")
+            assert answer.show_alert is False
+            await fake_tg.wait_for(lambda: fake_tg.last_message(g).edits >= 1)
+            shown = fake_tg.last_message(g)
+            shown.text, shown.caption, shown.photo_bytes, shown.keyboard  # [[(text, data)]]
+            assert fake_tg.max_per_minute(g) <= 20 and not fake_tg.unknown_methods
+        finally:
+            await app.updater.stop(); await app.stop(); await app.shutdown()
+
+Key facts:
+
+* ``fake_tg.base_url`` is ``http://127.0.0.1:PORT/bot``; PTB appends ``{token}/{method}``.
+* Chats are ``FakeChat``; a ``FakeUser`` passed where a chat is expected means their DM.
+* ``messages(chat)`` lists the *bot's* visible messages (``include_users=True`` for all);
+  ``FakeMessage`` has ``text``/``caption`` (plain text after parse_mode), ``entities``,
+  ``photo_bytes``, ``document_bytes``, ``keyboard``, ``buttons``, ``edits``, ``message_id``.
+* Like Telegram, an edit without ``reply_markup`` removes the inline keyboard, and
+  editMessageMedia without a caption removes the caption.
+* Never sleep blindly: ``wait_for(predicate)``, ``wait_reply(msg)``, ``settle()`` (quiet bot)
+  and ``press()`` (returns the answerCallbackQuery) wake on every bot call.
+* Stats: ``calls`` (method, chat_id, time), ``errors`` (method, chat_id, code, description),
+  ``unknown_methods``, ``rejections`` (429s), ``send_times(chat)``, ``max_per_minute(chat)``.
+* Time: ``FakeTelegram(clock=...)`` (default ``time.monotonic``) stamps calls and drives the
+  flood limits; ``RateLimits()`` holds Telegram's limits and is off unless passed.
+"""
+
+from .errors import ApiError
+from .harness import FakeTelegram
+from .model import FakeChat, FakeMessage, FakeUser, StoredFile
+from .ratelimit import RateLimits, Rejection
+from .world import Call, CallbackAnswer, ErrorRecord
+
+__all__ = [
+    "ApiError",
+    "Call",
+    "CallbackAnswer",
+    "ErrorRecord",
+    "FakeChat",
+    "FakeMessage",
+    "FakeTelegram",
+    "FakeUser",
+    "RateLimits",
+    "Rejection",
+    "StoredFile",
+]

@@ -1,0 +1,322 @@
+"""``FakeTelegram``: the test-facing side of the fake (users, groups, sending, reading, stats).
+
+See the package docstring (``tests/fakebot/__init__.py``) for a usage example.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import re
+import time
+from collections.abc import Callable
+from typing import Any
+
+from .formatting import utf16_len
+from .model import Button, FakeChat, FakeMessage, FakeUser
+from .ratelimit import RateLimits, Rejection
+from .server import BotApiServer
+from .world import Call, CallbackAnswer, ErrorRecord, World
+
+DEFAULT_TOKEN = "7000000001:AAFakeTokenForTestsOnly_abcdefghijk"
+_COMMAND = re.compile(r"(?<!\S)/[A-Za-z0-9_]{1,32}(?:@[A-Za-z0-9_]{3,32})?(?![^\s])")
+
+# A FakeUser stands for the user's private chat with the bot; an int is a chat id.
+ChatLike = FakeChat | FakeUser | int
+ButtonMatch = str | Callable[[str, str | None], bool]
+
+
+class FakeTelegram:
+    """An in-process Telegram: a Bot API server plus the users and chats that talk to it.
+
+    ``clock`` stamps calls and message-or-edit times and drives the flood limits; it defaults
+    to ``time.monotonic`` (seconds). Pass a fake clock to test limits without waiting.
+    ``rate_limits`` (``RateLimits()`` for Telegram's values) turns 429 simulation on; it can
+    also be set or cleared at any time through the attribute.
+    """
+
+    def __init__(
+        self,
+        *,
+        token: str = DEFAULT_TOKEN,
+        bot_username: str = "PaohuziTestBot",
+        rate_limits: RateLimits | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.world = World(token, bot_username, clock)
+        self.world.flood.limits = rate_limits
+        self._server = BotApiServer(self.world)
+        self._user_ids = itertools.count(100_001)
+        self._group_ids = itertools.count(1)
+        self._query_ids = itertools.count(1)
+
+    # -- lifecycle -----------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        await self._server.start()
+
+    async def stop(self) -> None:
+        await self._server.stop()
+
+    async def __aenter__(self) -> FakeTelegram:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    @property
+    def token(self) -> str:
+        return self.world.token
+
+    @property
+    def base_url(self) -> str:
+        """For PTB's ``base_url`` / env ``BOT_API_BASE_URL``: PTB appends ``{token}/{method}``."""
+        return f"http://127.0.0.1:{self._server.port}/bot"
+
+    @property
+    def bot(self) -> FakeUser:
+        """The bot's own account (getMe); ``tg.set_admin(group, tg.bot)`` makes it an admin."""
+        return self.world.bot
+
+    @property
+    def rate_limits(self) -> RateLimits | None:
+        return self.world.flood.limits
+
+    @rate_limits.setter
+    def rate_limits(self, limits: RateLimits | None) -> None:
+        self.world.flood.limits = limits
+
+    # -- accounts and chats --------------------------------------------------------------------
+
+    def user(
+        self,
+        first_name: str,
+        *,
+        last_name: str | None = None,
+        username: str | None = None,
+        language_code: str | None = "zh-hans",
+    ) -> FakeUser:
+        """A new account with a unique id. It has not started the bot yet (DMs give 403)."""
+        user = FakeUser(next(self._user_ids), first_name, last_name, username, language_code)
+        self.world.users[user.id] = user
+        return user
+
+    def private(self, user: FakeUser) -> FakeChat:
+        """The user's private chat with the bot (chat id = user id)."""
+        return self.world.private(user)
+
+    def start_private(self, user: FakeUser) -> FakeChat:
+        """Mark that the user opened the DM (pressed Start) without sending an update; from now
+        on the bot may message them. Sending text in the private chat does this implicitly."""
+        user.started = True
+        return self.private(user)
+
+    def block(self, user: FakeUser) -> None:
+        """The user blocks the bot: further DMs to them give 403 "bot was blocked by the user"."""
+        user.blocked = True
+
+    def group(
+        self,
+        title: str,
+        *,
+        members: tuple[FakeUser, ...] = (),
+        owner: FakeUser | None = None,
+        supergroup: bool = True,
+        username: str | None = None,
+    ) -> FakeChat:
+        """A group the bot is a (non-admin) member of. Anyone who sends in it becomes a member."""
+        n = next(self._group_ids)
+        chat_id = -(1_000_000_000_000 + n) if supergroup else -(4_000_000_000 + n)
+        chat = FakeChat(chat_id, "supergroup" if supergroup else "group", title=title,
+                        username=username)
+        chat.members[self.bot.id] = "member"
+        for user in members:
+            chat.members[user.id] = "member"
+        if owner is not None:
+            chat.members[owner.id] = "creator"
+        self.world.chats[chat_id] = chat
+        return chat
+
+    def set_admin(self, group: FakeChat, user: FakeUser, admin: bool = True) -> None:
+        group.members[user.id] = "administrator" if admin else "member"
+
+    def remove_bot(self, group: FakeChat) -> None:
+        """Kick the bot: sending there then gives 403."""
+        group.bot_member = False
+        group.members[self.bot.id] = "left"
+
+    def _chat(self, chat: ChatLike) -> FakeChat:
+        if isinstance(chat, FakeUser):
+            return self.private(chat)
+        return self.world.chat(chat) if isinstance(chat, int) else chat
+
+    # -- acting as users -----------------------------------------------------------------------
+
+    async def send_text(
+        self, chat: ChatLike, user: FakeUser, text: str, *, reply_to: FakeMessage | None = None
+    ) -> FakeMessage:
+        """``user`` sends ``text`` in ``chat``; returns the user's message once it is queued.
+
+        Every ``/command`` or ``/command@Bot`` gets a ``bot_command`` entity, so PTB's
+        CommandHandler routes it (and ignores commands addressed to another bot)."""
+        chat = self._chat(chat)
+        if chat.is_private:
+            if chat.user is not user:
+                raise ValueError(f"{user.first_name} cannot write in another user's DM")
+            user.started = True
+        elif chat.members.get(user.id, "left") == "left":
+            chat.members[user.id] = "member"
+        entities = [
+            {"type": "bot_command", "offset": utf16_len(text[: m.start()]),
+             "length": utf16_len(m.group())}
+            for m in _COMMAND.finditer(text)
+        ]
+        msg = self.world.add_message(chat, user, text=text, entities=entities, reply_to=reply_to)
+        self.world.push_update("message", msg.to_json())
+        return msg
+
+    async def press(
+        self,
+        chat: ChatLike,
+        message_id: int,
+        user: FakeUser,
+        callback_data: str,
+        *,
+        timeout: float = 10.0,
+    ) -> CallbackAnswer:
+        """``user`` presses an inline button: a callback_query update for the message as it
+        is now. Returns the bot's answerCallbackQuery once it comes; TimeoutError if it never
+        does. ``callback_data`` is not checked against the keyboard (stale presses happen)."""
+        chat = self._chat(chat)
+        msg = self.world.message(chat, message_id)
+        if msg is None:
+            raise LookupError(f"no message {message_id} in chat {chat.id} to press a button on")
+        query_id = f"{next(self._query_ids)}{user.id}"
+        future: asyncio.Future[CallbackAnswer] = asyncio.get_running_loop().create_future()
+        self.world.pending_queries[query_id] = future
+        self.world.push_update("callback_query", {
+            "id": query_id,
+            "from": user.to_json(),
+            "message": msg.to_json(),
+            "chat_instance": str(abs(chat.id) * 7 + 3),
+            "data": callback_data,
+        })
+        try:
+            async with asyncio.timeout(timeout):
+                return await asyncio.shield(future)
+        except TimeoutError:
+            raise TimeoutError(
+                f"bot did not answer callback query {callback_data!r} within {timeout}s"
+            ) from None
+
+    async def press_button(
+        self, message: FakeMessage, user: FakeUser, match: ButtonMatch, *, timeout: float = 10.0
+    ) -> CallbackAnswer:
+        """Press the button of ``message`` (as the chat shows it now) whose text equals
+        ``match``, or for which ``match(text, callback_data)`` is true."""
+        current = self.world.message(message.chat, message.message_id)
+        if current is None:
+            raise LookupError(f"message {message.message_id} was deleted")
+        _, data = current.find_button(match)
+        if data is None:
+            raise LookupError(f"button {match!r} is not a callback button")
+        return await self.press(current.chat, current.message_id, user, data, timeout=timeout)
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def messages(self, chat: ChatLike, *, include_users: bool = False) -> list[FakeMessage]:
+        """The bot's messages as the chat shows them now (edits applied, deleted ones gone),
+        oldest first; with ``include_users`` the users' messages too."""
+        chat = self._chat(chat)
+        return [
+            m for m in self.world.messages.get(chat.id, {}).values()
+            if not m.deleted and (include_users or m.from_bot)
+        ]
+
+    def last_message(self, chat: ChatLike) -> FakeMessage | None:
+        """The bot's newest visible message in the chat, or None."""
+        shown = self.messages(chat)
+        return shown[-1] if shown else None
+
+    def message(self, chat: ChatLike, message_id: int) -> FakeMessage | None:
+        """A message by id as currently shown, None if deleted or unknown."""
+        return self.world.message(self._chat(chat), message_id)
+
+    async def wait_for(
+        self, predicate: Callable[[], Any], timeout: float = 10.0, *, what: str | None = None
+    ) -> Any:
+        """Wait until ``predicate()`` is truthy and return its value. It is re-checked after
+        every bot call and every harness action; TimeoutError after ``timeout`` seconds."""
+        return await self.world.wait_for(predicate, timeout, what or repr(predicate))
+
+    async def wait_reply(
+        self, after: FakeMessage, *, timeout: float = 10.0, match: Callable[[FakeMessage], bool] | None = None
+    ) -> FakeMessage:
+        """The first bot message in ``after``'s chat newer than ``after`` (and matching)."""
+
+        def found() -> FakeMessage | None:
+            return next(
+                (m for m in self.messages(after.chat)
+                 if m.message_id > after.message_id and (match is None or match(m))),
+                None,
+            )
+
+        return await self.wait_for(found, timeout, what=f"a reply after {after!r}")
+
+    async def settle(self, quiet: float = 0.15, timeout: float = 10.0) -> None:
+        """Wait until the bot made no call other than getUpdates for ``quiet`` seconds (use
+        before asserting that something did *not* happen)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            seen = self._busy_calls()
+            await asyncio.sleep(quiet)
+            if self._busy_calls() == seen:
+                return
+            if loop.time() > deadline:
+                raise TimeoutError(f"bot still busy after {timeout}s")
+
+    def _busy_calls(self) -> int:
+        return sum(c.method != "getUpdates" for c in self.world.calls)
+
+    def commands(self, *, scope: str = "default", language_code: str = "") -> list[tuple[str, str]]:
+        """Commands set by setMyCommands for a scope type (e.g. "all_group_chats"; for chat
+        scopes append the chat id, "chat-100…") and language."""
+        stored = self.world.commands.get((scope, language_code), [])
+        return [(c["command"], c["description"]) for c in stored]
+
+    # -- stats ---------------------------------------------------------------------------------
+
+    @property
+    def calls(self) -> list[Call]:
+        """Every Bot API request as (method, chat_id, time), getUpdates included."""
+        return self.world.calls
+
+    @property
+    def errors(self) -> list[ErrorRecord]:
+        """Every error answer as (method, chat_id, code, description)."""
+        return self.world.errors
+
+    @property
+    def unknown_methods(self) -> list[str]:
+        return self.world.unknown_methods
+
+    @property
+    def rejections(self) -> list[Rejection]:
+        """429 answers given by the flood simulation, as (chat_id, time, retry_after)."""
+        return self.world.flood.rejections
+
+    def send_times(self, chat: ChatLike) -> list[float]:
+        """clock() times of every delivered message-or-edit in the chat."""
+        return list(self.world.flood.times.get(self._chat(chat).id, []))
+
+    def max_per_minute(self, chat: ChatLike) -> int:
+        """Most messages-or-edits delivered to the chat in any sliding 60 s window."""
+        return self.world.flood.max_in_window(self._chat(chat).id, 60.0)
+
+    def max_in_window(self, chat: ChatLike, seconds: float) -> int:
+        return self.world.flood.max_in_window(self._chat(chat).id, seconds)
+
+
+__all__ = ["Button", "ButtonMatch", "ChatLike", "FakeTelegram"]

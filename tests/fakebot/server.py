@@ -1,0 +1,82 @@
+"""The HTTP side: an aiohttp server on 127.0.0.1 (ephemeral port) speaking the Bot API.
+
+Routes ``/bot{token}/{method}`` like api.telegram.org; every request is logged in
+``world.calls``, every error response in ``world.errors``, and every request wakes waiters.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from aiohttp import web
+
+from .errors import ApiError
+from .methods import METHODS
+from .params import Params
+from .world import Call, ErrorRecord, World
+
+_LOGGER = logging.getLogger(__name__)
+
+
+def _chat_id(value: Any) -> int | str | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return value
+
+
+class BotApiServer:
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    async def start(self) -> None:
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        # shutdown_timeout: a getUpdates parked on a dead connection must not delay stop()
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False,
+                                     shutdown_timeout=1.0)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = self._runner.addresses[0][1]
+
+    async def stop(self) -> None:
+        self.world.closing = True  # releases parked long polls
+        self.world.notify()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def _handle(self, request: web.Request) -> web.Response:
+        world = self.world
+        name = request.match_info["method"]
+        if request.match_info["token"] != world.token:
+            return _error_response(ApiError(401, "Unauthorized"))
+        chat_id: int | str | None = None
+        try:
+            params = await Params.read(request)
+            chat_id = _chat_id(params.raw("chat_id"))
+            world.calls.append(Call(name, chat_id, world.clock()))
+            handler = METHODS.get(name.lower())
+            if handler is None:
+                world.unknown_methods.append(name)
+                raise ApiError(404, "Not Found: method not found")
+            result = await handler(world, params)
+        except ApiError as err:
+            world.errors.append(ErrorRecord(name, chat_id, err.code, err.description))
+            return _error_response(err)
+        except Exception as exc:  # a bug in the fake: make it loud in tests, not a hang
+            _LOGGER.exception("fake Bot API crashed in %s", name)
+            err = ApiError(500, f"Internal Server Error: fake Bot API bug: {exc!r}")
+            world.errors.append(ErrorRecord(name, chat_id, err.code, err.description))
+            return _error_response(err)
+        finally:
+            world.notify()
+        return web.json_response({"ok": True, "result": result})
+
+
+def _error_response(err: ApiError) -> web.Response:
+    return web.json_response(err.to_json(), status=err.code)

@@ -1,0 +1,273 @@
+"""The fake Bot API driven by a real python-telegram-bot Application over HTTP."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import AsyncIterator
+
+import pytest
+from fakebot import FakeTelegram, RateLimits
+from fakebot.formatting import parse
+from fakebot.ratelimit import max_in_window
+from PIL import Image
+from telegram import (
+    Bot,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputMediaPhoto,
+    Update,
+)
+from telegram.error import BadRequest, EndPointNotFound, Forbidden, RetryAfter
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+)
+
+
+def png(color: str, size: tuple[int, int] = (40, 30)) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", size, color).save(out, format="PNG")
+    return out.getvalue()
+
+
+def color_of(data: bytes) -> tuple[int, int, int]:
+    return Image.open(io.BytesIO(data)).convert("RGB").getpixel((0, 0))
+
+
+KEYBOARD = InlineKeyboardMarkup(
+    [[InlineKeyboardButton("翻牌 Flip", callback_data="flip"),
+      InlineKeyboardButton("提示 Hint", callback_data="hint")]]
+)
+
+
+async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.effective_chat is not None
+    await context.bot.send_photo(
+        update.effective_chat.id, png("red"), caption="红 red", reply_markup=KEYBOARD
+    )
+
+
+async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    query = update.callback_query
+    assert query is not None and query.message is not None
+    if query.data == "hint":
+        await query.answer("只是提示 just a hint", show_alert=True)
+        return
+    await query.answer()
+    await query.edit_message_media(
+        InputMediaPhoto(png("blue"), caption="蓝 blue"), reply_markup=KEYBOARD
+    )
+
+
+async def dm(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/dm in a group: the bot tries to write to the sender privately."""
+    assert update.effective_user is not None and update.effective_chat is not None
+    try:
+        await context.bot.send_message(update.effective_user.id, "私聊 hello")
+    except Forbidden as err:
+        await context.bot.send_message(update.effective_chat.id, f"forbidden: {err.message}")
+
+
+async def burst(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.effective_chat is not None
+    for i in range(3):
+        await context.bot.send_message(update.effective_chat.id, f"burst {i}")
+
+
+@pytest.fixture
+async def app(fake_tg: FakeTelegram) -> AsyncIterator[Application]:
+    application = (
+        ApplicationBuilder()
+        .token(fake_tg.token)
+        .base_url(fake_tg.base_url)
+        .rate_limiter(AIORateLimiter(max_retries=3))
+        .build()
+    )
+    application.add_handler(CommandHandler("start", start))
+    application.add_handler(CommandHandler("dm", dm))
+    application.add_handler(CommandHandler("burst", burst))
+    application.add_handler(CallbackQueryHandler(on_button))
+    await application.initialize()
+    await application.start()
+    assert application.updater is not None
+    await application.updater.start_polling(poll_interval=0, timeout=1)
+    yield application
+    await application.updater.stop()
+    await application.stop()
+    await application.shutdown()
+
+
+async def test_command_photo_and_keyboard_arrive(fake_tg: FakeTelegram, app: Application) -> None:
+    alice = fake_tg.user("Alice", language_code="zh")
+    sent = await fake_tg.send_text(alice, alice, "/start")
+    reply = await fake_tg.wait_reply(sent, timeout=5)
+    assert reply.caption == "红 red"
+    assert reply.photo_bytes is not None and color_of(reply.photo_bytes) == (255, 0, 0)
+    assert reply.photo is not None and (reply.photo.width, reply.photo.height) == (40, 30)
+    assert reply.keyboard == [[("翻牌 Flip", "flip"), ("提示 Hint", "hint")]]
+    assert fake_tg.unknown_methods == [] and fake_tg.errors == []
+
+
+async def test_command_addressed_to_bot_in_group(fake_tg: FakeTelegram, app: Application) -> None:
+    bob = fake_tg.user("Bob")
+    group = fake_tg.group("牌友群")
+    await fake_tg.send_text(group, bob, "/start@SomeOtherBot")
+    await fake_tg.settle()
+    assert fake_tg.messages(group) == []
+    sent = await fake_tg.send_text(group, bob, f"/start@{fake_tg.bot.username}")
+    assert (await fake_tg.wait_reply(sent, timeout=5)).caption == "红 red"
+
+
+async def test_press_edits_media_and_returns_answers(fake_tg: FakeTelegram, app: Application) -> None:
+    alice = fake_tg.user("Alice")
+    reply = await fake_tg.wait_reply(await fake_tg.send_text(alice, alice, "/start"), timeout=5)
+
+    answer = await fake_tg.press_button(reply, alice, "提示 Hint", timeout=5)
+    assert (answer.text, answer.show_alert) == ("只是提示 just a hint", True)
+
+    answer = await fake_tg.press(alice, reply.message_id, alice, "flip", timeout=5)
+    assert (answer.text, answer.show_alert) == (None, False)
+    shown = await fake_tg.wait_for(lambda: fake_tg.message(alice, reply.message_id).edits == 1
+                                   and fake_tg.message(alice, reply.message_id), timeout=5)
+    assert shown.photo_bytes is not None and color_of(shown.photo_bytes) == (0, 0, 255)
+    assert shown.caption == "蓝 blue" and shown.keyboard[0][0] == ("翻牌 Flip", "flip")
+    assert len(fake_tg.messages(alice)) == 1
+    assert [c.method for c in fake_tg.calls if c.method.startswith("edit")] == ["editMessageMedia"]
+
+
+async def test_dm_before_start_is_forbidden(fake_tg: FakeTelegram, app: Application) -> None:
+    carol = fake_tg.user("Carol")
+    group = fake_tg.group("牌友群")
+    first = await fake_tg.send_text(group, carol, "/dm")
+    refusal = await fake_tg.wait_reply(first, timeout=5)
+    assert refusal.text == "forbidden: Forbidden: bot can't initiate conversation with a user"
+    assert fake_tg.messages(carol) == []
+    assert [(e.method, e.code) for e in fake_tg.errors] == [("sendMessage", 403)]
+
+    fake_tg.start_private(carol)
+    await fake_tg.send_text(group, carol, "/dm")
+    greeting = await fake_tg.wait_for(lambda: fake_tg.last_message(carol), timeout=5)
+    assert greeting.text == "私聊 hello"
+
+
+# PTB warns about RetryAfter.retry_after's future type whenever it builds a RetryAfter.
+@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+async def test_rate_limit_makes_ptb_retry(fake_tg: FakeTelegram, app: Application) -> None:
+    fake_tg.rate_limits = RateLimits(private_per_second=1, private_burst=1)
+    dave = fake_tg.user("Dave")
+    await fake_tg.send_text(dave, dave, "/burst")
+    await fake_tg.wait_for(lambda: len(fake_tg.messages(dave)) == 3, timeout=8)
+    assert [m.text for m in fake_tg.messages(dave)] == ["burst 0", "burst 1", "burst 2"]
+    assert len(fake_tg.rejections) >= 2 and all(r.retry_after >= 1 for r in fake_tg.rejections)
+    assert {e.code for e in fake_tg.errors} == {429}
+    assert fake_tg.max_in_window(dave, 0.9) == 1  # retried sends kept to 1 per second
+    assert fake_tg.max_per_minute(dave) == 3
+
+
+async def test_identical_edit_is_not_modified(fake_tg: FakeTelegram) -> None:
+    erin = fake_tg.start_private(fake_tg.user("Erin")).id
+    async with Bot(fake_tg.token, base_url=fake_tg.base_url) as bot:
+        msg = await bot.send_message(erin, "<b>分数</b> 3", parse_mode="HTML", reply_markup=KEYBOARD)
+        assert msg.text == "分数 3" and msg.entities[0].type == "bold"
+        with pytest.raises(BadRequest, match="(?i)message is not modified"):
+            await bot.edit_message_text("<b>分数</b> 3", erin, msg.message_id, parse_mode="HTML",
+                                        reply_markup=KEYBOARD)
+        # Without reply_markup the keyboard goes away, so that is a real edit.
+        await bot.edit_message_text("<b>分数</b> 3", erin, msg.message_id, parse_mode="HTML")
+        shown = fake_tg.message(erin, msg.message_id)
+        assert shown is not None and shown.keyboard == [] and shown.edits == 1
+        with pytest.raises(BadRequest, match="(?i)can't parse entities"):
+            await bot.send_message(erin, "1 < 2 <b>", parse_mode="HTML")
+        with pytest.raises(BadRequest, match="(?i)message to edit not found"):
+            await bot.edit_message_text("x", erin, 999)
+
+
+async def test_callback_answered_twice_and_file_id_reuse(fake_tg: FakeTelegram) -> None:
+    frank = fake_tg.start_private(fake_tg.user("Frank"))
+    async with Bot(fake_tg.token, base_url=fake_tg.base_url) as bot:
+        first = await bot.send_photo(frank.id, png("green"))
+        again = await bot.send_photo(frank.id, first.photo[-1].file_id, caption="again")
+        assert again.photo[-1].file_id == first.photo[-1].file_id
+        assert color_of(fake_tg.last_message(frank).photo_bytes) == (0, 128, 0)
+        with pytest.raises(BadRequest, match="(?i)wrong file identifier"):
+            await bot.send_photo(frank.id, "no-such-file-id")
+        with pytest.raises(BadRequest, match="(?i)IMAGE_PROCESS_FAILED"):
+            await bot.send_photo(frank.id, b"not an image")
+
+        pressed = fake_tg.press(frank, first.message_id, frank, "x", timeout=5)
+        import asyncio
+
+        task = asyncio.create_task(pressed)
+        update = await fake_tg.wait_for(lambda: fake_tg.world.updates, timeout=5)
+        query_id = update[-1]["callback_query"]["id"]
+        assert await bot.answer_callback_query(query_id, "好")
+        assert (await task).text == "好"
+        with pytest.raises(BadRequest, match="(?i)query ID is invalid"):
+            await bot.answer_callback_query(query_id, "twice")
+
+
+async def test_unknown_method_and_admins(fake_tg: FakeTelegram) -> None:
+    gina, hank = fake_tg.user("Gina"), fake_tg.user("Hank")
+    group = fake_tg.group("牌友群", members=(gina, hank), owner=gina)
+    fake_tg.set_admin(group, hank)
+    async with Bot(fake_tg.token, base_url=fake_tg.base_url) as bot:
+        admins = await bot.get_chat_administrators(group.id)
+        assert sorted(a.user.id for a in admins) == sorted([gina.id, hank.id])
+        assert (await bot.get_chat_member(group.id, hank.id)).status == "administrator"
+        assert (await bot.get_chat_member(group.id, fake_tg.user("Ivy").id)).status == "left"
+        with pytest.raises(EndPointNotFound):
+            await bot.do_api_request("sendSomethingNew", {"chat_id": group.id})
+    assert fake_tg.unknown_methods == ["sendSomethingNew"]
+
+
+@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+async def test_group_flood_limit_with_fake_clock() -> None:
+    now = [1000.0]
+    async with FakeTelegram(rate_limits=RateLimits(), clock=lambda: now[0]) as tg:
+        group = tg.group("牌友群")
+        async with Bot(tg.token, base_url=tg.base_url) as bot:
+            for i in range(20):
+                await bot.send_message(group.id, f"m{i}")
+                now[0] += 0.5
+            with pytest.raises(RetryAfter):
+                await bot.send_message(group.id, "one too many")
+            assert tg.rejections[-1].retry_after == 50  # first send + 60 s - now
+            now[0] += 50
+            await bot.send_message(group.id, "allowed again")
+    assert tg.max_per_minute(group) == 20
+    assert len(tg.messages(group)) == 21 and len(tg.rejections) == 1
+
+
+def test_max_in_window_counts_sliding_windows() -> None:
+    assert max_in_window([], 60) == 0
+    assert max_in_window([0, 10, 59.9, 60, 61, 200], 60) == 4  # 10..61 lie within [10, 70)
+    assert max_in_window([0, 60, 120], 60) == 1
+
+
+@pytest.mark.parametrize(
+    ("mode", "source", "text", "types"),
+    [
+        ("HTML", "<b>胡</b> &lt;3 &amp; <i>x</i>", "胡 <3 & x", ["bold", "italic"]),
+        ("HTML", '<a href="https://t.me/x">链接</a>', "链接", ["text_link"]),
+        ("MarkdownV2", r"*粗* 1\.5 \- _斜_", "粗 1.5 - 斜", ["bold", "italic"]),
+        ("Markdown", "*粗* _斜_ 1.5", "粗 斜 1.5", ["bold", "italic"]),
+        (None, "<b>plain</b>", "<b>plain</b>", []),
+    ],
+)
+def test_parse_modes(mode: str | None, source: str, text: str, types: list[str]) -> None:
+    parsed, entities = parse(source, mode, None)
+    assert parsed == text and [e["type"] for e in entities] == types
+
+
+@pytest.mark.parametrize(
+    ("mode", "source"),
+    [("HTML", "a < b"), ("HTML", "<b>open"), ("HTML", "<foo>x</foo>"),
+     ("MarkdownV2", "1.5"), ("MarkdownV2", "*open"), ("Markdown", "*open")],
+)
+def test_bad_markup_is_refused(mode: str, source: str) -> None:
+    with pytest.raises(Exception, match="can't parse entities"):
+        parse(source, mode, None)
