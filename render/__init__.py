@@ -1,0 +1,15 @@
+"""Card images for the bot: pure functions from engine views to PNG/JPEG bytes.
+
+    render_hand(view: PrivateView, names, lang="zh") -> bytes        # a player's private chat
+    render_table(view: PublicView, names, lang="zh") -> bytes        # the group
+    render_settlement(view: PublicView, names, totals=None, lang="zh") -> bytes  # hand over
+
+``names[i]`` is seat i's display name (any text: it is cleaned and cut to fit). ``lang`` is
+"zh" or "en". Only the bundled font subsets in ``render/fonts/`` are read.
+"""
+
+from render.hand import render_hand
+from render.settlement import render_settlement
+from render.table import render_table
+
+__all__ = ["render_hand", "render_settlement", "render_table"]

@@ -1,0 +1,153 @@
+"""Every user-visible string of the images, one small table per language.
+
+Game terms (胡息, 坎, 庄, 名堂 …) stay Chinese in both languages. ``scripts/make_font.py`` reads
+these tables to decide which characters the bundled font subset must hold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+LANGS = ("zh", "en")
+
+ZH: Mapping[str, str] = {
+    "hand_title": "{name} 的手牌",
+    "huxi": "当前胡息 {n}",
+    "your_turn": "轮到你了",
+    "to_act": "轮到: {names}",
+    "name_sep": "、",
+    "my_melds": "我的门子",
+    "no_melds": "暂无门子",
+    "hidden": "暗",
+    "hidden_note": "暗 = 别人看不到",
+    "kan": "坎",
+    "chou": "臭牌",
+    "offer": "待定牌",
+    "just_drawn": "刚摸到",
+    "how_liang": "{name} 亮张",
+    "how_draw": "{name} 摸出",
+    "how_discard": "{name} 打出",
+    "stock": "剩余 {n} 张",
+    "hand_count": "手牌 {n} 张",
+    "seat_huxi": "胡息 {n}",
+    "dealer": "庄",
+    "turn": "轮到",
+    "liang": "亮张",
+    "discards": "出牌",
+    "last": "上一步: {desc}",
+    "ev_deal": "{name} 发牌",
+    "ev_liang": "{name} 亮张 {cards}",
+    "ev_tianhu": "{name} 天胡",
+    "ev_ti": "{name} 提 {cards}",
+    "ev_wei": "{name} 偎",
+    "ev_chouwei": "{name} 臭偎 {cards}",
+    "ev_draw": "{name} 摸出 {cards}",
+    "ev_discard": "{name} 打出 {cards}",
+    "ev_chi": "{name} 吃 {cards}",
+    "ev_peng": "{name} 碰 {cards}",
+    "ev_pao": "{name} 跑 {cards}",
+    "ev_pass": "{name} 过",
+    "ev_hu": "{name} 胡",
+    "ev_to_row": "{cards} 无人要, 入 {name} 出牌区",
+    "ev_huangzhuang": "荒庄",
+    "ev_escape": "{name} 逃跑",
+    "win_title": "胡牌: {name}",
+    "draw_title": "荒庄",
+    "draw_note": "牌墩摸完, 无人胡牌, 本局不计分",
+    "escape_title": "逃跑: {name}",
+    "escape_note": "逃跑者输掉本局, 赔给另外两家各 {p} 分",
+    "group_huxi": "{n} 胡息",
+    "total_huxi": "胡息合计 {n}",
+    "di": "底 {n}",
+    "fan_item": "{name} {n}番",
+    "plain_win": "平胡 1番",
+    "fan_total": "番 {n}",
+    "formula": "底 {x} × 番 {f} × 底分 {d} = {p}",
+    "zimo": "自摸",
+    "haidi": "海底",
+    "tianhu": "天胡",
+    "col_seat": "玩家",
+    "col_hand": "本局",
+    "col_total": "累计",
+    "winner": "胡",
+    "escaper": "逃",
+}
+
+EN: Mapping[str, str] = {
+    "hand_title": "Hand of {name}",
+    "huxi": "当前胡息 {n}",
+    "your_turn": "Your turn",
+    "to_act": "To act: {names}",
+    "name_sep": ", ",
+    "my_melds": "My melds",
+    "no_melds": "No melds yet",
+    "hidden": "暗",
+    "hidden_note": "暗 = hidden from the others",
+    "kan": "坎",
+    "chou": "臭 barred",
+    "offer": "On offer",
+    "just_drawn": "Just drawn",
+    "how_liang": "{name} 亮张",
+    "how_draw": "{name} drew",
+    "how_discard": "{name} discarded",
+    "stock": "Stock {n}",
+    "hand_count": "{n} in hand",
+    "seat_huxi": "胡息 {n}",
+    "dealer": "庄",
+    "turn": "Turn",
+    "liang": "亮张",
+    "discards": "Discards",
+    "last": "Last: {desc}",
+    "ev_deal": "{name} deals",
+    "ev_liang": "{name} 亮张 {cards}",
+    "ev_tianhu": "{name} 天胡",
+    "ev_ti": "{name} 提 {cards}",
+    "ev_wei": "{name} 偎",
+    "ev_chouwei": "{name} 臭偎 {cards}",
+    "ev_draw": "{name} drew {cards}",
+    "ev_discard": "{name} discarded {cards}",
+    "ev_chi": "{name} 吃 {cards}",
+    "ev_peng": "{name} 碰 {cards}",
+    "ev_pao": "{name} 跑 {cards}",
+    "ev_pass": "{name} passed",
+    "ev_hu": "{name} 胡",
+    "ev_to_row": "nobody took {cards}: to {name}'s discards",
+    "ev_huangzhuang": "荒庄",
+    "ev_escape": "{name} left (逃跑)",
+    "win_title": "胡 win: {name}",
+    "draw_title": "荒庄 draw",
+    "draw_note": "Stock exhausted, nobody won: no points this hand",
+    "escape_title": "逃跑: {name}",
+    "escape_note": "The leaver loses and pays {p} to each of the others",
+    "group_huxi": "{n} 胡息",
+    "total_huxi": "Total 胡息 {n}",
+    "di": "底 {n}",
+    "fan_item": "{name} {n}番",
+    "plain_win": "平胡 1番",
+    "fan_total": "番 {n}",
+    "formula": "底 {x} × 番 {f} × base {d} = {p}",
+    "zimo": "自摸",
+    "haidi": "海底",
+    "tianhu": "天胡",
+    "col_seat": "Player",
+    "col_hand": "This hand",
+    "col_total": "Total",
+    "winner": "胡",
+    "escaper": "逃",
+}
+
+TABLES: Mapping[str, Mapping[str, str]] = {"zh": ZH, "en": EN}
+
+
+def table(lang: str) -> Mapping[str, str]:
+    """The string table of ``lang``; unknown languages are an error, not a silent fallback."""
+    try:
+        return TABLES[lang]
+    except KeyError:
+        raise ValueError(f"unknown language {lang!r}; known: {', '.join(LANGS)}") from None
+
+
+def all_text() -> Iterable[str]:
+    """Every template of every language (placeholders included, which are ASCII anyway)."""
+    for strings in TABLES.values():
+        yield from strings.values()

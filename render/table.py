@@ -1,0 +1,248 @@
+"""The table image posted in the group: everything a spectator may see.
+
+A header with the 亮张, the stock and the card on offer; then one band per seat with its name,
+dealer and turn marks, the number of cards in hand (never the cards), its table melds
+(face-down cards as backs: a 臭偎 or 提 shows one card up) and its discard row. The last
+move glows orange.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+from engine.melds import GroupKind
+from engine.views import Event, OfferHow, PublicView
+from render import fonts
+from render import theme as T
+from render.scene import Box, Rect, Scene, column_height, encode, paint
+from render.strings import table
+from render.widgets import event_text, glow, kind_name, meld_column, pill
+
+WIDTH = 1120
+M = 20
+HEADER_H = 176
+NAME_W = 230
+MELD_SLOTS = 7
+MELD_ADV = T.TABLE.w + 10
+DISCARD_ADV = T.SMALL.w + 4
+ROW_GAP = 12
+FORMAT = "PNG"
+
+
+def _check(view: PublicView, names: Sequence[str]) -> None:
+    if len(names) < len(view.seats):
+        raise ValueError(f"need {len(view.seats)} names, got {len(names)}")
+
+
+def last_move(view: PublicView) -> tuple[str, int | None, tuple[int, ...]]:
+    """What the last public event touched: ("offer"|"melds"|"discard"|"", seat, indexes)."""
+    ev: Event | None = view.last_event
+    if ev is None or ev.seat is None:
+        return ("", None, ())
+    seat = view.seats[ev.seat]
+    if ev.kind in ("discard", "draw", "liang") and view.offer is not None:
+        return ("offer", ev.seat, ())
+    if ev.kind == "chi":
+        n = len(seat.melds)
+        return ("melds", ev.seat, tuple(range(max(0, n - len(ev.groups)), n)))
+    if ev.kind in (GroupKind.PENG, GroupKind.PAO, GroupKind.TI, GroupKind.WEI, GroupKind.CHOUWEI):
+        hits = [
+            i
+            for i, m in enumerate(seat.melds)
+            if m.kind == ev.kind and (not ev.cards or ev.cards[0] in m.cards)
+        ]
+        return ("melds", ev.seat, tuple(hits[-1:]))
+    if ev.kind == "to_row" and seat.discards:
+        return ("discard", ev.seat, (len(seat.discards) - 1,))
+    return ("", None, ())
+
+
+def meld_slots(view: PublicView) -> int:
+    """Meld columns reserved per seat: 7 (a full hand of 3-card melds) unless more exist."""
+    return max([MELD_SLOTS, *(len(seat.melds) for seat in view.seats)])
+
+
+def _discard_x(slots: int) -> int:
+    return M + NAME_W + 16 + slots * MELD_ADV + 12
+
+
+def _discard_cols(slots: int) -> int:
+    return max(1, (WIDTH - M - 12 - _discard_x(slots)) // DISCARD_ADV)
+
+
+def _row_height(view: PublicView, i: int) -> int:
+    seat = view.seats[i]
+    melds = max((column_height(len(m.cards), T.TABLE) for m in seat.melds), default=0)
+    rows = max(1, math.ceil(len(seat.discards) / _discard_cols(meld_slots(view))))
+    disc = 34 + rows * (T.SMALL.h + 6)
+    return max(150, melds + 24 + 24, disc + 16)
+
+
+def layout_table(view: PublicView, names: Sequence[str], lang: str = "zh") -> Scene:
+    _check(view, names)
+    s = table(lang)
+    heights = [_row_height(view, i) for i in range(len(view.seats))]
+    height = HEADER_H + sum(h + ROW_GAP for h in heights) + M - ROW_GAP
+    scene = Scene(WIDTH, height)
+    touched = last_move(view)
+    _header(scene, view, names, s, touched)
+    y = HEADER_H
+    for i, h in enumerate(heights):
+        _seat_row(scene, view, names, s, i, y, h, touched)
+        y += h + ROW_GAP
+    return scene
+
+
+def _header(
+    scene: Scene,
+    view: PublicView,
+    names: Sequence[str],
+    s: Mapping[str, str],
+    touched: tuple[str, int | None, tuple[int, ...]],
+) -> None:
+    # 亮张 and stock, left.
+    x, y = M, 20
+    scene.add(Box(Rect(x, y - 8, 236, HEADER_H - 28), fill=T.FELT_DARK, radius=12))
+    scene.text(x + 16 + T.MELD.w // 2, y, s["liang"], 20, T.TEXT_DIM, bold=True, anchor="mt")
+    scene.card(x + 16, y + 34, view.liangzhang, T.MELD, "liang", view.dealer)
+    sx = x + 130
+    scene.card(sx, y + 34, None, T.MELD, "stock")
+    scene.text(
+        sx + T.MELD.w // 2,
+        y + 34 + T.MELD.h // 2,
+        str(view.stock_count),
+        26,
+        T.TEXT,
+        bold=True,
+        anchor="mm",
+    )
+    scene.text(
+        sx + T.MELD.w // 2,
+        y,
+        s["stock"].format(n=view.stock_count),
+        20,
+        T.TEXT_DIM,
+        bold=True,
+        anchor="mt",
+        max_width=100,
+    )
+    # The card on offer, centre-left.
+    ox = M + 260
+    offer = view.offer
+    if offer is not None:
+        scene.text(ox + T.HAND.w // 2, y, s["offer"], 20, T.TEXT_DIM, bold=True, anchor="mt")
+        rect = Rect(ox, y + 32, T.HAND.w, T.HAND.h)
+        glow(scene, rect, T.LAST_MOVE if touched[0] == "offer" else T.HIGHLIGHT)
+        scene.card(rect.x, rect.y, offer.card, T.HAND, "offer", offer.seat)
+        how = {
+            OfferHow.LIANG: "how_liang",
+            OfferHow.DRAW: "how_draw",
+            OfferHow.DISCARD: "how_discard",
+        }[offer.how]
+        f = fonts.font(24)
+        who = fonts.name(names[offer.seat], f, 260)
+        scene.text(
+            rect.right + 18,
+            rect.y + 30,
+            s[how].format(name=who),
+            24,
+            anchor="lm",
+            max_width=WIDTH - M - rect.right - 18,
+        )
+    # Whose turn and the last move, right of the offer.
+    tx = ox + T.HAND.w + 18 if offer is not None else ox
+    tw = WIDTH - M - tx
+    f = fonts.font(22)
+    if view.to_act and view.outcome is None:
+        each = (tw - 120) / len(view.to_act)
+        who_all = s["name_sep"].join(fonts.name(names[i], f, each) for i in view.to_act)
+        scene.text(
+            tx,
+            y + 32 + 66,
+            s["to_act"].format(names=who_all),
+            22,
+            T.GOLD,
+            anchor="lm",
+            max_width=tw,
+        )
+    if view.last_event is not None:
+        desc = event_text(view.last_event, names, s, 22, 240)
+        scene.text(
+            tx, y + 32 + 102, s["last"].format(desc=desc), 22, T.TEXT_DIM, anchor="lm", max_width=tw
+        )
+
+
+def _seat_row(
+    scene: Scene,
+    view: PublicView,
+    names: Sequence[str],
+    s: Mapping[str, str],
+    i: int,
+    y: int,
+    h: int,
+    touched: tuple[str, int | None, tuple[int, ...]],
+) -> None:
+    seat = view.seats[i]
+    acting = i in view.to_act and view.outcome is None
+    scene.add(
+        Box(
+            Rect(M, y, WIDTH - 2 * M, h),
+            fill=T.FELT_DARK,
+            outline=T.GOLD if acting else T.FELT_LINE,
+            width=3 if acting else 1,
+            radius=14,
+        )
+    )
+    # Name panel.
+    x = M + 14
+    nx = x
+    if view.dealer == i:
+        nx = pill(scene, x, y + 14, s["dealer"], 20, T.DEALER).right + 8
+    scene.name(Rect(nx, y + 12, x + NAME_W - 14 - nx, 36), f"name:{i}", names[i], 26)
+    scene.text(x, y + 60, s["hand_count"].format(n=seat.hand_count), 22, max_width=NAME_W - 20)
+    scene.text(
+        x,
+        y + 92,
+        s["seat_huxi"].format(n=seat.shown_huxi),
+        22,
+        T.GOLD,
+        bold=True,
+        max_width=NAME_W - 20,
+    )
+    if acting:
+        pill(scene, x, y + h - 44, "▶ " + s["turn"], 18, T.GOLD, T.FELT_DARK)
+    # Melds.
+    mx = M + NAME_W + 16
+    top = y + 14
+    for j, meld in enumerate(seat.melds):
+        cx = mx + j * MELD_ADV
+        col_h = column_height(len(meld.cards), T.TABLE)
+        if touched[0] == "melds" and touched[1] == i and j in touched[2]:
+            glow(scene, Rect(cx, top, T.TABLE.w, col_h), T.LAST_MOVE, 4)
+        meld_column(scene, cx, top, meld, T.TABLE, i, owner=False)
+        scene.text(
+            cx + T.TABLE.w // 2,
+            top + col_h + 4,
+            kind_name(meld.kind),
+            16,
+            T.TEXT_DIM,
+            anchor="mt",
+            max_width=MELD_ADV,
+        )
+    # Discard row.
+    slots = meld_slots(view)
+    dx = _discard_x(slots)
+    scene.text(dx, y + 10, s["discards"], 18, T.TEXT_DIM, bold=True)
+    cols = _discard_cols(slots)
+    for j, kind in enumerate(seat.discards):
+        cx = dx + (j % cols) * DISCARD_ADV
+        cy = y + 38 + (j // cols) * (T.SMALL.h + 6)
+        if touched[0] == "discard" and touched[1] == i and j in touched[2]:
+            glow(scene, Rect(cx, cy, T.SMALL.w, T.SMALL.h), T.LAST_MOVE, 3)
+        scene.card(cx, cy, kind, T.SMALL, "discard", i)
+
+
+def render_table(view: PublicView, names: Sequence[str], lang: str = "zh") -> bytes:
+    """The group's table image; ``names[i]`` is seat i's display name."""
+    return encode(paint(layout_table(view, names, lang)), FORMAT)
