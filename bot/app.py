@@ -1,0 +1,125 @@
+"""Building the Application: handlers, lifecycle (database opened in post_init, closed in
+post_shutdown), the rate limiter and the one global error handler."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    CallbackQueryHandler,
+    CommandHandler,
+    filters,
+)
+
+from bot import callbacks as cb
+from bot.config import Config
+from bot.handlers import Handlers
+from bot.i18n import CATALOGS, t
+from bot.messages import Presenter
+from bot.store import Store
+from bot.tables import HandRecord, Table, TableService
+from bot.timers import Timers
+
+log = logging.getLogger(__name__)
+
+GROUP_COMMANDS = ("new", "join", "leave", "begin", "stop", "help", "rules")
+PRIVATE_COMMANDS = ("start", "help", "rules")
+
+
+@dataclass
+class Hub:
+    """The table observer: fans each committed change out to the messages and the timers."""
+
+    presenter: Presenter | None = None
+    timers: Timers | None = None
+
+    def changed(self, table: Table) -> None:
+        assert self.presenter and self.timers
+        self.presenter.changed(table)
+        self.timers.arm(table)
+
+    def settled(self, table: Table, record: HandRecord) -> None:
+        assert self.presenter
+        self.presenter.settled(table, record)
+
+    def closed(self, table: Table) -> None:
+        assert self.presenter and self.timers
+        self.presenter.closed(table)
+        self.timers.disarm(table)
+
+
+@dataclass
+class Services:
+    """What post_init builds; kept on the Application for post_shutdown and tests."""
+
+    store: Store
+    service: TableService
+    presenter: Presenter
+    hub: Hub = field(repr=False)
+
+
+def _commands(names: tuple[str, ...], lang: str) -> list[BotCommand]:
+    return [BotCommand(n, t(lang, f"cmd_{n}")) for n in names]
+
+
+async def _post_init(app: Application, config: Config) -> None:  # type: ignore[type-arg]
+    store = await Store.open(config.db_path)
+    hub = Hub()
+    service = TableService(store, hub, action_timeout=config.action_timeout,
+                           autoplay_delay=config.autoplay_delay)
+    presenter = Presenter(app.bot, store, service, group_interval=config.group_interval,
+                          default_lang=config.default_lang, username=app.bot.username)
+    assert app.job_queue is not None, "install python-telegram-bot[job-queue]"
+    hub.presenter, hub.timers = presenter, Timers(app.job_queue, service)
+    handlers = Handlers(service, presenter, store, config.default_lang)
+    _add_handlers(app, handlers)
+    app.bot_data["services"] = Services(store, service, presenter, hub)
+
+    for lang in CATALOGS:
+        code = None if lang == config.default_lang else lang
+        await app.bot.set_my_commands(_commands(GROUP_COMMANDS, lang),
+                                      scope=BotCommandScopeAllGroupChats(), language_code=code)
+        await app.bot.set_my_commands(_commands(PRIVATE_COMMANDS, lang),
+                                      scope=BotCommandScopeAllPrivateChats(), language_code=code)
+
+    # Restart: every open table comes back from the database; messages are refreshed and
+    # timers re-armed from the replayed state.
+    for table in await service.load():
+        hub.changed(table)
+    log.info("started as @%s with %d open tables", app.bot.username, len(service.tables()))
+
+
+async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
+    services: Services | None = app.bot_data.pop("services", None)
+    if services is not None:
+        services.presenter.shutdown()
+        await services.store.close()
+
+
+def _add_handlers(app: Application, h: Handlers) -> None:  # type: ignore[type-arg]
+    private = filters.ChatType.PRIVATE
+    app.add_handler(CommandHandler("start", h.start, filters=private))
+    app.add_handler(CommandHandler("help", h.help))
+    app.add_handler(CommandHandler("rules", h.rules))
+    app.add_handler(CommandHandler(["new", "join", "leave", "begin", "stop"], h.group_command))
+    app.add_handler(CallbackQueryHandler(h.button, pattern=cb.PATTERN))
+    app.add_handler(CallbackQueryHandler(h.button))  # anything else: a polite "outdated"
+    app.add_error_handler(h.error)
+
+
+def build_application(config: Config, *, overall_max_rate: float = 30) -> Application:  # type: ignore[type-arg]
+    """The bot, ready for ``run_polling``; ``overall_max_rate`` is Telegram's 30 calls/s."""
+    builder = (
+        Application.builder()
+        .token(config.token)
+        .rate_limiter(AIORateLimiter(overall_max_rate=overall_max_rate, max_retries=0))
+        .post_init(lambda app: _post_init(app, config))
+        .post_shutdown(_post_shutdown)
+    )
+    if config.api_base_url:
+        builder = builder.base_url(config.api_base_url)
+    return builder.build()

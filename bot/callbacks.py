@@ -1,0 +1,48 @@
+"""Callback data of inline buttons: compact, at most 64 bytes, parsed strictly.
+
+``a:{table}:{version}:{index}`` plays entry ``index`` of the presser's own legal-action list
+at keyboard ``version``; the seat is never in the data, it is the presser's own.
+The other kinds carry only a table id: ``j`` join, ``l`` leave, ``b`` begin, ``g`` 再来一局,
+``m`` take back control from 托管.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+MAX_BYTES = 64
+SIMPLE_KINDS = frozenset("jlbgm")
+PATTERN = r"^(a:\d+:\d+:\d+|[jlbgm]:\d+)$"
+_RE = re.compile(PATTERN)
+
+
+@dataclass(frozen=True)
+class Press:
+    kind: str
+    table_id: int
+    version: int = 0
+    index: int = 0
+
+
+def _checked(data: str) -> str:
+    assert len(data.encode()) <= MAX_BYTES, f"callback data over {MAX_BYTES} bytes: {data!r}"
+    return data
+
+
+def action(table_id: int, version: int, index: int) -> str:
+    return _checked(f"a:{table_id}:{version}:{index}")
+
+
+def simple(kind: str, table_id: int) -> str:
+    if kind not in SIMPLE_KINDS:
+        raise ValueError(f"unknown button kind {kind!r}")
+    return _checked(f"{kind}:{table_id}")
+
+
+def parse(data: str | None) -> Press | None:
+    """The press described by ``data``, or ``None`` when it is not ours or malformed."""
+    if not data or len(data.encode()) > MAX_BYTES or not _RE.match(data):
+        return None
+    kind, *numbers = data.split(":")
+    return Press(kind, *(int(n) for n in numbers))

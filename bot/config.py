@@ -1,0 +1,89 @@
+"""Configuration from the environment or a ``.env`` file (the environment wins).
+
+The token is a secret: :class:`Config` keeps it out of its ``repr`` and no error message
+quotes it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+TOKEN_RE = re.compile(r"\d+:[A-Za-z0-9_-]{30,}")
+LANGS = ("zh", "en")
+
+
+class ConfigError(ValueError):
+    """A setting that is missing or malformed; the message never contains the token."""
+
+
+@dataclass(frozen=True)
+class Config:
+    token: str = field(repr=False)
+    api_base_url: str | None = None  # the Bot API URL prefix before the token (PTB's base_url)
+    db_path: Path = Path("paohuzi.sqlite3")
+    action_timeout: float = 60.0  # seconds a player has for a decision before 托管
+    default_lang: str = "zh"  # language of group chats until changed
+    group_interval: float = 3.5  # min seconds between two messages-or-edits in one group
+    autoplay_delay: float = 1.5  # pause before the bot plays a seat in 托管
+
+
+def parse_dotenv(text: str) -> dict[str, str]:
+    """Simple ``KEY=VALUE`` lines; blank lines, ``#`` comments and ``export`` are allowed."""
+    values: dict[str, str] = {}
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        line = line.removeprefix("export ").strip()
+        key, sep, value = line.partition("=")
+        if not sep:
+            continue
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        values[key.strip()] = value
+    return values
+
+
+def _number(values: Mapping[str, str], key: str, default: float, minimum: float) -> float:
+    text = values.get(key, "").strip()
+    if not text:
+        return default
+    try:
+        number = float(text)
+    except ValueError:
+        raise ConfigError(f"{key} must be a number of seconds, got {text!r}") from None
+    if number < minimum:
+        raise ConfigError(f"{key} must be at least {minimum}, got {text!r}")
+    return number
+
+
+def load_config(environ: Mapping[str, str], env_file: Path | None = Path(".env")) -> Config:
+    """Read the settings; ``environ`` overrides ``env_file`` (which may be absent)."""
+    values: dict[str, str] = {}
+    if env_file is not None and env_file.is_file():
+        values.update(parse_dotenv(env_file.read_text(encoding="utf-8")))
+    values.update({k: v for k, v in environ.items() if v != ""})
+
+    token = values.get("BOT_TOKEN", "").strip()
+    if not token:
+        raise ConfigError("BOT_TOKEN is not set: put the token from @BotFather in the "
+                          "environment or in .env (see .env.example)")
+    if not TOKEN_RE.fullmatch(token):
+        raise ConfigError("BOT_TOKEN is malformed: expected digits, a colon and at least 30 "
+                          "letters, digits, '_' or '-' (the value is not shown)")
+    lang = values.get("DEFAULT_LANG", "zh").strip() or "zh"
+    if lang not in LANGS:
+        raise ConfigError(f"DEFAULT_LANG must be one of {', '.join(LANGS)}, got {lang!r}")
+    return Config(
+        token=token,
+        api_base_url=values.get("BOT_API_BASE_URL", "").strip() or None,
+        db_path=Path(values.get("DB_PATH", "").strip() or "paohuzi.sqlite3"),
+        action_timeout=_number(values, "ACTION_TIMEOUT", 60.0, 1.0),
+        default_lang=lang,
+        group_interval=_number(values, "GROUP_EDIT_INTERVAL", 3.5, 3.2),
+        autoplay_delay=_number(values, "AUTOPLAY_DELAY", 1.5, 0.0),
+    )

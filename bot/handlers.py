@@ -1,0 +1,205 @@
+"""Thin async handlers: parse the update, call the table service, answer politely.
+
+Rules live in ``engine``, table logic in :mod:`bot.tables`, message layout in
+:mod:`bot.messages`; a handler only glues them. Every refusal is a short message (a toast for
+buttons) and changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from telegram import Chat, Update, User
+from telegram.constants import ChatMemberStatus
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+
+from bot import callbacks as cb
+from bot.i18n import lang_of, t
+from bot.messages import Presenter
+from bot.store import Store
+from bot.tables import Person, Refusal, TableService
+
+log = logging.getLogger(__name__)
+
+Context = ContextTypes.DEFAULT_TYPE
+JOIN_PAYLOAD = "j"
+
+
+@dataclass
+class Handlers:
+    service: TableService
+    presenter: Presenter
+    store: Store
+    default_lang: str
+
+    # --- helpers ---------------------------------------------------------------------
+
+    def _lang(self, user: User | None) -> str:
+        return lang_of(user.language_code if user else None, self.default_lang)
+
+    async def _person(self, user: User, dm_ok: bool = False) -> Person:
+        lang = self._lang(user)
+        name = user.first_name or user.username or str(user.id)
+        await self.store.upsert_user(user.id, name, user.username, lang, dm_ok)
+        return Person(user.id, name[:16], lang)
+
+    def _reply_group(self, chat: Chat, key: str, **fields: object) -> None:
+        self.presenter.note(chat.id, lambda lang: t(lang, key, **fields))
+
+    async def _can_dm(self, person: Person) -> bool:
+        """Has the user opened the bot? Known from /start, else found out by trying a DM."""
+        user = await self.store.user(person.user_id)
+        if user is not None and user.dm_ok:
+            return True
+        if not await self.presenter.probe_dm(person.user_id, t(person.lang, "dm_ready")):
+            return False
+        await self.store.upsert_user(person.user_id, person.name, None, person.lang, dm_ok=True)
+        return True
+
+    @staticmethod
+    async def _is_admin(context: Context, chat_id: int, user_id: int) -> bool:
+        try:
+            member = await context.bot.get_chat_member(chat_id, user_id)
+        except TelegramError:
+            return False
+        return member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+
+    # --- commands --------------------------------------------------------------------
+
+    async def start(self, update: Update, context: Context) -> None:
+        """Private /start, optionally with a deep-link payload ``j<table id>`` that seats."""
+        msg, user = update.effective_message, update.effective_user
+        if msg is None or user is None:
+            return
+        person = await self._person(user, dm_ok=True)
+        payload = context.args[0] if context.args else ""
+        if payload.startswith(JOIN_PAYLOAD) and payload[1:].isdigit():
+            try:
+                table = await self.service.join(int(payload[1:]), person)
+            except Refusal as r:
+                await msg.reply_text(t(person.lang, r.code))
+                return
+            chat = await self._chat_title(context, table.chat_id)
+            await msg.reply_text(t(person.lang, "joined_dm", chat=chat, table=table.id))
+            return
+        await msg.reply_text(t(person.lang, "start_private", name=person.name))
+
+    @staticmethod
+    async def _chat_title(context: Context, chat_id: int) -> str:
+        try:
+            chat = await context.bot.get_chat(chat_id)
+        except TelegramError:
+            return str(chat_id)
+        return chat.title or str(chat_id)
+
+    async def help(self, update: Update, context: Context) -> None:
+        await self._text(update, "help")
+
+    async def rules(self, update: Update, context: Context) -> None:
+        await self._text(update, "rules")
+
+    async def _text(self, update: Update, key: str) -> None:
+        chat, msg = update.effective_chat, update.effective_message
+        if chat is None or msg is None:
+            return
+        if chat.type == Chat.PRIVATE:
+            await msg.reply_text(t(self._lang(update.effective_user), key))
+        else:
+            self._reply_group(chat, key)
+
+    async def group_command(self, update: Update, context: Context) -> None:
+        """/new /join /leave /begin /stop in a group."""
+        chat, msg, user = update.effective_chat, update.effective_message, update.effective_user
+        if chat is None or msg is None or user is None or not msg.text:
+            return
+        command = msg.text.split()[0][1:].split("@")[0].lower()
+        if chat.type == Chat.PRIVATE:
+            await msg.reply_text(t(self._lang(user), "group_only"))
+            return
+        person = await self._person(user)
+        try:
+            await self._run_group(command, chat, person, context)
+        except Refusal as r:
+            self._reply_group(chat, r.code)
+
+    async def _run_group(self, command: str, chat: Chat, person: Person, context: Context) -> None:
+        table = self.service.in_chat(chat.id)
+        if command == "new":
+            if table is not None:
+                raise Refusal("table_exists")
+            if not await self._can_dm(person):
+                self._reply_need_dm(chat, None)
+                return
+            await self.store.set_chat_lang(chat.id, await self.presenter.group_lang(chat.id),
+                                           chat.title)
+            await self.service.open(chat.id, person)
+            return
+        if table is None:
+            raise Refusal("no_table")
+        if command == "join":
+            if not await self._can_dm(person):
+                self._reply_need_dm(chat, table.id)
+                return
+            await self.service.join(table.id, person)
+        elif command == "leave":
+            await self.service.leave(table.id, person.user_id)
+        elif command == "begin":
+            await self.service.begin(table.id, person.user_id)
+        elif command == "stop":
+            admin = await self._is_admin(context, chat.id, person.user_id)
+            await self.service.stop(table.id, person.user_id, admin)
+
+    def _reply_need_dm(self, chat: Chat, table_id: int | None) -> None:
+        link = self.presenter.deep_link(table_id) if table_id is not None \
+            else f"https://t.me/{self.presenter.username}"
+        self._reply_group(chat, "need_dm", link=link)
+
+    # --- buttons ---------------------------------------------------------------------
+
+    async def button(self, update: Update, context: Context) -> None:
+        query, user = update.callback_query, update.effective_user
+        if query is None or user is None:
+            return
+        lang = self._lang(user)
+        press = cb.parse(query.data)
+        if press is None:
+            await query.answer(t(lang, "stale"))
+            return
+        try:
+            text, url = await self._press(press, user)
+        except Refusal as r:
+            await query.answer(t(lang, r.code), show_alert=False)
+            return
+        if url is not None:
+            await query.answer(t(lang, "need_dm_toast"), url=url)
+        else:
+            await query.answer(t(lang, text) if text else None)
+
+    async def _press(self, press: cb.Press, user: User) -> tuple[str | None, str | None]:
+        """Returns (i18n key of the toast or None, deep link to open or None)."""
+        service, table_id = self.service, press.table_id
+        if press.kind == "a":
+            await service.act(table_id, user.id, press.version, press.index)
+            return None, None
+        if press.kind == "m":
+            await service.take_back(table_id, user.id)
+            return "autoplay_off", None
+        if press.kind == "j":
+            person = await self._person(user)
+            if not await self._can_dm(person):
+                return None, self.presenter.deep_link(table_id)
+            await service.join(table_id, person)
+            return "ok", None
+        if press.kind == "l":
+            await service.leave(table_id, user.id)
+            return "ok", None
+        if press.kind == "b":
+            await service.begin(table_id, user.id)
+            return None, None
+        await service.again(table_id, user.id)
+        return "ready", None
+
+    async def error(self, update: object, context: Context) -> None:
+        log.error("unhandled error while handling an update", exc_info=context.error)

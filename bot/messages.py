@@ -1,0 +1,408 @@
+"""Layout: turning table state into Bot API calls.
+
+The group gets one panel at a time: the lobby message, one photo per hand (edited as the hand
+goes, with a short move log), then a settlement message with 再来一局 / 离开. Every group call
+goes through the group's :class:`~bot.outbox.Outbox`, paced to one call per
+``group_interval`` seconds. Each seated player has one hand message in the private chat (photo
+and a keyboard of exactly his legal actions), edited only when what it shows changed, and a
+short ping when a new decision is his.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto
+from telegram.error import BadRequest, Forbidden
+
+from bot import callbacks as cb
+from bot.i18n import t
+from bot.outbox import Job, Outbox
+from bot.store import Store
+from bot.tables import SEATS, HandRecord, Table, TableService
+from engine import actions as A
+from engine import cards as C
+from engine.views import Event, OutcomeKind, PrivateView
+from render import render_hand, render_settlement, render_table
+
+log = logging.getLogger(__name__)
+
+LOG_EVENTS = 5  # public events shown under the table photo
+QUIET_EVENTS = frozenset({"deal", "pass", "to_row"})
+DISCARDS_PER_ROW = 5
+
+
+@dataclass
+class _Shown:
+    """What a hand message shows now (in memory: after a restart every message is refreshed)."""
+
+    msg_id: int | None = None
+    image: object = None
+    caption: tuple[str, InlineKeyboardMarkup | None] | None = None
+    pinged: int | None = None  # decision version the last ping was for
+
+
+def hand_signature(view: PrivateView, names: Sequence[str], lang: str) -> tuple[object, ...]:
+    """Everything ``render_hand`` draws: equal signatures mean an identical picture."""
+    pub = view.public
+    return (view.seat, view.hand, view.kans, view.melds, view.huxi, view.chou, view.highlight,
+            pub.offer, pub.stock_count, pub.to_act, pub.dealer, tuple(names), lang)
+
+
+def keyboard(table: Table, seat: int, lang: str) -> InlineKeyboardMarkup | None:
+    """Exactly the seat's legal actions (or the take-back button while in 托管)."""
+    player, decision = table.players[seat], table.decisions[seat]
+    if player.autoplay:
+        return InlineKeyboardMarkup(
+            [[InlineKeyboardButton(t(lang, "btn_takeback"), callback_data=cb.simple("m", table.id))]])
+    if not decision.legal:
+        return None
+    rows: list[list[InlineKeyboardButton]] = []
+    discards: list[InlineKeyboardButton] = []
+    for i, action in enumerate(decision.legal):
+        button = InlineKeyboardButton(A.label(action, lang),
+                                      callback_data=cb.action(table.id, decision.version, i))
+        if action.startswith("d:"):
+            discards.append(button)
+        else:
+            rows.append([button])
+    rows[:0] = [discards[i:i + DISCARDS_PER_ROW] for i in range(0, len(discards), DISCARDS_PER_ROW)]
+    return InlineKeyboardMarkup(rows)
+
+
+def event_line(event: Event, names: Sequence[str], lang: str) -> str:
+    who = names[event.seat] if event.seat is not None else ""
+    what = t(lang, f"ev_{event.kind}")
+    cards = " ".join(C.format_cards(g) for g in event.groups) if event.groups \
+        else C.format_cards(event.cards)
+    return " ".join(p for p in (who, what, cards) if p)
+
+
+def move_log(record: HandRecord, lang: str) -> list[str]:
+    """The last few public events: only ``visible_to is None`` ones, with the cards they show."""
+    events = [e for e in record.hand.history
+              if e.visible_to is None and e.kind not in QUIET_EVENTS]
+    return [event_line(e, record.names, lang) for e in events[-LOG_EVENTS:]]
+
+
+class Presenter:
+    """The Telegram side of the table observer: schedules every message and edit."""
+
+    def __init__(self, bot: Bot, store: Store, service: TableService, *, group_interval: float,
+                 default_lang: str, username: str) -> None:
+        self.bot = bot
+        self.store = store
+        self.service = service
+        self.group_interval = group_interval
+        self.default_lang = default_lang
+        self.username = username
+        self._outboxes: dict[int, Outbox] = {}
+        self._shown: dict[tuple[int, int], _Shown] = {}  # (hand id, seat)
+        self._group_lang: dict[int, str] = {}
+        self._totals: dict[int, dict[int, int]] = {}  # hand id -> table totals after it
+        self._group_sent: dict[Hashable, object] = {}  # what each group panel shows now
+        self._note_ids = itertools.count()
+
+    # --- plumbing ----------------------------------------------------------------------
+
+    def outbox(self, chat_id: int) -> Outbox:
+        box = self._outboxes.get(chat_id)
+        if box is None:
+            box = Outbox(self.group_interval if chat_id < 0 else 0.0)
+            self._outboxes[chat_id] = box
+        return box
+
+    def _put(self, chat_id: int, key: Hashable, job: Job) -> bool:
+        return self.outbox(chat_id).put(key, job)
+
+    async def idle(self) -> None:
+        """Wait until nothing is queued (tests)."""
+        while busy := [b for b in self._outboxes.values() if b.busy]:
+            await asyncio.gather(*(b.drain() for b in busy))
+
+    def shutdown(self) -> None:
+        for box in self._outboxes.values():
+            box.cancel()
+
+    def deep_link(self, table_id: int) -> str:
+        return f"https://t.me/{self.username}?start=j{table_id}"
+
+    async def group_lang(self, chat_id: int) -> str:
+        lang = self._group_lang.get(chat_id)
+        if lang is None:
+            lang = await self.store.chat_lang(chat_id) or self.default_lang
+            self._group_lang[chat_id] = lang
+        return lang
+
+    def set_group_lang(self, chat_id: int, lang: str) -> None:
+        self._group_lang[chat_id] = lang
+
+    # --- observer ----------------------------------------------------------------------
+
+    def changed(self, table: Table) -> None:
+        if table.status == "lobby":
+            self._put(table.chat_id, ("lobby", table.id), lambda: self._lobby(table))
+        elif table.status == "between" and table.current is not None:
+            record = table.current
+            self._put(table.chat_id, ("settle", record.id), lambda: self._settlement(table, record))
+        if table.current is not None:
+            record = table.current
+            if table.status == "playing":
+                self._put(table.chat_id, ("table", record.id), lambda: self._table(table, record))
+            for seat, player in table.players.items():
+                self._sync_hand_later(table, record, seat, player.user_id)
+
+    def settled(self, table: Table, record: HandRecord) -> None:
+        self._put(table.chat_id, ("table", record.id), lambda: self._table(table, record))
+        self._put(table.chat_id, ("settle", record.id), lambda: self._settlement(table, record))
+        for seat, user_id in enumerate(record.users):
+            if table.seat_of(user_id) is None:  # left (逃跑): final picture, no keyboard
+                self._sync_hand_later(table, record, seat, user_id)
+
+    def closed(self, table: Table) -> None:
+        self.note(table.chat_id, lambda lang: t(lang, "stopped"))
+        if table.current is not None:
+            record = table.current
+            for seat, user_id in enumerate(record.users):
+                self._sync_hand_later(table, record, seat, user_id)
+
+    def note(self, chat_id: int, text_of: Callable[[str], str]) -> None:
+        """A one-off text in a chat; ``text_of(lang)`` builds it (dropped if too many wait)."""
+        async def job() -> int:
+            lang = await self.group_lang(chat_id) if chat_id < 0 else self.default_lang
+            await self.bot.send_message(chat_id, text_of(lang))
+            return 1
+        self._put(chat_id, ("note", next(self._note_ids)), job)
+
+    # --- group panels --------------------------------------------------------------------
+
+    def _lobby_text(self, table: Table, lang: str) -> str:
+        seats = "\n".join(
+            t(lang, "seat_line", n=s + 1, name=table.players[s].name) if s in table.players
+            else t(lang, "seat_empty", n=s + 1) for s in range(SEATS))
+        opener = next((p.name for p in table.players.values() if p.user_id == table.opener_id),
+                      "—")
+        return t(lang, "lobby", table=table.id, opener=opener, seats=seats)
+
+    def _lobby_keyboard(self, table: Table, lang: str) -> InlineKeyboardMarkup:
+        return InlineKeyboardMarkup([
+            [InlineKeyboardButton(t(lang, "btn_join"), callback_data=cb.simple("j", table.id)),
+             InlineKeyboardButton(t(lang, "btn_leave"), callback_data=cb.simple("l", table.id)),
+             InlineKeyboardButton(t(lang, "btn_begin"), callback_data=cb.simple("b", table.id))],
+            [InlineKeyboardButton(t(lang, "btn_deeplink"), url=self.deep_link(table.id))],
+        ])
+
+    async def _lobby(self, table: Table) -> int:
+        if table.status != "lobby":
+            return 0
+        lang = await self.group_lang(table.chat_id)
+        text, markup = self._lobby_text(table, lang), self._lobby_keyboard(table, lang)
+        key = ("lobby", table.id)
+        if table.lobby_msg_id is None:
+            msg = await self.bot.send_message(table.chat_id, text, reply_markup=markup)
+            await self.service.remember(table, lobby_msg_id=msg.message_id)
+        elif self._group_sent.get(key) == text:
+            return 0
+        else:
+            await self._edit_text(table.chat_id, table.lobby_msg_id, text, markup)
+        self._group_sent[key] = text
+        return 1
+
+    async def _table(self, table: Table, record: HandRecord) -> int:
+        lang = await self.group_lang(table.chat_id)
+        hand = record.hand
+        pub = hand.public_view()
+        lines = [t(lang, "table_caption", hand=record.no, dealer=record.names[pub.dealer],
+                   stock=pub.stock_count), *move_log(record, lang)]
+        if pub.to_act:
+            lines.append(t(lang, "waiting_for", names="、".join(record.names[s] for s in pub.to_act)))
+        caption = "\n".join(lines)
+        key = ("table", record.id)
+        if self._group_sent.get(key) == caption:
+            return 0
+        photo = await asyncio.to_thread(render_table, pub, record.names, lang)
+        if record.group_msg_id is None:
+            msg = await self.bot.send_photo(table.chat_id, photo, caption=caption)
+            await self.service.remember_hand_msg(record, msg.message_id)
+        else:
+            await self._edit_media(table.chat_id, record.group_msg_id, photo, caption, None)
+        self._group_sent[key] = caption
+        return 1
+
+    async def _settlement(self, table: Table, record: HandRecord) -> int:
+        if table.current is not record:
+            return 0
+        lang = await self.group_lang(table.chat_id)
+        totals = self._totals.get(record.id)
+        if totals is None:
+            totals = await self.store.table_totals(table.id)
+            self._totals[record.id] = totals
+        caption = self._settlement_text(table, record, totals, lang)
+        markup = None
+        if table.status == "between":
+            markup = InlineKeyboardMarkup([[
+                InlineKeyboardButton(t(lang, "btn_again"), callback_data=cb.simple("g", table.id)),
+                InlineKeyboardButton(t(lang, "btn_leave"), callback_data=cb.simple("l", table.id)),
+            ]])
+        key = ("settle", record.id)
+        shown = (caption, table.status)
+        if self._group_sent.get(key) == shown:
+            return 0
+        if table.settle_msg_id is None:
+            pub = record.hand.public_view()
+            per_seat = tuple(totals.get(u, 0) for u in record.users)
+            photo = await asyncio.to_thread(render_settlement, pub, record.names, per_seat, lang)
+            msg = await self.bot.send_photo(table.chat_id, photo, caption=caption,
+                                            reply_markup=markup)
+            await self.service.remember(table, settle_msg_id=msg.message_id)
+        else:
+            await self._edit_caption(table.chat_id, table.settle_msg_id, caption, markup)
+        self._group_sent[key] = shown
+        return 1
+
+    def _settlement_text(self, table: Table, record: HandRecord, totals: dict[int, int],
+                         lang: str) -> str:
+        outcome = record.hand.outcome
+        assert outcome is not None
+        names = record.names
+        lines: list[str] = []
+        if outcome.kind == OutcomeKind.WIN and outcome.win is not None:
+            win = outcome.win
+            assert outcome.winner is not None
+            lines.append(t(lang, "settle_win", winner=names[outcome.winner], huxi=win.huxi,
+                           di=win.di, fan=win.fan))
+            items = " ".join(f"{name}{fan}番" for name, fan in win.mingtang) \
+                or t(lang, "settle_plain")
+            flags = [t(lang, f) for f, on in (("flag_tianhu", win.tianhu), ("flag_zimo", win.zimo),
+                                               ("flag_haidi", win.haidi)) if on]
+            lines.append(" · ".join([t(lang, "settle_mingtang", items=items), *flags]))
+        elif outcome.kind == OutcomeKind.DRAW:
+            lines.append(t(lang, "settle_draw"))
+        else:
+            assert outcome.escaper is not None
+            lines.append(t(lang, "settle_escape", name=names[outcome.escaper],
+                           points=max(outcome.points)))
+        for seat, user_id in enumerate(record.users):
+            lines.append(t(lang, "settle_points", name=names[seat], points=outcome.points[seat],
+                           total=totals.get(user_id, 0)))
+        if table.status == "between" and table.current is record:
+            ready = [p.name for p in table.players.values() if p.ready]
+            if ready:
+                lines.append(t(lang, "settle_ready", names="、".join(ready)))
+            lines.append(t(lang, "settle_next"))
+        return "\n".join(lines)
+
+    # --- private hand messages -------------------------------------------------------------
+
+    def _sync_hand_later(self, table: Table, record: HandRecord, seat: int, user_id: int) -> None:
+        self._put(user_id, ("hand", record.id),
+                  lambda: self._sync_hand(table, record, seat, user_id))
+
+    async def _sync_hand(self, table: Table, record: HandRecord, seat: int, user_id: int) -> int:
+        """Bring one hand message up to date; returns the calls made."""
+        player = table.players.get(seat)
+        seated = player is not None and player.user_id == user_id and table.current is record
+        lang = player.lang if player is not None and seated else self.default_lang
+        if player is None or not seated:
+            return await self._retire_hand(record, seat, user_id)
+        view = record.hand.private_view(seat)
+        shown = self._shown.setdefault((record.id, seat), _Shown())
+        image = hand_signature(view, record.names, lang)
+        markup = keyboard(table, seat, lang) if table.status == "playing" else None
+        caption = self._hand_caption(table, record, seat, view, lang)
+        calls = 0
+        if player.hand_msg_id is None or image != shown.image:
+            photo = await asyncio.to_thread(render_hand, view, record.names, lang)
+            if player.hand_msg_id is None:
+                msg = await self.bot.send_photo(user_id, photo, caption=caption,
+                                                reply_markup=markup)
+                await self.service.remember_seat(table, seat, hand_msg_id=msg.message_id)
+            else:
+                await self._edit_media(user_id, player.hand_msg_id, photo, caption, markup)
+            calls += 1
+        elif (caption, markup) != shown.caption:
+            await self._edit_caption(user_id, player.hand_msg_id, caption, markup)
+            calls += 1
+        shown.msg_id, shown.image, shown.caption = player.hand_msg_id, image, (caption, markup)
+        decision = table.decisions[seat]
+        if decision.legal and not player.autoplay and shown.pinged != decision.version \
+                and table.status == "playing":
+            if player.ping_msg_id is not None:
+                await self._delete(user_id, player.ping_msg_id)
+            msg = await self.bot.send_message(user_id, t(lang, "ping", table=table.id))
+            await self.service.remember_seat(table, seat, ping_msg_id=msg.message_id)
+            shown.pinged = decision.version
+            calls += 1
+        return calls
+
+    def _hand_caption(self, table: Table, record: HandRecord, seat: int, view: PrivateView,
+                      lang: str) -> str:
+        head = t(lang, "dm_caption", table=table.id, hand=record.no, huxi=view.huxi)
+        if record.hand.is_terminal() or table.status == "closed":
+            status = t(lang, "dm_over")
+        elif table.players[seat].autoplay:
+            status = t(lang, "dm_autoplay")
+        elif not view.legal:
+            status = t(lang, "dm_wait")
+        elif any(a.startswith("d:") for a in view.legal):
+            status = t(lang, "dm_turn_discard")
+        else:
+            status = t(lang, "dm_turn_claim")
+        return f"{head}\n{status}"
+
+    async def _retire_hand(self, record: HandRecord, seat: int, user_id: int) -> int:
+        """A player gone from the table (逃跑, /stop): drop the keyboard from his hand message."""
+        shown = self._shown.pop((record.id, seat), None)
+        if shown is None or shown.msg_id is None or shown.caption is None \
+                or shown.caption[1] is None:
+            return 0
+        await self._edit_caption(user_id, shown.msg_id, shown.caption[0], None)
+        return 1
+
+    # --- Bot API helpers ----------------------------------------------------------------------
+
+    async def _edit_text(self, chat_id: int, message_id: int, text: str,
+                         markup: InlineKeyboardMarkup | None) -> None:
+        try:
+            await self.bot.edit_message_text(text, chat_id, message_id, reply_markup=markup)
+        except BadRequest as e:
+            _unless_not_modified(e)
+
+    async def _edit_caption(self, chat_id: int, message_id: int, caption: str,
+                            markup: InlineKeyboardMarkup | None) -> None:
+        try:
+            await self.bot.edit_message_caption(chat_id, message_id, caption=caption,
+                                                reply_markup=markup)
+        except BadRequest as e:
+            _unless_not_modified(e)
+
+    async def _edit_media(self, chat_id: int, message_id: int, photo: bytes, caption: str,
+                          markup: InlineKeyboardMarkup | None) -> None:
+        try:
+            await self.bot.edit_message_media(InputMediaPhoto(photo, caption=caption), chat_id,
+                                              message_id, reply_markup=markup)
+        except BadRequest as e:
+            _unless_not_modified(e)
+
+    async def _delete(self, chat_id: int, message_id: int) -> None:
+        try:
+            await self.bot.delete_message(chat_id, message_id)
+        except (BadRequest, Forbidden) as e:
+            log.info("could not delete message %s in %s: %s", message_id, chat_id, e)
+
+    async def probe_dm(self, user_id: int, text: str) -> bool:
+        """Send a private message; False when the user has not opened the bot (403)."""
+        try:
+            await self.bot.send_message(user_id, text)
+        except Forbidden:
+            return False
+        return True
+
+
+def _unless_not_modified(e: BadRequest) -> None:
+    if "not modified" not in str(e).lower():
+        raise e

@@ -1,0 +1,85 @@
+"""Per-chat outgoing queue: coalesced, paced, and safe against 429s.
+
+Each chat has one :class:`Outbox`. Work is queued under a key; queuing a key that is already
+waiting replaces its job in place, so a burst of changes costs one API call made from the latest
+state (jobs read the state when they run, not when they are queued). The worker runs one job
+at a time and waits ``interval`` seconds per message-or-edit a job reports, which caps a group
+at 60 / interval calls a minute however fast people play. A job that hits ``RetryAfter`` goes
+back to the front of the queue and the worker sleeps as told: nothing is lost, since the moves
+are already in the database and the job re-sends the latest state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Hashable
+from datetime import timedelta
+
+from telegram.error import RetryAfter
+
+log = logging.getLogger(__name__)
+
+Job = Callable[[], Awaitable[int]]  # returns how many messages or edits it made
+
+
+class Outbox:
+    def __init__(self, interval: float, max_notes: int = 3) -> None:
+        self.interval = interval
+        self.max_notes = max_notes  # one-off messages (key ("note", …)) that may wait at once
+        self._jobs: OrderedDict[Hashable, Job] = OrderedDict()
+        self._next_at = 0.0
+        self._task: asyncio.Task[None] | None = None
+
+    def put(self, key: Hashable, job: Job) -> bool:
+        """Queue ``job`` under ``key``; False when a one-off note is dropped (queue full)."""
+        if key not in self._jobs and _is_note(key) \
+                and sum(map(_is_note, self._jobs)) >= self.max_notes:
+            return False
+        self._jobs[key] = job
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._work())
+        return True
+
+    @property
+    def busy(self) -> bool:
+        return self._task is not None
+
+    async def drain(self) -> None:
+        while self._task is not None:
+            await asyncio.shield(self._task)
+
+    def cancel(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+    async def _work(self) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while self._jobs:
+                wait = self._next_at - loop.time()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                key, job = self._jobs.popitem(last=False)
+                try:
+                    made = await job()
+                except RetryAfter as e:
+                    delay = e.retry_after
+                    seconds = delay.total_seconds() if isinstance(delay, timedelta) else delay
+                    log.warning("429 from Telegram: retrying in %s s", seconds)
+                    self._jobs.setdefault(key, job)
+                    self._jobs.move_to_end(key, last=False)
+                    self._next_at = loop.time() + float(seconds)
+                    continue
+                except Exception:
+                    log.exception("outgoing job %r failed", key)
+                    made = 1  # it may have reached Telegram: count it
+                if made:
+                    self._next_at = loop.time() + self.interval * made
+        finally:
+            self._task = None
+
+
+def _is_note(key: Hashable) -> bool:
+    return isinstance(key, tuple) and bool(key) and key[0] == "note"

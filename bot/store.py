@@ -1,0 +1,368 @@
+"""The store of record: a small repository over aiosqlite.
+
+Everything a restart needs is here: open tables and their seats, each hand's rule set, seed
+and dealer, and the **append-only** action log (SQLite triggers refuse UPDATE and DELETE on
+it) from which ``Hand.replay`` rebuilds a running hand. Writes go through
+:meth:`Store.transaction`, which commits or rolls back as a whole; one lock serialises them
+because the single connection is shared by every coroutine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import aiosqlite
+
+# Ordered migrations: MIGRATIONS[i] brings the schema from user_version i to i + 1.
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE users (
+        user_id   INTEGER PRIMARY KEY,
+        name      TEXT NOT NULL,
+        username  TEXT,
+        lang      TEXT,
+        dm_ok     INTEGER NOT NULL DEFAULT 0,   -- has pressed Start in a private chat
+        seen_at   TEXT NOT NULL DEFAULT (datetime('now'))
+    );
+    CREATE TABLE chats (
+        chat_id   INTEGER PRIMARY KEY,
+        title     TEXT,
+        lang      TEXT NOT NULL
+    );
+    CREATE TABLE tables (
+        id             INTEGER PRIMARY KEY AUTOINCREMENT,
+        chat_id        INTEGER NOT NULL,
+        opener_id      INTEGER NOT NULL,
+        status         TEXT NOT NULL CHECK (status IN ('lobby', 'playing', 'between', 'closed')),
+        dealer         INTEGER,                 -- NULL until the first hand draws one
+        draws_in_row   INTEGER NOT NULL DEFAULT 0,
+        version        INTEGER NOT NULL DEFAULT 0,
+        base           INTEGER NOT NULL,
+        lobby_msg_id   INTEGER,
+        settle_msg_id  INTEGER,
+        created_at     TEXT NOT NULL DEFAULT (datetime('now')),
+        closed_at      TEXT
+    );
+    CREATE UNIQUE INDEX one_open_table_per_chat ON tables (chat_id) WHERE status != 'closed';
+    CREATE TABLE seats (
+        table_id     INTEGER NOT NULL REFERENCES tables (id),
+        seat         INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 2),
+        user_id      INTEGER NOT NULL REFERENCES users (user_id),
+        ready        INTEGER NOT NULL DEFAULT 0,
+        autoplay     INTEGER NOT NULL DEFAULT 0,
+        hand_msg_id  INTEGER,
+        ping_msg_id  INTEGER,
+        PRIMARY KEY (table_id, seat),
+        UNIQUE (table_id, user_id)
+    );
+    CREATE TABLE hands (
+        id            INTEGER PRIMARY KEY AUTOINCREMENT,
+        table_id      INTEGER NOT NULL REFERENCES tables (id),
+        no            INTEGER NOT NULL,
+        rule_set      TEXT NOT NULL,
+        seed          TEXT NOT NULL,            -- decimal: 64-bit seeds overflow INTEGER
+        dealer        INTEGER NOT NULL,
+        status        TEXT NOT NULL CHECK (status IN ('running', 'done', 'aborted')),
+        group_msg_id  INTEGER,
+        started_at    TEXT NOT NULL DEFAULT (datetime('now')),
+        ended_at      TEXT,
+        UNIQUE (table_id, no)
+    );
+    CREATE TABLE actions (
+        hand_id  INTEGER NOT NULL REFERENCES hands (id),
+        seq      INTEGER NOT NULL,
+        seat     INTEGER NOT NULL,
+        action   TEXT NOT NULL,
+        auto     INTEGER NOT NULL DEFAULT 0,    -- played by the bot (托管)
+        at       TEXT NOT NULL DEFAULT (strftime('%Y-%m-%d %H:%M:%f', 'now')),
+        PRIMARY KEY (hand_id, seq)
+    );
+    CREATE TRIGGER actions_no_update BEFORE UPDATE ON actions
+        BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END;
+    CREATE TRIGGER actions_no_delete BEFORE DELETE ON actions
+        BEGIN SELECT RAISE(ABORT, 'the action log is append-only'); END;
+    CREATE TABLE results (
+        hand_id  INTEGER NOT NULL REFERENCES hands (id),
+        seat     INTEGER NOT NULL,
+        user_id  INTEGER NOT NULL,
+        points   INTEGER NOT NULL,
+        PRIMARY KEY (hand_id, seat)
+    );
+    CREATE TABLE scores (
+        chat_id  INTEGER NOT NULL,
+        user_id  INTEGER NOT NULL,
+        points   INTEGER NOT NULL DEFAULT 0,
+        hands    INTEGER NOT NULL DEFAULT 0,
+        wins     INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (chat_id, user_id)
+    );
+    CREATE VIEW global_scores AS
+        SELECT user_id, SUM(points) AS points, SUM(hands) AS hands, SUM(wins) AS wins
+        FROM scores GROUP BY user_id;
+    """,
+)
+
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+@dataclass(frozen=True)
+class UserRow:
+    user_id: int
+    name: str
+    lang: str | None
+    dm_ok: bool
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat: int
+    user_id: int
+    ready: bool
+    autoplay: bool
+    hand_msg_id: int | None
+    ping_msg_id: int | None
+
+
+@dataclass(frozen=True)
+class HandRow:
+    id: int
+    no: int
+    rule_set: str
+    seed: int
+    dealer: int
+    status: str
+    group_msg_id: int | None
+    log: tuple[tuple[int, str], ...]  # (seat, action), in order
+
+
+@dataclass(frozen=True)
+class TableRow:
+    id: int
+    chat_id: int
+    opener_id: int
+    status: str
+    dealer: int | None
+    draws_in_row: int
+    version: int
+    base: int
+    lobby_msg_id: int | None
+    settle_msg_id: int | None
+
+
+async def migrate(db: aiosqlite.Connection) -> int:
+    """Apply the missing migrations, each in its own transaction; return the version."""
+    async with db.execute("PRAGMA user_version") as cur:
+        row = await cur.fetchone()
+    version = row[0] if row else 0
+    if version > SCHEMA_VERSION:
+        raise RuntimeError(f"database schema {version} is newer than this program ({SCHEMA_VERSION})")
+    for target in range(version + 1, SCHEMA_VERSION + 1):
+        await db.executescript(
+            f"BEGIN;\n{MIGRATIONS[target - 1]}\nPRAGMA user_version = {target};\nCOMMIT;"
+        )
+    return SCHEMA_VERSION
+
+
+class Store:
+    """Repository over one aiosqlite connection (WAL, autocommit outside transactions)."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: Path | str) -> Store:
+        db = await aiosqlite.connect(str(path), isolation_level=None)
+        db.row_factory = aiosqlite.Row
+        await db.execute("PRAGMA journal_mode = WAL")
+        await db.execute("PRAGMA foreign_keys = ON")
+        await db.execute("PRAGMA busy_timeout = 5000")
+        await migrate(db)
+        return cls(db)
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Tx]:
+        """One unit of work: committed when the block ends, rolled back if it raises."""
+        async with self._lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield Tx(self._db)
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
+
+    # --- reads -----------------------------------------------------------------------
+
+    async def _one(self, sql: str, *args: object) -> aiosqlite.Row | None:
+        async with self._db.execute(sql, args) as cur:
+            return await cur.fetchone()
+
+    async def _all(self, sql: str, *args: object) -> list[aiosqlite.Row]:
+        async with self._db.execute(sql, args) as cur:
+            return list(await cur.fetchall())
+
+    async def schema_version(self) -> int:
+        row = await self._one("PRAGMA user_version")
+        assert row is not None
+        return int(row[0])
+
+    async def user(self, user_id: int) -> UserRow | None:
+        row = await self._one("SELECT * FROM users WHERE user_id = ?", user_id)
+        if row is None:
+            return None
+        return UserRow(row["user_id"], row["name"], row["lang"], bool(row["dm_ok"]))
+
+    async def chat_lang(self, chat_id: int) -> str | None:
+        row = await self._one("SELECT lang FROM chats WHERE chat_id = ?", chat_id)
+        return row["lang"] if row else None
+
+    async def open_tables(self) -> list[TableRow]:
+        rows = await self._all("SELECT * FROM tables WHERE status != 'closed' ORDER BY id")
+        return [_table_row(r) for r in rows]
+
+    async def seats(self, table_id: int) -> list[SeatRow]:
+        rows = await self._all("SELECT * FROM seats WHERE table_id = ? ORDER BY seat", table_id)
+        return [
+            SeatRow(r["seat"], r["user_id"], bool(r["ready"]), bool(r["autoplay"]),
+                    r["hand_msg_id"], r["ping_msg_id"])
+            for r in rows
+        ]
+
+    async def last_hand(self, table_id: int) -> HandRow | None:
+        """The table's latest hand with its action log."""
+        row = await self._one(
+            "SELECT * FROM hands WHERE table_id = ? ORDER BY no DESC LIMIT 1", table_id)
+        if row is None:
+            return None
+        log = await self._all(
+            "SELECT seat, action FROM actions WHERE hand_id = ? ORDER BY seq", row["id"])
+        return HandRow(row["id"], row["no"], row["rule_set"], int(row["seed"]), row["dealer"],
+                       row["status"], row["group_msg_id"],
+                       tuple((r["seat"], r["action"]) for r in log))
+
+    async def table_totals(self, table_id: int) -> dict[int, int]:
+        """Points per user over this table's finished hands."""
+        rows = await self._all(
+            "SELECT r.user_id, SUM(r.points) AS p FROM results r JOIN hands h ON h.id = r.hand_id"
+            " WHERE h.table_id = ? GROUP BY r.user_id", table_id)
+        return {r["user_id"]: r["p"] for r in rows}
+
+    async def score(self, user_id: int, chat_id: int | None = None) -> tuple[int, int, int]:
+        """(points, hands, wins) of a user in one chat, or over all chats."""
+        if chat_id is None:
+            row = await self._one("SELECT * FROM global_scores WHERE user_id = ?", user_id)
+        else:
+            row = await self._one(
+                "SELECT * FROM scores WHERE chat_id = ? AND user_id = ?", chat_id, user_id)
+        return (row["points"], row["hands"], row["wins"]) if row else (0, 0, 0)
+
+    # --- writes outside a unit of work (bookkeeping that no game state depends on) -----
+
+    async def upsert_user(self, user_id: int, name: str, username: str | None,
+                          lang: str | None, dm_ok: bool = False) -> None:
+        async with self.transaction() as tx:
+            await tx.upsert_user(user_id, name, username, lang, dm_ok)
+
+    async def set_chat_lang(self, chat_id: int, lang: str, title: str | None = None) -> None:
+        async with self.transaction() as tx:
+            await tx.exec(
+                "INSERT INTO chats (chat_id, title, lang) VALUES (?, ?, ?) ON CONFLICT (chat_id)"
+                " DO UPDATE SET lang = excluded.lang, title = COALESCE(excluded.title, title)",
+                chat_id, title, lang)
+
+    async def set_message_ids(self, sql: str, *args: object) -> None:
+        """Remember where a message lives (message ids are display state, not game state)."""
+        async with self.transaction() as tx:
+            await tx.exec(sql, *args)
+
+
+class Tx:
+    """Writes inside one :meth:`Store.transaction`."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+
+    async def exec(self, sql: str, *args: object) -> int:
+        async with self._db.execute(sql, args) as cur:
+            return cur.lastrowid or 0
+
+    async def upsert_user(self, user_id: int, name: str, username: str | None,
+                          lang: str | None, dm_ok: bool = False) -> None:
+        await self.exec(
+            "INSERT INTO users (user_id, name, username, lang, dm_ok) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET name = excluded.name,"
+            " username = excluded.username, lang = COALESCE(excluded.lang, lang),"
+            " dm_ok = MAX(dm_ok, excluded.dm_ok), seen_at = datetime('now')",
+            user_id, name, username, lang, int(dm_ok))
+
+    async def create_table(self, chat_id: int, opener_id: int, base: int) -> int:
+        return await self.exec(
+            "INSERT INTO tables (chat_id, opener_id, status, base) VALUES (?, ?, 'lobby', ?)",
+            chat_id, opener_id, base)
+
+    async def update_table(self, table_id: int, **cols: object) -> None:
+        names = ", ".join(f"{c} = ?" for c in cols)
+        await self.exec(f"UPDATE tables SET {names} WHERE id = ?", *cols.values(), table_id)
+
+    async def close_table(self, table_id: int, version: int) -> None:
+        await self.exec("UPDATE tables SET status = 'closed', version = ?,"
+                        " closed_at = datetime('now') WHERE id = ?", version, table_id)
+        await self.exec("UPDATE hands SET status = 'aborted', ended_at = datetime('now')"
+                        " WHERE table_id = ? AND status = 'running'", table_id)
+
+    async def add_seat(self, table_id: int, seat: int, user_id: int) -> None:
+        await self.exec("INSERT INTO seats (table_id, seat, user_id) VALUES (?, ?, ?)",
+                        table_id, seat, user_id)
+
+    async def remove_seat(self, table_id: int, seat: int) -> None:
+        await self.exec("DELETE FROM seats WHERE table_id = ? AND seat = ?", table_id, seat)
+
+    async def update_seat(self, table_id: int, seat: int, **cols: object) -> None:
+        names = ", ".join(f"{c} = ?" for c in cols)
+        await self.exec(f"UPDATE seats SET {names} WHERE table_id = ? AND seat = ?",
+                        *cols.values(), table_id, seat)
+
+    async def reset_seats(self, table_id: int) -> None:
+        """A new hand: nobody is ready or in 托管 and the old hand messages are left behind."""
+        await self.exec("UPDATE seats SET ready = 0, autoplay = 0, hand_msg_id = NULL,"
+                        " ping_msg_id = NULL WHERE table_id = ?", table_id)
+
+    async def create_hand(self, table_id: int, no: int, rule_set: str, seed: int,
+                          dealer: int) -> int:
+        return await self.exec(
+            "INSERT INTO hands (table_id, no, rule_set, seed, dealer, status)"
+            " VALUES (?, ?, ?, ?, ?, 'running')", table_id, no, rule_set, str(seed), dealer)
+
+    async def append_action(self, hand_id: int, seq: int, seat: int, action: str,
+                            auto: bool = False) -> None:
+        await self.exec(
+            "INSERT INTO actions (hand_id, seq, seat, action, auto) VALUES (?, ?, ?, ?, ?)",
+            hand_id, seq, seat, action, int(auto))
+
+    async def finish_hand(self, hand_id: int, chat_id: int, users: Sequence[int],
+                          points: Sequence[int], winner: int | None) -> None:
+        """Record a finished hand: per-seat results and the chat's score table."""
+        await self.exec("UPDATE hands SET status = 'done', ended_at = datetime('now')"
+                        " WHERE id = ?", hand_id)
+        for seat, (user_id, p) in enumerate(zip(users, points, strict=True)):
+            await self.exec("INSERT INTO results (hand_id, seat, user_id, points)"
+                            " VALUES (?, ?, ?, ?)", hand_id, seat, user_id, p)
+            await self.exec(
+                "INSERT INTO scores (chat_id, user_id, points, hands, wins) VALUES (?, ?, ?, 1, ?)"
+                " ON CONFLICT (chat_id, user_id) DO UPDATE SET points = points + excluded.points,"
+                " hands = hands + 1, wins = wins + excluded.wins",
+                chat_id, user_id, p, int(seat == winner))
+
+
+def _table_row(r: aiosqlite.Row) -> TableRow:
+    return TableRow(r["id"], r["chat_id"], r["opener_id"], r["status"], r["dealer"],
+                    r["draws_in_row"], r["version"], r["base"], r["lobby_msg_id"],
+                    r["settle_msg_id"])

@@ -1,0 +1,513 @@
+"""The table service: lobby, seating, hands and actions, with the database as the store of record.
+
+No Telegram here. Each table has one ``asyncio.Lock``; every accepted change is committed to the
+store (write-ahead) before the observer hears of it, and the observer only schedules work
+(messages, timers) from the in-memory state this module keeps as a cache of the database.
+
+Keyboards are versioned per seat: a seat's :class:`Decision` gets the table's version whenever
+its legal actions (or the decision they answer) change, and a press is accepted only when it
+names that version, so an outdated button can never act on a newer decision.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from bot.autoplay import choose
+from bot.store import Store, TableRow, Tx
+from engine import actions as A
+from engine.rules import QQ, RuleSet, get_rule_set
+from engine.state import Hand, IllegalAction, next_dealer
+from engine.views import OutcomeKind
+
+log = logging.getLogger(__name__)
+
+SEATS = 3
+
+
+class Refusal(Exception):
+    """A request that changes nothing; ``code`` is an i18n key for the polite answer."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+@dataclass(frozen=True)
+class Person:
+    user_id: int
+    name: str
+    lang: str
+
+
+@dataclass
+class Player:
+    """A seated user and the per-seat display state that outlives a restart."""
+
+    user_id: int
+    name: str
+    lang: str
+    ready: bool = False
+    autoplay: bool = False  # 托管
+    hand_msg_id: int | None = None
+    ping_msg_id: int | None = None
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What a seat may do now; ``version`` is printed into its keyboard's callback data."""
+
+    version: int
+    legal: tuple[str, ...]
+    key: tuple[object, ...]
+    since: float  # clock time the decision was first awaited
+
+
+@dataclass
+class HandRecord:
+    id: int
+    no: int
+    hand: Hand
+    users: tuple[int, ...]  # who sat where when it was dealt
+    names: tuple[str, ...]
+    group_msg_id: int | None = None
+
+
+@dataclass
+class Table:
+    id: int
+    chat_id: int
+    opener_id: int
+    base: int
+    status: str  # lobby | playing | between | closed
+    dealer: int | None
+    draws_in_row: int
+    version: int
+    players: dict[int, Player] = field(default_factory=dict)
+    current: HandRecord | None = None  # the running hand, or the last one played
+    lobby_msg_id: int | None = None
+    settle_msg_id: int | None = None
+    decisions: dict[int, Decision] = field(default_factory=dict)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+
+    @property
+    def hand(self) -> Hand | None:
+        """The running hand, if any."""
+        return self.current.hand if self.status == "playing" and self.current else None
+
+    def seat_of(self, user_id: int) -> int | None:
+        return next((s for s, p in self.players.items() if p.user_id == user_id), None)
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(self.players[s].name if s in self.players else "—" for s in range(SEATS))
+
+
+class Observer(Protocol):
+    """What the Telegram layer is told after a change is committed (it must not block)."""
+
+    def changed(self, table: Table) -> None: ...
+
+    def settled(self, table: Table, record: HandRecord) -> None: ...
+
+    def closed(self, table: Table) -> None: ...
+
+
+def _progress(hand: Hand) -> int:
+    """Counts every event but passes: two decisions with equal legal lists differ by it."""
+    return sum(1 for e in hand.history if e.kind != "pass")
+
+
+class TableService:
+    def __init__(
+        self,
+        store: Store,
+        observer: Observer,
+        *,
+        action_timeout: float,
+        autoplay_delay: float,
+        rules: RuleSet = QQ,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.store = store
+        self.observer = observer
+        self.action_timeout = action_timeout
+        self.autoplay_delay = autoplay_delay
+        self.rules = rules
+        self.clock = clock
+        self._tables: dict[int, Table] = {}
+        self._by_chat: dict[int, int] = {}
+
+    # --- lookup --------------------------------------------------------------------
+
+    def tables(self) -> list[Table]:
+        return list(self._tables.values())
+
+    def get(self, table_id: int) -> Table:
+        try:
+            return self._tables[table_id]
+        except KeyError:
+            raise Refusal("unknown_table") from None
+
+    def in_chat(self, chat_id: int) -> Table | None:
+        table_id = self._by_chat.get(chat_id)
+        return self._tables[table_id] if table_id is not None else None
+
+    def table_of_user(self, user_id: int) -> Table | None:
+        return next((t for t in self._tables.values() if t.seat_of(user_id) is not None), None)
+
+    # --- start-up --------------------------------------------------------------------
+
+    async def load(self) -> list[Table]:
+        """Rebuild every open table from the store; running hands are replayed from their log."""
+        for row in await self.store.open_tables():
+            table = await self._load_table(row)
+            self._tables[table.id] = table
+            self._by_chat[table.chat_id] = table.id
+        return self.tables()
+
+    async def _load_table(self, row: TableRow) -> Table:
+        table = Table(row.id, row.chat_id, row.opener_id, row.base, row.status, row.dealer,
+                      row.draws_in_row, row.version, lobby_msg_id=row.lobby_msg_id,
+                      settle_msg_id=row.settle_msg_id)
+        for s in await self.store.seats(row.id):
+            user = await self.store.user(s.user_id)
+            table.players[s.seat] = Player(
+                s.user_id, user.name if user else str(s.user_id),
+                (user.lang if user else None) or "zh", s.ready, s.autoplay,
+                s.hand_msg_id, s.ping_msg_id)
+        hand_row = await self.store.last_hand(row.id)
+        if hand_row is not None:
+            hand = Hand.replay(get_rule_set(hand_row.rule_set), seed=hand_row.seed,
+                               dealer=hand_row.dealer, base=row.base, log=list(hand_row.log))
+            users = tuple(table.players[s].user_id if s in table.players else 0
+                          for s in range(SEATS))
+            table.current = HandRecord(hand_row.id, hand_row.no, hand, users, table.names(),
+                                       hand_row.group_msg_id)
+        self._refresh_decisions(table)
+        return table
+
+    # --- lobby -----------------------------------------------------------------------
+
+    async def open(self, chat_id: int, opener: Person) -> Table:
+        if chat_id in self._by_chat:
+            raise Refusal("table_exists")
+        self._check_free(opener.user_id)
+        async with self.store.transaction() as tx:
+            table_id = await tx.create_table(chat_id, opener.user_id, self.rules.default_base)
+            await tx.add_seat(table_id, 0, opener.user_id)
+        table = Table(table_id, chat_id, opener.user_id, self.rules.default_base, "lobby",
+                      None, 0, 0, players={0: Player(opener.user_id, opener.name, opener.lang)})
+        self._tables[table_id] = table
+        self._by_chat[chat_id] = table_id
+        self.observer.changed(table)
+        return table
+
+    def _check_free(self, user_id: int) -> None:
+        if self.table_of_user(user_id) is not None:
+            raise Refusal("seated_elsewhere")
+
+    async def join(self, table_id: int, person: Person) -> Table:
+        table = self.get(table_id)
+        async with table.lock:
+            if table.seat_of(person.user_id) is not None:
+                raise Refusal("already_seated")
+            self._check_free(person.user_id)
+            if table.status == "playing":
+                raise Refusal("in_play")
+            free = [s for s in range(SEATS) if s not in table.players]
+            if not free:
+                raise Refusal("table_full")
+            async with self.store.transaction() as tx:
+                await tx.add_seat(table.id, free[0], person.user_id)
+            table.players[free[0]] = Player(person.user_id, person.name, person.lang)
+        self.observer.changed(table)
+        return table
+
+    async def leave(self, table_id: int, user_id: int) -> Table:
+        """Leave the table; during a hand this is 逃跑 and ends the hand with the penalty."""
+        table = self.get(table_id)
+        async with table.lock:
+            seat = self._seat(table, user_id)
+            escaped = table.hand is not None
+            if escaped:
+                await self._apply(table, seat, A.ESCAPE, auto=False, leaving=True)
+            else:
+                async with self.store.transaction() as tx:
+                    await self._unseat(tx, table, seat)
+                table.players.pop(seat)
+                table.status = "lobby" if table.players else "closed"
+        if escaped:
+            assert table.current is not None
+            self.observer.settled(table, table.current)
+        self._after_status(table)
+        return table
+
+    async def _unseat(self, tx: Tx, table: Table, seat: int) -> None:
+        await tx.remove_seat(table.id, seat)
+        if len(table.players) > 1:
+            await tx.update_table(table.id, status="lobby")
+        else:
+            await tx.close_table(table.id, table.version)
+
+    async def stop(self, table_id: int, user_id: int, is_admin: bool) -> Table:
+        table = self.get(table_id)
+        async with table.lock:
+            if user_id != table.opener_id and not is_admin:
+                raise Refusal("only_opener")
+            table.version += 1
+            async with self.store.transaction() as tx:
+                await tx.close_table(table.id, table.version)
+            table.status = "closed"
+        self._after_status(table)
+        return table
+
+    def _after_status(self, table: Table) -> None:
+        if table.status == "closed":
+            self._tables.pop(table.id, None)
+            self._by_chat.pop(table.chat_id, None)
+            self._refresh_decisions(table)
+            self.observer.closed(table)
+        else:
+            self.observer.changed(table)
+
+    async def begin(self, table_id: int, user_id: int) -> Table:
+        table = self.get(table_id)
+        async with table.lock:
+            self._seat(table, user_id)
+            if table.status == "playing":
+                raise Refusal("in_play")
+            if len(table.players) < SEATS:
+                raise Refusal("need_three")
+            await self._start_hand(table)
+        self._announce(table)
+        return table
+
+    async def again(self, table_id: int, user_id: int) -> Table:
+        """再来一局: mark ready; the next hand starts when all three are ready."""
+        table = self.get(table_id)
+        async with table.lock:
+            seat = self._seat(table, user_id)
+            if table.status == "playing":
+                raise Refusal("in_play")
+            player = table.players[seat]
+            if not player.ready:
+                async with self.store.transaction() as tx:
+                    await tx.update_seat(table.id, seat, ready=1)
+                player.ready = True
+            if len(table.players) == SEATS and all(p.ready for p in table.players.values()):
+                await self._start_hand(table)
+        self._announce(table)
+        return table
+
+    def _announce(self, table: Table) -> None:
+        """After a hand may have started: a forced 天胡 settles at once."""
+        if table.status != "playing" and table.current and table.current.hand.is_terminal() \
+                and table.current.hand.log == [] and table.settle_msg_id is None:
+            self.observer.settled(table, table.current)
+        self.observer.changed(table)
+
+    async def _start_hand(self, table: Table) -> None:
+        dealer = table.dealer if table.dealer is not None else secrets.randbelow(SEATS)
+        seed = secrets.randbits(64)
+        hand = Hand.new(self.rules, seed=seed, dealer=dealer, base=table.base)
+        no = table.current.no + 1 if table.current else 1
+        version = table.version + 1
+        async with self.store.transaction() as tx:
+            hand_id = await tx.create_hand(table.id, no, self.rules.id, seed, dealer)
+            await tx.reset_seats(table.id)
+            await tx.update_table(table.id, status="playing", dealer=dealer, version=version,
+                                  lobby_msg_id=None, settle_msg_id=None)
+            record = HandRecord(hand_id, no, hand,
+                                tuple(table.players[s].user_id for s in range(SEATS)),
+                                table.names())
+            cols = await self._settle(tx, table, record) if hand.is_terminal() else {}
+        table.current = record
+        table.version = version
+        table.status, table.dealer = "playing", dealer
+        table.lobby_msg_id = table.settle_msg_id = None
+        for p in table.players.values():
+            p.ready = p.autoplay = False
+            p.hand_msg_id = p.ping_msg_id = None
+        self._set(table, cols)
+        self._refresh_decisions(table)
+
+    # --- play ------------------------------------------------------------------------
+
+    async def act(self, table_id: int, user_id: int, version: int, index: int) -> str:
+        """A button press: the action is resolved from the presser's own seat and decision."""
+        table = self.get(table_id)
+        async with table.lock:
+            seat = self._seat(table, user_id)
+            if table.hand is None:
+                raise Refusal("stale")
+            decision = table.decisions.get(seat)
+            if decision is None or not decision.legal:
+                raise Refusal("not_your_turn")
+            if decision.version != version or not 0 <= index < len(decision.legal):
+                raise Refusal("stale")
+            action = decision.legal[index]
+            await self._apply(table, seat, action, auto=False)
+        self._after_action(table)
+        return action
+
+    async def take_back(self, table_id: int, user_id: int) -> Table:
+        """Switch 托管 off: the seat's clock starts afresh."""
+        table = self.get(table_id)
+        async with table.lock:
+            seat = self._seat(table, user_id)
+            player = table.players[seat]
+            if player.autoplay:
+                async with self.store.transaction() as tx:
+                    await tx.update_seat(table.id, seat, autoplay=0)
+                player.autoplay = False
+                d = table.decisions.get(seat)
+                if d is not None:
+                    table.decisions[seat] = Decision(d.version, d.legal, d.key, self.clock())
+        self.observer.changed(table)
+        return table
+
+    def due_at(self, table: Table) -> float | None:
+        """Clock time at which some awaited seat is to be played for, if any."""
+        hand = table.hand
+        if hand is None:
+            return None
+        return min((self._deadline(table, s) for s in hand.to_act()), default=None)
+
+    def _deadline(self, table: Table, seat: int) -> float:
+        limit = self.autoplay_delay if table.players[seat].autoplay else self.action_timeout
+        return table.decisions[seat].since + limit
+
+    async def play_due(self, table_id: int) -> None:
+        """Timer: play every seat whose time is up (托管 from now on for a timed-out seat)."""
+        table = self._tables.get(table_id)
+        if table is None:
+            return
+        acted = False
+        async with table.lock:
+            while (hand := table.hand) is not None:
+                now = self.clock()
+                due = [s for s in hand.to_act() if self._deadline(table, s) <= now + 1e-3]
+                if not due:
+                    break
+                seat = due[0]
+                action = choose(hand.private_view(seat))
+                await self._apply(table, seat, action, auto=True)
+                acted = True
+        if acted:
+            self._after_action(table)
+        else:
+            self.observer.changed(table)
+
+    def _after_action(self, table: Table) -> None:
+        if table.status != "playing" and table.current is not None:
+            self.observer.settled(table, table.current)
+        self._after_status(table)
+
+    async def _apply(self, table: Table, seat: int, action: str, *, auto: bool,
+                     leaving: bool = False) -> None:
+        """Apply, then commit (write-ahead) before anyone is told; a failed commit reloads."""
+        record = table.current
+        assert record is not None
+        hand = record.hand
+        try:
+            if action == A.ESCAPE:
+                hand.escape(seat)
+            else:
+                hand.apply(seat, action)
+        except IllegalAction:
+            raise Refusal("stale") from None
+        version = table.version + 1
+        cols: dict[str, object] = {}
+        try:
+            async with self.store.transaction() as tx:
+                await tx.append_action(record.id, len(hand.log) - 1, seat, action, auto)
+                if auto and not table.players[seat].autoplay:
+                    await tx.update_seat(table.id, seat, autoplay=1)
+                if hand.is_terminal():
+                    cols = await self._settle(tx, table, record)
+                if leaving:
+                    await self._unseat(tx, table, seat)
+                await tx.update_table(table.id, version=version)
+        except Exception:
+            log.exception("could not store an action of table %s; reloading it", table.id)
+            await self._reload(table)
+            raise
+        table.version = version
+        if auto:
+            table.players[seat].autoplay = True
+        self._set(table, cols)
+        if leaving:
+            table.players.pop(seat)
+            table.status = "lobby" if table.players else "closed"
+        self._refresh_decisions(table)
+
+    async def _settle(self, tx: Tx, table: Table, record: HandRecord) -> dict[str, object]:
+        """Write a finished hand's results; return the table's new columns."""
+        outcome = record.hand.outcome
+        assert outcome is not None
+        await tx.finish_hand(record.id, table.chat_id, record.users, outcome.points,
+                             outcome.winner)
+        dealer = record.hand.dealer
+        if outcome.kind == OutcomeKind.ESCAPE:
+            draws = table.draws_in_row
+        else:
+            dealer, draws = next_dealer(self.rules, dealer, outcome, table.draws_in_row)
+        cols: dict[str, object] = {"status": "between", "dealer": dealer, "draws_in_row": draws}
+        await tx.update_table(table.id, **cols)
+        return cols
+
+    @staticmethod
+    def _set(table: Table, cols: dict[str, object]) -> None:
+        for name, value in cols.items():
+            setattr(table, name, value)
+
+    async def _reload(self, table: Table) -> None:
+        row = next((r for r in await self.store.open_tables() if r.id == table.id), None)
+        if row is None:
+            return
+        fresh = await self._load_table(row)
+        for name in ("status", "dealer", "draws_in_row", "version", "players", "current",
+                     "decisions"):
+            setattr(table, name, getattr(fresh, name))
+
+    def _seat(self, table: Table, user_id: int) -> int:
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise Refusal("not_seated")
+        return seat
+
+    def _refresh_decisions(self, table: Table) -> None:
+        hand, now = table.hand, self.clock()
+        progress = _progress(hand) if hand is not None else 0
+        for seat in range(SEATS):
+            legal = hand.legal_actions(seat) if hand is not None else ()
+            key: tuple[object, ...] = (legal, progress) if legal else ()
+            old = table.decisions.get(seat)
+            if old is None or old.key != key:
+                table.decisions[seat] = Decision(table.version, legal, key, now)
+
+    async def remember(self, table: Table, **ids: int | None) -> None:
+        """Persist message ids of the table (``lobby_msg_id``, ``settle_msg_id``)."""
+        async with self.store.transaction() as tx:
+            await tx.update_table(table.id, **ids)
+        self._set(table, dict(ids))
+
+    async def remember_seat(self, table: Table, seat: int, **ids: int | None) -> None:
+        """Persist a seat's message ids (``hand_msg_id``, ``ping_msg_id``)."""
+        async with self.store.transaction() as tx:
+            await tx.update_seat(table.id, seat, **ids)
+        player = table.players.get(seat)
+        if player is not None:
+            for name, value in ids.items():
+                setattr(player, name, value)
+
+    async def remember_hand_msg(self, record: HandRecord, message_id: int) -> None:
+        async with self.store.transaction() as tx:
+            await tx.exec("UPDATE hands SET group_msg_id = ? WHERE id = ?", message_id, record.id)
+        record.group_msg_id = message_id

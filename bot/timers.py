@@ -1,0 +1,42 @@
+"""Turn timers on PTB's JobQueue: one job per table, named ``turn:{table_id}``.
+
+After every change the job is removed by name and re-armed for the earliest moment some
+awaited seat is to be played for (its decision timed out, or it is in 托管 and the bot's short
+pause is over). The database holds no timer: on start every running table is simply re-armed.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from telegram.ext import CallbackContext, JobQueue
+
+from bot.tables import Table, TableService
+
+log = logging.getLogger(__name__)
+
+
+def job_name(table_id: int) -> str:
+    return f"turn:{table_id}"
+
+
+class Timers:
+    def __init__(self, job_queue: JobQueue, service: TableService) -> None:
+        self.job_queue = job_queue
+        self.service = service
+
+    def disarm(self, table: Table) -> None:
+        for job in self.job_queue.get_jobs_by_name(job_name(table.id)):
+            job.schedule_removal()
+
+    def arm(self, table: Table) -> None:
+        self.disarm(table)
+        due = self.service.due_at(table)
+        if due is None:
+            return
+        self.job_queue.run_once(self._fire, when=max(0.0, due - self.service.clock()),
+                                name=job_name(table.id), data=table.id)
+
+    async def _fire(self, context: CallbackContext) -> None:  # type: ignore[type-arg]
+        assert context.job is not None
+        await self.service.play_due(int(context.job.data))  # type: ignore[arg-type]
