@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 from collections.abc import AsyncIterator
 
 import pytest
-from fakebot import FakeTelegram, RateLimits
+from fakebot import ApiError, FakeTelegram, RateLimits
 from fakebot.formatting import parse
-from fakebot.ratelimit import max_in_window
+from fakebot.ratelimit import FloodControl, max_in_window
+from hypothesis import given
+from hypothesis import strategies as st
 from PIL import Image
 from telegram import (
     Bot,
@@ -198,16 +201,71 @@ async def test_callback_answered_twice_and_file_id_reuse(fake_tg: FakeTelegram) 
         with pytest.raises(BadRequest, match="(?i)IMAGE_PROCESS_FAILED"):
             await bot.send_photo(frank.id, b"not an image")
 
-        pressed = fake_tg.press(frank, first.message_id, frank, "x", timeout=5)
-        import asyncio
-
-        task = asyncio.create_task(pressed)
+        task = asyncio.create_task(fake_tg.press(frank, first.message_id, frank, "x", timeout=5))
         update = await fake_tg.wait_for(lambda: fake_tg.world.updates, timeout=5)
         query_id = update[-1]["callback_query"]["id"]
         assert await bot.answer_callback_query(query_id, "好")
         assert (await task).text == "好"
         with pytest.raises(BadRequest, match="(?i)query ID is invalid"):
             await bot.answer_callback_query(query_id, "twice")
+
+
+async def test_edits_deletes_documents_and_settings(fake_tg: FakeTelegram) -> None:
+    gus = fake_tg.user("Gus")
+    group = fake_tg.group("牌友群", members=(gus,))
+    async with Bot(fake_tg.token, base_url=fake_tg.base_url) as bot:
+        photo = await bot.send_photo(group.id, png("white"), caption="旧 old", reply_markup=KEYBOARD)
+        await bot.edit_message_caption(group.id, photo.message_id, caption="新 new",
+                                       reply_markup=KEYBOARD)
+        await bot.edit_message_reply_markup(group.id, photo.message_id)
+        shown = fake_tg.message(group, photo.message_id)
+        assert shown is not None and (shown.caption, shown.keyboard, shown.edits) == ("新 new", [], 2)
+        with pytest.raises(BadRequest, match="(?i)no text in the message"):
+            await bot.edit_message_text("x", group.id, photo.message_id)
+
+        doc = await bot.send_document(group.id, b"log,1\n", filename="hand.csv", caption="记录")
+        assert doc.document.file_name == "hand.csv"
+        assert fake_tg.last_message(group).document_bytes == b"log,1\n"
+        assert await bot.send_chat_action(group.id, "upload_photo")
+
+        user_msg = await fake_tg.send_text(group, gus, "hello")
+        with pytest.raises(BadRequest, match="(?i)message can't be deleted"):
+            await bot.delete_message(group.id, user_msg.message_id)
+        fake_tg.set_admin(group, fake_tg.bot)
+        assert await bot.delete_message(group.id, user_msg.message_id)
+        assert await bot.delete_message(group.id, doc.message_id)
+        assert [m.message_id for m in fake_tg.messages(group, include_users=True)] == [
+            photo.message_id
+        ]
+        with pytest.raises(BadRequest, match="(?i)message to delete not found"):
+            await bot.delete_message(group.id, doc.message_id)
+
+        with pytest.raises(BadRequest, match="(?i)BUTTON_DATA_INVALID"):
+            await bot.send_message(group.id, "x", reply_markup=InlineKeyboardMarkup(
+                [[InlineKeyboardButton("long", callback_data="x" * 65)]]))
+
+        await bot.set_my_commands([("new", "开新桌 New table")], language_code="zh")
+        assert fake_tg.commands(language_code="zh") == [("new", "开新桌 New table")]
+        assert [c.command for c in await bot.get_my_commands(language_code="zh")] == ["new"]
+    assert fake_tg.max_per_minute(group) == 4  # 2 sends + 2 edits; deletes do not count
+
+
+async def test_long_poll_returns_as_soon_as_an_update_arrives(fake_tg: FakeTelegram) -> None:
+    ivan = fake_tg.user("Ivan")
+    async with Bot(fake_tg.token, base_url=fake_tg.base_url) as bot:
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        poll = asyncio.create_task(bot.get_updates(timeout=10, read_timeout=15,
+                                                   allowed_updates=["message"]))
+        await fake_tg.wait_for(lambda: any(c.method == "getUpdates" for c in fake_tg.calls))
+        hi = await fake_tg.send_text(ivan, ivan, "hi")
+        updates = await poll
+        assert loop.time() - started < 2
+        assert [u.message.text for u in updates] == ["hi"]
+        # allowed_updates=["message"] is remembered: a button press is dropped, as by Telegram.
+        with pytest.raises(TimeoutError):
+            await fake_tg.press(ivan, hi.message_id, ivan, "x", timeout=0.05)
+        assert await bot.get_updates(offset=updates[-1].update_id + 1, timeout=0) == ()
 
 
 async def test_unknown_method_and_admins(fake_tg: FakeTelegram) -> None:
@@ -271,3 +329,31 @@ def test_parse_modes(mode: str | None, source: str, text: str, types: list[str])
 def test_bad_markup_is_refused(mode: str, source: str) -> None:
     with pytest.raises(Exception, match="can't parse entities"):
         parse(source, mode, None)
+
+
+def test_private_bucket_and_global_limit() -> None:
+    now = [0.0]
+    flood = FloodControl(lambda: now[0], RateLimits(private_burst=3, global_per_second=5))
+    for _ in range(3):
+        flood.admit(1, private=True)  # the burst allowance
+    with pytest.raises(ApiError) as refused:
+        flood.admit(1, private=True)
+    assert (refused.value.code, refused.value.parameters) == (429, {"retry_after": 1})
+    now[0] = 1.0
+    flood.admit(1, private=True)  # one token refilled after a second
+    flood.admit(2, private=True)
+    flood.admit(3, private=True)
+    flood.admit(4, private=True)
+    flood.admit(5, private=True)  # the sends at 0.0 are a full second old: not counted
+    with pytest.raises(ApiError, match="retry after 1"):
+        flood.admit(6, private=True)  # 5 sends in the last second: the global limit
+    assert [r.chat_id for r in flood.rejections] == [1, 6]
+    assert flood.max_in_window(1, 60) == 4
+
+
+@given(st.lists(st.floats(0, 500, allow_nan=False), max_size=40),
+       st.floats(0.5, 100, allow_nan=False))
+def test_max_in_window_matches_brute_force(times: list[float], window: float) -> None:
+    times.sort()
+    brute = max((sum(t <= u < t + window for u in times) for t in times), default=0)
+    assert max_in_window(times, window) == brute

@@ -1,7 +1,8 @@
 """The HTTP side: an aiohttp server on 127.0.0.1 (ephemeral port) speaking the Bot API.
 
 Routes ``/bot{token}/{method}`` like api.telegram.org; every request is logged in
-``world.calls``, every error response in ``world.errors``, and every request wakes waiters.
+``world.calls``, every error response in ``world.errors``; waiters are woken when a request
+arrives and when it is answered.
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ class BotApiServer:
             params = await Params.read(request)
             chat_id = _chat_id(params.raw("chat_id"))
             world.calls.append(Call(name, chat_id, world.clock()))
+            world.notify()  # waiters see the call start too (a parked getUpdates, say)
             handler = METHODS.get(name.lower())
             if handler is None:
                 world.unknown_methods.append(name)
