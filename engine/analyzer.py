@@ -34,7 +34,8 @@ Source = Literal["self", "other"]
 
 _K = GroupKind
 _SETS_ON_TABLE = (_K.PENG, _K.WEI, _K.CHOUWEI)
-_MEMO_LIMIT = 1 << 20
+_MEMO_LIMIT = 200_000  # entries of the split memo (bounded: a bot runs for weeks)
+_RESULT_LIMIT = 50_000  # per-hand results kept per rule set
 
 
 # --- the free split ----------------------------------------------------------------------
@@ -336,7 +337,7 @@ def analyze(
     except KeyError:
         pass
     result = _analyze(rules, *key)
-    if len(cache) >= _MEMO_LIMIT:
+    if len(cache) >= _RESULT_LIMIT:
         cache.clear()
     cache[key] = result
     return result

@@ -152,8 +152,7 @@ def test_best_arrangement_prefers_most_huxi():
 def test_duiduihu_from_sets_only():
     cards = hand("八八八 九九九 捌捌捌 玖玖玖 二二")
     win = analyze(QQ, cards, [meld("pao", "五五五五")], parse_card("二"), source="other")
-    # 跑 6 + 坎 3 3 6 6 + 碰 二二二 1, and a 将? No: the 将 must come from somewhere else.
-    assert win is None
+    assert win is None  # 跑 + 4 坎 + 碰 二二二 are 6 groups, and the 跑 needs a 将
     cards = hand("八八八 九九九 捌捌捌 玖玖玖 二二 三三")
     win = analyze(QQ, cards, [meld("pao", "五五五五")], parse_card("二"), source="other")
     assert ("peng", "二二二") in shape(win) and ("pair", "三三") in shape(win)
