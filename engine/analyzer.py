@@ -327,6 +327,11 @@ def analyze(
     draw: 自摸) or ``"other"``. With ``card=None`` the cards are judged as they stand (a
     dealer's 21 cards, a hand right after a 提/偎); pass ``source="self"`` then for 自摸.
     Raises ValueError for an impossible holding (over 4 of a kind, a malformed meld).
+
+    ``Win.groups`` come in a stable order: the table melds as given (one the card grew into a
+    提/跑 stays in place), the card's new group from the hand, 提 and 坎 by kind, then
+    一句话 and 绞 by lowest card (small cards before big), the 将 last. Results are memoised
+    per rule-set object on the full argument tuple.
     """
     if source not in ("self", "other", None) or (card is not None and source is None):
         raise ValueError(f"source must be 'self' or 'other' with a card, got {source!r}")

@@ -114,7 +114,7 @@ def analyze_lines(lines: Iterable[str], out: IO[str], rules: RuleSet = QQ) -> in
         try:
             r = parse_request(line)
             result = win_json(analyze(rules, r.pop("hand"), r.pop("melds"), r.pop("card"), **r))
-        except RequestError as e:
+        except ValueError as e:  # RequestError, or a holding the analyzer refuses
             result, status = {"error": str(e)}, 2
         out.write(json.dumps(result, ensure_ascii=False) + "\n")
         out.flush()
