@@ -28,6 +28,8 @@ from telegram.ext import (
     CallbackQueryHandler,
     CommandHandler,
     ContextTypes,
+    MessageHandler,
+    filters,
 )
 
 
@@ -75,6 +77,11 @@ async def dm(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await context.bot.send_message(update.effective_chat.id, f"forbidden: {err.message}")
 
 
+async def echo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    assert update.effective_message is not None and update.effective_chat is not None
+    await context.bot.send_message(update.effective_chat.id, f"echo {update.effective_message.text}")
+
+
 async def burst(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     assert update.effective_chat is not None
     for i in range(3):
@@ -94,6 +101,7 @@ async def app(fake_tg: FakeTelegram) -> AsyncIterator[Application]:
     application.add_handler(CommandHandler("dm", dm))
     application.add_handler(CommandHandler("burst", burst))
     application.add_handler(CallbackQueryHandler(on_button))
+    application.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, echo))
     await application.initialize()
     await application.start()
     assert application.updater is not None
@@ -123,6 +131,23 @@ async def test_command_addressed_to_bot_in_group(fake_tg: FakeTelegram, app: App
     assert fake_tg.messages(group) == []
     sent = await fake_tg.send_text(group, bob, f"/start@{fake_tg.bot.username}")
     assert (await fake_tg.wait_reply(sent, timeout=5)).caption == "红 red"
+
+
+async def test_group_privacy_mode(fake_tg: FakeTelegram, app: Application) -> None:
+    bob = fake_tg.user("Bob")
+    group = fake_tg.group("牌友群")
+    await fake_tg.send_text(group, bob, "chatter")  # not meant for the bot: never delivered
+    sent = await fake_tg.send_text(group, bob, f"hi @{fake_tg.bot.username}")
+    mention_echo = await fake_tg.wait_reply(sent, timeout=5)
+    assert mention_echo.text == f"echo hi @{fake_tg.bot.username}"
+    reply = await fake_tg.send_text(group, bob, "reply", reply_to=mention_echo)
+    assert (await fake_tg.wait_reply(reply, timeout=5)).text == "echo reply"
+    fake_tg.set_admin(group, fake_tg.bot)  # admins see everything
+    admin_sent = await fake_tg.send_text(group, bob, "more chatter")
+    assert (await fake_tg.wait_reply(admin_sent, timeout=5)).text == "echo more chatter"
+    assert [m.text for m in fake_tg.messages(group)] == [
+        f"echo hi @{fake_tg.bot.username}", "echo reply", "echo more chatter"
+    ]
 
 
 async def test_press_edits_media_and_returns_answers(fake_tg: FakeTelegram, app: Application) -> None:

@@ -39,8 +39,14 @@ Key facts:
 * ``messages(chat)`` lists the *bot's* visible messages (``include_users=True`` for all);
   ``FakeMessage`` has ``text``/``caption`` (plain text after parse_mode), ``entities``,
   ``photo_bytes``, ``document_bytes``, ``keyboard``, ``buttons``, ``edits``, ``message_id``.
+* ``FakeMessage`` objects are live: later edits show up in them (copy a field to compare).
 * Like Telegram, an edit without ``reply_markup`` removes the inline keyboard, and
-  editMessageMedia without a caption removes the caption.
+  editMessageMedia without a caption removes the caption. parse_mode HTML/MarkdownV2/Markdown
+  is parsed and malformed markup is refused (400 "can't parse entities").
+* Privacy mode is on, as BotFather's default: in a group where the bot is not admin it gets
+  only commands, replies to its own messages and @mentions (``FakeTelegram(privacy_mode=False)``
+  or ``set_admin(group, tg.bot)`` to see all chatter). DMs: ``start_private(user)`` first, or
+  ``send_text(user, user, "/start")`` (a user's own DM), else the bot gets 403.
 * Never sleep blindly: ``wait_for(predicate)``, ``wait_reply(msg)``, ``settle()`` (quiet bot)
   and ``press()`` (returns the answerCallbackQuery) wake on every bot call.
 * Stats: ``calls`` (method, chat_id, time), ``errors`` (method, chat_id, code, description),

@@ -33,6 +33,8 @@ class FakeTelegram:
     to ``time.monotonic`` (seconds). Pass a fake clock to test limits without waiting.
     ``rate_limits`` (``RateLimits()`` for Telegram's values) turns 429 simulation on; it can
     also be set or cleared at any time through the attribute.
+    ``privacy_mode`` (BotFather's default, on) means that in groups where the bot is not an
+    admin it only gets commands, replies to its messages and @mentions, not other chatter.
     """
 
     def __init__(
@@ -42,9 +44,11 @@ class FakeTelegram:
         bot_username: str = "PaohuziTestBot",
         rate_limits: RateLimits | None = None,
         clock: Callable[[], float] = time.monotonic,
+        privacy_mode: bool = True,
     ) -> None:
         self.world = World(token, bot_username, clock)
         self.world.flood.limits = rate_limits
+        self.world.privacy_mode = privacy_mode
         self._server = BotApiServer(self.world)
         self._user_ids = itertools.count(100_001)
         self._group_ids = itertools.count(1)
@@ -159,7 +163,9 @@ class FakeTelegram:
         """``user`` sends ``text`` in ``chat``; returns the user's message once it is queued.
 
         Every ``/command`` or ``/command@Bot`` gets a ``bot_command`` entity, so PTB's
-        CommandHandler routes it (and ignores commands addressed to another bot)."""
+        CommandHandler routes it (and ignores commands addressed to another bot). Whether the
+        bot gets an update follows Telegram: not from groups it left, and in privacy mode
+        (see the class docstring) only what is meant for it."""
         chat = self._chat(chat)
         if chat.is_private:
             if chat.user is not user:
@@ -173,8 +179,27 @@ class FakeTelegram:
             for m in _COMMAND.finditer(text)
         ]
         msg = self.world.add_message(chat, user, text=text, entities=entities, reply_to=reply_to)
-        self.world.push_update("message", msg.to_json())
+        if self._bot_sees(msg):
+            self.world.push_update("message", msg.to_json())
         return msg
+
+    def _bot_sees(self, msg: FakeMessage) -> bool:
+        chat = msg.chat
+        if chat.is_private:
+            return True
+        if not chat.bot_member:
+            return False
+        if not self.world.privacy_mode or self.world.status(chat, self.bot) == "administrator":
+            return True
+        text = msg.text or ""
+        commands = [e for e in msg.entities if e["type"] == "bot_command"]
+        if commands and commands[0]["offset"] == 0:
+            command = text[: commands[0]["length"]]
+            return "@" not in command or command.lower().endswith(f"@{self.bot.username}".lower())
+        return (
+             (msg.reply_to is not None and msg.reply_to.from_bot)
+            or f"@{self.bot.username}".lower() in text.lower()
+        )
 
     async def press(
         self,

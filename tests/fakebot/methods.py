@@ -63,7 +63,7 @@ async def get_me(world: World, p: Params) -> dict:
     return {
         **world.bot.to_json(),
         "can_join_groups": True,
-        "can_read_all_group_messages": False,
+        "can_read_all_group_messages": not world.privacy_mode,
         "supports_inline_queries": False,
     }
 

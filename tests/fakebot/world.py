@@ -69,6 +69,7 @@ class World:
         self.errors: list[ErrorRecord] = []
         self.unknown_methods: list[str] = []
         self.flood = FloodControl(clock)
+        self.privacy_mode = True
         self.closing = False
         self._ids = itertools.count(1)
         self._update_ids = itertools.count(500_000_001)
