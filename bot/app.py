@@ -4,12 +4,14 @@ post_shutdown), the rate limiter and the one global error handler."""
 from __future__ import annotations
 
 import logging
+import random
 from dataclasses import dataclass, field
 
 from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 from telegram.ext import (
     AIORateLimiter,
     Application,
+    BaseRateLimiter,
     CallbackQueryHandler,
     CommandHandler,
     filters,
@@ -66,11 +68,12 @@ def _commands(names: tuple[str, ...], lang: str) -> list[BotCommand]:
     return [BotCommand(n, t(lang, f"cmd_{n}")) for n in names]
 
 
-async def _post_init(app: Application, config: Config) -> None:  # type: ignore[type-arg]
+async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
+                     rng: random.Random | None) -> None:
     store = await Store.open(config.db_path)
     hub = Hub()
     service = TableService(store, hub, action_timeout=config.action_timeout,
-                           autoplay_delay=config.autoplay_delay)
+                           autoplay_delay=config.autoplay_delay, rng=rng)
     presenter = Presenter(app.bot, store, service, group_interval=config.group_interval,
                           default_lang=config.default_lang, username=app.bot.username)
     assert app.job_queue is not None, "install python-telegram-bot[job-queue]"
@@ -111,13 +114,21 @@ def _add_handlers(app: Application, h: Handlers) -> None:  # type: ignore[type-a
     app.add_error_handler(h.error)
 
 
-def build_application(config: Config, *, overall_max_rate: float = 30) -> Application:  # type: ignore[type-arg]
-    """The bot, ready for ``run_polling``; ``overall_max_rate`` is Telegram's 30 calls/s."""
+def build_application(
+    config: Config, *, rate_limiter: BaseRateLimiter | None = None,  # type: ignore[type-arg]
+    rng: random.Random | None = None,
+) -> Application:  # type: ignore[type-arg]
+    """The bot, ready for ``run_polling``.
+
+    The default rate limiter holds Telegram's limits (30 calls/s, 20 a minute per group) and
+    does not retry a 429 itself: the outbox re-sends the latest state instead. ``rng`` draws
+    the seeds (tests pass a seeded one; the default is the system's cryptographic source).
+    """
     builder = (
         Application.builder()
         .token(config.token)
-        .rate_limiter(AIORateLimiter(overall_max_rate=overall_max_rate, max_retries=0))
-        .post_init(lambda app: _post_init(app, config))
+        .rate_limiter(rate_limiter or AIORateLimiter(max_retries=0))
+        .post_init(lambda app: _post_init(app, config, rng))
         .post_shutdown(_post_shutdown)
     )
     if config.api_base_url:

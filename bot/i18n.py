@@ -102,6 +102,9 @@ ZH: dict[str, str] = {
     "settle_ready": "准备:{names}",
     "settle_next": "按「再来一局」继续,三人都准备后自动开局。",
     # events in the move log
+    "ev_deal": "发牌",
+    "ev_pass": "过",
+    "ev_to_row": "弃",
     "ev_liang": "亮张",
     "ev_tianhu": "天胡",
     "ev_ti": "提",

@@ -331,9 +331,10 @@ class Tx:
                         *cols.values(), table_id, seat)
 
     async def reset_seats(self, table_id: int) -> None:
-        """A new hand: nobody is ready or in 托管 and the old hand messages are left behind."""
-        await self.exec("UPDATE seats SET ready = 0, autoplay = 0, hand_msg_id = NULL,"
-                        " ping_msg_id = NULL WHERE table_id = ?", table_id)
+        """A new hand: nobody is ready or in 托管; the old hand message is left behind (the
+        last ping is kept, so the next one deletes it)."""
+        await self.exec("UPDATE seats SET ready = 0, autoplay = 0, hand_msg_id = NULL"
+                        " WHERE table_id = ?", table_id)
 
     async def create_hand(self, table_id: int, no: int, rule_set: str, seed: int,
                           dealer: int) -> int:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import secrets
 import time
 from collections.abc import Callable
@@ -133,6 +134,7 @@ class TableService:
         autoplay_delay: float,
         rules: RuleSet = QQ,
         clock: Callable[[], float] = time.monotonic,
+        rng: random.Random | None = None,
     ) -> None:
         self.store = store
         self.observer = observer
@@ -140,6 +142,7 @@ class TableService:
         self.autoplay_delay = autoplay_delay
         self.rules = rules
         self.clock = clock
+        self.random = rng or secrets.SystemRandom()  # seeds and first dealers; tests seed it
         self._tables: dict[int, Table] = {}
         self._by_chat: dict[int, int] = {}
 
@@ -313,8 +316,8 @@ class TableService:
         self.observer.changed(table)
 
     async def _start_hand(self, table: Table) -> None:
-        dealer = table.dealer if table.dealer is not None else secrets.randbelow(SEATS)
-        seed = secrets.randbits(64)
+        dealer = table.dealer if table.dealer is not None else self.random.randrange(SEATS)
+        seed = self.random.getrandbits(64)
         hand = Hand.new(self.rules, seed=seed, dealer=dealer, base=table.base)
         no = table.current.no + 1 if table.current else 1
         version = table.version + 1
@@ -333,7 +336,7 @@ class TableService:
         table.lobby_msg_id = table.settle_msg_id = None
         for p in table.players.values():
             p.ready = p.autoplay = False
-            p.hand_msg_id = p.ping_msg_id = None
+            p.hand_msg_id = None
         self._set(table, cols)
         self._refresh_decisions(table)
 

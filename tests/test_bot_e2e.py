@@ -1,0 +1,299 @@
+"""End to end: three users play complete hands through the real bot and a fake Telegram.
+
+Time in the fake is scaled so that the bot's fast test pacing (one group call per 0.05 s)
+stands for the real default (one per 3.5 s): ``max_per_minute`` is then measured in the
+scaled minutes the real bot would live through.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import AsyncIterator
+
+import pytest
+from botkit import FAST, hand_message, make_config, running_bot, services
+from fakebot import FakeMessage, FakeTelegram, FakeUser
+
+from bot.i18n import t
+from bot.messages import event_line
+from bot.tables import HandRecord, Table
+from engine import actions as A
+from render import render_hand
+
+SCALE = 3.5 / float(FAST["group_interval"])
+
+
+@pytest.fixture
+async def tg() -> AsyncIterator[FakeTelegram]:
+    started = time.monotonic()
+    async with FakeTelegram(clock=lambda: (time.monotonic() - started) * SCALE) as fake:
+        yield fake
+
+
+def action_buttons(msg: FakeMessage | None) -> list[tuple[str, str]]:
+    if msg is None:
+        return []
+    return [(text, data) for row in msg.keyboard for text, data in row
+            if data and data.startswith("a:")]
+
+
+def check_private(tg: FakeTelegram, table: Table, users: list[FakeUser], render: bool) -> None:
+    """Each DM offers exactly its own seat's legal actions and shows its own hand."""
+    record = table.current
+    assert record is not None
+    for seat, user in enumerate(users):
+        msg = hand_message(tg, user)
+        assert msg is not None
+        shown = sorted(text for text, _ in action_buttons(msg))
+        assert shown == sorted(A.label(a, "zh") for a in record.hand.legal_actions(seat))
+        pings = [m for m in tg.messages(user) if (m.text or "").startswith("⏰")]
+        assert len(pings) <= 1  # the previous ping is deleted
+        if shown:
+            assert len(pings) == 1  # whoever must decide was pinged
+        own = set(record.hand.private_view(seat).hand)
+        for text in shown:
+            if text.startswith("出 "):
+                assert any(text == A.label(A.discard(k), "zh") for k in own)
+        if render:
+            view = record.hand.private_view(seat)
+            assert msg.photo_bytes == render_hand(view, record.names, "zh")
+
+
+def check_group(tg: FakeTelegram, group, record: HandRecord) -> None:
+    """The table caption's move log holds only lines of public events."""
+    public = {event_line(e, record.names, "zh") for e in record.hand.history
+              if e.visible_to is None}
+    private = {event_line(e, record.names, "zh") for e in record.hand.history
+               if e.visible_to is not None and e.cards} - public
+    msg = tg.message(group, record.group_msg_id) if record.group_msg_id else None
+    if msg is None:
+        return
+    lines = msg.caption.splitlines()[1:]
+    for line in lines:
+        assert line not in private
+        assert line in public or line.startswith("等待")
+
+
+def _pings_sent(tg: FakeTelegram, user: FakeUser) -> int:
+    return sum(1 for c in tg.calls if c.method == "sendMessage" and c.chat_id == user.id)
+
+
+async def seat_three(tg: FakeTelegram, names=("Alice", "Bob", "Carol")):
+    """Alice opens, Bob joins by button, Carol joins by the deep link after a 403."""
+    users = [tg.user(n) for n in names]
+    group = tg.group("牌友群", members=tuple(users))
+    tg.start_private(users[0])
+    tg.start_private(users[1])
+    lobby = await tg.wait_reply(await tg.send_text(group, users[0], "/new"))
+    assert (await tg.press_button(lobby, users[1], "加入")).text == t("zh", "ok")
+    answer = await tg.press_button(lobby, users[2], "加入")
+    assert answer.url == "https://t.me/PaohuziTestBot?start=j1"  # 403: not seated
+    assert "私聊入座" in str(lobby.keyboard)
+    await tg.send_text(users[2], users[2], "/start j1")
+    reply = await tg.wait_for(lambda: next(
+        (m for m in tg.messages(users[2]) if "已入座" in (m.text or "")), None))
+    assert "牌友群" in reply.text
+    await tg.wait_for(lambda: "Carol" in (tg.message(group, lobby.message_id).text or ""))
+    return users, group, lobby
+
+
+async def play_hand(tg: FakeTelegram, app, users, group, rng: random.Random,
+                    max_steps: int = 400) -> Table:
+    svc = services(app)
+    table = svc.service.in_chat(group.id)
+    assert table is not None and table.status == "playing"
+    record = table.current
+    pinged: dict[int, int] = {}
+    for step in range(max_steps):
+        await svc.presenter.idle()
+        if table.status != "playing":
+            break
+        check_private(tg, table, users, render=step % 15 == 0)
+        check_group(tg, group, record)
+        movers = [u for u in users if action_buttons(hand_message(tg, u))]
+        for u in users:  # a ping only goes to a player whose decision it is
+            if u not in movers and step > 0:
+                assert pinged[u.id] == _pings_sent(tg, u)
+            pinged[u.id] = _pings_sent(tg, u)
+        user = rng.choice(movers)
+        msg = hand_message(tg, user)
+        _, data = rng.choice(action_buttons(msg))
+        answer = await tg.press(user, msg.message_id, user, data)
+        assert answer.text is None, answer
+    else:
+        pytest.fail("the hand did not end")
+    await svc.presenter.idle()
+    return table
+
+
+async def test_three_players_play_hands_to_settlement(tg: FakeTelegram, tmp_path) -> None:
+    async with running_bot(make_config(tg, tmp_path / "db.sqlite3")) as app:
+        users, group, lobby = await seat_three(tg)
+        svc = services(app)
+        assert (await tg.press_button(lobby, users[0], "开始")).text is None
+        rng = random.Random(20261129)
+        dealers = []
+        for n in range(3):
+            table = await play_hand(tg, app, users, group, rng)
+            record = table.current
+            dealers.append(record.hand.dealer)
+            assert table.status == "between"
+            settle = tg.message(group, table.settle_msg_id)
+            outcome = record.hand.outcome
+            if outcome.winner is not None:
+                assert f"{record.names[outcome.winner]} 胡牌" in settle.caption
+            elif outcome.kind == "draw":
+                assert "荒庄" in settle.caption
+            for seat, user in enumerate(users):
+                points = outcome.points[seat]
+                assert f"{user.first_name}: {points:+d}" in settle.caption
+            # every hand message is final: no action buttons left
+            assert not any(action_buttons(hand_message(tg, u)) for u in users)
+            if n < 2:
+                for user in users:
+                    await tg.press_button(settle, user, "再来一局")
+                await tg.wait_for(lambda t=table: t.status == "playing")
+                assert table.current.no == n + 2
+                assert table.current.hand.dealer == table.dealer
+        # scores: results sum to zero per hand and add up in the chat's score table
+        totals = await svc.store.table_totals(table.id)
+        assert sum(totals.values()) == 0
+        for user in users:
+            points, hands, _ = await svc.store.score(user.id, group.id)
+            assert (points, hands) == (totals.get(user.id, 0), 3)
+        assert tg.max_per_minute(group) <= 20
+        assert not tg.unknown_methods
+        assert not [e for e in tg.errors if e.code != 403], tg.errors
+
+
+async def test_foreign_stale_and_double_presses_change_nothing(tg: FakeTelegram, tmp_path) -> None:
+    async with running_bot(make_config(tg, tmp_path / "db.sqlite3")) as app:
+        users, group, lobby = await seat_three(tg)
+        svc = services(app)
+        await tg.press_button(lobby, users[0], "开始")
+        table = svc.service.in_chat(group.id)
+        await svc.presenter.idle()
+        mover = next(u for u in users if action_buttons(hand_message(tg, u)))
+        other = next(u for u in users if not action_buttons(hand_message(tg, u)))
+        msg = hand_message(tg, mover)
+        data = action_buttons(msg)[0][1]
+        stranger = tg.user("Dave")
+        before = (table.version, list(table.current.hand.log))
+
+        async def refused(user: FakeUser, payload: str, key: str) -> None:
+            answer = await tg.press(mover, msg.message_id, user, payload)
+            assert answer.text == t("zh", key), (payload, answer)
+            assert (table.version, list(table.current.hand.log)) == before
+
+        await refused(stranger, data, "not_seated")
+        _, tid, version, index = data.split(":")
+        await refused(other, data, "not_your_turn")  # another seat's button: its own seat
+        await refused(mover, f"a:{tid}:{int(version) + 7}:{index}", "stale")
+        await refused(mover, f"a:{tid}:{version}:99", "stale")
+        await refused(mover, "a:999:1:0", "unknown_table")
+        await refused(mover, "x" * 80, "stale")
+        # a double press: exactly one of them plays
+        answers = await asyncio.gather(tg.press(mover, msg.message_id, mover, data),
+                                       tg.press(mover, msg.message_id, mover, data))
+        texts = sorted(a.text or "" for a in answers)
+        assert texts[0] == "" and texts[1] in (t("zh", "stale"), t("zh", "not_your_turn"))
+        assert len(table.current.hand.log) == len(before[1]) + 1
+        # the old keyboard is now outdated
+        await svc.presenter.idle()
+        await refused_after(tg, mover, msg, data, table)
+
+
+async def refused_after(tg: FakeTelegram, user: FakeUser, msg: FakeMessage, data: str,
+                        table: Table) -> None:
+    before = (table.version, len(table.current.hand.log))
+    answer = await tg.press(user, msg.message_id, user, data)
+    assert answer.text in (t("zh", "stale"), t("zh", "not_your_turn"))
+    assert (table.version, len(table.current.hand.log)) == before
+
+
+async def test_timeout_autoplays_and_control_comes_back(tg: FakeTelegram, tmp_path) -> None:
+    config = make_config(tg, tmp_path / "db.sqlite3", action_timeout=1.0)
+    async with running_bot(config) as app:
+        users, group, lobby = await seat_three(tg)
+        svc = services(app)
+        await tg.press_button(lobby, users[0], "开始")
+        table = svc.service.in_chat(group.id)
+        # nobody presses: the first awaited seat goes into 托管 and is played for
+        first = table.current.hand.to_act()[0]
+        user = users[first]
+        await tg.wait_for(lambda: table.players[first].autoplay, timeout=5)
+        await tg.wait_for(lambda: "托管中" in (hand_message(tg, user).caption or ""), timeout=5)
+        msg = hand_message(tg, user)
+        assert msg.keyboard == [[("取消托管", f"m:{table.id}")]]
+        answer = await tg.press_button(msg, user, "取消托管")
+        assert answer.text == t("zh", "autoplay_off")
+        assert not table.players[first].autoplay
+        # left alone, every seat times out and the bot finishes the hand
+        await tg.wait_for(lambda: table.status != "playing", timeout=60)
+        assert table.current.hand.is_terminal()
+        await svc.presenter.idle()
+        auto = await svc.store._all("SELECT COUNT(*) AS n FROM actions WHERE auto = 1")
+        assert auto[0]["n"] == len(table.current.hand.log)
+
+
+async def test_leaving_mid_hand_is_escape(tg: FakeTelegram, tmp_path) -> None:
+    async with running_bot(make_config(tg, tmp_path / "db.sqlite3")) as app:
+        users, group, lobby = await seat_three(tg)
+        svc = services(app)
+        await tg.press_button(lobby, users[0], "开始")
+        table = svc.service.in_chat(group.id)
+        record = table.current
+        await tg.send_text(group, users[2], "/leave")
+        await tg.wait_for(lambda: table.status == "lobby")
+        outcome = record.hand.outcome
+        assert outcome.kind == "escape" and outcome.escaper == 2
+        assert outcome.points[2] < 0 and sum(outcome.points) == 0
+        settle = await tg.wait_for(lambda: tg.message(group, table.settle_msg_id or 0))
+        assert "Carol 逃跑" in settle.caption
+        assert table.seat_of(users[2].id) is None
+        # the lobby is back; Carol's hand message lost its buttons
+        await svc.presenter.idle()
+        assert not action_buttons(hand_message(tg, users[2]))
+        assert "(空)" in tg.last_message(group).text
+        # only the opener or an admin may close the table
+        await tg.send_text(group, users[1], "/stop")
+        note = await tg.wait_for(lambda: tg.last_message(group).text == t("zh", "only_opener"))
+        assert note and svc.service.in_chat(group.id) is table
+        await tg.send_text(group, users[0], "/stop")
+        await tg.wait_for(lambda: svc.service.in_chat(group.id) is None)
+        assert tg.max_per_minute(group) <= 20
+
+
+async def test_restart_resumes_the_running_hand(tg: FakeTelegram, tmp_path) -> None:
+    config = make_config(tg, tmp_path / "db.sqlite3")
+    rng = random.Random(5)
+    async with running_bot(config) as app:
+        users, group, lobby = await seat_three(tg)
+        svc = services(app)
+        await tg.press_button(lobby, users[0], "开始")
+        table = svc.service.in_chat(group.id)
+        for _ in range(6):
+            await svc.presenter.idle()
+            if table.status != "playing":
+                break
+            mover = next(u for u in users if action_buttons(hand_message(tg, u)))
+            msg = hand_message(tg, mover)
+            await tg.press(mover, msg.message_id, mover, rng.choice(action_buttons(msg))[1])
+        await svc.presenter.idle()
+        log_before = list(table.current.hand.log)
+        view_before = table.current.hand.public_view()
+        hand_ids = {u.id: hand_message(tg, u).message_id for u in users}
+    assert table.status == "playing"  # with these seeds the hand is still on
+    async with running_bot(config) as app:
+        svc = services(app)
+        table = svc.service.in_chat(group.id)
+        assert table.current.hand.log == log_before
+        assert table.current.hand.public_view() == view_before
+        await svc.presenter.idle()
+        # the same hand messages, refreshed with keyboards of the new version
+        for user in users:
+            assert hand_message(tg, user).message_id == hand_ids[user.id]
+        table = await play_hand(tg, app, users, group, rng)
+        assert table.status == "between"
