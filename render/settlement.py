@@ -17,11 +17,11 @@ from render.scene import Box, Rect, Scene, column_height, encode, paint
 from render.strings import table
 from render.widgets import kind_name, pill
 
-WIDTH = 1000
+WIDTH = 840
 M = 24
-GROUP_ADV = T.MELD.w + 26
+GROUP_ADV = T.MELD.w + 24
 ROW_H = 46
-FORMAT = "PNG"
+FORMAT = "PNG"  # once per hand: exact colours matter more than ~10 ms
 
 
 def layout_settlement(
@@ -53,8 +53,10 @@ def layout_settlement(
 
 
 def _win_height(win: Win) -> int:
+    """Room for the tallest group with its labels, and for the score panel's lines."""
     cards_h = max((column_height(len(g.cards), T.MELD) for g in win.groups), default=0)
-    return max(cards_h + 70, 290)
+    panel_h = 190 + 32 * max(1, len(win.mingtang))
+    return max(cards_h + 64, panel_h)
 
 
 def _title(
@@ -140,7 +142,7 @@ def _points(
     s: Mapping[str, str],
     y: int,
 ) -> None:
-    cols = (M + 16, 560, 740)
+    cols = (M + 16, 470, 620)
     scene.add(
         Box(
             Rect(M, y, WIDTH - 2 * M, ROW_H * (len(view.seats) + 1) + 8),
@@ -164,7 +166,7 @@ def _points(
         colour = T.WIN if p > 0 else T.LOSS if p < 0 else T.TEXT
         scene.text(
             cols[1],
-            ry + ROW_H // 2 + 4,
+            ry + ROW_H // 2,
             f"{p:+d}" if p else "0",
             26,
             colour,
@@ -173,11 +175,11 @@ def _points(
         )
         if totals is not None:
             t = totals[i]
-            text = scene.text(cols[2], ry + ROW_H // 2 + 4, f"{t:,}", 26, bold=True, anchor="lm")
+            text = scene.text(cols[2], ry + ROW_H // 2, f"{t:,}", 26, bold=True, anchor="lm")
             tx = cols[2] + round(fonts.font(26, True).getlength(text)) + 12
             scene.text(
                 tx,
-                ry + ROW_H // 2 + 4,
+                ry + ROW_H // 2,
                 level_title(t),
                 20,
                 T.TEXT_DIM,

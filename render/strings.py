@@ -75,7 +75,7 @@ ZH: Mapping[str, str] = {
 
 EN: Mapping[str, str] = {
     "hand_title": "Hand of {name}",
-    "huxi": "当前胡息 {n}",
+    "huxi": "Current 胡息 {n}",
     "your_turn": "Your turn",
     "to_act": "To act: {names}",
     "name_sep": ", ",

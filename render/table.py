@@ -19,15 +19,16 @@ from render.scene import Box, Rect, Scene, column_height, encode, paint
 from render.strings import table
 from render.widgets import event_text, glow, kind_name, meld_column, pill
 
-WIDTH = 1120
+WIDTH = 780  # portrait-friendly: phones show photos at their width
 M = 20
+PAD = 14  # inside a seat band
 HEADER_H = 176
-NAME_W = 230
-MELD_SLOTS = 7
+NAME_W = 210
 MELD_ADV = T.TABLE.w + 10
 DISCARD_ADV = T.SMALL.w + 4
+DISCARD_LABEL_W = 88
 ROW_GAP = 12
-FORMAT = "PNG"
+FORMAT = "JPEG"  # sent on every move: JPEG encodes ~6x faster than PNG at a similar size
 
 
 def _check(view: PublicView, names: Sequence[str]) -> None:
@@ -58,25 +59,18 @@ def last_move(view: PublicView) -> tuple[str, int | None, tuple[int, ...]]:
     return ("", None, ())
 
 
-def meld_slots(view: PublicView) -> int:
-    """Meld columns reserved per seat: 7 (a full hand of 3-card melds) unless more exist."""
-    return max([MELD_SLOTS, *(len(seat.melds) for seat in view.seats)])
+def _discard_cols() -> int:
+    return (WIDTH - 2 * M - 2 * PAD - DISCARD_LABEL_W) // DISCARD_ADV
 
 
-def _discard_x(slots: int) -> int:
-    return M + NAME_W + 16 + slots * MELD_ADV + 12
-
-
-def _discard_cols(slots: int) -> int:
-    return max(1, (WIDTH - M - 12 - _discard_x(slots)) // DISCARD_ADV)
+def _melds_h(view: PublicView, i: int) -> int:
+    melds = max((column_height(len(m.cards), T.TABLE) for m in view.seats[i].melds), default=0)
+    return max(126, melds + 24)
 
 
 def _row_height(view: PublicView, i: int) -> int:
-    seat = view.seats[i]
-    melds = max((column_height(len(m.cards), T.TABLE) for m in seat.melds), default=0)
-    rows = max(1, math.ceil(len(seat.discards) / _discard_cols(meld_slots(view))))
-    disc = 34 + rows * (T.SMALL.h + 6)
-    return max(150, melds + 24 + 24, disc + 16)
+    rows = max(1, math.ceil(len(view.seats[i].discards) / _discard_cols()))
+    return PAD + _melds_h(view, i) + 10 + rows * (T.SMALL.h + 6) + PAD - 6
 
 
 def layout_table(view: PublicView, names: Sequence[str], lang: str = "zh") -> Scene:
@@ -194,27 +188,27 @@ def _seat_row(
             radius=14,
         )
     )
-    # Name panel.
-    x = M + 14
+    # Name panel: dealer mark, name, cards in hand, shown 胡息, turn.
+    x = M + PAD
     nx = x
     if view.dealer == i:
         nx = pill(scene, x, y + 14, s["dealer"], 20, T.DEALER).right + 8
-    scene.name(Rect(nx, y + 12, x + NAME_W - 14 - nx, 36), f"name:{i}", names[i], 26)
-    scene.text(x, y + 60, s["hand_count"].format(n=seat.hand_count), 22, max_width=NAME_W - 20)
+    scene.name(Rect(nx, y + 12, x + NAME_W - 10 - nx, 36), f"name:{i}", names[i], 26)
+    scene.text(x, y + 58, s["hand_count"].format(n=seat.hand_count), 22, max_width=NAME_W - 10)
     scene.text(
         x,
-        y + 92,
+        y + 88,
         s["seat_huxi"].format(n=seat.shown_huxi),
         22,
         T.GOLD,
         bold=True,
-        max_width=NAME_W - 20,
+        max_width=NAME_W - 10,
     )
     if acting:
-        pill(scene, x, y + h - 44, "▶ " + s["turn"], 18, T.GOLD, T.FELT_DARK)
-    # Melds.
-    mx = M + NAME_W + 16
-    top = y + 14
+        pill(scene, x, y + 122, "▶ " + s["turn"], 18, T.GOLD, T.FELT_DARK)
+    # Melds, right of the name panel.
+    mx = x + NAME_W
+    top = y + PAD
     for j, meld in enumerate(seat.melds):
         cx = mx + j * MELD_ADV
         col_h = column_height(len(meld.cards), T.TABLE)
@@ -223,21 +217,29 @@ def _seat_row(
         meld_column(scene, cx, top, meld, T.TABLE, i, owner=False)
         scene.text(
             cx + T.TABLE.w // 2,
-            top + col_h + 4,
+            top + col_h + 3,
             kind_name(meld.kind),
             16,
             T.TEXT_DIM,
             anchor="mt",
             max_width=MELD_ADV,
         )
-    # Discard row.
-    slots = meld_slots(view)
-    dx = _discard_x(slots)
-    scene.text(dx, y + 10, s["discards"], 18, T.TEXT_DIM, bold=True)
-    cols = _discard_cols(slots)
+    # Discard row, across the band's foot.
+    dy = top + _melds_h(view, i) + 10
+    scene.text(
+        x,
+        dy + T.SMALL.h // 2,
+        s["discards"],
+        18,
+        T.TEXT_DIM,
+        bold=True,
+        anchor="lm",
+        max_width=DISCARD_LABEL_W - 6,
+    )
+    cols = _discard_cols()
     for j, kind in enumerate(seat.discards):
-        cx = dx + (j % cols) * DISCARD_ADV
-        cy = y + 38 + (j // cols) * (T.SMALL.h + 6)
+        cx = x + DISCARD_LABEL_W + (j % cols) * DISCARD_ADV
+        cy = dy + (j // cols) * (T.SMALL.h + 6)
         if touched[0] == "discard" and touched[1] == i and j in touched[2]:
             glow(scene, Rect(cx, cy, T.SMALL.w, T.SMALL.h), T.LAST_MOVE, 3)
         scene.card(cx, cy, kind, T.SMALL, "discard", i)
