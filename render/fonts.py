@@ -43,8 +43,9 @@ def clean(text: str, bold: bool = False) -> str:
     """``text`` reduced to what the font can draw, on one line.
 
     Control and format characters (zero-width joiners, direction marks, variation selectors)
-    are dropped; line breaks become spaces; each run of characters the font lacks (an emoji
-    sequence, a word in an uncovered script) becomes a single ``?``. Never empty.
+    are dropped; line breaks become spaces; an accented letter the font lacks falls back to
+    its base letter; each run of other characters the font lacks (an emoji sequence, a word in
+    an uncovered script) becomes a single ``?``. Never empty.
     """
     have = coverage(bold)
     out: list[str] = []
@@ -55,6 +56,8 @@ def clean(text: str, bold: bool = False) -> str:
             ch = " "
         elif cat[0] == "C" or (cat[0] == "M" and ch not in have):
             continue
+        elif ch not in have:
+            ch = unicodedata.normalize("NFD", ch)[0]  # an accented letter: its base letter
         if ch in have:
             if not (ch == " " and out and out[-1] == " "):
                 out.append(ch)

@@ -68,10 +68,13 @@ def text_boxes(scene: Scene) -> list[tuple[Text, tuple[float, float, float, floa
 
 
 def check_scene(scene: Scene) -> None:
-    """Every card and every text lies inside the picture."""
+    """Every card and every text lies inside the picture; the font has every character."""
     frame = Rect(0, 0, scene.width, scene.height)
     for slot in scene.cards:
         assert frame.contains(slot.rect), slot
+    for t in scene.items:
+        if isinstance(t, Text):
+            assert set(t.text) <= fonts.coverage(t.bold), t
     for t, (x0, y0, x1, y1) in text_boxes(scene):
         assert x0 >= 0 and x1 <= scene.width and y0 >= 0 and y1 <= scene.height, t
 
@@ -117,13 +120,18 @@ def test_every_kind_renders_for_random_positions(
     kinds: set[OutcomeKind] = set()
     for snaps, end in games:
         for h in snaps:
-            decode(render_hand(h.private_view(len(h.log) % 3), NAMES))
+            private = h.private_view(len(h.log) % 3)
+            check_scene(layout_hand(private, NAMES))
+            decode(render_hand(private, NAMES))
+            check_scene(layout_table(h.public_view(), NAMES, "en"))
             decode(render_table(h.public_view(), NAMES))
         view = end.public_view()
         assert view.outcome is not None
         kinds.add(view.outcome.kind)
-        decode(render_settlement(view, NAMES, [100 * i for i in range(3)]))
-        decode(render_settlement(view, NAMES, None, lang="en"))
+        totals = [100 * i - 150 for i in range(3)]
+        check_scene(layout_settlement(view, NAMES, totals))
+        decode(render_settlement(view, NAMES, totals))
+        check_scene(layout_settlement(view, NAMES, None, lang="en"))
     assert kinds == set(OutcomeKind)  # wins, 荒庄 and 逃跑 all came up
 
 
