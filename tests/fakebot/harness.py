@@ -197,7 +197,7 @@ class FakeTelegram:
             command = text[: commands[0]["length"]]
             return "@" not in command or command.lower().endswith(f"@{self.bot.username}".lower())
         return (
-             (msg.reply_to is not None and msg.reply_to.from_bot)
+            (msg.reply_to is not None and msg.reply_to.from_bot)
             or f"@{self.bot.username}".lower() in text.lower()
         )
 
@@ -217,7 +217,7 @@ class FakeTelegram:
         msg = self.world.message(chat, message_id)
         if msg is None:
             raise LookupError(f"no message {message_id} in chat {chat.id} to press a button on")
-        query_id = f"{next(self._query_ids)}{user.id}"
+        query_id = str(4_000_000_000_000_000 + next(self._query_ids))
         future: asyncio.Future[CallbackAnswer] = asyncio.get_running_loop().create_future()
         self.world.pending_queries[query_id] = future
         self.world.push_update("callback_query", {
