@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 MAX_BYTES = 64
 SIMPLE_KINDS = frozenset("jlbgm")
-PATTERN = r"^(a:\d+:\d+:\d+|[jlbgm]:\d+)$"
+PATTERN = r"\A(?:a:[0-9]+:[0-9]+:[0-9]+|[jlbgm]:[0-9]+)\Z"
 _RE = re.compile(PATTERN)
 
 
@@ -42,7 +42,7 @@ def simple(kind: str, table_id: int) -> str:
 
 def parse(data: str | None) -> Press | None:
     """The press described by ``data``, or ``None`` when it is not ours or malformed."""
-    if not data or len(data.encode()) > MAX_BYTES or not _RE.match(data):
+    if not data or len(data.encode()) > MAX_BYTES or not _RE.fullmatch(data):
         return None
     kind, *numbers = data.split(":")
     return Press(kind, *(int(n) for n in numbers))

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import warnings
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 from datetime import timedelta
 
 from telegram.error import RetryAfter
+from telegram.warnings import PTBDeprecationWarning
 
 log = logging.getLogger(__name__)
 
@@ -65,12 +67,11 @@ class Outbox:
                 try:
                     made = await job()
                 except RetryAfter as e:
-                    delay = e.retry_after
-                    seconds = delay.total_seconds() if isinstance(delay, timedelta) else delay
+                    seconds = _seconds(e)
                     log.warning("429 from Telegram: retrying in %s s", seconds)
                     self._jobs.setdefault(key, job)
                     self._jobs.move_to_end(key, last=False)
-                    self._next_at = loop.time() + float(seconds)
+                    self._next_at = loop.time() + seconds
                     continue
                 except Exception:
                     log.exception("outgoing job %r failed", key)
@@ -79,6 +80,13 @@ class Outbox:
                     self._next_at = loop.time() + self.interval * made
         finally:
             self._task = None
+
+
+def _seconds(e: RetryAfter) -> float:
+    with warnings.catch_warnings():  # PTB 22 warns that the type will become timedelta
+        warnings.simplefilter("ignore", PTBDeprecationWarning)
+        delay = e.retry_after
+    return delay.total_seconds() if isinstance(delay, timedelta) else float(delay)
 
 
 def _is_note(key: Hashable) -> bool:

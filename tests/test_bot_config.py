@@ -1,0 +1,86 @@
+"""Configuration: .env parsing, the environment winning, and a clean exit 2 on a bad token."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.config import Config, ConfigError, load_config, parse_dotenv
+
+ROOT = Path(__file__).resolve().parent.parent
+GOOD = "123456789:AAbbCCddEEffGGhhIIjjKKllMMnnOOpp_-x"
+
+
+def test_dotenv_lines() -> None:
+    text = "# comment\n\nexport BOT_TOKEN = 'abc'\nDB_PATH=\"/x y\"\nNOEQUALS\nEMPTY=\n"
+    assert parse_dotenv(text) == {"BOT_TOKEN": "abc", "DB_PATH": "/x y", "EMPTY": ""}
+
+
+def test_environment_wins_over_dotenv(tmp_path: Path) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text(f"BOT_TOKEN={GOOD}\nACTION_TIMEOUT=30\nDEFAULT_LANG=en\n"
+                        "DB_PATH=/from/file\n")
+    config = load_config({"ACTION_TIMEOUT": "45"}, env_file)
+    assert config.token == GOOD
+    assert config.action_timeout == 45.0
+    assert config.default_lang == "en"
+    assert config.db_path == Path("/from/file")
+    assert config.api_base_url is None
+    assert config.group_interval == 3.5  # the real pacing unless told otherwise
+
+
+def test_defaults() -> None:
+    config = load_config({"BOT_TOKEN": GOOD}, None)
+    assert config == Config(token=GOOD)
+    assert config.db_path == Path("paohuzi.sqlite3") and config.default_lang == "zh"
+
+
+def test_the_token_is_not_in_the_repr() -> None:
+    assert GOOD not in repr(load_config({"BOT_TOKEN": GOOD}, None))
+
+
+@pytest.mark.parametrize("env, message", [
+    ({"BOT_TOKEN": GOOD, "ACTION_TIMEOUT": "soon"}, "ACTION_TIMEOUT"),
+    ({"BOT_TOKEN": GOOD, "DEFAULT_LANG": "fr"}, "DEFAULT_LANG"),
+    ({"BOT_TOKEN": GOOD, "GROUP_EDIT_INTERVAL": "1"}, "GROUP_EDIT_INTERVAL"),
+])
+def test_bad_settings(env: dict[str, str], message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        load_config(env, None)
+
+
+def _run(tmp_path: Path, token: str | None) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "BOT_TOKEN"}
+    env["PYTHONPATH"] = str(ROOT)
+    if token is not None:
+        env["BOT_TOKEN"] = token
+    return subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_missing_token_exits_2(tmp_path: Path) -> None:
+    done = _run(tmp_path, None)
+    assert done.returncode == 2
+    assert "BOT_TOKEN is not set" in done.stderr
+    assert done.stdout == ""
+
+
+@pytest.mark.parametrize("token", ["123:short", "notdigits:AAbbCCddEEffGGhhIIjjKKllMMnnOOpp",
+                                   "123456789 AAbbCCddEEffGGhhIIjjKKllMMnnOOpp!!"])
+def test_malformed_token_exits_2_without_showing_it(tmp_path: Path, token: str) -> None:
+    done = _run(tmp_path, token)
+    assert done.returncode == 2
+    assert "BOT_TOKEN is malformed" in done.stderr
+    assert token not in done.stderr + done.stdout
+    assert token.split(":")[-1] not in done.stderr + done.stdout
+
+
+def test_dotenv_in_the_working_directory_is_read(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("BOT_TOKEN=999:tooshort\n")
+    done = _run(tmp_path, None)
+    assert done.returncode == 2 and "malformed" in done.stderr
+    assert "tooshort" not in done.stderr

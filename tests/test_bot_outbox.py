@@ -1,0 +1,103 @@
+"""The per-chat outbox: pacing at the real group interval, coalescing, 429 handling."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+
+from telegram.error import RetryAfter
+
+from bot.config import Config
+from bot.outbox import Outbox
+
+REAL_INTERVAL = Config(token="").group_interval
+
+
+async def test_real_interval_keeps_a_group_under_20_a_minute() -> None:
+    """A change every 0.1 s for 7.5 s: at most one call per 3.5 s, and the latest state last."""
+    loop = asyncio.get_running_loop()
+    box = Outbox(REAL_INTERVAL)
+    state = {"n": 0}
+    sent: list[tuple[float, int]] = []
+
+    async def job() -> int:
+        sent.append((loop.time(), state["n"]))
+        return 1
+
+    start = loop.time()
+    while loop.time() - start < 7.5:
+        state["n"] += 1
+        box.put(("table", 1), job)
+        await asyncio.sleep(0.1)
+    await box.drain()
+    gaps = [b[0] - a[0] for a, b in zip(sent, sent[1:], strict=False)]
+    assert 3 <= len(sent) <= 4
+    assert min(gaps) >= REAL_INTERVAL - 0.01
+    assert 60 // REAL_INTERVAL + 1 <= 20  # so no sliding minute holds more than 20 calls
+    assert sent[-1][1] == state["n"]  # the last call showed the final state
+
+
+async def test_same_key_coalesces_in_place_and_notes_are_bounded() -> None:
+    box = Outbox(0.0, max_notes=2)
+    ran: list[str] = []
+
+    def job(name: str):
+        async def run() -> int:
+            ran.append(name)
+            return 1
+        return run
+
+    box.put("a", job("a1"))
+    box.put("b", job("b"))
+    box.put("a", job("a2"))  # replaces a1, keeps a's place before b
+    assert box.put(("note", 1), job("n1")) and box.put(("note", 2), job("n2"))
+    assert not box.put(("note", 3), job("n3"))  # dropped: too many one-off notes waiting
+    await box.drain()
+    assert ran == ["a2", "b", "n1", "n2"]
+
+
+async def test_retry_after_requeues_at_the_front_with_the_latest_job() -> None:
+    loop = asyncio.get_running_loop()
+    box = Outbox(0.0)
+    ran: list[tuple[str, float]] = []
+    attempts = {"n": 0}
+
+    async def limited() -> int:
+        attempts["n"] += 1
+        if attempts["n"] == 1:
+            box.put("x", newer)  # state changed while the 429 came back
+            raise RetryAfter(timedelta(seconds=0.2))
+        ran.append(("old", loop.time()))
+        return 1
+
+    async def newer() -> int:
+        ran.append(("new", loop.time()))
+        return 1
+
+    async def other() -> int:
+        ran.append(("other", loop.time()))
+        return 1
+
+    start = loop.time()
+    box.put("x", limited)
+    box.put("y", other)
+    await box.drain()
+    assert [name for name, _ in ran] == ["new", "other"]
+    assert ran[0][1] - start >= 0.2
+
+
+async def test_a_failing_job_does_not_stop_the_others() -> None:
+    box = Outbox(0.0)
+    ran: list[str] = []
+
+    async def broken() -> int:
+        raise RuntimeError("boom")
+
+    async def fine() -> int:
+        ran.append("fine")
+        return 0
+
+    box.put("a", broken)
+    box.put("b", fine)
+    await box.drain()
+    assert ran == ["fine"] and not box.busy
