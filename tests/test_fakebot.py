@@ -148,6 +148,9 @@ async def test_group_privacy_mode(fake_tg: FakeTelegram, app: Application) -> No
     assert [m.text for m in fake_tg.messages(group)] == [
         f"echo hi @{fake_tg.bot.username}", "echo reply", "echo more chatter"
     ]
+    assert fake_tg.transcript(group).splitlines()[:2] == ["#1 Bob: chatter", "#2 Bob: hi @PaohuziTestBot"]
+    with pytest.raises(TimeoutError, match="last calls: .*sendMessage"):
+        await fake_tg.wait_for(lambda: False, timeout=0.05)
 
 
 async def test_press_edits_media_and_returns_answers(fake_tg: FakeTelegram, app: Application) -> None:
@@ -382,3 +385,18 @@ def test_max_in_window_matches_brute_force(times: list[float], window: float) ->
     times.sort()
     brute = max((sum(t <= u < t + window for u in times) for t in times), default=0)
     assert max_in_window(times, window) == brute
+
+
+async def test_stop_releases_a_parked_long_poll_and_leaves_no_tasks() -> None:
+    tg = FakeTelegram()
+    await tg.start()
+    async with Bot(tg.token, base_url=tg.base_url) as bot:
+        loop = asyncio.get_running_loop()
+        poll = asyncio.create_task(bot.get_updates(timeout=30, read_timeout=40))
+        await tg.wait_for(lambda: any(c.method == "getUpdates" for c in tg.calls))
+        started = loop.time()
+        await tg.stop()
+        assert await poll == ()
+        assert loop.time() - started < 1.5
+    await asyncio.sleep(0)
+    assert [t for t in asyncio.all_tasks() if t is not asyncio.current_task()] == []

@@ -49,6 +49,8 @@ Key facts:
   ``send_text(user, user, "/start")`` (a user's own DM), else the bot gets 403.
 * Never sleep blindly: ``wait_for(predicate)``, ``wait_reply(msg)``, ``settle()`` (quiet bot)
   and ``press()`` (returns the answerCallbackQuery) wake on every bot call.
+* Debugging: ``transcript(chat)`` renders a chat as text; a ``wait_for`` timeout lists the
+  bot's last calls and errors.
 * Stats: ``calls`` (method, chat_id, time), ``errors`` (method, chat_id, code, description),
   ``unknown_methods``, ``rejections`` (429s), ``send_times(chat)``, ``max_per_minute(chat)``.
 * Time: ``FakeTelegram(clock=...)`` (default ``time.monotonic``) stamps calls and drives the

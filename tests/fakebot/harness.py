@@ -259,6 +259,17 @@ class FakeTelegram:
             if not m.deleted and (include_users or m.from_bot)
         ]
 
+    def transcript(self, chat: ChatLike) -> str:
+        """The chat as text, users' messages included: for assertion messages and debugging."""
+        lines = []
+        for m in self.messages(chat, include_users=True):
+            who = "bot" if m.from_bot else m.sender.first_name
+            body = m.text if m.text is not None else f"[{m.media_kind}] {m.caption or ''}"
+            edited = f" (edited x{m.edits})" if m.edits else ""
+            buttons = f" {m.keyboard}" if m.keyboard else ""
+            lines.append(f"#{m.message_id} {who}{edited}: {body}{buttons}")
+        return "\n".join(lines)
+
     def last_message(self, chat: ChatLike) -> FakeMessage | None:
         """The bot's newest visible message in the chat, or None."""
         shown = self.messages(chat)

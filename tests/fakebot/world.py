@@ -99,8 +99,16 @@ class World:
                 return result
             remaining = deadline - loop.time()
             if remaining <= 0:
-                raise TimeoutError(f"timed out after {timeout}s waiting for {what}")
+                raise TimeoutError(f"timed out after {timeout}s waiting for {what}\n"
+                                   f"{self.recent_activity()}")
             await self.wait_change(remaining)
+
+    def recent_activity(self, n: int = 8) -> str:
+        """The last bot calls and errors, for timeout messages."""
+        calls = [f"{c.method}({c.chat_id})" for c in self.calls if c.method != "getUpdates"]
+        errors = [f"{e.method}({e.chat_id}) -> {e.code} {e.description}" for e in self.errors]
+        return (f"last calls: {', '.join(calls[-n:]) or 'none'}\n"
+                f"last errors: {'; '.join(errors[-n:]) or 'none'}")
 
     # -- ids -----------------------------------------------------------------------------------
 
