@@ -127,7 +127,8 @@ def layout_hand(view: PrivateView, names: Sequence[str], lang: str = "zh") -> Sc
     y = melds_top
     scene.text(M, y, s["my_melds"], 24, bold=True)
     if any(not all(m.face_up) for m in view.melds):
-        scene.text(M + 130, y + 4, s["hidden_note"], 18, T.TEXT_DIM)
+        note_x = M + round(fonts.font(24, bold=True).getlength(s["my_melds"])) + 20
+        scene.text(note_x, y + 4, s["hidden_note"], 18, T.TEXT_DIM, max_width=width - M - note_x)
     y += 40
     if not view.melds:
         scene.text(M, y, s["no_melds"], 20, T.TEXT_DIM)

@@ -225,6 +225,9 @@ def encode(img: Image.Image, fmt: Format) -> bytes:
 
     JPEG keeps full chroma (no 4:2:0 subsampling) so that red ink on white stays sharp.
     """
+    if max(img.size) > MAX_SIDE:  # a safety net: layouts are meant to stay within it
+        img = img.copy()
+        img.thumbnail((MAX_SIDE, MAX_SIDE), Image.Resampling.LANCZOS)
     buf = io.BytesIO()
     if fmt == "PNG":
         img.save(buf, "PNG", compress_level=1)

@@ -318,3 +318,17 @@ def test_card_faces_of_small_and_big_differ() -> None:
         s_px = small.convert("RGB").getpixel((T.HAND.w // 2, T.HAND.h - 20))
         b_px = big.convert("RGB").getpixel((T.HAND.w // 2, T.HAND.h - 20))
         assert s_px != b_px
+
+
+def test_encode_scales_an_oversized_picture_down_to_telegram_size() -> None:
+    from render.scene import encode
+
+    big = Image.new("RGB", (2000, 500), T.FELT)
+    for fmt in ("PNG", "JPEG"):
+        assert decode_any(encode(big, fmt)).size == (MAX_SIDE, 320)  # type: ignore[arg-type]
+
+
+def decode_any(data: bytes) -> Image.Image:
+    img = Image.open(io.BytesIO(data))
+    img.load()
+    return img
