@@ -149,8 +149,9 @@ async def test_group_privacy_mode(fake_tg: FakeTelegram, app: Application) -> No
         f"echo hi @{fake_tg.bot.username}", "echo reply", "echo more chatter"
     ]
     assert fake_tg.transcript(group).splitlines()[:2] == ["#1 Bob: chatter", "#2 Bob: hi @PaohuziTestBot"]
-    with pytest.raises(TimeoutError, match="last calls: .*sendMessage"):
-        await fake_tg.wait_for(lambda: False, timeout=0.05)
+    with pytest.raises(TimeoutError, match="last calls: .*sendMessage") as failed:
+        await fake_tg.wait_for(lambda: fake_tg.messages(group)[5], timeout=0.05)
+    assert isinstance(failed.value.__cause__, IndexError)
 
 
 async def test_press_edits_media_and_returns_answers(fake_tg: FakeTelegram, app: Application) -> None:
@@ -162,8 +163,8 @@ async def test_press_edits_media_and_returns_answers(fake_tg: FakeTelegram, app:
 
     answer = await fake_tg.press(alice, reply.message_id, alice, "flip", timeout=5)
     assert (answer.text, answer.show_alert) == (None, False)
-    shown = await fake_tg.wait_for(lambda: fake_tg.message(alice, reply.message_id).edits == 1
-                                   and fake_tg.message(alice, reply.message_id), timeout=5)
+    shown = await fake_tg.wait_for(lambda: fake_tg.last_message(alice).edits == 1
+                                   and fake_tg.last_message(alice), timeout=5)
     assert shown.photo_bytes is not None and color_of(shown.photo_bytes) == (0, 0, 255)
     assert shown.caption == "蓝 blue" and shown.keyboard[0][0] == ("翻牌 Flip", "flip")
     assert len(fake_tg.messages(alice)) == 1
@@ -347,6 +348,15 @@ def test_max_in_window_counts_sliding_windows() -> None:
 def test_parse_modes(mode: str | None, source: str, text: str, types: list[str]) -> None:
     parsed, entities = parse(source, mode, None)
     assert parsed == text and [e["type"] for e in entities] == types
+
+
+def test_entity_offsets_count_utf16_units() -> None:
+    text, entities = parse('<b>🀄</b>胡 <pre><code class="language-py">x</code></pre>', "HTML", None)
+    assert text == "🀄胡 x"
+    assert entities == [
+        {"type": "bold", "offset": 0, "length": 2},
+        {"type": "pre", "offset": 4, "length": 1, "language": "py"},
+    ]
 
 
 @pytest.mark.parametrize(

@@ -170,7 +170,7 @@ class FakeTelegram:
         if chat.is_private:
             if chat.user is not user:
                 raise ValueError(f"{user.first_name} cannot write in another user's DM")
-            user.started = True
+            user.started, user.blocked = True, False  # writing to the bot restarts it
         elif chat.members.get(user.id, "left") == "left":
             chat.members[user.id] = "member"
         entities = [
@@ -283,7 +283,8 @@ class FakeTelegram:
         self, predicate: Callable[[], Any], timeout: float = 10.0, *, what: str | None = None
     ) -> Any:
         """Wait until ``predicate()`` is truthy and return its value. It is re-checked after
-        every bot call and every harness action; TimeoutError after ``timeout`` seconds."""
+        every bot call and every harness action; TimeoutError after ``timeout`` seconds.
+        Exceptions raised by ``predicate`` mean "not yet" and are chained to the TimeoutError."""
         return await self.world.wait_for(predicate, timeout, what or repr(predicate))
 
     async def wait_reply(

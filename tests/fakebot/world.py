@@ -91,16 +91,23 @@ class World:
             pass
 
     async def wait_for(self, predicate: Callable[[], Any], timeout: float, what: str) -> Any:
+        """Re-check ``predicate`` on every change until truthy. An exception from it counts as
+        "not yet" (``last_message(g).edits`` before any message exists) and is chained to the
+        TimeoutError if the wait fails."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
+        error: Exception | None = None
         while True:
-            result = predicate()
+            try:
+                result = predicate()
+            except Exception as exc:
+                result, error = None, exc
             if result:
                 return result
             remaining = deadline - loop.time()
             if remaining <= 0:
                 raise TimeoutError(f"timed out after {timeout}s waiting for {what}\n"
-                                   f"{self.recent_activity()}")
+                                   f"{self.recent_activity()}") from error
             await self.wait_change(remaining)
 
     def recent_activity(self, n: int = 8) -> str:
