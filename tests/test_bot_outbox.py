@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from datetime import timedelta
 
+import pytest
 from telegram.error import RetryAfter
 
 from bot.config import Config
@@ -56,6 +57,7 @@ async def test_same_key_coalesces_in_place_and_notes_are_bounded() -> None:
     assert ran == ["a2", "b", "n1", "n2"]
 
 
+@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")  # PTB's own __init__
 async def test_retry_after_requeues_at_the_front_with_the_latest_job() -> None:
     loop = asyncio.get_running_loop()
     box = Outbox(0.0)
