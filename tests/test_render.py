@@ -332,3 +332,31 @@ def decode_any(data: bytes) -> Image.Image:
     img = Image.open(io.BytesIO(data))
     img.load()
     return img
+
+
+def test_last_move_glows(games: list[tuple[list[Hand], Hand]]) -> None:
+    from render.scene import Box
+    from render.table import last_move
+
+    seen: set[str] = set()
+    for snaps, _ in games:
+        for h in snaps:
+            view = h.public_view()
+            what, seat, idx = last_move(view)
+            ev = view.last_event
+            glows = [
+                b
+                for b in layout_table(view, NAMES).items
+                if isinstance(b, Box) and b.fill == T.LAST_MOVE
+            ]
+            assert len(glows) == (
+                len(idx) if what in ("melds", "discard") else int(what == "offer")
+            )
+            if what == "melds":
+                assert ev is not None and seat == ev.seat
+                kinds = {view.seats[seat].melds[i].kind for i in idx}
+                assert kinds == {"chi" if ev.kind == "chi" else ev.kind}
+            if ev is not None and ev.kind in ("chi", "peng", "pao", "ti", "wei", "chouwei"):
+                assert what == "melds" and idx
+            seen.add(what)
+    assert {"offer", "melds"} <= seen
