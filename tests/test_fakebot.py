@@ -214,8 +214,9 @@ async def test_identical_edit_is_not_modified(fake_tg: FakeTelegram) -> None:
         assert shown is not None and shown.keyboard == [] and shown.edits == 1
         with pytest.raises(BadRequest, match="(?i)can't parse entities"):
             await bot.send_message(erin, "1 < 2 <b>", parse_mode="HTML")
+        fake_tg.delete(erin, msg.message_id)  # Erin clears her chat
         with pytest.raises(BadRequest, match="(?i)message to edit not found"):
-            await bot.edit_message_text("x", erin, 999)
+            await bot.edit_message_text("x", erin, msg.message_id)
 
 
 async def test_callback_answered_twice_and_file_id_reuse(fake_tg: FakeTelegram) -> None:

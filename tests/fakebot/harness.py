@@ -248,6 +248,16 @@ class FakeTelegram:
             raise LookupError(f"button {match!r} is not a callback button")
         return await self.press(current.chat, current.message_id, user, data, timeout=timeout)
 
+    def delete(self, chat: ChatLike, message_id: int) -> None:
+        """A user deletes a message (in a DM anyone may delete anything, for both sides):
+        the bot's later edits of it get 400 "message to edit not found". No update is sent,
+        as Telegram sends none to bots for deletions."""
+        msg = self.world.message(self._chat(chat), message_id)
+        if msg is None:
+            raise LookupError(f"no message {message_id} to delete")
+        msg.deleted = True
+        self.world.notify()
+
     # -- reading -------------------------------------------------------------------------------
 
     def messages(self, chat: ChatLike, *, include_users: bool = False) -> list[FakeMessage]:
