@@ -34,6 +34,9 @@ Usage (the ``fake_tg`` fixture in tests/conftest.py does the start/stop)::
 
 Key facts:
 
+* Import as ``fakebot`` (pytest puts ``tests/`` on sys.path since it has no __init__.py).
+* Stop the bot (``updater.stop()``, ``stop()``, ``shutdown()``) before the fake; ``stop()`` of
+  the fake releases any parked getUpdates at once.
 * ``fake_tg.base_url`` is ``http://127.0.0.1:PORT/bot``; PTB appends ``{token}/{method}``.
 * Chats are ``FakeChat``; a ``FakeUser`` passed where a chat is expected means their DM.
 * ``messages(chat)`` lists the *bot's* visible messages (``include_users=True`` for all);
@@ -47,6 +50,9 @@ Key facts:
   only commands, replies to its own messages and @mentions (``FakeTelegram(privacy_mode=False)``
   or ``set_admin(group, tg.bot)`` to see all chatter). DMs: ``start_private(user)`` first, or
   ``send_text(user, user, "/start")`` (a user's own DM), else the bot gets 403.
+* Other user-side events: ``block(user)`` (403 "bot was blocked by the user"),
+  ``delete(chat, message_id)`` (later edits: 400 "message to edit not found"),
+  ``remove_bot(group)`` (403), ``press(chat, message_id, user, data)`` for stale buttons.
 * Never sleep blindly: ``wait_for(predicate)``, ``wait_reply(msg)``, ``settle()`` (quiet bot)
   and ``press()`` (returns the answerCallbackQuery) wake on every bot call.
 * Debugging: ``transcript(chat)`` renders a chat as text; a ``wait_for`` timeout lists the
