@@ -24,9 +24,17 @@ def _band_h(size: T.CardSize) -> int:
     return max(4, round(size.h * 0.08))
 
 
+def has_foot(size: T.CardSize) -> bool:
+    """Tall enough for the small upside-down copy at the foot? Else the character is centred
+    (such sizes are never overlapped in a column)."""
+    return size.h - size.step >= 0.4 * size.h
+
+
 def char_box(size: T.CardSize) -> tuple[int, int, int]:
     """(centre x, centre y, font px) of the big character, in card coordinates."""
     band = _band_h(size)
+    if not has_foot(size):
+        return size.w // 2, band + (size.h - band) // 2, size.char_px
     px = min(size.char_px, size.step - band - 4)
     return size.w // 2, band + 2 + (size.step - band - 2) // 2, px
 
@@ -66,16 +74,17 @@ def face(kind: int, size: T.CardSize, hidden: bool = False, locked: bool = False
     cx, cy, px = char_box(size)
     ch = C.to_char(kind)
     d.text((cx * SS, cy * SS), ch, font=font(px * SS, bold=True), fill=ink(kind), anchor="mm")
-    foot = Image.new("RGBA", (w, h), (0, 0, 0, 0))
-    small_px = max(8, round(px * 0.42))
-    ImageDraw.Draw(foot).text(
-        (w // 2, band + small_px * SS),
-        ch,
-        font=font(small_px * SS, bold=True),
-        fill=ink(kind),
-        anchor="mm",
-    )
-    img.alpha_composite(foot.rotate(180))
+    if has_foot(size):
+        foot = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+        small_px = max(8, round(px * 0.42))
+        ImageDraw.Draw(foot).text(
+            (w // 2, band + small_px * SS),
+            ch,
+            font=font(small_px * SS, bold=True),
+            fill=ink(kind),
+            anchor="mm",
+        )
+        img.alpha_composite(foot.rotate(180))
     if hidden:
         hw = max(3, size.w // 14) * SS
         d.rounded_rectangle((0, 0, w - 1, h - 1), r, outline=T.BACK, width=hw)

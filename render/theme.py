@@ -51,4 +51,4 @@ class CardSize:
 HAND = CardSize(72, 100, 56, 9)
 MELD = CardSize(50, 70, 40, 7)
 TABLE = CardSize(44, 62, 34, 6)
-SMALL = CardSize(36, 50, 28, 5)
+SMALL = CardSize(38, 52, 32, 5)  # discards and 臭 kinds: never overlapped
