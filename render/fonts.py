@@ -70,10 +70,6 @@ def clean(text: str, bold: bool = False) -> str:
     return "".join(out).strip() or MISSING
 
 
-def width(text: str, fnt: Font) -> float:
-    return fnt.getlength(text)
-
-
 def fit(text: str, fnt: Font, max_width: float) -> str:
     """The longest prefix of ``text`` that fits ``max_width``, ending in ``…`` when cut."""
     if fnt.getlength(text) <= max_width:
