@@ -15,12 +15,12 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
-from fakebot import FakeMessage, FakeTelegram, FakeUser
+from fakebot import FakeMessage, FakeTelegram, FakeUser, RateLimits
 from telegram.ext import AIORateLimiter, Application
 
 from bot.app import Services, build_application
 from bot.config import Config
-from bot.i18n import t
+from bot.i18n import lang_of, t
 from bot.messages import event_line
 from bot.tables import HandRecord, Table
 from engine import actions as A
@@ -91,8 +91,9 @@ def check_private(tg: FakeTelegram, table: Table, users: list[FakeUser], render:
     for seat, user in enumerate(users):
         msg = hand_message(tg, user)
         assert msg is not None
+        lang = lang_of(user.language_code, "zh")
         shown = sorted(text for text, _ in action_buttons(msg))
-        assert shown == sorted(A.label(a, "zh") for a in record.hand.legal_actions(seat))
+        assert shown == sorted(A.label(a, lang) for a in record.hand.legal_actions(seat))
         pings = [m for m in tg.messages(user) if (m.text or "").startswith("⏰")]
         assert len(pings) <= 1  # the previous ping is deleted
         if shown:
@@ -100,10 +101,10 @@ def check_private(tg: FakeTelegram, table: Table, users: list[FakeUser], render:
         own = set(record.hand.private_view(seat).hand)
         for text in shown:
             if text.startswith("出 "):
-                assert any(text == A.label(A.discard(k), "zh") for k in own)
+                assert any(text == A.label(A.discard(k), lang) for k in own)
         if render:
             view = record.hand.private_view(seat)
-            assert msg.photo_bytes == render_hand(view, record.names, "zh")
+            assert msg.photo_bytes == render_hand(view, record.names, lang)
 
 
 def check_group(tg: FakeTelegram, group, record: HandRecord) -> None:
@@ -125,20 +126,23 @@ def _pings_sent(tg: FakeTelegram, user: FakeUser) -> int:
     return sum(1 for c in tg.calls if c.method == "sendMessage" and c.chat_id == user.id)
 
 
-async def seat_three(tg: FakeTelegram, names=("Alice", "Bob", "Carol")):
+async def seat_three(tg: FakeTelegram, langs=("zh-hans", "zh-hans", "zh-hans")):
     """Alice opens, Bob joins by button, Carol joins by the deep link after a 403."""
-    users = [tg.user(n) for n in names]
+    users = [tg.user(n, language_code=lang)
+             for n, lang in zip(("Alice", "Bob", "Carol"), langs, strict=True)]
     group = tg.group("牌友群", members=tuple(users))
     tg.start_private(users[0])
     tg.start_private(users[1])
     lobby = await tg.wait_reply(await tg.send_text(group, users[0], "/new"))
-    assert (await tg.press_button(lobby, users[1], "加入")).text == t("zh", "ok")
+    assert (await tg.press_button(lobby, users[1], "加入")).text == \
+        t(lang_of(langs[1], "zh"), "ok")
     answer = await tg.press_button(lobby, users[2], "加入")
     assert answer.url == "https://t.me/PaohuziTestBot?start=j1"  # 403: not seated
     assert "私聊入座" in str(lobby.keyboard)
     await tg.send_text(users[2], users[2], "/start j1")
+    joined = t(lang_of(langs[2], "zh"), "joined_dm", chat="牌友群", table=1)
     reply = await tg.wait_for(lambda: next(
-        (m for m in tg.messages(users[2]) if "已入座" in (m.text or "")), None))
+        (m for m in tg.messages(users[2]) if m.text == joined), None))
     assert "牌友群" in reply.text
     await tg.wait_for(lambda: "Carol" in (tg.message(group, lobby.message_id).text or ""))
     return users, group, lobby
@@ -175,7 +179,7 @@ async def play_hand(tg: FakeTelegram, app, users, group, rng: random.Random,
 
 async def test_three_players_play_hands_to_settlement(tg: FakeTelegram, tmp_path) -> None:
     async with running_bot(make_config(tg, tmp_path / "db.sqlite3")) as app:
-        users, group, lobby = await seat_three(tg)
+        users, group, lobby = await seat_three(tg, langs=("zh-hans", "en", "zh-hans"))
         svc = services(app)
         assert (await tg.press_button(lobby, users[0], "开始")).text is None
         rng = random.Random(20261129)
@@ -208,9 +212,15 @@ async def test_three_players_play_hands_to_settlement(tg: FakeTelegram, tmp_path
         for user in users:
             points, hands, _ = await svc.store.score(user.id, group.id)
             assert (points, hands) == (totals.get(user.id, 0), 3)
-        assert tg.max_per_minute(group) <= 20
+        per_minute = tg.max_per_minute(group)
+        print(f"group: {len(tg.send_times(group))} messages-or-edits, at most {per_minute} "
+              "in a (scaled) minute")
+        assert per_minute <= 20
         assert not tg.unknown_methods
         assert not [e for e in tg.errors if e.code != 403], tg.errors
+        assert ("join", t("zh", "cmd_join")) in tg.commands(scope="all_group_chats")
+        assert ("join", t("en", "cmd_join")) in tg.commands(scope="all_group_chats",
+                                                            language_code="en")
 
 
 async def test_foreign_stale_and_double_presses_change_nothing(tg: FakeTelegram, tmp_path) -> None:
@@ -306,7 +316,8 @@ async def test_leaving_mid_hand_is_escape(tg: FakeTelegram, tmp_path) -> None:
         await tg.send_text(group, users[1], "/stop")
         note = await tg.wait_for(lambda: tg.last_message(group).text == t("zh", "only_opener"))
         assert note and svc.service.in_chat(group.id) is table
-        await tg.send_text(group, users[0], "/stop")
+        tg.set_admin(group, users[1])  # a group admin may
+        await tg.send_text(group, users[1], "/stop")
         await tg.wait_for(lambda: svc.service.in_chat(group.id) is None)
         assert tg.max_per_minute(group) <= 20
 
@@ -342,3 +353,59 @@ async def test_restart_resumes_the_running_hand(tg: FakeTelegram, tmp_path) -> N
             assert hand_message(tg, user).message_id == hand_ids[user.id]
         table = await play_hand(tg, app, users, group, rng)
         assert table.status == "between"
+
+
+@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")  # PTB's 429 parsing
+async def test_429_never_loses_a_move(fake_tg: FakeTelegram, tmp_path) -> None:
+    """Flood limits on private chats: the moves stand and every DM ends up current."""
+    tg = fake_tg
+    async with running_bot(make_config(tg, tmp_path / "db.sqlite3")) as app:
+        users, group, lobby = await seat_three(tg)
+        svc = services(app)
+        tg.rate_limits = RateLimits(private_per_second=2, private_burst=2,
+                                    group_per_minute=1000, global_per_second=1000)
+        await tg.press_button(lobby, users[0], "开始")
+        table = svc.service.in_chat(group.id)
+        rng = random.Random(2)
+        for _ in range(10):  # quick presses of the current buttons, not waiting for the DMs
+            if table.status != "playing":
+                break
+            seat = rng.choice([s for s, d in table.decisions.items() if d.legal])
+            decision = table.decisions[seat]
+            data = f"a:{table.id}:{decision.version}:{rng.randrange(len(decision.legal))}"
+            assert (await tg.press(group, lobby.message_id, users[seat], data)).text is None
+        log = list(table.current.hand.log)
+        assert len(log) == 10
+        await svc.presenter.idle()
+        assert tg.rejections  # Telegram did refuse some calls
+        assert table.current.hand.log == log
+        check_private(tg, table, users, render=True)
+
+
+async def test_fast_play_is_coalesced_under_20_a_minute(tg: FakeTelegram, tmp_path) -> None:
+    """Presses as fast as the bot answers them: the group sees coalesced edits, ≤ 20 a minute."""
+    async with running_bot(make_config(tg, tmp_path / "db.sqlite3")) as app:
+        users, group, lobby = await seat_three(tg)
+        svc = services(app)
+        await tg.press_button(lobby, users[0], "开始")
+        table = svc.service.in_chat(group.id)
+        rng = random.Random(11)
+        presses = 0
+        for hand_no in (1, 2):
+            while table.status == "playing":
+                seat = rng.choice([s for s, d in table.decisions.items() if d.legal])
+                decision = table.decisions[seat]
+                data = f"a:{table.id}:{decision.version}:{rng.randrange(len(decision.legal))}"
+                assert (await tg.press(group, lobby.message_id, users[seat], data)).text is None
+                presses += 1
+            if hand_no == 1:
+                for user in users:
+                    await svc.service.again(table.id, user.id)
+        await svc.presenter.idle()
+        sent = len(tg.send_times(group))
+        print(f"fast play: {presses} presses, {sent} group messages-or-edits, at most "
+              f"{tg.max_per_minute(group)} in a (scaled) minute")
+        assert sent < presses
+        assert tg.max_per_minute(group) <= 20
+        for record in (table.current,):
+            check_group(tg, group, record)
