@@ -22,7 +22,8 @@ COL_GAP = 10
 MELD_GAP = 16
 PANEL_W = 180
 HEADER_H = 112
-PANEL_MIN_H = 236  # label, card, who, stock
+PANEL_FULL_H = 252  # stock, label, card, who
+PANEL_STOCK_H = 44  # stock only
 FORMAT = "JPEG"  # sent on every move: JPEG encodes ~6x faster than PNG at a similar size
 
 
@@ -45,10 +46,11 @@ def _check(view: PrivateView, names: Sequence[str]) -> None:
 def layout_hand(view: PrivateView, names: Sequence[str], lang: str = "zh") -> Scene:
     _check(view, names)
     s = table(lang)
-    pub = view.public
     cols = hand_columns(view)
     hand_w = max(len(cols) * (T.HAND.w + COL_GAP) - COL_GAP, 0)
-    hand_h = max([PANEL_MIN_H - 16, *(column_height(len(c), T.HAND) for c in cols)])
+    shows = view.public.offer is not None or view.highlight is not None
+    panel_h = PANEL_FULL_H if shows else PANEL_STOCK_H
+    hand_h = max([panel_h - 16, *(column_height(len(c), T.HAND) for c in cols)])
     melds_w = len(view.melds) * (T.MELD.w + MELD_GAP)
     main_w = max(hand_w, melds_w, 520)
     width = M + main_w + 2 * M + PANEL_W + M
@@ -87,41 +89,7 @@ def layout_hand(view: PrivateView, names: Sequence[str], lang: str = "zh") -> Sc
                 )
             )
 
-    # Offer / just drawn, and the stock, in the right panel.
-    px = width - M - PANEL_W
-    scene.add(Box(Rect(px, HEADER_H - 8, PANEL_W, hand_h + 16), fill=T.FELT_DARK, radius=12))
-    offer = pub.offer
-    shown = offer.card if offer is not None else view.highlight
-    if shown is not None:
-        label = s["offer"] if offer is not None else s["just_drawn"]
-        scene.text(px + PANEL_W // 2, HEADER_H + 4, label, 22, T.TEXT_DIM, bold=True, anchor="mt")
-        cx, cy = px + (PANEL_W - T.HAND.w) // 2, HEADER_H + 40
-        glow(scene, Rect(cx, cy, T.HAND.w, T.HAND.h))
-        scene.card(cx, cy, shown, T.HAND, "offer")
-        if offer is not None:
-            how = {
-                OfferHow.LIANG: "how_liang",
-                OfferHow.DRAW: "how_draw",
-                OfferHow.DISCARD: "how_discard",
-            }[offer.how]
-            who = fonts.name(names[offer.seat], fonts.font(20), PANEL_W - 90)
-            scene.text(
-                px + PANEL_W // 2,
-                cy + T.HAND.h + 14,
-                s[how].format(name=who),
-                20,
-                anchor="mt",
-                max_width=PANEL_W - 12,
-            )
-    scene.text(
-        px + PANEL_W // 2,
-        HEADER_H + hand_h - 20,
-        s["stock"].format(n=pub.stock_count),
-        20,
-        T.TEXT_DIM,
-        anchor="mt",
-        max_width=PANEL_W - 12,
-    )
+    _panel(scene, view, names, s, width - M - PANEL_W)
 
     # His table melds.
     y = melds_top
@@ -159,6 +127,37 @@ def layout_hand(view: PrivateView, names: Sequence[str], lang: str = "zh") -> Sc
             scene.card(x, y, k, T.SMALL, "chou", view.seat)
             x += T.SMALL.w + 6
     return scene
+
+
+def _panel(
+    scene: Scene, view: PrivateView, names: Sequence[str], s: Mapping[str, str], px: int
+) -> None:
+    """Right of the hand: the stock, and the card on offer or just drawn (glowing)."""
+    offer = view.public.offer
+    shown = offer.card if offer is not None else view.highlight
+    top = HEADER_H - 8
+    h = PANEL_STOCK_H if shown is None else PANEL_FULL_H
+    mid = px + PANEL_W // 2
+    scene.add(Box(Rect(px, top, PANEL_W, h), fill=T.FELT_DARK, radius=12))
+    stock = s["stock"].format(n=view.public.stock_count)
+    scene.text(mid, top + 10, stock, 20, T.TEXT_DIM, anchor="mt", max_width=PANEL_W - 12)
+    if shown is None:
+        return
+    label = s["offer"] if offer is not None else s["just_drawn"]
+    scene.text(mid, top + 52, label, 22, T.TEXT, bold=True, anchor="mt", max_width=PANEL_W - 12)
+    rect = Rect(mid - T.HAND.w // 2, top + 94, T.HAND.w, T.HAND.h)
+    glow(scene, rect)
+    scene.card(rect.x, rect.y, shown, T.HAND, "offer")
+    if offer is not None:
+        how = {
+            OfferHow.LIANG: "how_liang",
+            OfferHow.DRAW: "how_draw",
+            OfferHow.DISCARD: "how_discard",
+        }[offer.how]
+        who = fonts.name(names[offer.seat], fonts.font(20), PANEL_W - 70)
+        scene.text(
+            mid, rect.bottom + 16, s[how].format(name=who), 20, anchor="mt", max_width=PANEL_W - 12
+        )
 
 
 def _header(
