@@ -167,7 +167,7 @@ async def test_press_edits_media_and_returns_answers(fake_tg: FakeTelegram, app:
                                    and fake_tg.last_message(alice), timeout=5)
     assert shown.photo_bytes is not None and color_of(shown.photo_bytes) == (0, 0, 255)
     assert shown.caption == "蓝 blue" and shown.keyboard[0][0] == ("翻牌 Flip", "flip")
-    assert len(fake_tg.messages(alice)) == 1
+    assert len(fake_tg.messages(alice)) == 1 and fake_tg.unanswered_queries == []
     assert [c.method for c in fake_tg.calls if c.method.startswith("edit")] == ["editMessageMedia"]
 
 
@@ -277,6 +277,8 @@ async def test_edits_deletes_documents_and_settings(fake_tg: FakeTelegram) -> No
         await bot.set_my_commands([("new", "开新桌 New table")], language_code="zh")
         assert fake_tg.commands(language_code="zh") == [("new", "开新桌 New table")]
         assert [c.command for c in await bot.get_my_commands(language_code="zh")] == ["new"]
+        assert await bot.get_my_commands() == ()  # the default scope/language was never set
+        assert await bot.log_out() and await bot.close()
     assert fake_tg.max_per_minute(group) == 4  # 2 sends + 2 edits; deletes do not count
 
 
@@ -295,6 +297,7 @@ async def test_long_poll_returns_as_soon_as_an_update_arrives(fake_tg: FakeTeleg
         # allowed_updates=["message"] is remembered: a button press is dropped, as by Telegram.
         with pytest.raises(TimeoutError):
             await fake_tg.press(ivan, hi.message_id, ivan, "x", timeout=0.05)
+        assert len(fake_tg.unanswered_queries) == 1
         assert await bot.get_updates(offset=updates[-1].update_id + 1, timeout=0) == ()
 
 

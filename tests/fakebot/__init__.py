@@ -58,7 +58,7 @@ Key facts:
 * Debugging: ``transcript(chat)`` renders a chat as text; a ``wait_for`` timeout lists the
   bot's last calls and errors.
 * Stats: ``calls`` (method, chat_id, time), ``errors`` (method, chat_id, code, description),
-  ``unknown_methods``, ``rejections`` (429s), ``send_times(chat)``, ``max_per_minute(chat)``.
+  ``unknown_methods``, ``unanswered_queries``, ``rejections`` (429s), ``send_times(chat)``, ``max_per_minute(chat)``.
 * Time: ``FakeTelegram(clock=...)`` (default ``time.monotonic``) stamps calls and drives the
   flood limits; ``RateLimits()`` holds Telegram's limits and is off unless passed.
 """

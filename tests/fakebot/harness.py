@@ -350,6 +350,11 @@ class FakeTelegram:
         return self.world.unknown_methods
 
     @property
+    def unanswered_queries(self) -> list[str]:
+        """Ids of button presses the bot never answered (the user's spinner keeps turning)."""
+        return [qid for qid, future in self.world.pending_queries.items() if not future.done()]
+
+    @property
     def rejections(self) -> list[Rejection]:
         """429 answers given by the flood simulation, as (chat_id, time, retry_after)."""
         return self.world.flood.rejections
