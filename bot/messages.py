@@ -106,6 +106,7 @@ class Presenter:
         self._totals: dict[int, dict[int, int]] = {}  # hand id -> table totals after it
         self._group_sent: dict[Hashable, object] = {}  # what each group panel shows now
         self._note_ids = itertools.count()
+        self._open_settlement: dict[int, HandRecord] = {}  # table id -> settlement with buttons
 
     # --- plumbing ----------------------------------------------------------------------
 
@@ -144,24 +145,30 @@ class Presenter:
     # --- observer ----------------------------------------------------------------------
 
     def changed(self, table: Table) -> None:
-        if table.status == "lobby":
+        if table.status == "lobby" or table.lobby_msg_id is not None:
             self._put(table.chat_id, ("lobby", table.id), lambda: self._lobby(table))
-        elif table.status == "between" and table.current is not None:
-            record = table.current
-            self._put(table.chat_id, ("settle", record.id), lambda: self._settlement(table, record))
-        if table.current is not None:
-            record = table.current
-            if table.status == "playing":
-                self._put(table.chat_id, ("table", record.id), lambda: self._table(table, record))
-            for seat, player in table.players.items():
-                self._sync_hand_later(table, record, seat, player.user_id)
+        old = self._open_settlement.get(table.id)
+        if old is not None and old is not table.current:  # a new hand: retire its buttons
+            self._queue_settlement(table, old)
+        record = table.current
+        if record is None:
+            return
+        if table.status == "between":
+            self._queue_settlement(table, record)
+        elif table.status == "playing":
+            self._put(table.chat_id, ("table", record.id), lambda: self._table(table, record))
+        for seat, player in table.players.items():
+            self._sync_hand_later(table, record, seat, player.user_id)
 
     def settled(self, table: Table, record: HandRecord) -> None:
         self._put(table.chat_id, ("table", record.id), lambda: self._table(table, record))
-        self._put(table.chat_id, ("settle", record.id), lambda: self._settlement(table, record))
+        self._queue_settlement(table, record)
         for seat, user_id in enumerate(record.users):
             if table.seat_of(user_id) is None:  # left (逃跑): final picture, no keyboard
                 self._sync_hand_later(table, record, seat, user_id)
+
+    def _queue_settlement(self, table: Table, record: HandRecord) -> None:
+        self._put(table.chat_id, ("settle", record.id), lambda: self._settlement(table, record))
 
     def closed(self, table: Table) -> None:
         self.note(table.chat_id, lambda lang: t(lang, "stopped"))
@@ -197,11 +204,20 @@ class Presenter:
         ])
 
     async def _lobby(self, table: Table) -> int:
-        if table.status != "lobby":
-            return 0
+        """Send or edit the lobby; once play starts, edit it a last time without buttons."""
         lang = await self.group_lang(table.chat_id)
-        text, markup = self._lobby_text(table, lang), self._lobby_keyboard(table, lang)
+        text = self._lobby_text(table, lang)
         key = ("lobby", table.id)
+        if table.status != "lobby":
+            if table.lobby_msg_id is None:
+                return 0
+            msg_id = table.lobby_msg_id
+            await self.service.remember(table, lobby_msg_id=None)
+            if self._group_sent.pop(key, None) is None:
+                return 0  # not shown since a restart: leave it
+            await self._edit_text(table.chat_id, msg_id, text, None)
+            return 1
+        markup = self._lobby_keyboard(table, lang)
         if table.lobby_msg_id is None:
             msg = await self.bot.send_message(table.chat_id, text, reply_markup=markup)
             await self.service.remember(table, lobby_msg_id=msg.message_id)
@@ -227,45 +243,48 @@ class Presenter:
         photo = await asyncio.to_thread(render_table, pub, record.names, lang)
         if record.group_msg_id is None:
             msg = await self.bot.send_photo(table.chat_id, photo, caption=caption)
-            await self.service.remember_hand_msg(record, msg.message_id)
+            await self.service.remember_hand(record, group_msg_id=msg.message_id)
         else:
             await self._edit_media(table.chat_id, record.group_msg_id, photo, caption, None)
         self._group_sent[key] = caption
         return 1
 
     async def _settlement(self, table: Table, record: HandRecord) -> int:
-        if table.current is not record:
-            return 0
+        """Send the settlement, then keep its ready list current; buttons only while it is the
+        table's latest hand and the table waits for 再来一局."""
         lang = await self.group_lang(table.chat_id)
         totals = self._totals.get(record.id)
         if totals is None:
             totals = await self.store.table_totals(table.id)
             self._totals[record.id] = totals
-        caption = self._settlement_text(table, record, totals, lang)
+        live = table.current is record and table.status == "between"
+        caption = self._settlement_text(table, record, totals, lang, live)
         markup = None
-        if table.status == "between":
+        if live:
+            self._open_settlement[table.id] = record
             markup = InlineKeyboardMarkup([[
                 InlineKeyboardButton(t(lang, "btn_again"), callback_data=cb.simple("g", table.id)),
                 InlineKeyboardButton(t(lang, "btn_leave"), callback_data=cb.simple("l", table.id)),
             ]])
+        elif self._open_settlement.get(table.id) is record:
+            del self._open_settlement[table.id]
         key = ("settle", record.id)
-        shown = (caption, table.status)
-        if self._group_sent.get(key) == shown:
-            return 0
-        if table.settle_msg_id is None:
+        if record.settle_msg_id is None:
             pub = record.hand.public_view()
             per_seat = tuple(totals.get(u, 0) for u in record.users)
             photo = await asyncio.to_thread(render_settlement, pub, record.names, per_seat, lang)
             msg = await self.bot.send_photo(table.chat_id, photo, caption=caption,
                                             reply_markup=markup)
-            await self.service.remember(table, settle_msg_id=msg.message_id)
+            await self.service.remember_hand(record, settle_msg_id=msg.message_id)
+        elif self._group_sent.get(key) == caption:
+            return 0
         else:
-            await self._edit_caption(table.chat_id, table.settle_msg_id, caption, markup)
-        self._group_sent[key] = shown
+            await self._edit_caption(table.chat_id, record.settle_msg_id, caption, markup)
+        self._group_sent[key] = caption
         return 1
 
     def _settlement_text(self, table: Table, record: HandRecord, totals: dict[int, int],
-                         lang: str) -> str:
+                         lang: str, live: bool) -> str:
         outcome = record.hand.outcome
         assert outcome is not None
         names = record.names
@@ -289,7 +308,7 @@ class Presenter:
         for seat, user_id in enumerate(record.users):
             lines.append(t(lang, "settle_points", name=names[seat], points=outcome.points[seat],
                            total=totals.get(user_id, 0)))
-        if table.status == "between" and table.current is record:
+        if live:
             ready = [p.name for p in table.players.values() if p.ready]
             if ready:
                 lines.append(t(lang, "settle_ready", names="、".join(ready)))

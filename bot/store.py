@@ -43,7 +43,6 @@ MIGRATIONS: tuple[str, ...] = (
         version        INTEGER NOT NULL DEFAULT 0,
         base           INTEGER NOT NULL,
         lobby_msg_id   INTEGER,
-        settle_msg_id  INTEGER,
         created_at     TEXT NOT NULL DEFAULT (datetime('now')),
         closed_at      TEXT
     );
@@ -67,7 +66,8 @@ MIGRATIONS: tuple[str, ...] = (
         seed          TEXT NOT NULL,            -- decimal: 64-bit seeds overflow INTEGER
         dealer        INTEGER NOT NULL,
         status        TEXT NOT NULL CHECK (status IN ('running', 'done', 'aborted')),
-        group_msg_id  INTEGER,
+        group_msg_id  INTEGER,                  -- the table photo in the group
+        settle_msg_id INTEGER,                  -- the settlement message
         started_at    TEXT NOT NULL DEFAULT (datetime('now')),
         ended_at      TEXT,
         UNIQUE (table_id, no)
@@ -136,6 +136,7 @@ class HandRow:
     dealer: int
     status: str
     group_msg_id: int | None
+    settle_msg_id: int | None
     log: tuple[tuple[int, str], ...]  # (seat, action), in order
 
 
@@ -150,7 +151,6 @@ class TableRow:
     version: int
     base: int
     lobby_msg_id: int | None
-    settle_msg_id: int | None
 
 
 async def migrate(db: aiosqlite.Connection) -> int:
@@ -245,7 +245,7 @@ class Store:
         log = await self._all(
             "SELECT seat, action FROM actions WHERE hand_id = ? ORDER BY seq", row["id"])
         return HandRow(row["id"], row["no"], row["rule_set"], int(row["seed"]), row["dealer"],
-                       row["status"], row["group_msg_id"],
+                       row["status"], row["group_msg_id"], row["settle_msg_id"],
                        tuple((r["seat"], r["action"]) for r in log))
 
     async def table_totals(self, table_id: int) -> dict[int, int]:
@@ -278,11 +278,6 @@ class Store:
                 " DO UPDATE SET lang = excluded.lang, title = COALESCE(excluded.title, title)",
                 chat_id, title, lang)
 
-    async def set_message_ids(self, sql: str, *args: object) -> None:
-        """Remember where a message lives (message ids are display state, not game state)."""
-        async with self.transaction() as tx:
-            await tx.exec(sql, *args)
-
 
 class Tx:
     """Writes inside one :meth:`Store.transaction`."""
@@ -308,9 +303,19 @@ class Tx:
             "INSERT INTO tables (chat_id, opener_id, status, base) VALUES (?, ?, 'lobby', ?)",
             chat_id, opener_id, base)
 
+    async def _update(self, sql_table: str, where: dict[str, object],
+                      cols: dict[str, object]) -> None:
+        """UPDATE with column names from code (never from users), values as parameters."""
+        sets = ", ".join(f"{c} = ?" for c in cols)
+        conds = " AND ".join(f"{c} = ?" for c in where)
+        await self.exec(f"UPDATE {sql_table} SET {sets} WHERE {conds}",
+                        *cols.values(), *where.values())
+
     async def update_table(self, table_id: int, **cols: object) -> None:
-        names = ", ".join(f"{c} = ?" for c in cols)
-        await self.exec(f"UPDATE tables SET {names} WHERE id = ?", *cols.values(), table_id)
+        await self._update("tables", {"id": table_id}, cols)
+
+    async def update_hand(self, hand_id: int, **cols: object) -> None:
+        await self._update("hands", {"id": hand_id}, cols)
 
     async def close_table(self, table_id: int, version: int) -> None:
         await self.exec("UPDATE tables SET status = 'closed', version = ?,"
@@ -326,9 +331,7 @@ class Tx:
         await self.exec("DELETE FROM seats WHERE table_id = ? AND seat = ?", table_id, seat)
 
     async def update_seat(self, table_id: int, seat: int, **cols: object) -> None:
-        names = ", ".join(f"{c} = ?" for c in cols)
-        await self.exec(f"UPDATE seats SET {names} WHERE table_id = ? AND seat = ?",
-                        *cols.values(), table_id, seat)
+        await self._update("seats", {"table_id": table_id, "seat": seat}, cols)
 
     async def reset_seats(self, table_id: int) -> None:
         """A new hand: nobody is ready or in 托管; the old hand message is left behind (the
@@ -365,5 +368,4 @@ class Tx:
 
 def _table_row(r: aiosqlite.Row) -> TableRow:
     return TableRow(r["id"], r["chat_id"], r["opener_id"], r["status"], r["dealer"],
-                    r["draws_in_row"], r["version"], r["base"], r["lobby_msg_id"],
-                    r["settle_msg_id"])
+                    r["draws_in_row"], r["version"], r["base"], r["lobby_msg_id"])

@@ -77,7 +77,8 @@ class HandRecord:
     hand: Hand
     users: tuple[int, ...]  # who sat where when it was dealt
     names: tuple[str, ...]
-    group_msg_id: int | None = None
+    group_msg_id: int | None = None  # its table photo in the group
+    settle_msg_id: int | None = None  # its settlement message
 
 
 @dataclass
@@ -93,7 +94,6 @@ class Table:
     players: dict[int, Player] = field(default_factory=dict)
     current: HandRecord | None = None  # the running hand, or the last one played
     lobby_msg_id: int | None = None
-    settle_msg_id: int | None = None
     decisions: dict[int, Decision] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
 
@@ -176,8 +176,7 @@ class TableService:
 
     async def _load_table(self, row: TableRow) -> Table:
         table = Table(row.id, row.chat_id, row.opener_id, row.base, row.status, row.dealer,
-                      row.draws_in_row, row.version, lobby_msg_id=row.lobby_msg_id,
-                      settle_msg_id=row.settle_msg_id)
+                      row.draws_in_row, row.version, lobby_msg_id=row.lobby_msg_id)
         for s in await self.store.seats(row.id):
             user = await self.store.user(s.user_id)
             table.players[s.seat] = Player(
@@ -191,7 +190,7 @@ class TableService:
             users = tuple(table.players[s].user_id if s in table.players else 0
                           for s in range(SEATS))
             table.current = HandRecord(hand_row.id, hand_row.no, hand, users, table.names(),
-                                       hand_row.group_msg_id)
+                                       hand_row.group_msg_id, hand_row.settle_msg_id)
         self._refresh_decisions(table)
         return table
 
@@ -287,13 +286,14 @@ class TableService:
                 raise Refusal("in_play")
             if len(table.players) < SEATS:
                 raise Refusal("need_three")
-            await self._start_hand(table)
-        self._announce(table)
+            record = await self._start_hand(table)
+        self._started(table, record)
         return table
 
     async def again(self, table_id: int, user_id: int) -> Table:
         """再来一局: mark ready; the next hand starts when all three are ready."""
         table = self.get(table_id)
+        record = None
         async with table.lock:
             seat = self._seat(table, user_id)
             if table.status == "playing":
@@ -304,18 +304,16 @@ class TableService:
                     await tx.update_seat(table.id, seat, ready=1)
                 player.ready = True
             if len(table.players) == SEATS and all(p.ready for p in table.players.values()):
-                await self._start_hand(table)
-        self._announce(table)
+                record = await self._start_hand(table)
+        self._started(table, record)
         return table
 
-    def _announce(self, table: Table) -> None:
-        """After a hand may have started: a forced 天胡 settles at once."""
-        if table.status != "playing" and table.current and table.current.hand.is_terminal() \
-                and table.current.hand.log == [] and table.settle_msg_id is None:
-            self.observer.settled(table, table.current)
+    def _started(self, table: Table, record: HandRecord | None) -> None:
+        if record is not None and record.hand.is_terminal():  # a forced 天胡 ends it at once
+            self.observer.settled(table, record)
         self.observer.changed(table)
 
-    async def _start_hand(self, table: Table) -> None:
+    async def _start_hand(self, table: Table) -> HandRecord:
         dealer = table.dealer if table.dealer is not None else self.random.randrange(SEATS)
         seed = self.random.getrandbits(64)
         hand = Hand.new(self.rules, seed=seed, dealer=dealer, base=table.base)
@@ -324,8 +322,7 @@ class TableService:
         async with self.store.transaction() as tx:
             hand_id = await tx.create_hand(table.id, no, self.rules.id, seed, dealer)
             await tx.reset_seats(table.id)
-            await tx.update_table(table.id, status="playing", dealer=dealer, version=version,
-                                  lobby_msg_id=None, settle_msg_id=None)
+            await tx.update_table(table.id, status="playing", dealer=dealer, version=version)
             record = HandRecord(hand_id, no, hand,
                                 tuple(table.players[s].user_id for s in range(SEATS)),
                                 table.names())
@@ -333,12 +330,12 @@ class TableService:
         table.current = record
         table.version = version
         table.status, table.dealer = "playing", dealer
-        table.lobby_msg_id = table.settle_msg_id = None
         for p in table.players.values():
             p.ready = p.autoplay = False
             p.hand_msg_id = None
         self._set(table, cols)
         self._refresh_decisions(table)
+        return record
 
     # --- play ------------------------------------------------------------------------
 
@@ -496,7 +493,7 @@ class TableService:
                 table.decisions[seat] = Decision(table.version, legal, key, now)
 
     async def remember(self, table: Table, **ids: int | None) -> None:
-        """Persist message ids of the table (``lobby_msg_id``, ``settle_msg_id``)."""
+        """Persist message ids of the table (``lobby_msg_id``)."""
         async with self.store.transaction() as tx:
             await tx.update_table(table.id, **ids)
         self._set(table, dict(ids))
@@ -510,7 +507,9 @@ class TableService:
             for name, value in ids.items():
                 setattr(player, name, value)
 
-    async def remember_hand_msg(self, record: HandRecord, message_id: int) -> None:
+    async def remember_hand(self, record: HandRecord, **ids: int | None) -> None:
+        """Persist a hand's group message ids (``group_msg_id``, ``settle_msg_id``)."""
         async with self.store.transaction() as tx:
-            await tx.exec("UPDATE hands SET group_msg_id = ? WHERE id = ?", message_id, record.id)
-        record.group_msg_id = message_id
+            await tx.update_hand(record.id, **ids)
+        for name, value in ids.items():
+            setattr(record, name, value)

@@ -189,7 +189,7 @@ async def test_three_players_play_hands_to_settlement(tg: FakeTelegram, tmp_path
             record = table.current
             dealers.append(record.hand.dealer)
             assert table.status == "between"
-            settle = tg.message(group, table.settle_msg_id)
+            settle = tg.message(group, record.settle_msg_id)
             outcome = record.hand.outcome
             if outcome.winner is not None:
                 assert f"{record.names[outcome.winner]} 胡牌" in settle.caption
@@ -206,6 +206,9 @@ async def test_three_players_play_hands_to_settlement(tg: FakeTelegram, tmp_path
                 await tg.wait_for(lambda t=table: t.status == "playing")
                 assert table.current.no == n + 2
                 assert table.current.hand.dealer == table.dealer
+                await svc.presenter.idle()  # the old settlement keeps no buttons
+                assert tg.message(group, settle.message_id).keyboard == []
+        assert tg.message(group, lobby.message_id).keyboard == []  # nor the lobby
         # scores: results sum to zero per hand and add up in the chat's score table
         totals = await svc.store.table_totals(table.id)
         assert sum(totals.values()) == 0
@@ -305,7 +308,7 @@ async def test_leaving_mid_hand_is_escape(tg: FakeTelegram, tmp_path) -> None:
         outcome = record.hand.outcome
         assert outcome.kind == "escape" and outcome.escaper == 2
         assert outcome.points[2] < 0 and sum(outcome.points) == 0
-        settle = await tg.wait_for(lambda: tg.message(group, table.settle_msg_id or 0))
+        settle = await tg.wait_for(lambda: tg.message(group, record.settle_msg_id or 0))
         assert "Carol 逃跑" in settle.caption
         assert table.seat_of(users[2].id) is None
         # the lobby is back; Carol's hand message lost its buttons
