@@ -20,7 +20,13 @@ from telegram import (
     InputMediaPhoto,
     Update,
 )
-from telegram.error import BadRequest, EndPointNotFound, Forbidden, RetryAfter
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    EndPointNotFound,
+    Forbidden,
+    RetryAfter,
+)
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -299,6 +305,23 @@ async def test_long_poll_returns_as_soon_as_an_update_arrives(fake_tg: FakeTeleg
             await fake_tg.press(ivan, hi.message_id, ivan, "x", timeout=0.05)
         assert len(fake_tg.unanswered_queries) == 1
         assert await bot.get_updates(offset=updates[-1].update_id + 1, timeout=0) == ()
+
+
+async def test_group_upgrade_migrates_the_chat_id(fake_tg: FakeTelegram) -> None:
+    owner = fake_tg.user("Olga")
+    old = fake_tg.group("老群", owner=owner, supergroup=False)
+    async with Bot(fake_tg.token, base_url=fake_tg.base_url) as bot:
+        await bot.send_message(old.id, "before")
+        new = fake_tg.upgrade_to_supergroup(old)
+        with pytest.raises(ChatMigrated) as migrated:
+            await bot.send_message(old.id, "after")
+        assert migrated.value.new_chat_id == new.id and new.type == "supergroup"
+        await bot.send_message(new.id, "after")
+        updates = await bot.get_updates(timeout=0)
+    assert [u.message.migrate_to_chat_id for u in updates] == [new.id, None]
+    assert updates[1].message.migrate_from_chat_id == old.id
+    assert [m.text for m in fake_tg.messages(new)] == ["after"]
+    assert new.members[owner.id] == "creator"
 
 
 async def test_unknown_method_and_admins(fake_tg: FakeTelegram) -> None:

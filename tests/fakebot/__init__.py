@@ -52,7 +52,8 @@ Key facts:
   ``send_text(user, user, "/start")`` (a user's own DM), else the bot gets 403.
 * Other user-side events: ``block(user)`` (403 "bot was blocked by the user"),
   ``delete(chat, message_id)`` (later edits: 400 "message to edit not found"),
-  ``remove_bot(group)`` (403), ``press(chat, message_id, user, data)`` for stale buttons.
+  ``remove_bot(group)`` (403), ``upgrade_to_supergroup(group)`` (ChatMigrated),
+  ``press(chat, message_id, user, data)`` for stale buttons.
 * Never sleep blindly: ``wait_for(predicate)``, ``wait_reply(msg)``, ``settle()`` (quiet bot)
   and ``press()`` (returns the answerCallbackQuery) wake on every bot call.
 * Debugging: ``transcript(chat)`` renders a chat as text; a ``wait_for`` timeout lists the

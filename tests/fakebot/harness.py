@@ -142,6 +142,31 @@ class FakeTelegram:
         self.world.chats[chat_id] = chat
         return chat
 
+    def upgrade_to_supergroup(self, group: FakeChat) -> FakeChat:
+        """Telegram's basic group -> supergroup migration: a new chat id; the bot's calls to
+        the old id get 400 with ``migrate_to_chat_id`` (PTB: ChatMigrated), and the bot gets
+        the two service messages (migrate_to_chat_id in the old chat, migrate_from_chat_id
+        in the new one)."""
+        if group.type != "group":
+            raise ValueError("only basic groups (group(..., supergroup=False)) migrate")
+        new = self.group(group.title or "", username=group.username)
+        new.members.update(group.members)
+        old_json = group.to_json()
+        group.migrated_to = new.id
+        date = int(time.time())
+        someone = next((self.world.users[u] for u, s in group.members.items()
+                        if s == "creator"), self.bot)
+        self.world.push_update("message", {
+            "message_id": group.next_message_id, "date": date, "chat": old_json,
+            "from": someone.to_json(), "migrate_to_chat_id": new.id,
+        })
+        new_msg = self.world.add_message(new, someone)
+        self.world.push_update("message", {
+            **new_msg.to_json(), "sender_chat": old_json, "migrate_from_chat_id": group.id,
+        })
+        new_msg.deleted = True  # a service message: not part of what tests read
+        return new
+
     def set_admin(self, group: FakeChat, user: FakeUser, admin: bool = True) -> None:
         group.members[user.id] = "administrator" if admin else "member"
 

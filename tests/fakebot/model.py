@@ -44,6 +44,7 @@ class FakeChat:
     username: str | None = None
     members: dict[int, MemberStatus] = field(default_factory=dict)
     bot_member: bool = True  # False after tg.remove_bot(chat)
+    migrated_to: int | None = None  # set when a basic group was upgraded to a supergroup
     next_message_id: int = 1
 
     @property

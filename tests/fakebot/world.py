@@ -141,6 +141,9 @@ class World:
             chat = next((c for c in self.chats.values() if chat_id == f"@{c.username}"), None)
         if chat is None:
             raise ApiError(400, "Bad Request: chat not found")
+        if chat.migrated_to is not None:
+            raise ApiError(400, "Bad Request: group chat was upgraded to a supergroup chat",
+                           {"migrate_to_chat_id": chat.migrated_to})
         return chat
 
     def private(self, user: FakeUser) -> FakeChat:
