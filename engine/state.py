@@ -132,6 +132,7 @@ class Hand:
         self._claim: _Claim | None = None
         self._selfwin_card: int | None = None
         self._fresh: tuple[int, int] | None = None  # (seat, card) just drawn
+        self._won_offer: int | None = None  # a face-up card won on: in no hand or row
         self._deal()
 
     # ----- construction -------------------------------------------------------------
@@ -595,6 +596,7 @@ class Hand:
         )
         assert win is not None
         self._emit("hu", seat, (claim.offer.card,))
+        self._won_offer = claim.offer.card
         self._win(seat, win)
 
     def _pao(self, seat: int, card: int) -> None:
@@ -700,6 +702,8 @@ class Hand:
             total[k] += 1
         if self._claim is not None and self._claim.offer.how != OfferHow.LIANG:
             total[self._claim.offer.card] += 1
+        if self._won_offer is not None:
+            total[self._won_offer] += 1
         return total
 
 

@@ -87,3 +87,19 @@ def _all_may_pass(h: Hand) -> bool:
 
 def kinds_of(events, kind: str) -> list:
     return [e for e in events if e.kind == kind]
+
+
+def advance_until(h: Hand, done, limit: int = 500) -> None:
+    """Pass every claim and make the first legal discard until ``done(h)`` holds."""
+    for _ in range(limit):
+        if done(h) or h.is_terminal():
+            return
+        seat = h.to_act()[0]
+        legal = h.legal_actions(seat)
+        h.apply(seat, "pass" if "pass" in legal else legal[0])
+    raise AssertionError("condition never reached")
+
+
+def offered(kind: int):
+    """``advance_until`` condition: this card kind is face up waiting for claims."""
+    return lambda h: h.public_view().offer is not None and h.public_view().offer.card == kind
