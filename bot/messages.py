@@ -334,17 +334,23 @@ class Presenter:
         markup = keyboard(table, seat, lang) if table.status == "playing" else None
         caption = self._hand_caption(table, record, seat, view, lang)
         calls = 0
-        if player.hand_msg_id is None or image != shown.image:
+        if player.hand_msg_id is not None and (image, (caption, markup)) != \
+                (shown.image, shown.caption):
+            try:
+                if image != shown.image:
+                    photo = await asyncio.to_thread(render_hand, view, record.names, lang)
+                    await self._edit_media(user_id, player.hand_msg_id, photo, caption, markup)
+                else:
+                    await self._edit_caption(user_id, player.hand_msg_id, caption, markup)
+                calls += 1
+            except BadRequest as e:
+                if not _gone(e):
+                    raise
+                await self.service.remember_seat(table, seat, hand_msg_id=None)  # re-send it
+        if player.hand_msg_id is None:
             photo = await asyncio.to_thread(render_hand, view, record.names, lang)
-            if player.hand_msg_id is None:
-                msg = await self.bot.send_photo(user_id, photo, caption=caption,
-                                                reply_markup=markup)
-                await self.service.remember_seat(table, seat, hand_msg_id=msg.message_id)
-            else:
-                await self._edit_media(user_id, player.hand_msg_id, photo, caption, markup)
-            calls += 1
-        elif (caption, markup) != shown.caption:
-            await self._edit_caption(user_id, player.hand_msg_id, caption, markup)
+            msg = await self.bot.send_photo(user_id, photo, caption=caption, reply_markup=markup)
+            await self.service.remember_seat(table, seat, hand_msg_id=msg.message_id)
             calls += 1
         shown.msg_id, shown.image, shown.caption = player.hand_msg_id, image, (caption, markup)
         decision = table.decisions[seat]
@@ -420,6 +426,11 @@ class Presenter:
         except Forbidden:
             return False
         return True
+
+
+def _gone(e: BadRequest) -> bool:
+    """The message to edit no longer exists (the user deleted it)."""
+    return "not found" in str(e).lower()
 
 
 def _unless_not_modified(e: BadRequest) -> None:

@@ -122,6 +122,18 @@ def check_group(tg: FakeTelegram, group, record: HandRecord) -> None:
         assert line in public or line.startswith("等待")
 
 
+async def press_current(tg: FakeTelegram, table: Table, users: list[FakeUser],
+                        rng: random.Random, carrier: FakeMessage) -> None:
+    """A random awaited seat presses a random button of its current keyboard (built from the
+    bot's own decision record, so the DM need not have arrived yet; the query is sent from
+    ``carrier``, since the bot reads only the callback data)."""
+    seat = rng.choice([s for s, d in table.decisions.items() if d.legal])
+    decision = table.decisions[seat]
+    data = f"a:{table.id}:{decision.version}:{rng.randrange(len(decision.legal))}"
+    answer = await tg.press(carrier.chat, carrier.message_id, users[seat], data)
+    assert answer.text is None, answer
+
+
 def _pings_sent(tg: FakeTelegram, user: FakeUser) -> int:
     return sum(1 for c in tg.calls if c.method == "sendMessage" and c.chat_id == user.id)
 
@@ -371,12 +383,7 @@ async def test_429_never_loses_a_move(fake_tg: FakeTelegram, tmp_path) -> None:
         table = svc.service.in_chat(group.id)
         rng = random.Random(2)
         for _ in range(10):  # quick presses of the current buttons, not waiting for the DMs
-            if table.status != "playing":
-                break
-            seat = rng.choice([s for s, d in table.decisions.items() if d.legal])
-            decision = table.decisions[seat]
-            data = f"a:{table.id}:{decision.version}:{rng.randrange(len(decision.legal))}"
-            assert (await tg.press(group, lobby.message_id, users[seat], data)).text is None
+            await press_current(tg, table, users, rng, lobby)
         log = list(table.current.hand.log)
         assert len(log) == 10
         await svc.presenter.idle()
@@ -396,10 +403,7 @@ async def test_fast_play_is_coalesced_under_20_a_minute(tg: FakeTelegram, tmp_pa
         presses = 0
         for hand_no in (1, 2):
             while table.status == "playing":
-                seat = rng.choice([s for s, d in table.decisions.items() if d.legal])
-                decision = table.decisions[seat]
-                data = f"a:{table.id}:{decision.version}:{rng.randrange(len(decision.legal))}"
-                assert (await tg.press(group, lobby.message_id, users[seat], data)).text is None
+                await press_current(tg, table, users, rng, lobby)
                 presses += 1
             if hand_no == 1:
                 for user in users:
@@ -412,3 +416,22 @@ async def test_fast_play_is_coalesced_under_20_a_minute(tg: FakeTelegram, tmp_pa
         assert tg.max_per_minute(group) <= 20
         for record in (table.current,):
             check_group(tg, group, record)
+
+
+async def test_a_deleted_hand_message_is_sent_again(tg: FakeTelegram, tmp_path) -> None:
+    async with running_bot(make_config(tg, tmp_path / "db.sqlite3")) as app:
+        users, group, lobby = await seat_three(tg)
+        svc = services(app)
+        await tg.press_button(lobby, users[0], "开始")
+        table = svc.service.in_chat(group.id)
+        await svc.presenter.idle()
+        old = {u.id: hand_message(tg, u).message_id for u in users}
+        for user in users:
+            tg.delete(user, old[user.id])
+        rng = random.Random(3)
+        for _ in range(3):  # play on: every DM whose picture changes comes back
+            await press_current(tg, table, users, rng, lobby)
+            await svc.presenter.idle()
+        for user in users:
+            assert hand_message(tg, user).message_id != old[user.id]
+        check_private(tg, table, users, render=True)
