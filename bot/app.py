@@ -28,7 +28,7 @@ from bot.timers import Timers
 
 log = logging.getLogger(__name__)
 
-GROUP_COMMANDS = ("new", "join", "leave", "begin", "stop", "help", "rules")
+GROUP_COMMANDS = ("new", "join", "leave", "begin", "stop", "help", "rules", "lang")
 PRIVATE_COMMANDS = ("start", "help", "rules")
 
 
@@ -108,6 +108,7 @@ def _add_handlers(app: Application, h: Handlers) -> None:  # type: ignore[type-a
     app.add_handler(CommandHandler("start", h.start, filters=private))
     app.add_handler(CommandHandler("help", h.help))
     app.add_handler(CommandHandler("rules", h.rules))
+    app.add_handler(CommandHandler("lang", h.lang))
     app.add_handler(CommandHandler(["new", "join", "leave", "begin", "stop"], h.group_command))
     app.add_handler(CallbackQueryHandler(h.button, pattern=cb.PATTERN))
     app.add_handler(CallbackQueryHandler(h.button))  # anything else: a polite "outdated"

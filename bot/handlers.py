@@ -16,7 +16,7 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from bot import callbacks as cb
-from bot.i18n import lang_of, t
+from bot.i18n import CATALOGS, lang_of, t
 from bot.messages import Presenter
 from bot.store import Store
 from bot.tables import Person, Refusal, TableService
@@ -108,6 +108,24 @@ class Handlers:
             await msg.reply_text(t(self._lang(update.effective_user), key))
         else:
             self._reply_group(chat, key)
+
+    async def lang(self, update: Update, context: Context) -> None:
+        """/lang zh|en: a group admin sets the language of the group's messages."""
+        chat, msg, user = update.effective_chat, update.effective_message, update.effective_user
+        if chat is None or msg is None or user is None:
+            return
+        if chat.type == Chat.PRIVATE:
+            await msg.reply_text(t(self._lang(user), "group_only"))
+            return
+        wanted = context.args[0].lower() if context.args else ""
+        if wanted not in CATALOGS:
+            self._reply_group(chat, "lang_usage")
+        elif not await self._is_admin(context, chat.id, user.id):
+            self._reply_group(chat, "only_admin")
+        else:
+            await self.store.set_chat_lang(chat.id, wanted, chat.title)
+            self.presenter.set_group_lang(chat.id, wanted)
+            self._reply_group(chat, "lang_set")
 
     async def group_command(self, update: Update, context: Context) -> None:
         """/new /join /leave /begin /stop in a group."""

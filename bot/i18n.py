@@ -17,10 +17,11 @@ ZH: dict[str, str] = {
     "cmd_help": "帮助",
     "cmd_rules": "规则简介",
     "cmd_start": "开始使用",
+    "cmd_lang": "群语言:/lang zh 或 /lang en(管理员)",
     "help": (
         "跑胡子机器人 · 三人一桌\n"
         "/new 开桌 · /join 入座 · /leave 离座 · /begin 开局 · /stop 结束本桌\n"
-        "/rules 规则简介\n"
+        "/rules 规则简介 · /lang en 切换群语言\n"
         "手牌和操作按钮在各自与机器人的私聊里;群里只显示牌桌。\n"
         "第一次玩的人请先私聊机器人并按「开始」(Start),否则机器人无法给你发牌。"
     ),
@@ -78,6 +79,9 @@ ZH: dict[str, str] = {
     "ready": "已准备",
     "autoplay_off": "已取消托管,请自己操作。",
     "unknown_table": "这一桌已经不在了。",
+    "lang_set": "本群语言已设为中文。",
+    "lang_usage": "用法:/lang zh 或 /lang en(仅管理员)。",
+    "only_admin": "只有群管理员可以修改群设置。",
     # hand DM
     "dm_caption": "第 {table} 桌 · 第 {hand} 局 · 胡息 {huxi}",
     "dm_turn_discard": "请出牌",
@@ -129,10 +133,11 @@ EN: dict[str, str] = {
     "cmd_help": "help",
     "cmd_rules": "the rules in short",
     "cmd_start": "start",
+    "cmd_lang": "group language: /lang zh or /lang en (admins)",
     "help": (
         "跑胡子 bot · three players a table\n"
         "/new open · /join sit · /leave leave · /begin start · /stop close the table\n"
-        "/rules the rules in short\n"
+        "/rules the rules in short · /lang zh switches the group's language\n"
         "Your cards and buttons come in your private chat with the bot; the group sees the table.\n"
         "First time? Open a private chat with the bot and press Start, or it cannot deal to you."
     ),
@@ -188,6 +193,9 @@ EN: dict[str, str] = {
     "ready": "Ready",
     "autoplay_off": "托管 is off: you play again.",
     "unknown_table": "That table is gone.",
+    "lang_set": "This group's language is now English.",
+    "lang_usage": "Usage: /lang zh or /lang en (admins only).",
+    "only_admin": "Only group admins can change the group's settings.",
     "dm_caption": "Table {table} · hand {hand} · 胡息 {huxi}",
     "dm_turn_discard": "Your discard",
     "dm_turn_claim": "Your choice",

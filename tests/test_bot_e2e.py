@@ -435,3 +435,32 @@ async def test_a_deleted_hand_message_is_sent_again(tg: FakeTelegram, tmp_path) 
         for user in users:
             assert hand_message(tg, user).message_id != old[user.id]
         check_private(tg, table, users, render=True)
+
+
+async def test_commands_help_and_group_language(tg: FakeTelegram, tmp_path) -> None:
+    async with running_bot(make_config(tg, tmp_path / "db.sqlite3")):
+        alice, bob = tg.user("Alice"), tg.user("Bob", language_code="en")
+        group = tg.group("Mixed", members=(alice, bob))
+
+        async def group_says(user: FakeUser, text: str) -> str:
+            sent = await tg.send_text(group, user, text)
+            return (await tg.wait_reply(sent)).text
+
+        async def dm_says(user: FakeUser, text: str) -> str:
+            sent = await tg.send_text(user, user, text)
+            return (await tg.wait_reply(sent)).text
+
+        assert await dm_says(bob, "/start") == t("en", "start_private", name="Bob")
+        assert await dm_says(bob, "/rules") == t("en", "rules")
+        assert await dm_says(alice, "/new") == t("zh", "group_only")
+        assert await group_says(alice, "/join") == t("zh", "no_table")
+        assert await group_says(alice, "/help") == t("zh", "help")
+        assert await group_says(bob, "/lang en") == t("zh", "only_admin")
+        assert await group_says(alice, "/lang xx") == t("zh", "lang_usage")
+        tg.set_admin(group, alice)
+        assert await group_says(alice, "/lang en") == t("en", "lang_set")
+        lobby = await group_says(alice, "/new")
+        assert lobby.startswith("🀄 跑胡子 · table 1") and "Alice" in lobby
+        assert await group_says(bob, "/begin") == t("en", "not_seated")
+        assert await group_says(alice, "/begin") == t("en", "need_three")
+        assert await group_says(alice, "/new") == t("en", "table_exists")
