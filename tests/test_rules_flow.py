@@ -7,7 +7,7 @@ seat 2 his 上家; the stock is drawn from the top.
 from __future__ import annotations
 
 import pytest
-from handkit import card, cards, deck, hand, kinds_of, pass_all, take
+from handkit import advance_until, card, cards, deck, hand, kinds_of, offered, pass_all, take
 
 from engine import actions as A
 from engine import cards as C
@@ -217,6 +217,23 @@ def test_5_5_chong_pao_skips_the_discard() -> None:
     pao = kinds_of(h.history, "pao")[-1]
     nxt = h.history[h.history.index(pao) + 1]
     assert nxt.seat == 2 and nxt.kind in {"draw", "wei", "ti", "huangzhuang"}
+
+
+def test_9_4_holding_only_kan_cards_he_discards_nothing_and_his_xia_draws() -> None:
+    h = hand(
+        xia="一一一二二二三三三四四四五六七八九十壹贰",
+        stock="七捌玖叁",
+        keep_out={0: "一二三四七八九十叁", 2: "一二三四"},
+    )
+    advance_until(h, offered(card("七")))
+    take(h, 1, "c:x5x6x7+x7x8x9")  # he eats his own draw: 比 the 七 in hand
+    take(h, 1, A.discard(card("十")))
+    advance_until(h, offered(card("叁")))
+    take(h, 1, "c:d1d2d3")
+    assert sorted(set(h.private_view(1).hand)) == list(h.private_view(1).kans)
+    chi = kinds_of(h.history, "chi")[-1]
+    after = h.history[h.history.index(chi) + 1]
+    assert after.seat == 2 and after.kind in {"draw", "wei", "ti"}
 
 
 def test_5_6_after_an_untaken_discard_the_discarders_xia_draws() -> None:
