@@ -14,7 +14,8 @@ import asyncio
 import itertools
 import logging
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from weakref import WeakKeyDictionary
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto
 from telegram.error import BadRequest, Forbidden
@@ -38,12 +39,29 @@ DISCARDS_PER_ROW = 5
 
 @dataclass
 class _Shown:
-    """What a hand message shows now (in memory: after a restart every message is refreshed)."""
+    """What one hand message shows now."""
 
     msg_id: int | None = None
     image: object = None
     caption: tuple[str, InlineKeyboardMarkup | None] | None = None
     pinged: int | None = None  # decision version the last ping was for
+
+
+@dataclass
+class _HandShown:
+    """What the messages of one hand show now. Kept in memory only, weakly keyed by the hand
+    record (so it goes when the hand does); after a restart every message is refreshed."""
+
+    seats: dict[int, _Shown] = field(default_factory=dict)
+    table_caption: str | None = None
+    settle_caption: str | None = None
+    totals: dict[int, int] | None = None  # table totals after this hand, by user
+
+
+@dataclass
+class _TableShown:
+    lobby_text: str | None = None
+    open_settlement: HandRecord | None = None  # the hand whose settlement has buttons
 
 
 def hand_signature(view: PrivateView, names: Sequence[str], lang: str) -> tuple[object, ...]:
@@ -101,12 +119,10 @@ class Presenter:
         self.default_lang = default_lang
         self.username = username
         self._outboxes: dict[int, Outbox] = {}
-        self._shown: dict[tuple[int, int], _Shown] = {}  # (hand id, seat)
+        self._hands: WeakKeyDictionary[HandRecord, _HandShown] = WeakKeyDictionary()
+        self._tables: WeakKeyDictionary[Table, _TableShown] = WeakKeyDictionary()
         self._group_lang: dict[int, str] = {}
-        self._totals: dict[int, dict[int, int]] = {}  # hand id -> table totals after it
-        self._group_sent: dict[Hashable, object] = {}  # what each group panel shows now
         self._note_ids = itertools.count()
-        self._open_settlement: dict[int, HandRecord] = {}  # table id -> settlement with buttons
 
     # --- plumbing ----------------------------------------------------------------------
 
@@ -129,6 +145,12 @@ class Presenter:
         for box in self._outboxes.values():
             box.cancel()
 
+    def _hand_shown(self, record: HandRecord) -> _HandShown:
+        return self._hands.setdefault(record, _HandShown())
+
+    def _table_shown(self, table: Table) -> _TableShown:
+        return self._tables.setdefault(table, _TableShown())
+
     def deep_link(self, table_id: int) -> str:
         return f"https://t.me/{self.username}?start=j{table_id}"
 
@@ -147,7 +169,7 @@ class Presenter:
     def changed(self, table: Table) -> None:
         if table.status == "lobby" or table.lobby_msg_id is not None:
             self._put(table.chat_id, ("lobby", table.id), lambda: self._lobby(table))
-        old = self._open_settlement.get(table.id)
+        old = self._table_shown(table).open_settlement
         if old is not None and old is not table.current:  # a new hand: retire its buttons
             self._queue_settlement(table, old)
         record = table.current
@@ -207,25 +229,26 @@ class Presenter:
         """Send or edit the lobby; once play starts, edit it a last time without buttons."""
         lang = await self.group_lang(table.chat_id)
         text = self._lobby_text(table, lang)
-        key = ("lobby", table.id)
+        shown = self._table_shown(table)
         if table.status != "lobby":
             if table.lobby_msg_id is None:
                 return 0
             msg_id = table.lobby_msg_id
             await self.service.remember(table, lobby_msg_id=None)
-            if self._group_sent.pop(key, None) is None:
+            if shown.lobby_text is None:
                 return 0  # not shown since a restart: leave it
+            shown.lobby_text = None
             await self._edit_text(table.chat_id, msg_id, text, None)
             return 1
         markup = self._lobby_keyboard(table, lang)
         if table.lobby_msg_id is None:
             msg = await self.bot.send_message(table.chat_id, text, reply_markup=markup)
             await self.service.remember(table, lobby_msg_id=msg.message_id)
-        elif self._group_sent.get(key) == text:
+        elif shown.lobby_text == text:
             return 0
         else:
             await self._edit_text(table.chat_id, table.lobby_msg_id, text, markup)
-        self._group_sent[key] = text
+        shown.lobby_text = text
         return 1
 
     async def _table(self, table: Table, record: HandRecord) -> int:
@@ -237,8 +260,8 @@ class Presenter:
         if pub.to_act:
             lines.append(t(lang, "waiting_for", names="、".join(record.names[s] for s in pub.to_act)))
         caption = "\n".join(lines)
-        key = ("table", record.id)
-        if self._group_sent.get(key) == caption:
+        shown = self._hand_shown(record)
+        if shown.table_caption == caption:
             return 0
         photo = await asyncio.to_thread(render_table, pub, record.names, lang)
         if record.group_msg_id is None:
@@ -246,29 +269,28 @@ class Presenter:
             await self.service.remember_hand(record, group_msg_id=msg.message_id)
         else:
             await self._edit_media(table.chat_id, record.group_msg_id, photo, caption, None)
-        self._group_sent[key] = caption
+        shown.table_caption = caption
         return 1
 
     async def _settlement(self, table: Table, record: HandRecord) -> int:
         """Send the settlement, then keep its ready list current; buttons only while it is the
         table's latest hand and the table waits for 再来一局."""
         lang = await self.group_lang(table.chat_id)
-        totals = self._totals.get(record.id)
-        if totals is None:
-            totals = await self.store.table_totals(table.id)
-            self._totals[record.id] = totals
+        shown, table_shown = self._hand_shown(record), self._table_shown(table)
+        if shown.totals is None:
+            shown.totals = await self.store.table_totals(table.id)
+        totals = shown.totals
         live = table.current is record and table.status == "between"
         caption = self._settlement_text(table, record, totals, lang, live)
         markup = None
         if live:
-            self._open_settlement[table.id] = record
+            table_shown.open_settlement = record
             markup = InlineKeyboardMarkup([[
                 InlineKeyboardButton(t(lang, "btn_again"), callback_data=cb.simple("g", table.id)),
                 InlineKeyboardButton(t(lang, "btn_leave"), callback_data=cb.simple("l", table.id)),
             ]])
-        elif self._open_settlement.get(table.id) is record:
-            del self._open_settlement[table.id]
-        key = ("settle", record.id)
+        elif table_shown.open_settlement is record:
+            table_shown.open_settlement = None
         if record.settle_msg_id is None:
             pub = record.hand.public_view()
             per_seat = tuple(totals.get(u, 0) for u in record.users)
@@ -276,11 +298,11 @@ class Presenter:
             msg = await self.bot.send_photo(table.chat_id, photo, caption=caption,
                                             reply_markup=markup)
             await self.service.remember_hand(record, settle_msg_id=msg.message_id)
-        elif self._group_sent.get(key) == caption:
+        elif shown.settle_caption == caption:
             return 0
         else:
             await self._edit_caption(table.chat_id, record.settle_msg_id, caption, markup)
-        self._group_sent[key] = caption
+        shown.settle_caption = caption
         return 1
 
     def _settlement_text(self, table: Table, record: HandRecord, totals: dict[int, int],
@@ -329,7 +351,7 @@ class Presenter:
         if player is None or not seated:
             return await self._retire_hand(record, seat, user_id)
         view = record.hand.private_view(seat)
-        shown = self._shown.setdefault((record.id, seat), _Shown())
+        shown = self._hand_shown(record).seats.setdefault(seat, _Shown())
         image = hand_signature(view, record.names, lang)
         markup = keyboard(table, seat, lang) if table.status == "playing" else None
         caption = self._hand_caption(table, record, seat, view, lang)
@@ -381,7 +403,7 @@ class Presenter:
 
     async def _retire_hand(self, record: HandRecord, seat: int, user_id: int) -> int:
         """A player gone from the table (逃跑, /stop): drop the keyboard from his hand message."""
-        shown = self._shown.pop((record.id, seat), None)
+        shown = self._hand_shown(record).seats.pop(seat, None)
         if shown is None or shown.msg_id is None or shown.caption is None \
                 or shown.caption[1] is None:
             return 0

@@ -70,7 +70,7 @@ class Decision:
     since: float  # clock time the decision was first awaited
 
 
-@dataclass
+@dataclass(eq=False)  # compared and hashed by identity: the presenter keys weak maps by it
 class HandRecord:
     id: int
     no: int
@@ -81,7 +81,7 @@ class HandRecord:
     settle_msg_id: int | None = None  # its settlement message
 
 
-@dataclass
+@dataclass(eq=False)  # compared and hashed by identity: the presenter keys weak maps by it
 class Table:
     id: int
     chat_id: int
