@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -84,3 +86,27 @@ def test_dotenv_in_the_working_directory_is_read(tmp_path: Path) -> None:
     done = _run(tmp_path, None)
     assert done.returncode == 2 and "malformed" in done.stderr
     assert "tooshort" not in done.stderr
+
+
+async def test_python_m_bot_serves_and_never_logs_the_token(fake_tg, tmp_path: Path) -> None:
+    """The real entry point against the fake Bot API: it answers /start and, stopped with
+    SIGINT, has printed no token (httpx's request log would show it in every URL)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BOT_")}
+    env.update(PYTHONPATH=str(ROOT), BOT_TOKEN=fake_tg.token, BOT_API_BASE_URL=fake_tg.base_url,
+               DB_PATH=str(tmp_path / "db.sqlite3"))
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", cwd=tmp_path, env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    try:
+        await fake_tg.wait_for(lambda: any(c.method == "getUpdates" for c in fake_tg.calls),
+                               timeout=30)
+        alice = fake_tg.user("Alice")
+        reply = await fake_tg.wait_reply(await fake_tg.send_text(alice, alice, "/start"))
+        assert reply.text.startswith("你好,Alice")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = await asyncio.wait_for(proc.communicate(), timeout=30)
+    assert proc.returncode == 0
+    secret = fake_tg.token.split(":")[1]
+    assert secret not in out.decode() + err.decode()
+    assert "started as @PaohuziTestBot" in err.decode()
