@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable
 from typing import IO
 
-from engine import cli
+from engine import cli, record
 
 Runner = Callable[[argparse.Namespace, IO[str], IO[str]], int]
 
@@ -25,6 +25,11 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Runner
         "play random hands and print a JSON summary",
         cli.simulate_arguments,
         cli.cmd_simulate,
+    ),
+    "verify": (
+        "replay an exported hand record (JSON) and confirm its seed, deck, moves and result",
+        lambda parser: parser.add_argument("file", help="the hand record, as /export gives it"),
+        record.cmd_verify,
     ),
 }
 
