@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import random
+import re
 from dataclasses import dataclass, field
 
 from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
@@ -14,6 +15,7 @@ from telegram.ext import (
     BaseRateLimiter,
     CallbackQueryHandler,
     CommandHandler,
+    MessageHandler,
     filters,
 )
 
@@ -110,6 +112,10 @@ def _add_handlers(app: Application, h: Handlers) -> None:  # type: ignore[type-a
     app.add_handler(CommandHandler("rules", h.rules))
     app.add_handler(CommandHandler("lang", h.lang))
     app.add_handler(CommandHandler(["new", "join", "leave", "begin", "stop"], h.group_command))
+    addressed = filters.Regex(rf"^/\w+@{re.escape(app.bot.username)}\b")
+    app.add_handler(MessageHandler(
+        (private & filters.TEXT) | (filters.ChatType.GROUPS & filters.COMMAND & addressed),
+        h.unknown))
     app.add_handler(CallbackQueryHandler(h.button, pattern=cb.PATTERN))
     app.add_handler(CallbackQueryHandler(h.button))  # anything else: a polite "outdated"
     app.add_error_handler(h.error)

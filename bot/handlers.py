@@ -127,6 +127,16 @@ class Handlers:
             self.presenter.set_group_lang(chat.id, wanted)
             self._reply_group(chat, "lang_set")
 
+    async def unknown(self, update: Update, context: Context) -> None:
+        """Any other text in a private chat, or a command addressed to this bot in a group."""
+        chat, msg = update.effective_chat, update.effective_message
+        if chat is None or msg is None:
+            return
+        if chat.type == Chat.PRIVATE:
+            await msg.reply_text(t(self._lang(update.effective_user), "unknown_command"))
+        else:
+            self._reply_group(chat, "unknown_command")
+
     async def group_command(self, update: Update, context: Context) -> None:
         """/new /join /leave /begin /stop in a group."""
         chat, msg, user = update.effective_chat, update.effective_message, update.effective_user

@@ -18,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 from datetime import timedelta
 
-from telegram.error import RetryAfter
+from telegram.error import RetryAfter, TelegramError
 from telegram.warnings import PTBDeprecationWarning
 
 log = logging.getLogger(__name__)
@@ -73,9 +73,12 @@ class Outbox:
                     self._jobs.move_to_end(key, last=False)
                     self._next_at = loop.time() + seconds
                     continue
+                except TelegramError as e:  # e.g. 403 from a user who blocked the bot
+                    log.warning("outgoing job %r failed: %s", key, e)
+                    made = 1  # it may have reached Telegram: count it
                 except Exception:
                     log.exception("outgoing job %r failed", key)
-                    made = 1  # it may have reached Telegram: count it
+                    made = 1
                 if made:
                     self._next_at = loop.time() + self.interval * made
         finally:
