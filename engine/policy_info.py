@@ -1,0 +1,156 @@
+"""What one seat knows about the cards it cannot see, from its view and the public record.
+
+Only a seat's :class:`~engine.views.PrivateView` and the public events (``visible_to is None``)
+go in. Two facts of the rules make the record informative (RULES.md 5.1, 5.4, 9.7): cards
+enter a hand only at the deal, so a seat that could not 碰 or 吃 a kind once never can later;
+and when an offered card ends in a discard row, every seat that had a claim on it passed
+publicly, so a seat that was eligible and did not pass had no claim. A pass makes the kind
+臭 for that seat (6.1), and nobody may 吃/碰 a kind he discarded (6.2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from math import comb
+
+from engine import cards as C
+from engine.chi import shapes_with
+from engine.views import Event, OfferHow, PrivateView
+
+_ENDS = frozenset({"to_row", "chi", "peng", "pao", "hu"})
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """One seat's reading of the table.
+
+    ``unseen[k]``: copies of kind ``k`` this seat has not seen (in other hands, the stock or a
+    face-down 偎). ``pool``: how many unseen cards there are. ``hand_sizes[s]``: cards in seat
+    ``s``'s hand. ``no_peng[s]`` / ``no_chi[s]``: kinds seat ``s`` can no longer 碰 / 吃.
+    ``others_chou[s]``: kinds seat ``s`` is known to have made 臭 by passing or discarding.
+    """
+
+    seat: int
+    unseen: tuple[int, ...]
+    pool: int
+    hand_sizes: tuple[int, ...]
+    no_peng: tuple[frozenset[int], ...]
+    no_chi: tuple[frozenset[int], ...]
+    others_chou: tuple[frozenset[int], ...]
+
+    def holds_at_least(self, seat: int, kind: int, m: int) -> float:
+        """Chance that ``seat``'s hand holds at least ``m`` copies of ``kind`` (hypergeometric)."""
+        return _at_least(self.pool, self.unseen[kind], self.hand_sizes[seat], m)
+
+    def peng_risk(self, kind: int) -> float:
+        """Chance that some other seat could 碰 (or 跑) a ``kind`` this seat discards."""
+        safe = 1.0
+        for s in self._others():
+            if kind not in self.no_peng[s]:
+                safe *= 1.0 - self.holds_at_least(s, kind, 2)
+        return 1.0 - safe
+
+    def chi_risk(self, kind: int) -> float:
+        """Chance that this seat's 下家 could 吃 a ``kind`` this seat discards (rough: shapes
+        are treated as independent)."""
+        xia = (self.seat + 1) % len(self.hand_sizes)
+        if kind in self.no_chi[xia]:
+            return 0.0
+        safe = 1.0
+        for shape in shapes_with(kind):
+            rest = list(shape)
+            rest.remove(kind)
+            a, b = rest
+            if a == b:
+                p = self.holds_at_least(xia, a, 2)
+            else:
+                p = self.holds_at_least(xia, a, 1) * self.holds_at_least(xia, b, 1)
+            safe *= 1.0 - p
+        return 1.0 - safe
+
+    def _others(self) -> list[int]:
+        return [s for s in range(len(self.hand_sizes)) if s != self.seat]
+
+
+@cache
+def _at_least(pool: int, good: int, draws: int, m: int) -> float:
+    if pool <= 0 or draws <= 0 or good < m:
+        return 0.0
+    draws = min(draws, pool)
+    total = comb(pool, draws)
+    below = sum(comb(good, i) * comb(pool - good, draws - i) for i in range(m))
+    return max(0.0, 1.0 - below / total)
+
+
+def seen_counts(view: PrivateView) -> list[int]:
+    """Copies of each kind this seat can place: own hand and melds, every face-up card."""
+    seen = C.counts(view.hand)
+    for m in view.melds:
+        for k in m.cards:
+            if k is not None:
+                seen[k] += 1
+    for sv in view.public.seats:
+        if sv.seat != view.seat:
+            for m in sv.melds:
+                shown = [k for k in m.cards if k is not None]
+                if shown:  # a 提 or 臭偎 shows one card: all its cards are that kind
+                    seen[shown[0]] += len(m.cards)
+        for k in sv.discards:
+            seen[k] += 1
+    offer = view.public.offer
+    if offer is not None and not (offer.how == OfferHow.LIANG and offer.seat == view.seat):
+        seen[offer.card] += 1
+    return [min(n, C.COPIES) for n in seen]
+
+
+def read(view: PrivateView, public_events: Sequence[Event]) -> Knowledge:
+    """Build this seat's :class:`Knowledge`."""
+    players = len(view.public.seats)
+    seen = seen_counts(view)
+    unseen = tuple(C.COPIES - n for n in seen)
+    no_peng: list[set[int]] = [set() for _ in range(players)]
+    no_chi: list[set[int]] = [set() for _ in range(players)]
+    chou: list[set[int]] = [set() for _ in range(players)]
+    offer: tuple[int, int, str] | None = None  # (card, source seat, how)
+    passed: set[int] = set()
+    for e in public_events:
+        if e.visible_to is not None:
+            continue
+        if e.kind in ("draw", "discard") and e.cards:
+            offer, passed = (e.cards[0], e.seat, e.kind), set()  # type: ignore[assignment]
+            if e.kind == "discard":
+                chou[e.seat].add(e.cards[0])  # type: ignore[index]
+            else:  # a drawer holding a pair would have 偎-ed it
+                no_peng[e.seat].add(e.cards[0])  # type: ignore[index]
+        elif e.kind == "pass" and offer is not None and e.seat is not None:
+            passed.add(e.seat)
+        elif e.kind in _ENDS and offer is not None:
+            card, src, how = offer
+            if e.kind != "pao":
+                for s in passed:
+                    chou[s].add(card)
+            if e.kind in ("to_row", "chi"):
+                taker = e.seat if e.kind == "chi" else None
+                chi_seats = {src, (src + 1) % players} if how == "draw" else {(src + 1) % players}
+                for s in range(players):
+                    if s in passed or s == taker:
+                        continue
+                    if s != src and not (e.kind == "chi" and s in chi_seats):
+                        no_peng[s].add(card)
+                    if e.kind == "to_row" and s in chi_seats:
+                        no_chi[s].add(card)
+            offer, passed = None, set()
+    for s in range(players):
+        no_peng[s] |= chou[s]
+        no_chi[s] |= chou[s]
+    return Knowledge(
+        seat=view.seat,
+        unseen=unseen,
+        pool=sum(unseen),
+        hand_sizes=tuple(sv.hand_count for sv in view.public.seats),
+        no_peng=tuple(frozenset(x) for x in no_peng),
+        no_chi=tuple(frozenset(x) for x in no_chi),
+        others_chou=tuple(frozenset(x) for x in chou),
+    )
