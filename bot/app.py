@@ -75,7 +75,8 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
     store = await Store.open(config.db_path)
     hub = Hub()
     service = TableService(store, hub, action_timeout=config.action_timeout,
-                           autoplay_delay=config.autoplay_delay, rng=rng)
+                           autoplay_delay=config.autoplay_delay,
+                           default_lang=config.default_lang, rng=rng)
     presenter = Presenter(app.bot, store, service, group_interval=config.group_interval,
                           default_lang=config.default_lang, username=app.bot.username)
     assert app.job_queue is not None, "install python-telegram-bot[job-queue]"

@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 
 Context = ContextTypes.DEFAULT_TYPE
 JOIN_PAYLOAD = "j"
+NAME_CHARS = 16  # display names are cut to this many characters
 
 
 @dataclass
@@ -41,9 +42,9 @@ class Handlers:
 
     async def _person(self, user: User, dm_ok: bool = False) -> Person:
         lang = self._lang(user)
-        name = user.first_name or user.username or str(user.id)
+        name = (user.first_name or user.username or str(user.id))[:NAME_CHARS]
         await self.store.upsert_user(user.id, name, user.username, lang, dm_ok)
-        return Person(user.id, name[:16], lang)
+        return Person(user.id, name, lang)
 
     def _reply_group(self, chat: Chat, key: str, **fields: object) -> None:
         self.presenter.note(chat.id, lambda lang: t(lang, key, **fields))

@@ -179,8 +179,8 @@ class Presenter:
             self._queue_settlement(table, record)
         elif table.status == "playing":
             self._put(table.chat_id, ("table", record.id), lambda: self._table(table, record))
-        for seat, player in table.players.items():
-            self._sync_hand_later(table, record, seat, player.user_id)
+        for seat, user_id in enumerate(record.users):
+            self._sync_hand_later(table, record, seat, user_id)
 
     def settled(self, table: Table, record: HandRecord) -> None:
         self._put(table.chat_id, ("table", record.id), lambda: self._table(table, record))
@@ -241,6 +241,10 @@ class Presenter:
             await self._edit_text(table.chat_id, msg_id, text, None)
             return 1
         markup = self._lobby_keyboard(table, lang)
+        if table.lobby_msg_id is not None and table.current is not None and \
+                table.lobby_msg_id < max(table.current.group_msg_id or 0,
+                                         table.current.settle_msg_id or 0):
+            table.lobby_msg_id = None  # back to the lobby after a hand: a new one below it
         if table.lobby_msg_id is None:
             msg = await self.bot.send_message(table.chat_id, text, reply_markup=markup)
             await self.service.remember(table, lobby_msg_id=msg.message_id)
@@ -344,12 +348,14 @@ class Presenter:
                   lambda: self._sync_hand(table, record, seat, user_id))
 
     async def _sync_hand(self, table: Table, record: HandRecord, seat: int, user_id: int) -> int:
-        """Bring one hand message up to date; returns the calls made."""
+        """Bring one hand message up to date; returns the calls made. Only the user dealt into
+        ``seat`` of this hand ever sees its cards."""
+        if record.users[seat] != user_id:
+            return 0
         player = table.players.get(seat)
-        seated = player is not None and player.user_id == user_id and table.current is record
-        lang = player.lang if player is not None and seated else self.default_lang
-        if player is None or not seated:
+        if player is None or player.user_id != user_id or table.current is not record:
             return await self._retire_hand(record, seat, user_id)
+        lang = player.lang
         view = record.hand.private_view(seat)
         shown = self._hand_shown(record).seats.setdefault(seat, _Shown())
         image = hand_signature(view, record.names, lang)

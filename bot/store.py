@@ -138,6 +138,7 @@ class HandRow:
     group_msg_id: int | None
     settle_msg_id: int | None
     log: tuple[tuple[int, str], ...]  # (seat, action), in order
+    users: tuple[int, ...]  # who played it, by seat (from its results; empty while running)
 
 
 @dataclass(frozen=True)
@@ -244,9 +245,12 @@ class Store:
             return None
         log = await self._all(
             "SELECT seat, action FROM actions WHERE hand_id = ? ORDER BY seq", row["id"])
+        users = await self._all(
+            "SELECT user_id FROM results WHERE hand_id = ? ORDER BY seat", row["id"])
         return HandRow(row["id"], row["no"], row["rule_set"], int(row["seed"]), row["dealer"],
                        row["status"], row["group_msg_id"], row["settle_msg_id"],
-                       tuple((r["seat"], r["action"]) for r in log))
+                       tuple((r["seat"], r["action"]) for r in log),
+                       tuple(r["user_id"] for r in users))
 
     async def table_totals(self, table_id: int) -> dict[int, int]:
         """Points per user over this table's finished hands."""

@@ -132,6 +132,7 @@ class TableService:
         *,
         action_timeout: float,
         autoplay_delay: float,
+        default_lang: str = "zh",
         rules: RuleSet = QQ,
         clock: Callable[[], float] = time.monotonic,
         rng: random.Random | None = None,
@@ -140,6 +141,7 @@ class TableService:
         self.observer = observer
         self.action_timeout = action_timeout
         self.autoplay_delay = autoplay_delay
+        self.default_lang = default_lang
         self.rules = rules
         self.clock = clock
         self.random = rng or secrets.SystemRandom()  # seeds and first dealers; tests seed it
@@ -178,21 +180,25 @@ class TableService:
         table = Table(row.id, row.chat_id, row.opener_id, row.base, row.status, row.dealer,
                       row.draws_in_row, row.version, lobby_msg_id=row.lobby_msg_id)
         for s in await self.store.seats(row.id):
-            user = await self.store.user(s.user_id)
-            table.players[s.seat] = Player(
-                s.user_id, user.name if user else str(s.user_id),
-                (user.lang if user else None) or "zh", s.ready, s.autoplay,
-                s.hand_msg_id, s.ping_msg_id)
+            table.players[s.seat] = Player(s.user_id, *await self._name_lang(s.user_id),
+                                           s.ready, s.autoplay, s.hand_msg_id, s.ping_msg_id)
         hand_row = await self.store.last_hand(row.id)
         if hand_row is not None:
             hand = Hand.replay(get_rule_set(hand_row.rule_set), seed=hand_row.seed,
                                dealer=hand_row.dealer, base=row.base, log=list(hand_row.log))
-            users = tuple(table.players[s].user_id if s in table.players else 0
-                          for s in range(SEATS))
-            table.current = HandRecord(hand_row.id, hand_row.no, hand, users, table.names(),
+            # a running hand is played by the seated; a finished one by those in its results
+            users = hand_row.users or tuple(table.players[s].user_id for s in range(SEATS))
+            names = tuple([(await self._name_lang(u))[0] for u in users])
+            table.current = HandRecord(hand_row.id, hand_row.no, hand, users, names,
                                        hand_row.group_msg_id, hand_row.settle_msg_id)
         self._refresh_decisions(table)
         return table
+
+    async def _name_lang(self, user_id: int) -> tuple[str, str]:
+        user = await self.store.user(user_id)
+        if user is None:
+            return str(user_id), self.default_lang
+        return user.name, user.lang or self.default_lang
 
     # --- lobby -----------------------------------------------------------------------
 

@@ -326,7 +326,15 @@ async def test_leaving_mid_hand_is_escape(tg: FakeTelegram, tmp_path) -> None:
         # the lobby is back; Carol's hand message lost its buttons
         await svc.presenter.idle()
         assert not action_buttons(hand_message(tg, users[2]))
-        assert "(空)" in tg.last_message(group).text
+        lobby = next(m for m in reversed(tg.messages(group)) if "(空)" in (m.text or ""))
+        assert lobby.keyboard
+        # Dave takes the empty seat: he must never see the hand Carol held there
+        dave = tg.user("Dave")
+        tg.start_private(dave)
+        await tg.press_button(lobby, dave, "加入")
+        assert table.seat_of(dave.id) == 2
+        await svc.presenter.idle()
+        assert hand_message(tg, dave) is None
         # only the opener or an admin may close the table
         await tg.send_text(group, users[1], "/stop")
         note = await tg.wait_for(lambda: tg.last_message(group).text == t("zh", "only_opener"))
