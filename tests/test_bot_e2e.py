@@ -160,6 +160,16 @@ async def seat_three(tg: FakeTelegram, langs=("zh-hans", "zh-hans", "zh-hans")):
     return users, group, lobby
 
 
+async def start_hand(tg: FakeTelegram, app: Application):  # type: ignore[type-arg]
+    """Three seated (see :func:`seat_three`) and the first hand dealt."""
+    users, group, lobby = await seat_three(tg)
+    svc = services(app)
+    assert (await tg.press_button(lobby, users[0], "开始")).text is None
+    table = svc.service.in_chat(group.id)
+    assert table is not None and table.status == "playing"
+    return users, group, lobby, svc, table
+
+
 async def play_hand(tg: FakeTelegram, app, users, group, rng: random.Random,
                     max_steps: int = 400) -> Table:
     svc = services(app)
@@ -240,10 +250,7 @@ async def test_three_players_play_hands_to_settlement(tg: FakeTelegram, tmp_path
 
 async def test_foreign_stale_and_double_presses_change_nothing(tg: FakeTelegram, tmp_path) -> None:
     async with running_bot(make_config(tg, tmp_path / "db.sqlite3")) as app:
-        users, group, lobby = await seat_three(tg)
-        svc = services(app)
-        await tg.press_button(lobby, users[0], "开始")
-        table = svc.service.in_chat(group.id)
+        users, group, lobby, svc, table = await start_hand(tg, app)
         await svc.presenter.idle()
         mover = next(u for u in users if action_buttons(hand_message(tg, u)))
         other = next(u for u in users if not action_buttons(hand_message(tg, u)))
@@ -286,10 +293,7 @@ async def refused_after(tg: FakeTelegram, user: FakeUser, msg: FakeMessage, data
 async def test_timeout_autoplays_and_control_comes_back(tg: FakeTelegram, tmp_path) -> None:
     config = make_config(tg, tmp_path / "db.sqlite3", action_timeout=1.0)
     async with running_bot(config) as app:
-        users, group, lobby = await seat_three(tg)
-        svc = services(app)
-        await tg.press_button(lobby, users[0], "开始")
-        table = svc.service.in_chat(group.id)
+        users, group, lobby, svc, table = await start_hand(tg, app)
         # nobody presses: the first awaited seat goes into 托管 and is played for
         first = table.current.hand.to_act()[0]
         user = users[first]
@@ -310,10 +314,7 @@ async def test_timeout_autoplays_and_control_comes_back(tg: FakeTelegram, tmp_pa
 
 async def test_leaving_mid_hand_is_escape(tg: FakeTelegram, tmp_path) -> None:
     async with running_bot(make_config(tg, tmp_path / "db.sqlite3")) as app:
-        users, group, lobby = await seat_three(tg)
-        svc = services(app)
-        await tg.press_button(lobby, users[0], "开始")
-        table = svc.service.in_chat(group.id)
+        users, group, lobby, svc, table = await start_hand(tg, app)
         record = table.current
         await tg.send_text(group, users[2], "/leave")
         await tg.wait_for(lambda: table.status == "lobby")
@@ -349,10 +350,7 @@ async def test_restart_resumes_the_running_hand(tg: FakeTelegram, tmp_path) -> N
     config = make_config(tg, tmp_path / "db.sqlite3")
     rng = random.Random(5)
     async with running_bot(config) as app:
-        users, group, lobby = await seat_three(tg)
-        svc = services(app)
-        await tg.press_button(lobby, users[0], "开始")
-        table = svc.service.in_chat(group.id)
+        users, group, lobby, svc, table = await start_hand(tg, app)
         for _ in range(6):
             await svc.presenter.idle()
             if table.status != "playing":
@@ -403,10 +401,7 @@ async def test_429_never_loses_a_move(fake_tg: FakeTelegram, tmp_path) -> None:
 async def test_fast_play_is_coalesced_under_20_a_minute(tg: FakeTelegram, tmp_path) -> None:
     """Presses as fast as the bot answers them: the group sees coalesced edits, ≤ 20 a minute."""
     async with running_bot(make_config(tg, tmp_path / "db.sqlite3")) as app:
-        users, group, lobby = await seat_three(tg)
-        svc = services(app)
-        await tg.press_button(lobby, users[0], "开始")
-        table = svc.service.in_chat(group.id)
+        users, group, lobby, svc, table = await start_hand(tg, app)
         rng = random.Random(11)
         presses = 0
         for hand_no in (1, 2):
@@ -422,16 +417,12 @@ async def test_fast_play_is_coalesced_under_20_a_minute(tg: FakeTelegram, tmp_pa
               f"{tg.max_per_minute(group)} in a (scaled) minute")
         assert sent < presses
         assert tg.max_per_minute(group) <= 20
-        for record in (table.current,):
-            check_group(tg, group, record)
+        check_group(tg, group, table.current)
 
 
 async def test_a_deleted_hand_message_is_sent_again(tg: FakeTelegram, tmp_path) -> None:
     async with running_bot(make_config(tg, tmp_path / "db.sqlite3")) as app:
-        users, group, lobby = await seat_three(tg)
-        svc = services(app)
-        await tg.press_button(lobby, users[0], "开始")
-        table = svc.service.in_chat(group.id)
+        users, group, lobby, svc, table = await start_hand(tg, app)
         await svc.presenter.idle()
         old = {u.id: hand_message(tg, u).message_id for u in users}
         for user in users:
