@@ -17,8 +17,12 @@ PENG = "peng"
 ESCAPE = "escape"  # logged for 逃跑; never among the legal actions
 
 
+_DISCARDS = tuple(f"d:{C.to_ascii(k)}" for k in range(C.KINDS))
+_DISCARD_KIND = {a: k for k, a in enumerate(_DISCARDS)}
+
+
 def discard(kind: int) -> str:
-    return f"d:{C.to_ascii(kind)}"
+    return _DISCARDS[kind]
 
 
 def chi(groups: Sequence[Sequence[int]]) -> str:
@@ -36,6 +40,8 @@ def parse(action: str) -> ParsedAction:
     """Structure of an action string; ``ValueError`` when it is not one."""
     if action in (HU, PASS, PENG, ESCAPE):
         return ParsedAction(action)
+    if action in _DISCARD_KIND:
+        return ParsedAction("discard", card=_DISCARD_KIND[action])
     head, sep, body = action.partition(":")
     if sep and head == "d":
         return ParsedAction("discard", card=C.parse_card(body))

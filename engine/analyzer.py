@@ -255,7 +255,6 @@ def _analyze(
     tianhu: bool,
     base: int,
 ) -> Win | None:
-    check_cards(hand, melds, card)
     sets, free_hand = _hand_sets(hand)
     if card is None or source is None:
         readings: list[_Reading] = [(list(melds), sets, free_hand)]
@@ -319,6 +318,7 @@ def analyze(
     haidi: bool = False,
     tianhu: bool = False,
     base: int = 3,
+    checked: bool = True,
 ) -> Win | None:
     """The best winning arrangement (most points, then most 胡息), or None if no win.
 
@@ -331,7 +331,8 @@ def analyze(
     ``Win.groups`` come in a stable order: the table melds as given (one the card grew into a
     提/跑 stays in place), the card's new group from the hand, 提 and 坎 by kind, then
     一句话 and 绞 by lowest card (small cards before big), the 将 last. Results are memoised
-    per rule-set object on the full argument tuple.
+    per rule-set object on the full argument tuple. ``checked=False`` skips validating the
+    holding: for the engine, whose holdings are valid by construction.
     """
     if source not in ("self", "other", None) or (card is not None and source is None):
         raise ValueError(f"source must be 'self' or 'other' with a card, got {source!r}")
@@ -341,6 +342,8 @@ def analyze(
         return cache[key]
     except KeyError:
         pass
+    if checked:
+        check_cards(hand, melds, card)
     result = _analyze(rules, *key)
     if len(cache) >= _RESULT_LIMIT:
         cache.clear()

@@ -58,7 +58,20 @@ def _bi_ways(avail: list[int], card: int) -> set[Groups]:
 
 def chi_options(hand: Sequence[int], card: int) -> list[Groups]:
     """Legal (吃, 比…) choices for eating ``card``: first group holds the eaten card."""
-    avail = [n if n < 3 else 0 for n in hand]  # 坎 cards are locked
+    return list(_options(card, tuple(hand[k] if hand[k] < 3 else 0 for k in _near(card))))
+
+
+@cache
+def _near(card: int) -> tuple[int, ...]:
+    """The kinds any 吃 or 比 of ``card`` can use: the answer depends on these counts only."""
+    return tuple(sorted({k for shape in shapes_with(card) for k in shape}))
+
+
+@cache
+def _options(card: int, near_counts: tuple[int, ...]) -> tuple[Groups, ...]:
+    avail = [0] * C.KINDS  # 坎 cards are already zeroed: they are locked
+    for k, n in zip(_near(card), near_counts, strict=True):
+        avail[k] = n
     options: set[Groups] = set()
     for shape in shapes_with(card):
         own = list(shape)
@@ -67,4 +80,4 @@ def chi_options(hand: Sequence[int], card: int) -> list[Groups]:
         if _take(rest, own):
             for bi in _bi_ways(rest, card):
                 options.add((shape, *bi))
-    return sorted(options)
+    return tuple(sorted(options))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cache
 from typing import Any
 
 from engine import actions as A
@@ -60,6 +61,10 @@ _FACE_UP = {
     GroupKind.CHOUWEI: (True, False, False),
     GroupKind.TI: (True, False, False, False),
 }
+
+
+_ORDERS = {n: tuple(tuple((s + i) % n for i in range(n)) for s in range(n)) for n in (2, 3, 4)}
+_chi_action = cache(A.chi)  # the same few thousand 吃 choices recur in every hand
 
 
 @dataclass
@@ -215,8 +220,9 @@ class Hand:
     def next_seat(self, seat: int) -> int:
         return (seat + 1) % self.players
 
-    def _order_from(self, seat: int) -> list[int]:
-        return [(seat + i) % self.players for i in range(self.players)]
+    def _order_from(self, seat: int) -> tuple[int, ...]:
+        """Seats in play order starting at ``seat``."""
+        return _ORDERS[self.players][seat]
 
     def is_terminal(self) -> bool:
         return self.outcome is not None
@@ -337,14 +343,7 @@ class Hand:
             return
         options: dict[int, tuple[str, ...]] = {}
         for seat in self._order_from(self.dealer):
-            s = self._seats[seat]
-            if seat == self.dealer:
-                win = analyzer.analyze(r, s.hand, [], None, source="self", tianhu=True, base=self.base)
-            else:
-                win = analyzer.analyze(
-                    r, s.hand, [], self.liangzhang, source="other", tianhu=True, base=self.base
-                )
-            if win is not None:
+            if self._liang_win(seat) is not None:
                 options[seat] = (A.HU, A.PASS)
         if options:
             self.phase = Phase.LIANG
@@ -364,6 +363,24 @@ class Hand:
                 return True
         return False
 
+    def _win_for(
+        self, seat: int, card: int | None, source: str | None, *, haidi: bool = False,
+        tianhu: bool = False,
+    ) -> Win | None:
+        """The analyzer's verdict on this seat's cards (valid by construction: unchecked)."""
+        s = self._seats[seat]
+        return analyzer.analyze(
+            self.rules, s.hand, s.melds, card, source=source,  # type: ignore[arg-type]
+            haidi=haidi, tianhu=tianhu, base=self.base, checked=False,
+        )
+
+    def _liang_win(self, seat: int) -> Win | None:
+        """天胡 on the 亮张: the dealer's 21 cards as they stand (not 自摸: only the forced
+        天胡 is, section 8), or another seat's 20 cards with the 亮张."""
+        if seat == self.dealer:
+            return self._win_for(seat, None, None, tianhu=True)
+        return self._win_for(seat, self.liangzhang, "other", tianhu=True)
+
     def _resolve_liang(self) -> None:
         claim = self._claim
         assert claim is not None
@@ -374,12 +391,7 @@ class Hand:
             if answer is None:
                 return
             if answer == A.HU:
-                s = self._seats[seat]
-                card = None if seat == self.dealer else self.liangzhang
-                source = "self" if seat == self.dealer else "other"
-                win = analyzer.analyze(
-                    self.rules, s.hand, [], card, source=source, tianhu=True, base=self.base
-                )
+                win = self._liang_win(seat)
                 assert win is not None
                 self._emit("hu", seat, (self.liangzhang,))
                 self._win(seat, win)
@@ -442,9 +454,7 @@ class Hand:
             self._open_claim(Offer(card, seat, OfferHow.DRAW), haidi=not self._stock)
             return
         # 提 or 偎 on his own draw: he may win now (自摸, decision 9.3).
-        if s.may_win_on(card) and analyzer.analyze(
-            self.rules, s.hand, s.melds, None, source="self", haidi=not self._stock, base=self.base
-        ):
+        if s.may_win_on(card) and self._win_for(seat, None, "self", haidi=not self._stock):
             self.phase = Phase.SELFWIN
             self._actor = seat
             self._selfwin_card = card
@@ -456,10 +466,7 @@ class Hand:
         card = self._selfwin_card
         assert card is not None
         if action == A.HU:
-            win = analyzer.analyze(
-                self.rules, s.hand, s.melds, None, source="self", haidi=not self._stock,
-                base=self.base,
-            )
+            win = self._win_for(seat, None, "self", haidi=not self._stock)
             assert win is not None
             self._emit("hu", seat, (card,))
             self._win(seat, win)
@@ -483,10 +490,8 @@ class Hand:
         if drawn or r.win_on_discard:
             for seat in self._order_from(src):
                 s = self._seats[seat]
-                if s.may_win_on(c) and analyzer.analyze(
-                    r, s.hand, s.melds, c, source="self" if seat == src else "other",
-                    haidi=haidi, base=self.base,
-                ):
+                source = "self" if seat == src else "other"
+                if s.may_win_on(c) and self._win_for(seat, c, source, haidi=haidi):
                     options.setdefault(seat, []).append(A.HU)
         pao_seat = self._pao_seat(offer)
         if pao_seat is None:
@@ -500,7 +505,7 @@ class Hand:
                 if may_chi:
                     combos = chi_options(s.hand, c)
                     if combos:
-                        options.setdefault(seat, []).extend(A.chi(g) for g in combos)
+                        options.setdefault(seat, []).extend(_chi_action(g) for g in combos)
         self.phase = Phase.CLAIM
         self._actor = None
         self._claim = _Claim(
@@ -588,12 +593,8 @@ class Hand:
     def _settle_claim_win(self, seat: int) -> None:
         claim = self._claim
         assert claim is not None
-        s = self._seats[seat]
-        win = analyzer.analyze(
-            self.rules, s.hand, s.melds, claim.offer.card,
-            source="self" if seat == claim.offer.seat else "other",
-            haidi=claim.haidi, base=self.base,
-        )
+        source = "self" if seat == claim.offer.seat else "other"
+        win = self._win_for(seat, claim.offer.card, source, haidi=claim.haidi)
         assert win is not None
         self._emit("hu", seat, (claim.offer.card,))
         self._won_offer = claim.offer.card

@@ -37,13 +37,14 @@ def test_4_1_forced_tianhu_five_kan_or_ti_non_dealer() -> None:
     assert h.outcome.winner == 1
 
 
-def test_4_2_liangzhang_tianhu_dealer_has_priority_and_counts_as_zimo() -> None:
+def test_4_2_liangzhang_tianhu_dealer_has_priority_not_zimo() -> None:
     h = hand(dealer=DEALER_WINS, xia=XIA_WINS_ON_JIU)
     assert h.phase == Phase.LIANG and h.to_act() == (0, 1)
     h.apply(1, A.HU)  # the 下家 must wait for the dealer's answer
     assert h.to_act() == (0,) and not h.is_terminal()
     h.apply(0, A.HU)
-    assert h.outcome.winner == 0 and h.outcome.win.tianhu and h.outcome.win.zimo
+    # only the dealer's forced 天胡 counts as 自摸 (section 8)
+    assert h.outcome.winner == 0 and h.outcome.win.tianhu and not h.outcome.win.zimo
 
 
 def test_4_2_liangzhang_tianhu_for_the_xia_when_the_dealer_declines() -> None:
