@@ -170,8 +170,8 @@ class Presenter:
         if table.status == "lobby" or table.lobby_msg_id is not None:
             self._put(table.chat_id, ("lobby", table.id), lambda: self._lobby(table))
         old = self._table_shown(table).open_settlement
-        if old is not None and old is not table.current:  # a new hand: retire its buttons
-            self._queue_settlement(table, old)
+        if old is not None and (old is not table.current or table.status != "between"):
+            self._queue_settlement(table, old)  # play moved on: its buttons go
         record = table.current
         if record is None:
             return

@@ -171,7 +171,11 @@ class TableService:
     async def load(self) -> list[Table]:
         """Rebuild every open table from the store; running hands are replayed from their log."""
         for row in await self.store.open_tables():
-            table = await self._load_table(row)
+            try:
+                table = await self._load_table(row)
+            except Exception:  # e.g. a log this engine no longer replays: keep the others
+                log.exception("table %s could not be restored; it stays closed to play", row.id)
+                continue
             self._tables[table.id] = table
             self._by_chat[table.chat_id] = table.id
         return self.tables()

@@ -231,6 +231,12 @@ async def test_three_players_play_hands_to_settlement(tg: FakeTelegram, tmp_path
                 await svc.presenter.idle()  # the old settlement keeps no buttons
                 assert tg.message(group, settle.message_id).keyboard == []
         assert tg.message(group, lobby.message_id).keyboard == []  # nor the lobby
+        # Carol leaves after the last hand: the settlement loses its buttons, a lobby opens
+        await tg.press_button(settle, users[2], "离开")
+        await svc.presenter.idle()
+        assert table.status == "lobby"
+        assert tg.message(group, settle.message_id).keyboard == []
+        assert "(空)" in tg.last_message(group).text
         # scores: results sum to zero per hand and add up in the chat's score table
         totals = await svc.store.table_totals(table.id)
         assert sum(totals.values()) == 0

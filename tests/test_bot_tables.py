@@ -185,3 +185,14 @@ def test_autoplay_takes_a_win_passes_claims_and_discards_a_lone_high_card() -> N
                 seen.add("discard")
             hand.apply(seat, action if rng.random() < 0.5 else rng.choice(view.legal))
     assert seen == {"hu", "pass", "discard"}
+
+
+async def test_a_table_that_cannot_be_replayed_does_not_stop_the_others(world) -> None:
+    service, observer, _ = world
+    broken = await seated(service)
+    await service.store.upsert_user(99, "D", None, "zh")
+    fine = await service.open(-200, Person(99, "D", "zh"))
+    async with service.store.transaction() as tx:
+        await tx.append_action(broken.current.id, 0, 0, "bogus")
+    fresh = TableService(service.store, observer, action_timeout=60, autoplay_delay=1.5)
+    assert [t.id for t in await fresh.load()] == [fine.id]
