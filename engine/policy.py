@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine import actions as A
 from engine import analyzer
@@ -30,6 +30,7 @@ from engine.views import Event, OfferHow, PrivateView
 _TIE = 1e-9
 _WAIT_MIN_STOCK = 8  # never decline a win with fewer cards left to draw
 _WAIT_FACTOR = 3.0  # decline only when waiting is worth this many times the win now
+_LONE = 1.0  # a discard that lowers the hand's value less than this is a lone card (孤张)
 
 
 @dataclass(frozen=True)
@@ -93,7 +94,7 @@ class _Table:
         score = self.eval.score(Holding(tuple(rest), melds, self.chou))
         danger, peng, chi = self.danger(kind)
         return Choice(A.discard(kind), score.value - danger, "discard",
-                      (kind, hand[kind], _isolated(hand, kind), peng, chi, self.know.unseen[kind]))
+                      (kind, hand[kind], score.value, peng, chi, self.know.unseen[kind]))
 
     def after_take(self, hand: list[int], melds: tuple[Group, ...]) -> float:
         """Value after a 吃/碰: the best discard that must follow, if one must."""
@@ -115,6 +116,8 @@ def _best_choices(view: PrivateView, events: Sequence[Event], weights: Weights) 
         choices = [_win_or_wait(t)]
     elif all(a.startswith("d:") for a in legal):
         choices = [t.discard_choice(t.hand, t.melds, A.parse(a).card) for a in legal]  # type: ignore[arg-type]
+        kept = t.eval.score(Holding(tuple(t.hand), t.melds, t.chou)).value
+        choices = [replace(c, args=(*c.args, kept)) for c in choices]
     else:
         choices = [_claim_choice(t, a) for a in legal]
     top = max(c.value for c in choices)
@@ -185,21 +188,6 @@ def wait_value(rules: RuleSet, hand: Sequence[int], melds: Sequence[Group], decl
     return 0.5 * chance * points / live
 
 
-def _isolated(hand: Sequence[int], kind: int) -> bool:
-    """No other card of the hand could share a 一句话 or 绞 with ``kind``."""
-    pt, big = C.point(kind), C.is_big(kind)
-    for k, n in enumerate(hand):
-        if not n or k == kind or n >= 3:
-            continue
-        if C.point(k) == pt:
-            return False
-        if C.is_big(k) == big and (
-            abs(C.point(k) - pt) <= 2 or {pt, C.point(k)} <= {2, 7, 10}
-        ):
-            return False
-    return hand[kind] == 1
-
-
 # ----- reasons ------------------------------------------------------------------------------
 
 _SEP = {"zh": "：", "en": ": "}
@@ -227,8 +215,13 @@ def _reason(c: Choice, lang: str) -> str:
     words = _WORDS.get(lang, _WORDS["zh"])
     sep = "，" if lang == "zh" else ", "
     if c.why == "discard":
-        _, count, isolated, peng, chi, unseen = c.args
-        what = words["single"] if isolated else words["pair"] if count == 2 else words["part"]
+        _, count, left, peng, chi, unseen, kept = c.args
+        if count == 2:
+            what = words["pair"]
+        elif kept - left < _LONE:  # the card adds next to nothing to the hand
+            what = words["single"]
+        else:
+            what = words["part"]
         if peng < 0.02 and chi < 0.02:
             safety = words["safe"]
         elif unseen <= 1:

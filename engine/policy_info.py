@@ -38,7 +38,6 @@ class Knowledge:
     hand_sizes: tuple[int, ...]
     no_peng: tuple[frozenset[int], ...]
     no_chi: tuple[frozenset[int], ...]
-    others_chou: tuple[frozenset[int], ...]
 
     def holds_at_least(self, seat: int, kind: int, m: int) -> float:
         """Chance that ``seat``'s hand holds at least ``m`` copies of ``kind`` (hypergeometric)."""
@@ -95,7 +94,10 @@ def seen_counts(view: PrivateView) -> list[int]:
         if sv.seat != view.seat:
             for m in sv.melds:
                 shown = [k for k in m.cards if k is not None]
-                if shown:  # a 提 or 臭偎 shows one card: all its cards are that kind
+                if len(shown) == len(m.cards):
+                    for k in shown:
+                        seen[k] += 1
+                elif shown:  # a 提 or 臭偎 shows one card: all its cards are that kind
                     seen[shown[0]] += len(m.cards)
         for k in sv.discards:
             seen[k] += 1
@@ -152,5 +154,4 @@ def read(view: PrivateView, public_events: Sequence[Event]) -> Knowledge:
         hand_sizes=tuple(sv.hand_count for sv in view.public.seats),
         no_peng=tuple(frozenset(x) for x in no_peng),
         no_chi=tuple(frozenset(x) for x in no_chi),
-        others_chou=tuple(frozenset(x) for x in chou),
     )
