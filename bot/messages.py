@@ -42,6 +42,7 @@ class _Shown:
     """What one hand message shows now."""
 
     msg_id: int | None = None
+    lang: str = "zh"
     image: object = None
     caption: tuple[str, InlineKeyboardMarkup | None] | None = None
     pinged: int | None = None  # decision version the last ping was for
@@ -361,33 +362,34 @@ class Presenter:
         image = hand_signature(view, record.names, lang)
         markup = keyboard(table, seat, lang) if table.status == "playing" else None
         caption = self._hand_caption(table, record, seat, view, lang)
-        calls = 0
-        if player.hand_msg_id is not None and (image, (caption, markup)) != \
-                (shown.image, shown.caption):
+        calls, msg_id = 0, player.hand_msg_id
+        if msg_id is not None and (image, (caption, markup)) != (shown.image, shown.caption):
             try:
                 if image != shown.image:
                     photo = await asyncio.to_thread(render_hand, view, record.names, lang)
-                    await self._edit_media(user_id, player.hand_msg_id, photo, caption, markup)
+                    await self._edit_media(user_id, msg_id, photo, caption, markup)
                 else:
-                    await self._edit_caption(user_id, player.hand_msg_id, caption, markup)
+                    await self._edit_caption(user_id, msg_id, caption, markup)
                 calls += 1
             except BadRequest as e:
                 if not _gone(e):
                     raise
-                await self.service.remember_seat(table, seat, hand_msg_id=None)  # re-send it
-        if player.hand_msg_id is None:
+                msg_id = None  # the user deleted it: send it again
+        if msg_id is None:
             photo = await asyncio.to_thread(render_hand, view, record.names, lang)
             msg = await self.bot.send_photo(user_id, photo, caption=caption, reply_markup=markup)
-            await self.service.remember_seat(table, seat, hand_msg_id=msg.message_id)
+            msg_id = msg.message_id
+            await self.service.remember_seat(table, seat, user_id, hand_msg_id=msg_id)
             calls += 1
-        shown.msg_id, shown.image, shown.caption = player.hand_msg_id, image, (caption, markup)
+        shown.msg_id, shown.lang = msg_id, lang
+        shown.image, shown.caption = image, (caption, markup)
         decision = table.decisions[seat]
         if decision.legal and not player.autoplay and shown.pinged != decision.version \
                 and table.status == "playing":
             if player.ping_msg_id is not None:
                 await self._delete(user_id, player.ping_msg_id)
             msg = await self.bot.send_message(user_id, t(lang, "ping", table=table.id))
-            await self.service.remember_seat(table, seat, ping_msg_id=msg.message_id)
+            await self.service.remember_seat(table, seat, user_id, ping_msg_id=msg.message_id)
             shown.pinged = decision.version
             calls += 1
         return calls
@@ -408,12 +410,15 @@ class Presenter:
         return f"{head}\n{status}"
 
     async def _retire_hand(self, record: HandRecord, seat: int, user_id: int) -> int:
-        """A player gone from the table (逃跑, /stop): drop the keyboard from his hand message."""
+        """A player gone from the table (逃跑): his hand message says it is over, no buttons."""
         shown = self._hand_shown(record).seats.pop(seat, None)
-        if shown is None or shown.msg_id is None or shown.caption is None \
-                or shown.caption[1] is None:
+        if shown is None or shown.msg_id is None or shown.caption is None:
             return 0
-        await self._edit_caption(user_id, shown.msg_id, shown.caption[0], None)
+        head = shown.caption[0].split("\n")[0]
+        caption = f"{head}\n{t(shown.lang, 'dm_over')}"
+        if shown.caption == (caption, None):
+            return 0
+        await self._edit_caption(user_id, shown.msg_id, caption, None)
         return 1
 
     # --- Bot API helpers ----------------------------------------------------------------------

@@ -334,8 +334,13 @@ class Tx:
     async def remove_seat(self, table_id: int, seat: int) -> None:
         await self.exec("DELETE FROM seats WHERE table_id = ? AND seat = ?", table_id, seat)
 
-    async def update_seat(self, table_id: int, seat: int, **cols: object) -> None:
-        await self._update("seats", {"table_id": table_id, "seat": seat}, cols)
+    async def update_seat(self, table_id: int, seat: int, *, of_user: int | None = None,
+                          **cols: object) -> None:
+        """Update a seat; with ``of_user``, only while that user sits there."""
+        where: dict[str, object] = {"table_id": table_id, "seat": seat}
+        if of_user is not None:
+            where["user_id"] = of_user
+        await self._update("seats", where, cols)
 
     async def reset_seats(self, table_id: int) -> None:
         """A new hand: nobody is ready or in 托管; the old hand message is left behind (the

@@ -508,14 +508,17 @@ class TableService:
             await tx.update_table(table.id, **ids)
         self._set(table, dict(ids))
 
-    async def remember_seat(self, table: Table, seat: int, **ids: int | None) -> None:
-        """Persist a seat's message ids (``hand_msg_id``, ``ping_msg_id``)."""
-        async with self.store.transaction() as tx:
-            await tx.update_seat(table.id, seat, **ids)
+    async def remember_seat(self, table: Table, seat: int, user_id: int,
+                            **ids: int | None) -> None:
+        """Persist a seat's message ids (``hand_msg_id``, ``ping_msg_id``) while ``user_id``
+        still sits there (the message was sent to him)."""
         player = table.players.get(seat)
-        if player is not None:
-            for name, value in ids.items():
-                setattr(player, name, value)
+        if player is None or player.user_id != user_id:
+            return
+        async with self.store.transaction() as tx:
+            await tx.update_seat(table.id, seat, of_user=user_id, **ids)
+        for name, value in ids.items():
+            setattr(player, name, value)
 
     async def remember_hand(self, record: HandRecord, **ids: int | None) -> None:
         """Persist a hand's group message ids (``group_msg_id``, ``settle_msg_id``)."""

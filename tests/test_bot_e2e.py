@@ -332,7 +332,8 @@ async def test_leaving_mid_hand_is_escape(tg: FakeTelegram, tmp_path) -> None:
         assert table.seat_of(users[2].id) is None
         # the lobby is back; Carol's hand message lost its buttons
         await svc.presenter.idle()
-        assert not action_buttons(hand_message(tg, users[2]))
+        carol_hand = hand_message(tg, users[2])
+        assert carol_hand.keyboard == [] and carol_hand.caption.endswith(t("zh", "dm_over"))
         lobby = next(m for m in reversed(tg.messages(group)) if "(空)" in (m.text or ""))
         assert lobby.keyboard
         # Dave takes the empty seat: he must never see the hand Carol held there
