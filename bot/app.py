@@ -19,7 +19,6 @@ from telegram.ext import (
     filters,
 )
 
-from bot import callbacks as cb
 from bot.config import Config
 from bot.handlers import Handlers
 from bot.i18n import CATALOGS, t
@@ -117,8 +116,7 @@ def _add_handlers(app: Application, h: Handlers) -> None:  # type: ignore[type-a
     app.add_handler(MessageHandler(
         (private & filters.TEXT) | (filters.ChatType.GROUPS & filters.COMMAND & addressed),
         h.unknown))
-    app.add_handler(CallbackQueryHandler(h.button, pattern=cb.PATTERN))
-    app.add_handler(CallbackQueryHandler(h.button))  # anything else: a polite "outdated"
+    app.add_handler(CallbackQueryHandler(h.button))  # bot.callbacks.parse checks the data
     app.add_error_handler(h.error)
 
 

@@ -188,6 +188,8 @@ class Handlers:
     # --- buttons ---------------------------------------------------------------------
 
     async def button(self, update: Update, context: Context) -> None:
+        """Every inline button. The query is answered once, after the service has ruled, so
+        that a refusal is its toast; malformed or foreign data is refused as outdated."""
         query, user = update.callback_query, update.effective_user
         if query is None or user is None:
             return
