@@ -205,11 +205,9 @@ async def test_three_players_play_hands_to_settlement(tg: FakeTelegram, tmp_path
         svc = services(app)
         assert (await tg.press_button(lobby, users[0], "开始")).text is None
         rng = random.Random(20261129)
-        dealers = []
         for n in range(3):
             table = await play_hand(tg, app, users, group, rng)
             record = table.current
-            dealers.append(record.hand.dealer)
             assert table.status == "between"
             settle = tg.message(group, record.settle_msg_id)
             outcome = record.hand.outcome
@@ -227,7 +225,11 @@ async def test_three_players_play_hands_to_settlement(tg: FakeTelegram, tmp_path
                     await tg.press_button(settle, user, "再来一局")
                 await tg.wait_for(lambda t=table: t.status == "playing")
                 assert table.current.no == n + 2
-                assert table.current.hand.dealer == table.dealer
+                dealer = table.current.hand.dealer  # the winner deals; after 荒庄 he stays
+                if outcome.winner is not None:
+                    assert dealer == outcome.winner
+                else:
+                    assert dealer in (record.hand.dealer, (record.hand.dealer + 1) % 3)
                 await svc.presenter.idle()  # the old settlement keeps no buttons
                 assert tg.message(group, settle.message_id).keyboard == []
         assert tg.message(group, lobby.message_id).keyboard == []  # nor the lobby
