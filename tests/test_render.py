@@ -360,3 +360,24 @@ def test_last_move_glows(games: list[tuple[list[Hand], Hand]]) -> None:
                 assert what == "melds" and idx
             seen.add(what)
     assert {"offer", "melds"} <= seen
+
+
+def test_hand_image_ignores_what_it_does_not_show(games: list[tuple[list[Hand], Hand]]) -> None:
+    """The hand image depends on the seat's own fields, the offer, the stock, the turn and the
+    dealer only (bot.messages.hand_signature relies on this to skip identical pictures)."""
+    from dataclasses import replace
+
+    for snaps, _ in games[:20]:
+        view = snaps[-1].private_view(1)
+        pub = view.public
+        others = tuple(
+            replace(s, discards=(), melds=(), hand_count=0, shown_huxi=0) for s in pub.seats
+        )
+        blind = replace(
+            view,
+            legal=(),
+            public=replace(
+                pub, seats=others, last_event=None, move_no=0, liangzhang=0, outcome=None
+            ),
+        )
+        assert layout_hand(blind, NAMES).items == layout_hand(view, NAMES).items
