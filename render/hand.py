@@ -13,7 +13,7 @@ from engine import cards as C
 from engine.views import OfferHow, PrivateView
 from render import fonts
 from render import theme as T
-from render.scene import Box, Rect, Scene, column_height, encode, paint
+from render.scene import Box, Rect, Scene, column_height, render
 from render.strings import table
 from render.widgets import glow, group_huxi, kind_name, meld_column, pill
 
@@ -198,4 +198,4 @@ def _header(
 
 def render_hand(view: PrivateView, names: Sequence[str], lang: str = "zh") -> bytes:
     """The private hand image of ``view.seat``; ``names[i]`` is seat i's display name."""
-    return encode(paint(layout_hand(view, names, lang)), FORMAT)
+    return render(lambda: layout_hand(view, names, lang), FORMAT)

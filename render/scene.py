@@ -8,6 +8,8 @@ turns a scene into pixels. Tests read a scene's card slots and named boxes to pr
 from __future__ import annotations
 
 import io
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -17,6 +19,10 @@ from render import cards, fonts
 from render import theme as T
 
 MAX_SIDE = 1280  # Telegram photos: the long side is scaled down beyond this
+# A FreeType face must not be used by two threads at once, and the bot renders from worker
+# threads (asyncio.to_thread): layout (text measuring) and painting run under this lock;
+# encoding, the slow part, does not touch fonts and runs outside it.
+_FONT_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -218,6 +224,13 @@ def paint(scene: Scene) -> Image.Image:
 
 
 Format = Literal["PNG", "JPEG"]
+
+
+def render(build: Callable[[], Scene], fmt: Format) -> bytes:
+    """Lay out, paint and encode one picture."""
+    with _FONT_LOCK:
+        img = paint(build())
+    return encode(img, fmt)
 
 
 def encode(img: Image.Image, fmt: Format) -> bytes:

@@ -13,7 +13,7 @@ from engine.rules import level_title
 from engine.views import Outcome, OutcomeKind, PublicView, Win
 from render import fonts
 from render import theme as T
-from render.scene import Box, Rect, Scene, column_height, encode, paint
+from render.scene import Box, Rect, Scene, column_height, render
 from render.strings import table
 from render.widgets import kind_name, pill
 
@@ -193,4 +193,4 @@ def render_settlement(
 ) -> bytes:
     """The end-of-hand image. ``view.outcome`` must be set; ``totals[i]`` is seat i's running
     total after this hand (column left out when None)."""
-    return encode(paint(layout_settlement(view, names, totals, lang)), FORMAT)
+    return render(lambda: layout_settlement(view, names, totals, lang), FORMAT)

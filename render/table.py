@@ -15,7 +15,7 @@ from engine.melds import GroupKind
 from engine.views import Event, OfferHow, PublicView
 from render import fonts
 from render import theme as T
-from render.scene import Box, Rect, Scene, column_height, encode, paint
+from render.scene import Box, Rect, Scene, column_height, render
 from render.strings import table
 from render.widgets import event_text, glow, kind_name, meld_column, pill
 
@@ -247,4 +247,4 @@ def _seat_row(
 
 def render_table(view: PublicView, names: Sequence[str], lang: str = "zh") -> bytes:
     """The group's table image; ``names[i]`` is seat i's display name."""
-    return encode(paint(layout_table(view, names, lang)), FORMAT)
+    return render(lambda: layout_table(view, names, lang), FORMAT)

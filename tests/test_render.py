@@ -381,3 +381,17 @@ def test_hand_image_ignores_what_it_does_not_show(games: list[tuple[list[Hand], 
             ),
         )
         assert layout_hand(blind, NAMES).items == layout_hand(view, NAMES).items
+
+
+def test_rendering_from_many_threads_gives_the_same_pictures(
+    games: list[tuple[list[Hand], Hand]],
+) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    views = [snaps[-1] for snaps, _ in games[:8]]
+    jobs = [(render_table, h.public_view()) for h in views]
+    jobs += [(render_hand, h.private_view(0)) for h in views]
+    serial = [fn(v, NAMES) for fn, v in jobs]  # type: ignore[operator]
+    with ThreadPoolExecutor(4) as pool:
+        threaded = list(pool.map(lambda job: job[0](job[1], NAMES), jobs * 3))
+    assert threaded == serial * 3
