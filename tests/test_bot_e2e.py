@@ -24,6 +24,8 @@ from bot.i18n import lang_of, t
 from bot.messages import event_line
 from bot.tables import HandRecord, Table
 from engine import actions as A
+from engine import policy
+from engine.views import OutcomeKind
 from render import render_hand
 
 FAST = dict(group_interval=0.05, autoplay_delay=0.05)
@@ -170,8 +172,12 @@ async def start_hand(tg: FakeTelegram, app: Application):  # type: ignore[type-a
     return users, group, lobby, svc, table
 
 
+SENSIBLE = 0.75  # share of presses chosen by engine.policy, the rest at random (all buttons)
+
+
 async def play_hand(tg: FakeTelegram, app, users, group, rng: random.Random,
                     max_steps: int = 400) -> Table:
+    """Press offered buttons until the hand ends, checking every DM and the group each step."""
     svc = services(app)
     table = svc.service.in_chat(group.id)
     assert table is not None and table.status == "playing"
@@ -190,7 +196,15 @@ async def play_hand(tg: FakeTelegram, app, users, group, rng: random.Random,
             pinged[u.id] = _pings_sent(tg, u)
         user = rng.choice(movers)
         msg = hand_message(tg, user)
-        _, data = rng.choice(action_buttons(msg))
+        buttons = action_buttons(msg)
+        if rng.random() < SENSIBLE:  # the button a sensible player would press
+            seat = users.index(user)
+            public = [e for e in record.hand.history if e.visible_to is None]
+            wanted = A.label(policy.choose(record.hand.private_view(seat), public, rng),
+                             lang_of(user.language_code, "zh"))
+            data = next(d for text, d in buttons if text == wanted)
+        else:
+            _, data = rng.choice(buttons)
         answer = await tg.press(user, msg.message_id, user, data)
         assert answer.text is None, answer
     else:
@@ -205,14 +219,18 @@ async def test_three_players_play_hands_to_settlement(tg: FakeTelegram, tmp_path
         svc = services(app)
         assert (await tg.press_button(lobby, users[0], "开始")).text is None
         rng = random.Random(20261129)
+        kinds = []
         for n in range(3):
             table = await play_hand(tg, app, users, group, rng)
+            kinds.append(table.current.hand.outcome.kind)
             record = table.current
             assert table.status == "between"
             settle = tg.message(group, record.settle_msg_id)
             outcome = record.hand.outcome
             if outcome.winner is not None:
-                assert f"{record.names[outcome.winner]} 胡牌" in settle.caption
+                win = outcome.win
+                assert f"{record.names[outcome.winner]} 胡牌!胡息 {win.huxi} · 底 {win.di} · " \
+                    f"番 {win.fan}" in settle.caption
             elif outcome.kind == "draw":
                 assert "荒庄" in settle.caption
             for seat, user in enumerate(users):
@@ -232,6 +250,7 @@ async def test_three_players_play_hands_to_settlement(tg: FakeTelegram, tmp_path
                     assert dealer in (record.hand.dealer, (record.hand.dealer + 1) % 3)
                 await svc.presenter.idle()  # the old settlement keeps no buttons
                 assert tg.message(group, settle.message_id).keyboard == []
+        assert OutcomeKind.WIN in kinds  # these seeds see a win settled (and a 荒庄)
         assert tg.message(group, lobby.message_id).keyboard == []  # nor the lobby
         # Carol leaves after the last hand: the settlement loses its buttons, a lobby opens
         await tg.press_button(settle, users[2], "离开")
