@@ -20,6 +20,7 @@ from render.widgets import kind_name, pill
 WIDTH = 840
 M = 24
 GROUP_ADV = T.MELD.w + 24
+GROUPS_PER_ROW = 7
 ROW_H = 46
 FORMAT = "PNG"  # once per hand: exact colours matter more than ~10 ms
 
@@ -52,11 +53,18 @@ def layout_settlement(
     return scene
 
 
-def _win_height(win: Win) -> int:
-    """Room for the tallest group with its labels, and for the score panel's lines."""
+def _group_rows(win: Win) -> tuple[int, int]:
+    """(rows of groups, height of one row with its labels): 7 groups a row (a forced 天胡
+    may have more)."""
     cards_h = max((column_height(len(g.cards), T.MELD) for g in win.groups), default=0)
+    return max(1, -(-len(win.groups) // GROUPS_PER_ROW)), cards_h + 64
+
+
+def _win_height(win: Win) -> int:
+    """Room for the groups with their labels, and for the score panel's lines."""
+    rows, row_h = _group_rows(win)
     panel_h = 190 + 32 * max(1, len(win.mingtang))
-    return max(cards_h + 64, panel_h)
+    return max(rows * row_h, panel_h)
 
 
 def _title(
@@ -93,23 +101,25 @@ def _title(
 
 
 def _win_body(scene: Scene, win: Win, s: Mapping[str, str], top: int) -> None:
-    cards_h = max((column_height(len(g.cards), T.MELD) for g in win.groups), default=0)
+    _, row_h = _group_rows(win)
+    cards_h = row_h - 64
     for i, g in enumerate(win.groups):
-        x = M + 8 + i * GROUP_ADV
-        scene.column(x, top, list(g.cards), T.MELD, "group")
+        x = M + 8 + (i % GROUPS_PER_ROW) * GROUP_ADV
+        y = top + (i // GROUPS_PER_ROW) * row_h
+        scene.column(x, y, list(g.cards), T.MELD, "group")
         cx = x + T.MELD.w // 2
         scene.text(
             cx,
-            top + cards_h + 8,
+            y + cards_h + 8,
             kind_name(g.kind),
             18,
             T.TEXT_DIM,
             anchor="mt",
             max_width=GROUP_ADV - 4,
         )
-        scene.text(cx, top + cards_h + 34, str(g.huxi), 20, T.GOLD, bold=True, anchor="mt")
+        scene.text(cx, y + cards_h + 34, str(g.huxi), 20, T.GOLD, bold=True, anchor="mt")
     # Score panel on the right.
-    px = M + 8 + max(len(win.groups), 7) * GROUP_ADV + 8
+    px = M + 8 + GROUPS_PER_ROW * GROUP_ADV + 8
     pw = WIDTH - M - px
     scene.add(Box(Rect(px, top - 8, pw, _win_height(win) - 8), fill=T.FELT_DARK, radius=12))
     x, y = px + 16, top + 6

@@ -175,3 +175,20 @@ def test_snapshot_comparison_notices_a_small_change() -> None:
     assert similar(a, paint(layout_table(public_view(), NAMES, "en")))
     b = paint(layout_table(replace(public_view(), stock_count=11), NAMES, "en"))
     assert not similar(a, b)
+
+
+def test_a_forced_tianhu_with_many_groups_wraps_them() -> None:
+    """A forced 天胡 needs no meld structure: 5 坎 and 3 pairs make 8 groups."""
+    groups = tuple(Group(GroupKind.KAN, (k,) * 3) for k in cards("一二三四五")) + tuple(
+        Group(GroupKind.PAIR, (k, k)) for k in cards("壹贰叁")
+    )
+    win = replace(win_outcome().win, groups=groups, tianhu=True)  # type: ignore[type-var]
+    outcome = replace(win_outcome(), win=win)
+    scene = layout_settlement(public_view(outcome), NAMES, TOTALS)
+    slots = [c for c in scene.cards if c.role == "group"]
+    assert len(slots) == 21
+    panel_x = max(c.rect.right for c in slots)
+    assert panel_x < scene.width - 200  # the score panel keeps its room
+    assert len({c.rect.x for c in slots}) == 7
+    assert slots[-1].rect.y > slots[0].rect.bottom  # the 8th group starts a second row
+    assert max(c.rect.bottom for c in slots) < scene.height
