@@ -494,3 +494,16 @@ async def test_commands_help_and_group_language(tg: FakeTelegram, tmp_path) -> N
         assert await group_says(alice, "/nonsense@PaohuziTestBot") == t("en", "unknown_command")
         assert await dm_says(bob, "hello?") == t("en", "unknown_command")
         assert await dm_says(bob, "/nonsense") == t("en", "unknown_command")
+
+
+async def test_restart_rearms_the_turn_timer(tg: FakeTelegram, tmp_path) -> None:
+    """Timers live in no database: after a restart they are armed again from the state."""
+    config = make_config(tg, tmp_path / "db.sqlite3", action_timeout=0.5)
+    async with running_bot(config) as app:
+        users, group, lobby, svc, table = await start_hand(tg, app)
+        version = table.version
+    async with running_bot(config) as app:
+        table = services(app).service.in_chat(group.id)
+        assert table.status == "playing" and table.version >= version
+        await tg.wait_for(lambda: table.status != "playing", timeout=60)
+        assert table.current.hand.is_terminal()
