@@ -1,4 +1,4 @@
-"""Sample positions from real engine hands, for ``python -m render demo`` and the tests.
+"""Sample positions from real engine hands, for ``python -m render demo`` and the benchmark.
 
 Hands are played with random legal choices from fixed seeds, so every run shows the same
 pictures. Positions are picked to show as much as possible (melds, hidden cards, an offer).
@@ -21,16 +21,14 @@ NAMES = ("小明", "Alice Wonderland", "老王🀄")
 TOTALS = (1234, -560, 88)
 
 
-def play(seed: int, steps: int | None = None) -> Iterator[Hand]:
-    """Yield the hand after each action (and before the first) of a random game."""
+def play(seed: int) -> Iterator[Hand]:
+    """Yield the hand before the first action and after each one, in a random game."""
     rng = random.Random(seed)
     h = Hand.new(QQ, seed=seed, dealer=seed % 3)
     yield h
-    n = 0
-    while not h.is_terminal() and (steps is None or n < steps):
+    while not h.is_terminal():
         seat = rng.choice(h.to_act())
         h.apply(seat, rng.choice(h.legal_actions(seat)))
-        n += 1
         yield h
 
 
