@@ -27,7 +27,7 @@ from bot.store import Store
 from bot.tables import SEATS, HandRecord, Table, TableService
 from engine import actions as A
 from engine import cards as C
-from engine.views import Event, OutcomeKind, PrivateView
+from engine.views import Event, OutcomeKind, PrivateView, PublicView
 from render import render_hand, render_settlement, render_table
 
 log = logging.getLogger(__name__)
@@ -54,7 +54,7 @@ class _HandShown:
     record (so it goes when the hand does); after a restart every message is refreshed."""
 
     seats: dict[int, _Shown] = field(default_factory=dict)
-    table_caption: str | None = None
+    table: tuple[PublicView, str] | None = None  # the group's table photo: view and caption
     settle_caption: str | None = None
     totals: dict[int, int] | None = None  # table totals after this hand, by user
 
@@ -266,7 +266,7 @@ class Presenter:
             lines.append(t(lang, "waiting_for", names="、".join(record.names[s] for s in pub.to_act)))
         caption = "\n".join(lines)
         shown = self._hand_shown(record)
-        if shown.table_caption == caption:
+        if shown.table == (pub, caption):
             return 0
         photo = await asyncio.to_thread(render_table, pub, record.names, lang)
         if record.group_msg_id is None:
@@ -274,7 +274,7 @@ class Presenter:
             await self.service.remember_hand(record, group_msg_id=msg.message_id)
         else:
             await self._edit_media(table.chat_id, record.group_msg_id, photo, caption, None)
-        shown.table_caption = caption
+        shown.table = (pub, caption)
         return 1
 
     async def _settlement(self, table: Table, record: HandRecord) -> int:
