@@ -18,12 +18,14 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 from datetime import timedelta
 
-from telegram.error import RetryAfter, TelegramError
+from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
 from telegram.warnings import PTBDeprecationWarning
 
 log = logging.getLogger(__name__)
 
 Job = Callable[[], Awaitable[int]]  # returns how many messages or edits it made
+NETWORK_RETRIES = 3  # a job failing with network errors is tried again after 1, 2, 4 s
+NETWORK_BACKOFF = 1.0
 
 
 class Outbox:
@@ -33,6 +35,7 @@ class Outbox:
         self._jobs: OrderedDict[Hashable, Job] = OrderedDict()
         self._next_at = 0.0
         self._task: asyncio.Task[None] | None = None
+        self._network_failures: dict[Hashable, int] = {}
 
     def put(self, key: Hashable, job: Job) -> bool:
         """Queue ``job`` under ``key``; False when a one-off note is dropped (queue full)."""
@@ -69,20 +72,39 @@ class Outbox:
                 except RetryAfter as e:
                     seconds = _seconds(e)
                     log.warning("429 from Telegram: retrying in %s s", seconds)
-                    self._jobs.setdefault(key, job)
-                    self._jobs.move_to_end(key, last=False)
-                    self._next_at = loop.time() + seconds
+                    self._retry(key, job, loop.time() + seconds)
                     continue
+                except BadRequest as e:  # (a NetworkError in PTB) retrying would not help
+                    log.warning("outgoing job %r failed: %s", key, e)
+                    made = 1
+                except NetworkError as e:  # timeouts, connection trouble: a few more tries
+                    tries = self._network_failures.get(key, 0) + 1
+                    if tries <= NETWORK_RETRIES:
+                        log.warning("outgoing job %r: %s; try %d again", key, e, tries)
+                        self._network_failures[key] = tries
+                        self._retry(key, job, loop.time() + NETWORK_BACKOFF * 2 ** (tries - 1))
+                        continue
+                    log.error("outgoing job %r dropped after %d network errors", key, tries)
+                    self._network_failures.pop(key, None)
+                    made = 1
                 except TelegramError as e:  # e.g. 403 from a user who blocked the bot
                     log.warning("outgoing job %r failed: %s", key, e)
                     made = 1  # it may have reached Telegram: count it
                 except Exception:
                     log.exception("outgoing job %r failed", key)
                     made = 1
+                else:
+                    self._network_failures.pop(key, None)
                 if made:
                     self._next_at = loop.time() + self.interval * made
         finally:
             self._task = None
+
+    def _retry(self, key: Hashable, job: Job, at: float) -> None:
+        """Back to the front of the queue (a newer job for the key, if queued, wins)."""
+        self._jobs.setdefault(key, job)
+        self._jobs.move_to_end(key, last=False)
+        self._next_at = at
 
 
 def _seconds(e: RetryAfter) -> float:

@@ -6,7 +6,7 @@ import asyncio
 from datetime import timedelta
 
 import pytest
-from telegram.error import RetryAfter
+from telegram.error import BadRequest, NetworkError, RetryAfter, TimedOut
 
 from bot.config import Config
 from bot.outbox import Outbox
@@ -103,3 +103,24 @@ async def test_a_failing_job_does_not_stop_the_others() -> None:
     box.put("b", fine)
     await box.drain()
     assert ran == ["fine"] and not box.busy
+
+
+async def test_network_errors_are_retried_a_few_times_bad_requests_not(monkeypatch) -> None:
+    monkeypatch.setattr("bot.outbox.NETWORK_RETRIES", 2)
+    monkeypatch.setattr("bot.outbox.NETWORK_BACKOFF", 0.01)
+    box = Outbox(0.0)
+    attempts = {"flaky": 0, "dead": 0, "bad": 0}
+
+    def failing(name: str, error: Exception, until: int):
+        async def run() -> int:
+            attempts[name] += 1
+            if attempts[name] <= until:
+                raise error
+            return 1
+        return run
+
+    box.put("flaky", failing("flaky", TimedOut(), 1))  # recovers on the 2nd try
+    box.put("dead", failing("dead", NetworkError("down"), 99))
+    box.put("bad", failing("bad", BadRequest("chat not found"), 99))
+    await box.drain()
+    assert attempts == {"flaky": 2, "dead": 3, "bad": 1}
