@@ -143,24 +143,25 @@ def _claim_choice(t: _Table, action: str) -> Choice:
             hand[k] -= 1
         melds = (*t.melds, *(Group(GroupKind.CHI, g) for g in groups))
     gained = sum(g.huxi for g in melds) - sum(g.huxi for g in t.melds)
-    return Choice(action, t.after_take(hand, melds), "take", (gained,))
+    return Choice(action, t.after_take(hand, melds) + t.w.tempo, "take", (gained,))
 
 
 def _win_or_wait(t: _Table) -> Choice:
     """Win, unless this is a small win on another seat's or one's own drawn card while the
     hand, kept, wins on many live cards for far more (the declined kind turns 臭胡)."""
     view, offer = t.view, t.view.public.offer
-    if offer is None or offer.how == OfferHow.LIANG:
-        card, source = None, "self"
+    tianhu = offer is not None and offer.how == OfferHow.LIANG
+    if offer is None or (tianhu and offer.seat == view.seat):
+        card, source = None, "self"  # 自摸 after a 提/偎, or the dealer's own 21 cards
     else:
         card, source = offer.card, "self" if offer.seat == view.seat else "other"
     stock = view.public.stock_count
     now = analyzer.analyze(t.rules, t.hand, t.melds, card, source=source, haidi=stock == 0,
-                           tianhu=offer is not None and offer.how == OfferHow.LIANG)
-    if now is None:  # cannot happen for a legal 胡; be safe
-        return Choice(A.HU, 1.0, "win", (0, 0))
+                           tianhu=tianhu)
+    if now is None:  # cannot happen for a legal 胡; win all the same
+        return Choice(A.HU, 1.0, "win_plain")
     win = Choice(A.HU, 1.0, "win", (now.huxi, now.winner_points))
-    if card is None or offer.how == OfferHow.LIANG or stock < _WAIT_MIN_STOCK:
+    if card is None or tianhu or stock < _WAIT_MIN_STOCK:
         return win
     wait = wait_value(t.rules, t.hand, t.melds, card, t.know.unseen, stock)
     if wait > _WAIT_FACTOR * now.winner_points:
@@ -195,18 +196,18 @@ _WORDS = {
     "zh": {
         "single": "孤张", "pair": "拆对", "part": "拆最弱的搭子",
         "safe": "无人能吃碰", "xia_hard": "下家难吃", "no_peng": "已见三张，碰不了",
-        "peng_hard": "难被碰", "risky": "已是最安全的一张",
+        "peng_hard": "难被碰", "risky": "虽可能被吃碰，留着用处最小",
         "take": "吃碰后牌型更好", "take_huxi": "得 {0} 胡息", "pass": "不吃不碰，留住好牌",
-        "win": "{0} 胡息，赢 {1} 分", "wait": "现在只赢 {0} 分，等大胡约 {1} 分",
+        "win": "{0} 胡息，赢 {1} 分", "win_plain": "能胡就胡", "wait": "现在只赢 {0} 分，等大胡约 {1} 分",
     },
     "en": {
         "single": "a lone card", "pair": "breaks a pair", "part": "breaks the weakest partial",
         "safe": "nobody can 吃 or 碰 it", "xia_hard": "hard for the 下家 to 吃",
         "no_peng": "3 already seen, cannot be 碰-ed", "peng_hard": "unlikely to be 碰-ed",
-        "risky": "the safest card left",
+        "risky": "may be 吃/碰-ed, but worth least to keep",
         "take": "the hand is better after it", "take_huxi": "+{0} 胡息",
         "pass": "keeps the better hand",
-        "win": "{0} 胡息, wins {1} points", "wait": "only {0} points now, waiting is worth ~{1}",
+        "win": "{0} 胡息, wins {1} points", "win_plain": "a win is a win", "wait": "only {0} points now, waiting is worth ~{1}",
     },
 }
 
@@ -236,8 +237,4 @@ def _reason(c: Choice, lang: str) -> str:
     if c.why == "take":
         gained = c.args[0]
         return words["take"] + (f"{sep}{words['take_huxi'].format(gained)}" if gained else "")
-    if c.why == "pass":
-        return words["pass"]
-    if c.why == "wait":
-        return words["wait"].format(*c.args)
-    return words["win"].format(*c.args)
+    return words[c.why].format(*c.args)

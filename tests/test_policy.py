@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import inspect
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -210,6 +211,27 @@ def test_discards_the_lone_card_rather_than_a_scoring_group_card() -> None:
     assert decide(h, 0) == "d:x9"
     action, reason = explain(h.private_view(0), public(h))
     assert action == "d:x9" and reason.startswith("出 九：孤张")
+
+
+def test_prefers_the_discard_the_record_shows_safe() -> None:
+    """Among cards worth about the same to the hand, the one whose other copies lie face up
+    (so nobody can 碰 it and the 下家 is less likely to 吃 it) is given away."""
+    h = hand(dealer="一二三壹贰叁二七十贰柒拾四五六肆伍陆伍九捌")
+    view, events = h.private_view(0), public(h)
+    jiu = C.parse_card("九")
+
+    def showing(text: str):
+        seats = list(view.public.seats)
+        seats[1] = replace(seats[1], discards=tuple(C.parse_cards(text)))
+        return replace(view, public=replace(view.public, seats=tuple(seats)))
+
+    assert choose(showing("九九"), events) == A.discard(jiu)
+    for text in ("九", "捌"):
+        kind = C.parse_card(text)
+        risks = [(know.peng_risk(kind), know.chi_risk(kind))
+                 for know in (read(showing(text * n), events) for n in range(3))]
+        assert risks[0][0] > risks[1][0] > risks[2][0] == 0.0
+        assert risks[0][1] >= risks[1][1] >= risks[2][1]
 
 
 def test_explains_in_both_languages() -> None:
