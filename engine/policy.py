@@ -39,7 +39,7 @@ class Choice:
 
     action: str
     value: float
-    why: str  # reason code, see _REASONS
+    why: str  # reason code: a key of _WORDS, or discard / take
     args: tuple = ()
 
 
@@ -60,7 +60,12 @@ def choose(
 def explain(
     view: PrivateView, public_events: Sequence[Event], lang: str = "zh"
 ) -> tuple[str, str]:
-    """(action, one-line reason) for the 提示 hint, e.g. ``("d:x9", "出 九：孤张，下家难吃")``."""
+    """(action, one-line reason) for the 提示 hint, e.g. ``("d:x9", "出 九：孤张，下家难吃")``.
+
+    ``lang`` is ``"zh"`` or ``"en"`` (game terms stay Chinese); anything else reads as zh.
+    The action is ``choose`` without an rng (the first of exactly tied candidates).
+    """
+    lang = lang if lang in _WORDS else "zh"
     c = _best_choices(view, public_events, DEFAULT)[0]
     return c.action, f"{A.label(c.action, lang)}{_SEP[lang]}{_reason(c, lang)}"
 
@@ -213,7 +218,7 @@ _WORDS = {
 
 
 def _reason(c: Choice, lang: str) -> str:
-    words = _WORDS.get(lang, _WORDS["zh"])
+    words = _WORDS[lang]
     sep = "，" if lang == "zh" else ", "
     if c.why == "discard":
         _, count, left, peng, chi, unseen, kept = c.args

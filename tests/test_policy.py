@@ -213,6 +213,16 @@ def test_discards_the_lone_card_rather_than_a_scoring_group_card() -> None:
     assert action == "d:x9" and reason.startswith("出 九：孤张")
 
 
+def test_eats_into_a_scoring_sequence() -> None:
+    """The 下家 holding 一 三 eats the dealer's 二 as a 一二三 (or 二七十), not a 0-胡息 group."""
+    h = hand(dealer="二", xia="一三壹贰叁", keep_out={1: "二"})
+    h.apply(0, "d:x2")
+    assert h.to_act() == (1,) and "c:x1x2x3" in h.legal_actions(1)
+    action = decide(h, 1)
+    assert action in ("c:x1x2x3", "c:x2x7x10")
+    assert explain(h.private_view(1), public(h))[1].endswith("得 3 胡息")
+
+
 def test_prefers_the_discard_the_record_shows_safe() -> None:
     """Among cards worth about the same to the hand, the one whose other copies lie face up
     (so nobody can 碰 it and the 下家 is less likely to 吃 it) is given away."""
