@@ -104,6 +104,19 @@ MIGRATIONS: tuple[str, ...] = (
         SELECT user_id, SUM(points) AS points, SUM(hands) AS hands, SUM(wins) AS wins
         FROM scores GROUP BY user_id;
     """,
+    # 2: the winner's seat on each hand (leaderboards and /me find a best hand without
+    # replaying all of a user's hands), backfilled from the results: a win is the only
+    # outcome with exactly one seat above zero (逃跑 pays two seats, 荒庄 none).
+    """
+    ALTER TABLE hands ADD COLUMN winner INTEGER;
+    UPDATE hands SET winner = (SELECT r.seat FROM results r
+                               WHERE r.hand_id = hands.id AND r.points > 0)
+        WHERE status = 'done'
+          AND (SELECT COUNT(*) FROM results r WHERE r.hand_id = hands.id AND r.points > 0) = 1;
+    CREATE INDEX results_by_user ON results (user_id);
+    CREATE INDEX hands_by_table ON hands (table_id, status);
+    CREATE INDEX tables_by_chat ON tables (chat_id);
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -152,6 +165,32 @@ class TableRow:
     version: int
     base: int
     lobby_msg_id: int | None
+
+
+@dataclass(frozen=True)
+class RankRow:
+    user_id: int
+    name: str
+    points: int
+    hands: int
+    wins: int
+
+
+@dataclass(frozen=True)
+class PlayedHand:
+    """A finished hand as recorded: enough to replay it (``base`` is its table's)."""
+
+    id: int
+    no: int
+    rule_set: str
+    seed: int
+    dealer: int
+    base: int
+    winner: int | None
+    log: tuple[tuple[int, str], ...]
+    users: tuple[int, ...]  # by seat
+    names: tuple[str, ...]  # by seat, as the users are called now
+    points: tuple[int, ...]  # by seat
 
 
 async def migrate(db: aiosqlite.Connection) -> int:
@@ -272,6 +311,48 @@ class Store:
                 "SELECT * FROM scores WHERE chat_id = ? AND user_id = ?", chat_id, user_id)
         return (row["points"], row["hands"], row["wins"]) if row else (0, 0, 0)
 
+    async def ranking(self, chat_id: int | None = None, limit: int = 10) -> list[RankRow]:
+        """The top ``limit`` players of a chat (or of all chats) by points, then wins."""
+        source = "global_scores s" if chat_id is None else "scores s"
+        where = "" if chat_id is None else "WHERE s.chat_id = ?"
+        args: tuple[object, ...] = () if chat_id is None else (chat_id,)
+        rows = await self._all(
+            f"SELECT s.user_id, COALESCE(u.name, s.user_id) AS name, s.points, s.hands, s.wins"
+            f" FROM {source} LEFT JOIN users u ON u.user_id = s.user_id {where}"
+            f" ORDER BY s.points DESC, s.wins DESC, s.user_id LIMIT ?", *args, limit)
+        return [RankRow(r["user_id"], str(r["name"]), r["points"], r["hands"], r["wins"])
+                for r in rows]
+
+    async def finished_hands(self, chat_id: int, limit: int) -> list[PlayedHand]:
+        """A chat's last ``limit`` finished hands, newest first."""
+        rows = await self._all(
+            "SELECT h.*, t.base FROM hands h JOIN tables t ON t.id = h.table_id"
+            " WHERE t.chat_id = ? AND h.status = 'done' ORDER BY h.id DESC LIMIT ?",
+            chat_id, limit)
+        return [await self._played(r) for r in rows]
+
+    async def best_hand(self, user_id: int) -> PlayedHand | None:
+        """The hand this user won for the most points (the earliest of equals)."""
+        row = await self._one(
+            "SELECT h.*, t.base FROM hands h JOIN tables t ON t.id = h.table_id"
+            " JOIN results r ON r.hand_id = h.id AND r.seat = h.winner"
+            " WHERE r.user_id = ? ORDER BY r.points DESC, h.id LIMIT 1", user_id)
+        return await self._played(row) if row is not None else None
+
+    async def _played(self, row: aiosqlite.Row) -> PlayedHand:
+        log = await self._all(
+            "SELECT seat, action FROM actions WHERE hand_id = ? ORDER BY seq", row["id"])
+        results = await self._all(
+            "SELECT r.user_id, r.points, COALESCE(u.name, r.user_id) AS name FROM results r"
+            " LEFT JOIN users u ON u.user_id = r.user_id WHERE r.hand_id = ? ORDER BY r.seat",
+            row["id"])
+        return PlayedHand(row["id"], row["no"], row["rule_set"], int(row["seed"]), row["dealer"],
+                          row["base"], row["winner"],
+                          tuple((r["seat"], r["action"]) for r in log),
+                          tuple(r["user_id"] for r in results),
+                          tuple(str(r["name"]) for r in results),
+                          tuple(r["points"] for r in results))
+
     # --- writes outside a unit of work (bookkeeping that no game state depends on) -----
 
     async def upsert_user(self, user_id: int, name: str, username: str | None,
@@ -367,8 +448,8 @@ class Tx:
     async def finish_hand(self, hand_id: int, chat_id: int, users: Sequence[int],
                           points: Sequence[int], winner: int | None) -> None:
         """Record a finished hand: per-seat results and the chat's score table."""
-        await self.exec("UPDATE hands SET status = 'done', ended_at = datetime('now')"
-                        " WHERE id = ?", hand_id)
+        await self.exec("UPDATE hands SET status = 'done', winner = ?, ended_at = datetime('now')"
+                        " WHERE id = ?", winner, hand_id)
         for seat, (user_id, p) in enumerate(zip(users, points, strict=True)):
             await self.exec("INSERT INTO results (hand_id, seat, user_id, points)"
                             " VALUES (?, ?, ?, ?)", hand_id, seat, user_id, p)
