@@ -40,6 +40,7 @@ def play(hand: Hand, policy_seats: set[int], rng: random.Random, times: list[flo
 def versus_random(hands: int, rng: random.Random, times: list[float]) -> None:
     wins = [0, 0]  # policy seat, random seats
     points = [0, 0]
+    gained = lost = 0  # the policy seat's points in hands it won / lost
     for i in range(hands):
         me, dealer = i % 3, (i // 3) % 3
         hand = play(Hand.new(QQ, seed=rng.getrandbits(64), dealer=dealer), {me}, rng, times)
@@ -47,12 +48,15 @@ def versus_random(hands: int, rng: random.Random, times: list[float]) -> None:
         assert out is not None
         for seat, p in enumerate(out.points):
             points[seat != me] += p
+        gained += max(0, out.points[me])
+        lost -= min(0, out.points[me])
         if out.kind == OutcomeKind.WIN:
             wins[out.winner != me] += 1
     print(f"policy vs 2 random, {hands} hands (policy seat and dealer rotate):")
     print(f"  policy seat: win rate {wins[0] / hands:.1%}, points/hand {points[0] / hands:+.2f}")
     print(f"  random seat: win rate {wins[1] / (2 * hands):.1%}, "
           f"points/hand {points[1] / (2 * hands):+.2f}")
+    print(f"  policy seat: won {gained} points in its wins, lost {lost} in the others' wins")
     ratio = wins[0] / (wins[1] / 2) if wins[1] else float("inf")
     print(f"  win-rate ratio policy/random seat: {ratio:.1f}x")
 
