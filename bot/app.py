@@ -75,7 +75,7 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
     hub = Hub()
     service = TableService(store, hub, action_timeout=config.action_timeout,
                            autoplay_delay=config.autoplay_delay,
-                           default_lang=config.default_lang, rng=rng)
+                           default_lang=config.default_lang, rng=rng, seed=config.seed)
     presenter = Presenter(app.bot, store, service, group_interval=config.group_interval,
                           default_lang=config.default_lang, username=app.bot.username)
     assert app.job_queue is not None, "install python-telegram-bot[job-queue]"

@@ -28,6 +28,7 @@ class Config:
     default_lang: str = "zh"  # language of group chats until changed
     group_interval: float = 3.5  # min seconds between two messages-or-edits in one group
     autoplay_delay: float = 1.5  # pause before the bot plays a seat in 托管
+    seed: int | None = None  # tests and benchmarks: deals follow (seed, table, hand number)
 
 
 def parse_dotenv(text: str) -> dict[str, str]:
@@ -86,4 +87,13 @@ def load_config(environ: Mapping[str, str], env_file: Path | None = Path(".env")
         default_lang=lang,
         group_interval=_number(values, "GROUP_EDIT_INTERVAL", 3.5, 3.2),
         autoplay_delay=_number(values, "AUTOPLAY_DELAY", 1.5, 0.0),
+        seed=_seed(values.get("BOT_SEED", "").strip()),
     )
+
+
+def _seed(text: str) -> int | None:
+    if not text:
+        return None
+    if not text.isdigit():
+        raise ConfigError(f"BOT_SEED must be a non-negative integer, got {text!r}")
+    return int(text)

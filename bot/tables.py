@@ -136,6 +136,7 @@ class TableService:
         rules: RuleSet = QQ,
         clock: Callable[[], float] = time.monotonic,
         rng: random.Random | None = None,
+        seed: int | None = None,
     ) -> None:
         self.store = store
         self.observer = observer
@@ -145,6 +146,7 @@ class TableService:
         self.rules = rules
         self.clock = clock
         self.random = rng or secrets.SystemRandom()  # seeds and first dealers; tests seed it
+        self.seed = seed  # if set, deals depend on (seed, table, hand no) only: restart-proof
         self._tables: dict[int, Table] = {}
         self._by_chat: dict[int, int] = {}
 
@@ -324,10 +326,11 @@ class TableService:
         self.observer.changed(table)
 
     async def _start_hand(self, table: Table) -> HandRecord:
-        dealer = table.dealer if table.dealer is not None else self.random.randrange(SEATS)
-        seed = self.random.getrandbits(64)
-        hand = Hand.new(self.rules, seed=seed, dealer=dealer, base=table.base)
         no = table.current.no + 1 if table.current else 1
+        rng = self.random if self.seed is None else random.Random(f"{self.seed}:{table.id}:{no}")
+        dealer = table.dealer if table.dealer is not None else rng.randrange(SEATS)
+        seed = rng.getrandbits(64)
+        hand = Hand.new(self.rules, seed=seed, dealer=dealer, base=table.base)
         version = table.version + 1
         async with self.store.transaction() as tx:
             hand_id = await tx.create_hand(table.id, no, self.rules.id, seed, dealer)
