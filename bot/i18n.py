@@ -18,10 +18,18 @@ ZH: dict[str, str] = {
     "cmd_rules": "规则简介",
     "cmd_start": "开始使用",
     "cmd_lang": "群语言:/lang zh 或 /lang en(管理员)",
+    "cmd_rank": "排行榜(/rank all 看总榜)",
+    "cmd_me": "我的战绩",
+    "cmd_history": "本群最近的牌局",
+    "cmd_calc": "算胡:/calc 手牌 [+ 牌]",
+    "cmd_export": "导出上一局记录(可验证)",
     "help": (
         "跑胡子机器人 · 三人一桌\n"
         "/new 开桌 · /join 入座 · /leave 离座 · /begin 开局 · /stop 结束本桌\n"
         "/rules 规则简介 · /lang en 切换群语言\n"
+        "/rank 本群排行(/rank all 总榜)· /me 我的战绩 · /history 最近牌局\n"
+        "/calc 算胡,例:/calc 一二三 壹贰叁 … + 九\n"
+        "/export 导出上一局记录:开局时公布种子的 SHA-256,结算时公布种子,可用 python -m engine verify 验证。\n"
         "手牌和操作按钮在各自与机器人的私聊里;群里只显示牌桌。\n"
         "第一次玩的人请先私聊机器人并按「开始」(Start),否则机器人无法给你发牌。"
     ),
@@ -106,6 +114,43 @@ ZH: dict[str, str] = {
     "settle_points": "{name}: {points:+d}(累计 {total:+d})",
     "settle_ready": "准备:{names}",
     "settle_next": "按「再来一局」继续,三人都准备后自动开局。",
+    "mingtang_item": "{name}{fan}番",
+    # provably fair deals
+    "table_seal": "🔒 种子 SHA-256 {sha}",
+    "settle_seed": "🔑 本局种子 {seed}(SHA-256 {sha},开局时已公布)\n/export 下载本局记录,用 python -m engine verify 验证",
+    "export_caption": "第 {id} 号牌局的完整记录 · 种子 SHA-256 {sha}\n验证:python -m engine verify {file}",
+    "export_none": "本群还没有打完的牌局可以导出。",
+    # leaderboards
+    "rank_group": "🏅 本群排行榜(前 {n} 名)",
+    "rank_global": "🏅 总排行榜(前 {n} 名)",
+    "rank_line": "{pos}. {name} · {points} 分 · {title} · {hands} 局 {wins} 胜",
+    "rank_empty": "还没有打完的牌局。",
+    "me_head": "📇 {name} · 等级 {title}",
+    "me_total": "总计:{points} 分 · {hands} 局 · {wins} 胜 · 胜率 {rate}",
+    "me_chat": "本群:{points} 分 · {hands} 局 · {wins} 胜 · 胜率 {rate}",
+    "me_best": "最佳一手:+{points} 分 · 胡息 {huxi} · 番 {fan} · {items}(#{id})",
+    "me_no_best": "最佳一手:还没有胡过牌。",
+    "history_title": "📜 本群最近 {n} 局",
+    "history_win": "#{id} 🏆 {winner} 胡 · 胡息 {huxi} · {points}",
+    "history_draw": "#{id} 荒庄",
+    "history_escape": "#{id} 🏃 {name} 逃跑 · {points}",
+    "history_empty": "本群还没有打完的牌局。",
+    # /calc
+    "calc_usage": (
+        "用法:/calc 手牌 [门子] [+ 胡的那张牌] [自摸]\n"
+        "例:/calc 一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾\n"
+        "门子写成 碰:五五五、跑:拾拾拾拾、吃:七八九、偎:…、提:…;也可写 x1/d1 和 peng/pao/chi/wei/ti。"
+    ),
+    "calc_bad_cards": "看不懂「{text}」:小字写一至十(或 x1–x10),大字写壹至拾(或 d1–d10)。",
+    "calc_bad_kind": "没有「{kind}」这种门子:可以用 碰 跑 吃 偎 提 臭偎。",
+    "calc_bad_meld": "「{meld}」不是一个门子:碰/偎是三张相同的牌,跑/提是四张,吃是一句话或绞。",
+    "calc_one_card": "「+」后面只能写一张牌(胡的那张)。",
+    "calc_too_many": "{cards} 超过四张:每种牌只有四张。",
+    "calc_win": "✅ 能胡!胡息 {huxi}",
+    "calc_groups": "门子:{groups}",
+    "calc_score": "底 {di} · 番 {fan} · 底分 {base}:赢家 +{win},两家各 −{lose}",
+    "calc_short": "❌ 不能胡:最多只有 {huxi} 胡息,不到 {need}。",
+    "calc_no_groups": "❌ 不能胡:凑不成 {groups} 方门子(有提或跑时还要一对将)。",
     # events in the move log
     "ev_deal": "发牌",
     "ev_pass": "过",
@@ -135,10 +180,18 @@ EN: dict[str, str] = {
     "cmd_rules": "the rules in short",
     "cmd_start": "start",
     "cmd_lang": "group language: /lang zh or /lang en (admins)",
+    "cmd_rank": "leaderboard (/rank all: all groups)",
+    "cmd_me": "my record",
+    "cmd_history": "this group's last hands",
+    "cmd_calc": "judge a hand: /calc cards [+ card]",
+    "cmd_export": "the last hand's record (verifiable)",
     "help": (
         "跑胡子 bot · three players a table\n"
         "/new open · /join sit · /leave leave · /begin start · /stop close the table\n"
         "/rules the rules in short · /lang zh switches the group's language\n"
+        "/rank this group's leaderboard (/rank all: everyone) · /me your record · /history last hands\n"
+        "/calc judges a hand, e.g. /calc 一二三 壹贰叁 … + 九\n"
+        "/export sends the last hand's record: the seed's SHA-256 is shown at the start, the seed at the settlement; check it with python -m engine verify.\n"
         "Your cards and buttons come in your private chat with the bot; the group sees the table.\n"
         "First time? Open a private chat with the bot and press Start, or it cannot deal to you."
     ),
@@ -215,6 +268,59 @@ EN: dict[str, str] = {
     "settle_points": "{name}: {points:+d} (total {total:+d})",
     "settle_ready": "Ready: {names}",
     "settle_next": "Press Again to play on; the next hand starts when all three are ready.",
+    "flag_zimo": "自摸",
+    "flag_haidi": "海底胡",
+    "flag_tianhu": "天胡",
+    "mingtang_item": "{name} {fan}番",
+    "table_seal": "🔒 seed SHA-256 {sha}",
+    "settle_seed": "🔑 This hand's seed: {seed} (SHA-256 {sha}, shown at the start)\n/export sends the hand's record; check it with python -m engine verify",
+    "export_caption": "Full record of hand #{id} · seed SHA-256 {sha}\nCheck it: python -m engine verify {file}",
+    "export_none": "No finished hand to export in this group yet.",
+    "rank_group": "🏅 This group's top {n}",
+    "rank_global": "🏅 Top {n} of all groups",
+    "rank_line": "{pos}. {name} · {points} pts · {title} · {hands} hands, {wins} wins",
+    "rank_empty": "No finished hands yet.",
+    "me_head": "📇 {name} · 等级 {title}",
+    "me_total": "Overall: {points} pts · {hands} hands · {wins} wins · win rate {rate}",
+    "me_chat": "This group: {points} pts · {hands} hands · {wins} wins · win rate {rate}",
+    "me_best": "Best hand: +{points} pts · 胡息 {huxi} · 番 {fan} · {items} (#{id})",
+    "me_no_best": "Best hand: no win yet.",
+    "history_title": "📜 This group's last {n} hands",
+    "history_win": "#{id} 🏆 {winner} 胡 · 胡息 {huxi} · {points}",
+    "history_draw": "#{id} 荒庄 (draw)",
+    "history_escape": "#{id} 🏃 {name} left (逃跑) · {points}",
+    "history_empty": "No finished hands in this group yet.",
+    "calc_usage": (
+        "Usage: /calc hand [melds] [+ winning card] [self]\n"
+        "Example: /calc 一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾\n"
+        "Melds: 碰:五五五, 跑:拾拾拾拾, 吃:七八九, 偎:…, 提:…; x1/d1 and peng/pao/chi/wei/ti work too."
+    ),
+    "calc_bad_cards": "I cannot read “{text}”: small cards are 一..十 (or x1–x10), big ones 壹..拾 (or d1–d10).",
+    "calc_bad_kind": "“{kind}” is not a meld kind: use 碰 跑 吃 偎 提 臭偎 (or peng pao chi wei ti chouwei).",
+    "calc_bad_meld": "“{meld}” is not a meld: 碰/偎 are three equal cards, 跑/提 four, 吃 a 一句话 or 绞.",
+    "calc_one_card": "Write exactly one card after “+” (the winning card).",
+    "calc_too_many": "More than four of {cards}: there are only four of each card.",
+    "calc_win": "✅ A win! 胡息 {huxi}",
+    "calc_groups": "Groups: {groups}",
+    "calc_score": "底 {di} · 番 {fan} · base {base}: winner +{win}, each loser −{lose}",
+    "calc_short": "❌ Not a win: at most {huxi} 胡息, fewer than {need}.",
+    "calc_no_groups": "❌ Not a win: the cards do not make {groups} 方门子 (with a 将 pair when there is a 提 or 跑).",
+    "ev_deal": "发牌",
+    "ev_pass": "过",
+    "ev_to_row": "弃",
+    "ev_liang": "亮张",
+    "ev_tianhu": "天胡",
+    "ev_ti": "提",
+    "ev_wei": "偎",
+    "ev_chouwei": "臭偎",
+    "ev_draw": "摸",
+    "ev_discard": "出",
+    "ev_chi": "吃",
+    "ev_peng": "碰",
+    "ev_pao": "跑",
+    "ev_hu": "胡",
+    "ev_huangzhuang": "荒庄",
+    "ev_escape": "逃跑",
 }
 
 CATALOGS: dict[str, dict[str, str]] = {"zh": ZH, "en": EN}
