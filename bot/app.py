@@ -29,8 +29,9 @@ from bot.timers import Timers
 
 log = logging.getLogger(__name__)
 
-GROUP_COMMANDS = ("new", "join", "leave", "begin", "stop", "help", "rules", "lang")
-PRIVATE_COMMANDS = ("start", "help", "rules")
+GROUP_COMMANDS = ("new", "join", "leave", "begin", "stop", "rank", "me", "history", "calc",
+                  "export", "help", "rules", "lang")
+PRIVATE_COMMANDS = ("start", "calc", "rank", "me", "help", "rules")
 
 
 @dataclass
@@ -111,6 +112,11 @@ def _add_handlers(app: Application, h: Handlers) -> None:  # type: ignore[type-a
     app.add_handler(CommandHandler("help", h.help))
     app.add_handler(CommandHandler("rules", h.rules))
     app.add_handler(CommandHandler("lang", h.lang))
+    app.add_handler(CommandHandler("calc", h.calc))
+    app.add_handler(CommandHandler("rank", h.rank))
+    app.add_handler(CommandHandler("me", h.me))
+    app.add_handler(CommandHandler("history", h.history))
+    app.add_handler(CommandHandler("export", h.export))
     app.add_handler(CommandHandler(["new", "join", "leave", "begin", "stop"], h.group_command))
     addressed = filters.Regex(rf"^/\w+@{re.escape(app.bot.username)}\b")
     app.add_handler(MessageHandler(

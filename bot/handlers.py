@@ -8,6 +8,7 @@ buttons) and changes nothing.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from telegram import Chat, Update, User
@@ -15,6 +16,7 @@ from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
+from bot import calc, fairness, stats
 from bot import callbacks as cb
 from bot.i18n import CATALOGS, lang_of, t
 from bot.messages import Presenter
@@ -127,6 +129,73 @@ class Handlers:
             await self.store.set_chat_lang(chat.id, wanted, chat.title)
             self.presenter.set_group_lang(chat.id, wanted)
             self._reply_group(chat, "lang_set")
+
+    async def _answer(self, update: Update, text_of: Callable[[str], str]) -> None:
+        """Reply in the chat's language: the user's in a private chat, the group's in a group
+        (through the group's paced outbox)."""
+        chat, msg = update.effective_chat, update.effective_message
+        if chat is None or msg is None:
+            return
+        if chat.type == Chat.PRIVATE:
+            await msg.reply_text(text_of(self._lang(update.effective_user)))
+        else:
+            self.presenter.note(chat.id, text_of)
+
+    async def calc(self, update: Update, context: Context) -> None:
+        """/calc cards [melds] [+ card] [自摸], in any chat."""
+        msg = update.effective_message
+        if msg is None or not msg.text:
+            return
+        parts = msg.text.split(maxsplit=1)
+        text = parts[1] if len(parts) > 1 else ""
+        await self._answer(update, lambda lang: calc.answer(text, lang))
+
+    async def rank(self, update: Update, context: Context) -> None:
+        """/rank: this group's top players; /rank all (and /rank in private): everyone's."""
+        chat = update.effective_chat
+        if chat is None:
+            return
+        everyone = chat.type == Chat.PRIVATE or \
+            bool(context.args and context.args[0].lower() in ("all", "全部"))
+        rows = await self.store.ranking(None if everyone else chat.id, stats.TOP)
+        await self._answer(update, lambda lang: stats.rank_text(rows, lang, everyone))
+
+    async def me(self, update: Update, context: Context) -> None:
+        """/me: one's points, 等级, hands, wins and best hand (and this group's share)."""
+        chat, user = update.effective_chat, update.effective_user
+        if chat is None or user is None:
+            return
+        person = await self._person(user)
+        here = None if chat.type == Chat.PRIVATE else chat.id
+        me = await stats.me_data(self.store, user.id, person.name, here)
+        await self._answer(update, lambda lang: stats.me_text(me, lang))
+
+    async def history(self, update: Update, context: Context) -> None:
+        """/history: the group's last finished hands."""
+        chat = update.effective_chat
+        if chat is None:
+            return
+        if chat.type == Chat.PRIVATE:
+            await self._answer(update, lambda lang: t(lang, "group_only"))
+            return
+        items = await stats.history_data(self.store, chat.id)
+        await self._answer(update, lambda lang: stats.history_text(items, lang))
+
+    async def export(self, update: Update, context: Context) -> None:
+        """/export: the group's last finished hand as a verifiable JSON document."""
+        chat = update.effective_chat
+        if chat is None:
+            return
+        if chat.type == Chat.PRIVATE:
+            await self._answer(update, lambda lang: t(lang, "group_only"))
+            return
+        last = await self.store.finished_hands(chat.id, 1)
+        if not last:
+            await self._answer(update, lambda lang: t(lang, "export_none"))
+            return
+        name, data, sha = fairness.export_file(last[0])
+        self.presenter.document(chat.id, name, data, lambda lang: t(
+            lang, "export_caption", id=last[0].id, sha=sha, file=name))
 
     async def unknown(self, update: Update, context: Context) -> None:
         """Any other text in a private chat, or a command addressed to this bot in a group."""

@@ -17,7 +17,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from weakref import WeakKeyDictionary
 
-from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputFile, InputMediaPhoto
 from telegram.error import BadRequest, Forbidden
 
 from bot import callbacks as cb
@@ -27,6 +27,7 @@ from bot.store import Store
 from bot.tables import SEATS, HandRecord, Table, TableService
 from engine import actions as A
 from engine import cards as C
+from engine.record import seed_commitment
 from engine.views import Event, OutcomeKind, PrivateView, PublicView
 from render import render_hand, render_settlement, render_table
 
@@ -208,6 +209,16 @@ class Presenter:
             return 1
         self._put(chat_id, ("note", next(self._note_ids)), job)
 
+    def document(self, chat_id: int, name: str, data: bytes,
+                 caption_of: Callable[[str], str]) -> None:
+        """A file in a chat (``/export``), queued like a note."""
+        async def job() -> int:
+            lang = await self.group_lang(chat_id) if chat_id < 0 else self.default_lang
+            await self.bot.send_document(chat_id, InputFile(data, filename=name),
+                                         caption=caption_of(lang))
+            return 1
+        self._put(chat_id, ("note", next(self._note_ids)), job)
+
     # --- group panels --------------------------------------------------------------------
 
     def _lobby_text(self, table: Table, lang: str) -> str:
@@ -260,8 +271,11 @@ class Presenter:
         lang = await self.group_lang(table.chat_id)
         hand = record.hand
         pub = hand.public_view()
-        lines = [t(lang, "table_caption", hand=record.no, dealer=record.names[pub.dealer],
-                   stock=pub.stock_count), *move_log(record, lang)]
+        head = t(lang, "table_caption", hand=record.no, dealer=record.names[pub.dealer],
+                 stock=pub.stock_count)
+        if hand.seed is not None:  # the commitment, from the first picture of the hand on
+            head += " · " + t(lang, "table_seal", sha=seed_commitment(hand.seed))
+        lines = [head, *move_log(record, lang)]
         if pub.to_act:
             lines.append(t(lang, "waiting_for", names="、".join(record.names[s] for s in pub.to_act)))
         caption = "\n".join(lines)
@@ -321,8 +335,8 @@ class Presenter:
             assert outcome.winner is not None
             lines.append(t(lang, "settle_win", winner=names[outcome.winner], huxi=win.huxi,
                            di=win.di, fan=win.fan))
-            items = " ".join(f"{name}{fan}番" for name, fan in win.mingtang) \
-                or t(lang, "settle_plain")
+            items = " ".join(t(lang, "mingtang_item", name=name, fan=fan)
+                             for name, fan in win.mingtang) or t(lang, "settle_plain")
             flags = [t(lang, f) for f, on in (("flag_tianhu", win.tianhu), ("flag_zimo", win.zimo),
                                                ("flag_haidi", win.haidi)) if on]
             lines.append(" · ".join([t(lang, "settle_mingtang", items=items), *flags]))
@@ -335,6 +349,9 @@ class Presenter:
         for seat, user_id in enumerate(record.users):
             lines.append(t(lang, "settle_points", name=names[seat], points=outcome.points[seat],
                            total=totals.get(user_id, 0)))
+        seed = record.hand.seed
+        if seed is not None:  # the hand is over: its seed may be told
+            lines.append(t(lang, "settle_seed", seed=seed, sha=seed_commitment(seed)))
         if live:
             ready = [p.name for p in table.players.values() if p.ready]
             if ready:
