@@ -1,0 +1,152 @@
+"""/calc: the typed holding reaches the analyzer intact, and its verdict is put in words."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from bot import calc
+from bot.i18n import t
+from engine import cards as C
+from engine.analyzer import analyze
+from engine.melds import CHINESE_NAMES, Group, GroupKind
+from engine.rules import QQ
+
+K = GroupKind
+
+
+def _zh(kinds) -> str:
+    return C.format_cards(kinds)
+
+
+def _ascii(kinds) -> str:
+    return "".join(C.to_ascii(k) for k in kinds)
+
+
+def test_chinese_ascii_and_english_words_read_alike() -> None:
+    zh = calc.parse("一二三 壹贰叁 碰:五五五 跑:拾拾拾拾 + 九 自摸")
+    en = calc.parse("x1x2x3 d1 d2 d3 peng:x5x5x5 PAO:d10d10d10d10 + x9 self")
+    assert zh == en == calc.Holding(
+        tuple(C.counts(C.parse_cards("一二三壹贰叁"))),
+        (Group(K.PENG, (4, 4, 4)), Group(K.PAO, (19, 19, 19, 19))), 8, "self")
+    assert calc.parse("一二三 ＋ 九").source == "other"  # full-width plus; another's card
+    assert calc.parse("一二三 吃：四五六").melds == (Group(K.CHI, (3, 4, 5)),)
+    assert calc.parse("一二三 自摸") == calc.Holding(tuple(C.counts([0, 1, 2])), (), None,
+                                                    "self")
+
+
+@pytest.mark.parametrize(("text", "key", "fields"), [
+    ("", "calc_usage", {}),
+    ("一二三 abc", "calc_bad_cards", {"text": "abc"}),
+    ("跳:五五五", "calc_bad_kind", {"kind": "跳"}),
+    ("一 碰:五五六", "calc_bad_meld", {"meld": "碰:五五六"}),
+    ("吃:一二四", "calc_bad_meld", {"meld": "吃:一二四"}),
+    ("一二三 + 四五", "calc_one_card", {}),
+    ("一二三 +", "calc_one_card", {}),
+    ("一一一 碰:一一一", "calc_too_many", {"cards": "一"}),
+    ("四四 跑:四四四四 + 壹", "calc_too_many", {"cards": "四"}),
+])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_bad_input_is_explained_with_an_example(text, key, fields, lang) -> None:
+    reply = calc.answer(text, lang)
+    assert reply.startswith(t(lang, key, **fields))
+    assert reply.endswith(t(lang, "calc_usage"))  # the right form, with an example
+    assert t(lang, "calc_usage").splitlines()[1].split(":", 1)[1].strip().startswith("/calc ")
+
+
+def test_the_usage_example_is_a_win() -> None:
+    for lang in ("zh", "en"):
+        example = t(lang, "calc_usage").splitlines()[1]
+        text = example.split("/calc", 1)[1]
+        assert calc.answer(text, lang).startswith(t(lang, "calc_win", huxi=16))
+
+
+def test_a_win_in_words() -> None:
+    text = "一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾 自摸"
+    assert calc.answer(text, "zh").splitlines() == [
+        "✅ 能胡!胡息 16",
+        "门子:碰 五五五(1) · 一句话 一二三(3) · 一句话 四五六(0) · 一句话 七八九(0) · "
+        "绞 十十拾(0) · 一句话 壹贰叁(6) · 一句话 贰柒拾(6)",
+        "名堂:平胡 · 自摸",
+        "底 2 · 番 1 · 底分 3:赢家 +12,两家各 −6",  # x = (16 - 12) // 3 + 1 for 自摸
+    ]
+
+
+def test_reasons_for_no_win() -> None:
+    # seven 门子 of no 胡息 but the 碰 (1)
+    short = calc.answer("四五六 六七八 肆伍陆 柒捌玖 三三叁 九九 碰:五五五 + 玖", "zh")
+    assert short == t("zh", "calc_short", huxi=1, need=15)
+    # six 门子 only
+    assert calc.answer("一二三 壹贰叁 贰柒拾 四五六 十十 碰:五五五 + 拾", "en") == \
+        t("en", "calc_no_groups", groups=7)
+
+
+# --- every holding reaches the analyzer as typed -------------------------------------------
+
+_SEQS = [(k, k + 1, k + 2) for b in (0, 10) for k in range(b, b + 8)] + [(1, 6, 9), (11, 16, 19)]
+_JIAO = [(k, k, k + 10) for k in range(10)] + [(k, k + 10, k + 10) for k in range(10)]
+
+
+@st.composite
+def holdings(draw):
+    """Seven 门子 (some on the table, a 将 when a 提/跑 is among them), a card taken out of
+    the hand as the winning card, and at times one card changed: mostly wins, some not."""
+    melds: list[Group] = []
+    hand: list[int] = []
+    for _ in range(7):
+        shape = draw(st.sampled_from(["seq", "jiao", "kan", "peng", "wei", "pao", "ti", "chi"]))
+        k = draw(st.integers(0, 19))
+        if shape == "seq":
+            hand += draw(st.sampled_from(_SEQS))
+        elif shape == "jiao":
+            hand += draw(st.sampled_from(_JIAO))
+        elif shape == "kan":
+            hand += [k] * 3
+        elif shape == "chi":
+            melds.append(Group(K.CHI, draw(st.sampled_from(_SEQS + _JIAO))))
+        else:
+            kind = K(shape)
+            melds.append(Group(kind, (k,) * (4 if kind in (K.PAO, K.TI) else 3)))
+    if any(g.kind in (K.PAO, K.TI) for g in melds):
+        pair = draw(st.integers(0, 19))
+        hand += [pair, pair]
+    total = C.counts(hand + [k for g in melds for k in g.cards])
+    assume(max(total) <= C.COPIES and hand)
+    card = hand.pop(draw(st.integers(0, len(hand) - 1)))
+    if draw(st.booleans()) and hand:  # spoil it now and then
+        hand[draw(st.integers(0, len(hand) - 1))] = draw(st.integers(0, 19))
+        assume(max(C.counts(hand + [card] + [k for g in melds for k in g.cards])) <= C.COPIES)
+    return hand, melds, card, draw(st.sampled_from(["self", "other"]))
+
+
+_WORDS = {K.PENG: ("碰", "peng"), K.PAO: ("跑", "pao"), K.CHI: ("吃", "chi"), K.WEI: ("偎", "wei"),
+          K.TI: ("提", "ti")}
+
+
+@settings(max_examples=150, deadline=None)
+@given(holdings(), st.booleans(), st.sampled_from(["zh", "en"]))
+def test_calc_agrees_with_the_analyzer(holding, ascii_, lang) -> None:
+    hand, melds, card, source = holding
+    fmt = _ascii if ascii_ else _zh
+    words = [f"{_WORDS[g.kind][ascii_]}:{fmt(g.cards)}" for g in melds]
+    src = {"self": ("自摸", "self"), "other": ("", "other")}[source][ascii_]
+    text = f"{fmt(hand)} {' '.join(words)} + {fmt([card])} {src}"
+    win = analyze(QQ, C.counts(hand), melds, card, source=source)
+    lines = calc.answer(text, lang).splitlines()
+    if win is not None:
+        assert lines[0] == t(lang, "calc_win", huxi=win.huxi)
+        assert lines[1] == t(lang, "calc_groups", groups=" · ".join(
+            f"{CHINESE_NAMES[g.kind]} {_zh(g.cards)}({g.huxi})" for g in win.groups))
+        assert lines[3] == t(lang, "calc_score", di=win.di, fan=win.fan, base=3,
+                             win=win.winner_points, lose=-win.loser_points)
+        return
+    relaxed = analyze(dataclasses.replace(QQ, min_huxi=0), C.counts(hand), melds, card,
+                      source=source)
+    if relaxed is not None:
+        assert relaxed.huxi < QQ.min_huxi
+        assert lines == [t(lang, "calc_short", huxi=relaxed.huxi, need=QQ.min_huxi)]
+    else:
+        assert lines == [t(lang, "calc_no_groups", groups=7)]
