@@ -99,7 +99,8 @@ class _Table:
         score = self.eval.score(Holding(tuple(rest), melds, self.chou))
         danger, peng, chi = self.danger(kind)
         return Choice(A.discard(kind), score.value - danger, "discard",
-                      (kind, hand[kind], score.value, peng, chi, self.know.unseen[kind]))
+                      (kind, hand[kind], score.value, peng, chi, self.know.unseen[kind],
+                       score.win_cards))
 
     def after_take(self, hand: list[int], melds: tuple[Group, ...]) -> float:
         """Value after a 吃/碰: the best discard that must follow, if one must."""
@@ -201,16 +202,18 @@ _WORDS = {
     "zh": {
         "single": "孤张", "pair": "拆对", "part": "拆最弱的搭子",
         "safe": "无人能吃碰", "xia_hard": "下家难吃", "no_peng": "已见三张，碰不了",
-        "peng_hard": "难被碰", "risky": "虽可能被吃碰，留着用处最小",
-        "take": "吃碰后牌型更好", "take_huxi": "得 {0} 胡息", "pass": "不吃不碰，留住好牌",
+        "peng_hard": "难被碰", "risky": "虽可能被吃碰，留着用处最小", "ready": "听 {0} 张",
+        "chi": "吃后牌型更好", "peng": "碰后牌型更好", "take_huxi": "得 {0} 胡息",
+        "pass": "不吃不碰，留住好牌",
         "win": "{0} 胡息，赢 {1} 分", "win_plain": "能胡就胡", "wait": "现在只赢 {0} 分，等大胡约 {1} 分",
     },
     "en": {
         "single": "a lone card", "pair": "breaks a pair", "part": "breaks the weakest partial",
         "safe": "nobody can 吃 or 碰 it", "xia_hard": "hard for the 下家 to 吃",
         "no_peng": "3 already seen, cannot be 碰-ed", "peng_hard": "unlikely to be 碰-ed",
-        "risky": "may be 吃/碰-ed, but worth least to keep",
-        "take": "the hand is better after it", "take_huxi": "+{0} 胡息",
+        "risky": "may be 吃/碰-ed, but worth least to keep", "ready": "ready, {0} winning card(s) left",
+        "chi": "the hand is better after it", "peng": "the hand is better after it",
+        "take_huxi": "+{0} 胡息",
         "pass": "keeps the better hand",
         "win": "{0} 胡息, wins {1} points", "win_plain": "a win is a win", "wait": "only {0} points now, waiting is worth ~{1}",
     },
@@ -221,7 +224,7 @@ def _reason(c: Choice, lang: str) -> str:
     words = _WORDS[lang]
     sep = "，" if lang == "zh" else ", "
     if c.why == "discard":
-        _, count, left, peng, chi, unseen, kept = c.args
+        _, count, left, peng, chi, unseen, win_cards, kept = c.args
         if count == 2:
             what = words["pair"]
         elif kept - left < _LONE:  # the card adds next to nothing to the hand
@@ -238,8 +241,10 @@ def _reason(c: Choice, lang: str) -> str:
             safety = words["peng_hard"]
         else:
             safety = words["risky"]
-        return f"{what}{sep}{safety}"
+        ready = f"{sep}{words['ready'].format(win_cards)}" if win_cards else ""
+        return f"{what}{sep}{safety}{ready}"
     if c.why == "take":
         gained = c.args[0]
-        return words["take"] + (f"{sep}{words['take_huxi'].format(gained)}" if gained else "")
+        what = words["peng"] if c.action == A.PENG else words["chi"]
+        return what + (f"{sep}{words['take_huxi'].format(gained)}" if gained else "")
     return words[c.why].format(*c.args)
