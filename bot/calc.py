@@ -29,6 +29,7 @@ MELD_WORDS: dict[str, GroupKind] = {
 SELF_WORDS = frozenset({"自摸", "self", "zimo"})
 OTHER_WORDS = frozenset({"点炮", "别人", "other"})
 _SPACE = re.compile(r"[\s\u3000]+")
+_WIDE = str.maketrans("＋：", "+:")  # full-width forms typed by Chinese keyboards
 
 
 class CalcError(ValueError):
@@ -57,7 +58,7 @@ def _cards(text: str) -> list[int]:
 
 def parse(text: str) -> Holding:
     """The holding typed after /calc; :class:`CalcError` says what is wrong."""
-    text = text.replace("＋", "+").replace("：", ":")
+    text = text.translate(_WIDE)
     left, plus, right = text.partition("+")
     source: str | None = None
     hand: list[int] = []

@@ -156,7 +156,7 @@ class Handlers:
         if chat is None:
             return
         everyone = chat.type == Chat.PRIVATE or \
-            bool(context.args and context.args[0].lower() in ("all", "全部"))
+            bool(context.args and context.args[0].lower() in stats.ALL_WORDS)
         rows = await self.store.ranking(None if everyone else chat.id, stats.TOP)
         await self._answer(update, lambda lang: stats.rank_text(rows, lang, everyone))
 

@@ -115,6 +115,7 @@ ZH: dict[str, str] = {
     "settle_ready": "准备:{names}",
     "settle_next": "按「再来一局」继续,三人都准备后自动开局。",
     "mingtang_item": "{name}{fan}番",
+    "name_sep": "、",
     # provably fair deals
     "table_seal": "🔒 种子 SHA-256 {sha}",
     "settle_seed": "🔑 本局种子 {seed}(SHA-256 {sha},开局时已公布)\n/export 下载本局记录,用 python -m engine verify 验证",
@@ -272,6 +273,7 @@ EN: dict[str, str] = {
     "flag_haidi": "海底胡",
     "flag_tianhu": "天胡",
     "mingtang_item": "{name} {fan}番",
+    "name_sep": ", ",
     "table_seal": "🔒 seed SHA-256 {sha}",
     "settle_seed": "🔑 This hand's seed: {seed} (SHA-256 {sha}, shown at the start)\n/export sends the hand's record; check it with python -m engine verify",
     "export_caption": "Full record of hand #{id} · seed SHA-256 {sha}\nCheck it: python -m engine verify {file}",

@@ -277,7 +277,8 @@ class Presenter:
             head += " · " + t(lang, "table_seal", sha=seed_commitment(hand.seed))
         lines = [head, *move_log(record, lang)]
         if pub.to_act:
-            lines.append(t(lang, "waiting_for", names="、".join(record.names[s] for s in pub.to_act)))
+            lines.append(t(lang, "waiting_for",
+                           names=t(lang, "name_sep").join(record.names[s] for s in pub.to_act)))
         caption = "\n".join(lines)
         shown = self._hand_shown(record)
         if shown.table == (pub, caption):
@@ -355,7 +356,7 @@ class Presenter:
         if live:
             ready = [p.name for p in table.players.values() if p.ready]
             if ready:
-                lines.append(t(lang, "settle_ready", names="、".join(ready)))
+                lines.append(t(lang, "settle_ready", names=t(lang, "name_sep").join(ready)))
             lines.append(t(lang, "settle_next"))
         return "\n".join(lines)
 

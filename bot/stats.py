@@ -18,6 +18,7 @@ from engine.views import Outcome, OutcomeKind
 
 TOP = 10
 HISTORY = 10
+ALL_WORDS = frozenset({"all", "全部"})  # /rank all
 
 
 def rank_text(rows: list[RankRow], lang: str, everyone: bool) -> str:
