@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot import calc
@@ -90,35 +90,44 @@ _SEQS = [(k, k + 1, k + 2) for b in (0, 10) for k in range(b, b + 8)] + [(1, 6, 
 _JIAO = [(k, k, k + 10) for k in range(10)] + [(k, k + 10, k + 10) for k in range(10)]
 
 
+_HAND_SHAPES = [("hand", g) for g in _SEQS + _JIAO] + [("hand", (k,) * 3) for k in range(20)]
+_TABLE_SHAPES = [(kind, (k,) * n) for kind, n in ((K.PENG, 3), (K.WEI, 3), (K.PAO, 4), (K.TI, 4))
+                 for k in range(20)] + [(K.CHI, g) for g in _SEQS + _JIAO]
+
+
 @st.composite
 def holdings(draw):
-    """Seven 门子 (some on the table, a 将 when a 提/跑 is among them), a card taken out of
-    the hand as the winning card, and at times one card changed: mostly wins, some not."""
+    """Seven 门子 (some on the table; the seventh a 将 when a 提/跑 is among them), a card out of
+    the hand as the winning card, and at times one card changed: mostly wins, some not.
+    Only shapes that keep every kind at four copies or fewer are drawn."""
     melds: list[Group] = []
     hand: list[int] = []
-    for _ in range(7):
-        shape = draw(st.sampled_from(["seq", "jiao", "kan", "peng", "wei", "pao", "ti", "chi"]))
-        k = draw(st.integers(0, 19))
-        if shape == "seq":
-            hand += draw(st.sampled_from(_SEQS))
-        elif shape == "jiao":
-            hand += draw(st.sampled_from(_JIAO))
-        elif shape == "kan":
-            hand += [k] * 3
-        elif shape == "chi":
-            melds.append(Group(K.CHI, draw(st.sampled_from(_SEQS + _JIAO))))
+    used = [0] * 20
+
+    def fits(cards) -> bool:
+        return all(used[k] + cards.count(k) <= C.COPIES for k in set(cards))
+
+    for i in range(7):
+        if i == 6 and any(g.kind in (K.PAO, K.TI) for g in melds):
+            pair = draw(st.sampled_from([k for k in range(20) if used[k] <= 2]))
+            hand += [pair, pair]
+            used[pair] += 2
+            break
+        shapes = _HAND_SHAPES if i == 0 else _HAND_SHAPES + _TABLE_SHAPES
+        if draw(st.booleans()):  # sets half of the time: they carry the 胡息
+            shapes = [s for s in shapes if len(set(s[1])) == 1]
+        where, cards = draw(st.sampled_from([s for s in shapes if fits(s[1])]))
+        for k in cards:
+            used[k] += 1
+        if where == "hand":
+            hand += cards
         else:
-            kind = K(shape)
-            melds.append(Group(kind, (k,) * (4 if kind in (K.PAO, K.TI) else 3)))
-    if any(g.kind in (K.PAO, K.TI) for g in melds):
-        pair = draw(st.integers(0, 19))
-        hand += [pair, pair]
-    total = C.counts(hand + [k for g in melds for k in g.cards])
-    assume(max(total) <= C.COPIES and hand)
+            melds.append(Group(where, cards))
     card = hand.pop(draw(st.integers(0, len(hand) - 1)))
-    if draw(st.booleans()) and hand:  # spoil it now and then
-        hand[draw(st.integers(0, len(hand) - 1))] = draw(st.integers(0, 19))
-        assume(max(C.counts(hand + [card] + [k for g in melds for k in g.cards])) <= C.COPIES)
+    if hand and draw(st.integers(0, 3)) == 0:  # spoil it now and then
+        at = draw(st.integers(0, len(hand) - 1))
+        used[hand[at]] -= 1
+        hand[at] = draw(st.sampled_from([k for k in range(20) if used[k] < C.COPIES]))
     return hand, melds, card, draw(st.sampled_from(["self", "other"]))
 
 
