@@ -131,3 +131,41 @@ def test_8_escape_penalty_paid_to_each_other_seat() -> None:
     assert h.outcome.kind == OutcomeKind.ESCAPE and h.outcome.escaper == 2
     assert h.outcome.points == (penalty, penalty, -2 * penalty)
     assert Hand.replay(QQ, seed=21, log=h.log).outcome == h.outcome
+
+
+WAITS_ON_JIU = "壹贰叁二七十贰柒拾一二三四五六肆伍陆柒捌"  # 柒捌 waits on 玖 (18 胡息)
+
+
+def test_6_4_a_player_may_win_on_his_chou_card() -> None:
+    h = hand(dealer="玖", xia=WAITS_ON_JIU, stock="九玖", keep_out={0: "玖", 2: "玖"})
+    advance_until(h, lambda h: 0 in h.to_act() and h.phase == Phase.DISCARD)
+    h.apply(0, A.discard(card("玖")))
+    assert any(a.startswith("c:") for a in h.legal_actions(1))
+    advance_until(h, offered(card("九")))  # seat 1 passes the 吃 of 玖: 玖 is his 臭牌
+    assert card("玖") in h.private_view(1).chou
+    advance_until(h, offered(card("玖")))  # seat 2 draws the next 玖
+    assert A.HU in h.legal_actions(1)
+    h.apply(1, A.HU)
+    assert h.outcome.winner == 1
+
+
+def test_6_5_chou_is_per_kind_small_and_big_differ() -> None:
+    h = hand(dealer="玖", xia=WAITS_ON_JIU, stock="九玖", keep_out={0: "玖", 2: "玖"})
+    advance_until(h, lambda h: 0 in h.to_act() and h.phase == Phase.DISCARD)
+    h.apply(0, A.discard(card("玖")))
+    advance_until(h, offered(card("九")))
+    assert card("玖") in h.private_view(1).chou and card("九") not in h.private_view(1).chou
+
+
+def test_9_3_wei_on_his_own_draw_then_zimo() -> None:
+    h = hand(
+        xia="玖玖壹贰叁一二三四五六肆伍陆七八九陆柒捌", stock="玖", keep_out={0: "玖", 2: "玖"}
+    )
+    advance_until(h, lambda h: h.phase == Phase.SELFWIN)
+    assert h.to_act() == (1,) and h.legal_actions(1) == (A.HU, A.PASS)
+    assert any(m.kind == GroupKind.WEI for m in h.private_view(1).melds)
+    h.apply(1, A.HU)
+    win = h.outcome.win
+    assert h.outcome.winner == 1 and win.zimo and not win.tianhu
+    assert (GroupKind.WEI, (card("玖"),) * 3) in {(g.kind, g.cards) for g in win.groups}
+    assert win.di == (win.huxi - 12) // 3 + 1
