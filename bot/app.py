@@ -29,8 +29,8 @@ from bot.timers import Timers
 
 log = logging.getLogger(__name__)
 
-GROUP_COMMANDS = ("new", "join", "leave", "begin", "stop", "rank", "me", "history", "calc",
-                  "export", "help", "rules", "lang")
+GROUP_COMMANDS = ("new", "join", "leave", "begin", "stop", "addbot", "removebot", "rank", "me",
+                  "history", "calc", "export", "help", "rules", "lang")
 PRIVATE_COMMANDS = ("start", "calc", "rank", "me", "help", "rules")
 
 
@@ -117,7 +117,8 @@ def _add_handlers(app: Application, h: Handlers) -> None:  # type: ignore[type-a
     app.add_handler(CommandHandler("me", h.me))
     app.add_handler(CommandHandler("history", h.history))
     app.add_handler(CommandHandler("export", h.export))
-    app.add_handler(CommandHandler(["new", "join", "leave", "begin", "stop"], h.group_command))
+    app.add_handler(CommandHandler(["new", "join", "leave", "begin", "stop", "addbot",
+                                    "removebot"], h.group_command))
     addressed = filters.Regex(rf"^/\w+@{re.escape(app.bot.username)}\b")
     app.add_handler(MessageHandler(
         (private & filters.TEXT) | (filters.ChatType.GROUPS & filters.COMMAND & addressed),

@@ -3,7 +3,8 @@
 ``a:{table}:{version}:{index}`` plays entry ``index`` of the presser's own legal-action list
 at keyboard ``version``; the seat is never in the data, it is the presser's own.
 The other kinds carry only a table id: ``j`` join, ``l`` leave, ``b`` begin, ``g`` 再来一局,
-``m`` take back control from 托管.
+``m`` take back control from 托管, ``h`` 提示 (what the policy would play now), ``r`` add
+a computer player.
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ import re
 from dataclasses import dataclass
 
 MAX_BYTES = 64
-SIMPLE_KINDS = frozenset("jlbgm")
-PATTERN = r"\A(?:a:[0-9]+:[0-9]+:[0-9]+|[jlbgm]:[0-9]+)\Z"
+SIMPLE_KINDS = frozenset("jlbgmhr")
+PATTERN = r"\A(?:a:[0-9]+:[0-9]+:[0-9]+|[jlbgmhr]:[0-9]+)\Z"
 _RE = re.compile(PATTERN)
 
 

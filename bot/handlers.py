@@ -208,7 +208,7 @@ class Handlers:
             self._reply_group(chat, "unknown_command")
 
     async def group_command(self, update: Update, context: Context) -> None:
-        """/new /join /leave /begin /stop in a group."""
+        """/new /join /leave /begin /stop /addbot /removebot in a group."""
         chat, msg, user = update.effective_chat, update.effective_message, update.effective_user
         if chat is None or msg is None or user is None or not msg.text:
             return
@@ -245,6 +245,11 @@ class Handlers:
             await self.service.leave(table.id, person.user_id)
         elif command == "begin":
             await self.service.begin(table.id, person.user_id)
+        elif command == "addbot":
+            await self.service.add_robot(table.id, person.user_id,
+                                         await self.presenter.group_lang(chat.id))
+        elif command == "removebot":
+            await self.service.remove_robot(table.id, person.user_id)
         elif command == "stop":
             admin = await self._is_admin(context, chat.id, person.user_id)
             await self.service.stop(table.id, person.user_id, admin)
@@ -268,6 +273,10 @@ class Handlers:
             await query.answer(t(lang, "stale"))
             return
         try:
+            if press.kind == "h":  # 提示: its own text, shown until dismissed
+                reason = await self.service.hint(press.table_id, user.id, lang)
+                await query.answer(t(lang, "hint", reason=reason), show_alert=True)
+                return
             text, url = await self._press(press, user)
         except Refusal as r:
             await query.answer(t(lang, r.code), show_alert=False)
@@ -294,6 +303,11 @@ class Handlers:
             return "ok", None
         if press.kind == "l":
             await service.leave(table_id, user.id)
+            return "ok", None
+        if press.kind == "r":
+            table = service.get(table_id)
+            await service.add_robot(table_id, user.id,
+                                    await self.presenter.group_lang(table.chat_id))
             return "ok", None
         if press.kind == "b":
             await service.begin(table_id, user.id)

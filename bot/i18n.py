@@ -23,14 +23,17 @@ ZH: dict[str, str] = {
     "cmd_history": "本群最近的牌局",
     "cmd_calc": "算胡:/calc 手牌 [+ 牌]",
     "cmd_export": "导出上一局记录(可验证)",
+    "cmd_addbot": "加一位电脑玩家",
+    "cmd_removebot": "请走一位电脑玩家",
     "help": (
         "跑胡子机器人 · 三人一桌\n"
         "/new 开桌 · /join 入座 · /leave 离座 · /begin 开局 · /stop 结束本桌\n"
+        "/addbot 加电脑玩家(一人也能开一桌)· /removebot 请走电脑\n"
         "/rules 规则简介 · /lang en 切换群语言\n"
         "/rank 本群排行(/rank all 总榜)· /me 我的战绩 · /history 最近牌局\n"
         "/calc 算胡,例:/calc 一二三 壹贰叁 … + 九\n"
         "/export 导出上一局记录:开局时公布种子的 SHA-256,结算时公布种子,可用 python -m engine verify 验证。\n"
-        "手牌和操作按钮在各自与机器人的私聊里;群里只显示牌桌。\n"
+        "手牌和操作按钮在各自与机器人的私聊里;群里只显示牌桌。按「💡 提示」看电脑会怎么打。\n"
         "第一次玩的人请先私聊机器人并按「开始」(Start),否则机器人无法给你发牌。"
     ),
     "rules": (
@@ -64,6 +67,8 @@ ZH: dict[str, str] = {
     "btn_deeplink": "私聊入座",
     "btn_again": "再来一局",
     "btn_takeback": "取消托管",
+    "btn_addbot": "加电脑",
+    "btn_hint": "💡 提示",
     # toasts and replies
     "joined": "{name} 已入座。",
     "joined_dm": "✅ 你已入座「{chat}」的第 {table} 桌,开局后手牌会发到这里。",
@@ -86,6 +91,8 @@ ZH: dict[str, str] = {
     "ok": "好的",
     "ready": "已准备",
     "autoplay_off": "已取消托管,请自己操作。",
+    "no_robot": "桌上没有电脑玩家。",
+    "hint": "💡 {reason}",
     "unknown_table": "这一桌已经不在了。",
     "unknown_command": "没有这个命令。发 /help 看看怎么玩。",
     "lang_set": "本群语言已设为中文。",
@@ -98,6 +105,9 @@ ZH: dict[str, str] = {
     "dm_wait": "等待其他玩家",
     "dm_autoplay": "🤖 托管中",
     "dm_over": "本局结束",
+    # computer players
+    "robot_name": "电脑·{name}",
+    "robot_names": "小明 小红 阿强 阿珍 老王 大宝",
     "ping": "⏰ 轮到你了(第 {table} 桌)",
     # group table
     "table_caption": "第 {hand} 局 · 庄家 {dealer} · 墩 {stock}",
@@ -186,14 +196,18 @@ EN: dict[str, str] = {
     "cmd_history": "this group's last hands",
     "cmd_calc": "judge a hand: /calc cards [+ card]",
     "cmd_export": "the last hand's record (verifiable)",
+    "cmd_addbot": "add a computer player",
+    "cmd_removebot": "remove a computer player",
     "help": (
         "跑胡子 bot · three players a table\n"
         "/new open · /join sit · /leave leave · /begin start · /stop close the table\n"
+        "/addbot adds a computer player (one person can play a table) · /removebot removes one\n"
         "/rules the rules in short · /lang zh switches the group's language\n"
         "/rank this group's leaderboard (/rank all: everyone) · /me your record · /history last hands\n"
         "/calc judges a hand, e.g. /calc 一二三 壹贰叁 … + 九\n"
         "/export sends the last hand's record: the seed's SHA-256 is shown at the start, the seed at the settlement; check it with python -m engine verify.\n"
-        "Your cards and buttons come in your private chat with the bot; the group sees the table.\n"
+        "Your cards and buttons come in your private chat with the bot; the group sees the table. "
+        "Press 💡 提示 Hint to see how the computer would play.\n"
         "First time? Open a private chat with the bot and press Start, or it cannot deal to you."
     ),
     "rules": (
@@ -226,6 +240,8 @@ EN: dict[str, str] = {
     "btn_deeplink": "Open bot",
     "btn_again": "再来一局 Again",
     "btn_takeback": "取消托管 Take back",
+    "btn_addbot": "加电脑 Add bot",
+    "btn_hint": "💡 提示 Hint",
     "joined": "{name} sat down.",
     "joined_dm": "✅ You are seated at table {table} in “{chat}”; your cards come here.",
     "left": "{name} left.",
@@ -247,6 +263,8 @@ EN: dict[str, str] = {
     "ok": "OK",
     "ready": "Ready",
     "autoplay_off": "托管 is off: you play again.",
+    "no_robot": "No computer player sits at this table.",
+    "hint": "💡 {reason}",
     "unknown_table": "That table is gone.",
     "unknown_command": "I do not know that. Send /help to see how to play.",
     "lang_set": "This group's language is now English.",
@@ -258,6 +276,8 @@ EN: dict[str, str] = {
     "dm_wait": "Waiting for the others",
     "dm_autoplay": "🤖 托管 (the bot plays for you)",
     "dm_over": "Hand over",
+    "robot_name": "Bot {name}",
+    "robot_names": "Xiaoming Xiaohong Aqiang Azhen Laowang Dabao",
     "ping": "⏰ Your turn (table {table})",
     "table_caption": "Hand {hand} · dealer {dealer} · stock {stock}",
     "waiting_for": "Waiting for: {names}",

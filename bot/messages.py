@@ -21,6 +21,7 @@ from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputFile,
 from telegram.error import BadRequest, Forbidden
 
 from bot import callbacks as cb
+from bot import robots
 from bot.i18n import t
 from bot.outbox import Job, Outbox
 from bot.store import Store
@@ -74,7 +75,7 @@ def hand_signature(view: PrivateView, names: Sequence[str], lang: str) -> tuple[
 
 
 def keyboard(table: Table, seat: int, lang: str) -> InlineKeyboardMarkup | None:
-    """Exactly the seat's legal actions (or the take-back button while in 托管)."""
+    """Exactly the seat's legal actions and 提示 (or the take-back button while in 托管)."""
     player, decision = table.players[seat], table.decisions[seat]
     if player.autoplay:
         return InlineKeyboardMarkup(
@@ -91,6 +92,7 @@ def keyboard(table: Table, seat: int, lang: str) -> InlineKeyboardMarkup | None:
         else:
             rows.append([button])
     rows[:0] = [discards[i:i + DISCARDS_PER_ROW] for i in range(0, len(discards), DISCARDS_PER_ROW)]
+    rows.append([InlineKeyboardButton(t(lang, "btn_hint"), callback_data=cb.simple("h", table.id))])
     return InlineKeyboardMarkup(rows)
 
 
@@ -234,7 +236,8 @@ class Presenter:
             [InlineKeyboardButton(t(lang, "btn_join"), callback_data=cb.simple("j", table.id)),
              InlineKeyboardButton(t(lang, "btn_leave"), callback_data=cb.simple("l", table.id)),
              InlineKeyboardButton(t(lang, "btn_begin"), callback_data=cb.simple("b", table.id))],
-            [InlineKeyboardButton(t(lang, "btn_deeplink"), url=self.deep_link(table.id))],
+            [InlineKeyboardButton(t(lang, "btn_addbot"), callback_data=cb.simple("r", table.id)),
+             InlineKeyboardButton(t(lang, "btn_deeplink"), url=self.deep_link(table.id))],
         ])
 
     async def _lobby(self, table: Table) -> int:
@@ -363,6 +366,8 @@ class Presenter:
     # --- private hand messages -------------------------------------------------------------
 
     def _sync_hand_later(self, table: Table, record: HandRecord, seat: int, user_id: int) -> None:
+        if robots.is_robot(user_id):  # a computer player has no private chat
+            return
         self._put(user_id, ("hand", record.id),
                   lambda: self._sync_hand(table, record, seat, user_id))
 

@@ -312,9 +312,10 @@ class Store:
         return (row["points"], row["hands"], row["wins"]) if row else (0, 0, 0)
 
     async def ranking(self, chat_id: int | None = None, limit: int = 10) -> list[RankRow]:
-        """The top ``limit`` players of a chat (or of all chats) by points, then wins."""
+        """The top ``limit`` players of a chat (or of all chats) by points, then wins.
+        Computer players (negative ids, see :mod:`bot.robots`) are not ranked."""
         source = "global_scores s" if chat_id is None else "scores s"
-        where = "" if chat_id is None else "WHERE s.chat_id = ?"
+        where = "WHERE s.user_id > 0" + ("" if chat_id is None else " AND s.chat_id = ?")
         args: tuple[object, ...] = () if chat_id is None else (chat_id,)
         rows = await self._all(
             f"SELECT s.user_id, COALESCE(u.name, s.user_id) AS name, s.points, s.hands, s.wins"

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from bot.autoplay import choose
+from bot import robots
 from bot.store import Store, TableRow, Tx
 from engine import actions as A
 from engine.rules import QQ, RuleSet, get_rule_set
@@ -58,6 +58,11 @@ class Player:
     autoplay: bool = False  # 托管
     hand_msg_id: int | None = None
     ping_msg_id: int | None = None
+
+    @property
+    def robot(self) -> bool:
+        """A computer player (电脑): played by the policy, never sent a message."""
+        return robots.is_robot(self.user_id)
 
 
 @dataclass(frozen=True)
@@ -107,6 +112,10 @@ class Table:
 
     def names(self) -> tuple[str, ...]:
         return tuple(self.players[s].name if s in self.players else "—" for s in range(SEATS))
+
+    def humans_besides(self, seat: int) -> bool:
+        """Does anyone but computer players sit here apart from ``seat``?"""
+        return any(not p.robot for s, p in self.players.items() if s != seat)
 
 
 class Observer(Protocol):
@@ -243,6 +252,43 @@ class TableService:
         self.observer.changed(table)
         return table
 
+    async def add_robot(self, table_id: int, user_id: int, lang: str) -> Table:
+        """A seated player adds a computer player (named in ``lang``) to a free seat."""
+        table = self.get(table_id)
+        async with table.lock:
+            self._seat(table, user_id)
+            if table.status == "playing":
+                raise Refusal("in_play")
+            free = [s for s in range(SEATS) if s not in table.players]
+            if not free:
+                raise Refusal("table_full")
+            picked = robots.pick({p.user_id for p in table.players.values()}, lang)
+            assert picked is not None, "fewer names than seats"
+            robot_id, name = picked
+            async with self.store.transaction() as tx:
+                await tx.upsert_user(robot_id, name, None, lang)
+                await tx.add_seat(table.id, free[0], robot_id)
+            table.players[free[0]] = Player(robot_id, name, lang)
+        self.observer.changed(table)
+        return table
+
+    async def remove_robot(self, table_id: int, user_id: int) -> Table:
+        """A seated player removes the last-seated computer player (not during a hand)."""
+        table = self.get(table_id)
+        async with table.lock:
+            self._seat(table, user_id)
+            if table.status == "playing":
+                raise Refusal("in_play")
+            seat = max((s for s, p in table.players.items() if p.robot), default=None)
+            if seat is None:
+                raise Refusal("no_robot")
+            async with self.store.transaction() as tx:
+                await self._unseat(tx, table, seat)
+            table.players.pop(seat)
+            table.status = "lobby"
+        self.observer.changed(table)
+        return table
+
     async def leave(self, table_id: int, user_id: int) -> Table:
         """Leave the table; during a hand this is 逃跑 and ends the hand with the penalty."""
         table = self.get(table_id)
@@ -254,8 +300,9 @@ class TableService:
             else:
                 async with self.store.transaction() as tx:
                     await self._unseat(tx, table, seat)
+                closes = not table.humans_besides(seat)
                 table.players.pop(seat)
-                table.status = "lobby" if table.players else "closed"
+                table.status = "closed" if closes else "lobby"
         if escaped:
             assert table.current is not None
             self.observer.settled(table, table.current)
@@ -264,7 +311,7 @@ class TableService:
 
     async def _unseat(self, tx: Tx, table: Table, seat: int) -> None:
         await tx.remove_seat(table.id, seat)
-        if len(table.players) > 1:
+        if table.humans_besides(seat):  # computer players alone do not keep a table open
             await tx.update_table(table.id, status="lobby")
         else:
             await tx.close_table(table.id, table.version)
@@ -315,7 +362,8 @@ class TableService:
                 async with self.store.transaction() as tx:
                     await tx.update_seat(table.id, seat, ready=1)
                 player.ready = True
-            if len(table.players) == SEATS and all(p.ready for p in table.players.values()):
+            if len(table.players) == SEATS and \
+                    all(p.ready or p.robot for p in table.players.values()):
                 record = await self._start_hand(table)
         self._started(table, record)
         return table
@@ -385,6 +433,17 @@ class TableService:
         self.observer.changed(table)
         return table
 
+    async def hint(self, table_id: int, user_id: int, lang: str) -> str:
+        """提示: what the policy would play for the presser now and why, in one line;
+        changes nothing."""
+        table = self.get(table_id)
+        seat = self._seat(table, user_id)
+        hand, decision = table.hand, table.decisions.get(seat)
+        if hand is None or decision is None or not decision.legal:
+            raise Refusal("not_your_turn")
+        _, reason = await robots.hint(hand, seat, lang)
+        return reason
+
     def due_at(self, table: Table) -> float | None:
         """Clock time at which some awaited seat is to be played for, if any."""
         hand = table.hand
@@ -393,11 +452,13 @@ class TableService:
         return min((self._deadline(table, s) for s in hand.to_act()), default=None)
 
     def _deadline(self, table: Table, seat: int) -> float:
-        limit = self.autoplay_delay if table.players[seat].autoplay else self.action_timeout
+        player = table.players[seat]
+        limit = self.autoplay_delay if player.autoplay or player.robot else self.action_timeout
         return table.decisions[seat].since + limit
 
     async def play_due(self, table_id: int) -> None:
-        """Timer: play every seat whose time is up (托管 from now on for a timed-out seat)."""
+        """Timer: play every seat whose time is up (托管 from now on for a timed-out seat)
+        and every computer player whose pause is over."""
         table = self._tables.get(table_id)
         if table is None:
             return
@@ -409,7 +470,7 @@ class TableService:
                 if not due:
                     break
                 seat = due[0]
-                action = choose(hand.private_view(seat))
+                action = await robots.decide(hand, seat)
                 await self._apply(table, seat, action, auto=True)
                 acted = True
         if acted:
@@ -437,10 +498,11 @@ class TableService:
             raise Refusal("stale") from None
         version = table.version + 1
         cols: dict[str, object] = {}
+        tuoguan = auto and not table.players[seat].robot  # a computer player is not in 托管
         try:
             async with self.store.transaction() as tx:
                 await tx.append_action(record.id, len(hand.log) - 1, seat, action, auto)
-                if auto and not table.players[seat].autoplay:
+                if tuoguan and not table.players[seat].autoplay:
                     await tx.update_seat(table.id, seat, autoplay=1)
                 if hand.is_terminal():
                     cols = await self._settle(tx, table, record)
@@ -452,12 +514,13 @@ class TableService:
             await self._reload(table)
             raise
         table.version = version
-        if auto:
+        if tuoguan:
             table.players[seat].autoplay = True
         self._set(table, cols)
         if leaving:
+            closes = not table.humans_besides(seat)
             table.players.pop(seat)
-            table.status = "lobby" if table.players else "closed"
+            table.status = "closed" if closes else "lobby"
         self._refresh_decisions(table)
 
     async def _settle(self, tx: Tx, table: Table, record: HandRecord) -> dict[str, object]:
