@@ -14,12 +14,15 @@ about a tenth of a second, which the event loop serving every group should not w
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Collection
 
 from bot.i18n import CATALOGS, t
 from engine import policy
 from engine.state import Hand
 from engine.views import Event, PrivateView
+
+log = logging.getLogger(__name__)
 
 _LANG_STRIDE = 100  # ids -1.. are zh names, -101.. en names
 
@@ -56,9 +59,14 @@ def _snapshot(hand: Hand, seat: int) -> tuple[PrivateView, list[Event]]:
 
 
 async def decide(hand: Hand, seat: int) -> str:
-    """The policy's action for ``seat`` (a computer player, or a human in 托管)."""
+    """The policy's action for ``seat`` (a computer player, or a human in 托管). Should the
+    policy ever fail, the first legal action is played: a table must not stall on it."""
     view, events = _snapshot(hand, seat)
-    return await asyncio.to_thread(policy.choose, view, events)
+    try:
+        return await asyncio.to_thread(policy.choose, view, events)
+    except Exception:
+        log.exception("the policy failed for seat %s; playing its first legal action", seat)
+        return view.legal[0]
 
 
 async def hint(hand: Hand, seat: int, lang: str) -> tuple[str, str]:

@@ -17,6 +17,8 @@ from bot.i18n import t
 from bot.tables import Table, TableService
 from engine import actions as A
 from engine import policy
+from engine.rules import QQ
+from engine.state import Hand
 
 DELAY = 0.05  # the computers' pause (the tests' AUTOPLAY_DELAY)
 OK_REFUSALS = (t("zh", "stale"), t("zh", "not_your_turn"))  # a computer's 胡 got there first
@@ -251,3 +253,26 @@ async def test_adding_and_removing_computers(tg: FakeTelegram, tmp_path) -> None
         assert table.status == "closed"
         rows = await svc.store.open_tables()
         assert rows == []
+
+
+def test_computer_names_and_ids() -> None:
+    ids = {robots.robot_id(i, lang) for lang in ("zh", "en") for i in range(len(robots.names(lang)))}
+    assert len(ids) == len(robots.names("zh")) + len(robots.names("en")) and all(i < 0 for i in ids)
+    assert robots.names("zh")[0] == "电脑·小明" and robots.names("en")[0] == "Bot Xiaoming"
+    first = robots.pick((), "en")
+    assert first == (robots.robot_id(0, "en"), "Bot Xiaoming")
+    assert robots.pick({first[0], 12345}, "en") == (robots.robot_id(1, "en"), "Bot Xiaohong")
+    every = {robots.robot_id(i, "zh") for i in range(len(robots.names("zh")))}
+    assert robots.pick(every, "zh") is None
+
+
+async def test_a_failing_policy_does_not_stall_a_table(monkeypatch) -> None:
+    hand = Hand.new(QQ, seed=5, dealer=0)
+    seat = hand.to_act()[0]
+    assert await robots.decide(hand, seat) == policy.choose(hand.private_view(seat),
+                                                             robots.public_events(hand))
+
+    def broken(*args: object) -> str:
+        raise RuntimeError("policy bug")
+    monkeypatch.setattr(policy, "choose", broken)
+    assert await robots.decide(hand, seat) == hand.legal_actions(seat)[0]
