@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from weakref import WeakKeyDictionary
 
@@ -37,6 +37,8 @@ log = logging.getLogger(__name__)
 LOG_EVENTS = 5  # public events shown under the table photo
 QUIET_EVENTS = frozenset({"deal", "pass", "to_row"})
 DISCARDS_PER_ROW = 5
+PING_GAP = 20.0  # no new ping for a seat whose previous decision ended this recently
+TABLE_PACE = 15.0  # a waiting seat's picture follows the table at most this often (seconds)
 
 
 @dataclass
@@ -48,6 +50,9 @@ class _Shown:
     image: object = None
     caption: tuple[str, InlineKeyboardMarkup | None] | None = None
     pinged: int | None = None  # decision version the last ping was for
+    own: object = None  # the seat's own part of the picture (see _own)
+    held_since: float | None = None  # a table-only change held back since (loop time)
+    decided_at: float | None = None  # when its keyboard last went away (loop time)
 
 
 @dataclass
@@ -72,6 +77,11 @@ def hand_signature(view: PrivateView, names: Sequence[str], lang: str) -> tuple[
     pub = view.public
     return (view.seat, view.hand, view.kans, view.melds, view.huxi, view.chou, view.highlight,
             pub.offer, pub.stock_count, pub.to_act, pub.dealer, tuple(names), lang)
+
+
+def _own(view: PrivateView) -> tuple[object, ...]:
+    """The part of ``hand_signature`` that is the seat's own (the rest is the table's)."""
+    return (view.hand, view.kans, view.melds, view.huxi, view.chou, view.highlight)
 
 
 def keyboard(table: Table, seat: int, lang: str) -> InlineKeyboardMarkup | None:
@@ -127,6 +137,7 @@ class Presenter:
         self._tables: WeakKeyDictionary[Table, _TableShown] = WeakKeyDictionary()
         self._group_lang: dict[int, str] = {}
         self._note_ids = itertools.count()
+        self._held: dict[tuple[int, Hashable], tuple[asyncio.Task[None], Job]] = {}
 
     # --- plumbing ----------------------------------------------------------------------
 
@@ -140,12 +151,29 @@ class Presenter:
     def _put(self, chat_id: int, key: Hashable, job: Job) -> bool:
         return self.outbox(chat_id).put(key, job)
 
+    def _put_after(self, delay: float, chat_id: int, key: Hashable, job: Job) -> None:
+        """Queue ``job`` in ``delay`` seconds (once per key: the job reads the state then)."""
+        if (chat_id, key) in self._held:
+            return
+
+        async def later() -> None:
+            await asyncio.sleep(delay)
+            del self._held[chat_id, key]
+            self._put(chat_id, key, job)
+        self._held[chat_id, key] = (asyncio.get_running_loop().create_task(later()), job)
+
     async def idle(self) -> None:
-        """Wait until nothing is queued (tests)."""
-        while busy := [b for b in self._outboxes.values() if b.busy]:
-            await asyncio.gather(*(b.drain() for b in busy))
+        """Send what is held back now, then wait until nothing is queued (tests)."""
+        while self._held or any(b.busy for b in self._outboxes.values()):
+            for (chat_id, key), (task, job) in list(self._held.items()):
+                del self._held[chat_id, key]
+                task.cancel()
+                self._put(chat_id, key, job)
+            await asyncio.gather(*(b.drain() for b in self._outboxes.values() if b.busy))
 
     def shutdown(self) -> None:
+        for task, _ in self._held.values():
+            task.cancel()
         for box in self._outboxes.values():
             box.cancel()
 
@@ -365,15 +393,26 @@ class Presenter:
 
     # --- private hand messages -------------------------------------------------------------
 
-    def _sync_hand_later(self, table: Table, record: HandRecord, seat: int, user_id: int) -> None:
+    def _sync_hand_later(self, table: Table, record: HandRecord, seat: int, user_id: int,
+                         delay: float = 0.0) -> None:
         if robots.is_robot(user_id):  # a computer player has no private chat
             return
-        self._put(user_id, ("hand", record.id),
-                  lambda: self._sync_hand(table, record, seat, user_id))
+
+        def job() -> Awaitable[int]:
+            return self._sync_hand(table, record, seat, user_id)
+        if delay > 0:
+            self._put_after(delay, user_id, ("hand", record.id), job)
+        else:
+            self._put(user_id, ("hand", record.id), job)
 
     async def _sync_hand(self, table: Table, record: HandRecord, seat: int, user_id: int) -> int:
         """Bring one hand message up to date; returns the calls made. Only the user dealt into
-        ``seat`` of this hand ever sees its cards."""
+        ``seat`` of this hand ever sees its cards.
+
+        A seat with nothing to decide whose own cards, caption and buttons did not change
+        follows the table at its own pace: such an edit is held back up to ``TABLE_PACE``
+        seconds (the group's table photo shows the table meanwhile), and every change in that
+        time rides on it; else nearly every move costs an edit in each of three DMs."""
         if record.users[seat] != user_id:
             return 0
         player = table.players.get(seat)
@@ -386,6 +425,15 @@ class Presenter:
         markup = keyboard(table, seat, lang) if table.status == "playing" else None
         caption = self._hand_caption(table, record, seat, view, lang)
         calls, msg_id = 0, player.hand_msg_id
+        decision, now = table.decisions[seat], asyncio.get_running_loop().time()
+        own = _own(view)
+        if msg_id is not None and image != shown.image and own == shown.own \
+                and (caption, markup) == shown.caption and not decision.legal:
+            shown.held_since = shown.held_since if shown.held_since is not None else now
+            wait = shown.held_since + max(TABLE_PACE, self.group_interval) - now
+            if wait > 0:
+                self._sync_hand_later(table, record, seat, user_id, delay=wait)
+                return 0
         if msg_id is not None and (image, (caption, markup)) != (shown.image, shown.caption):
             try:
                 if image != shown.image:
@@ -404,11 +452,15 @@ class Presenter:
             msg_id = msg.message_id
             await self.service.remember_seat(table, seat, user_id, hand_msg_id=msg_id)
             calls += 1
-        shown.msg_id, shown.lang = msg_id, lang
+        if shown.caption is not None and shown.caption[1] is not None and markup is None:
+            shown.decided_at = now
+        shown.msg_id, shown.lang, shown.own, shown.held_since = msg_id, lang, own, None
         shown.image, shown.caption = image, (caption, markup)
-        decision = table.decisions[seat]
         if decision.legal and not player.autoplay and shown.pinged != decision.version \
                 and table.status == "playing":
+            if shown.decided_at is not None and now - shown.decided_at < PING_GAP:
+                shown.pinged = decision.version
+                return calls  # he has just played here: he is looking
             if player.ping_msg_id is not None:
                 await self._delete(user_id, player.ping_msg_id)
             msg = await self.bot.send_message(user_id, t(lang, "ping", table=table.id))
