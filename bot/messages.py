@@ -80,8 +80,9 @@ def hand_signature(view: PrivateView, names: Sequence[str], lang: str) -> tuple[
 
 
 def _own(view: PrivateView) -> tuple[object, ...]:
-    """The part of ``hand_signature`` that is the seat's own (the rest is the table's)."""
-    return (view.hand, view.kans, view.melds, view.huxi, view.chou, view.highlight)
+    """The part of ``hand_signature`` that is the seat's own; the rest is the table's (the
+    highlighted card too: a card drawn or shown is shown to all three)."""
+    return (view.hand, view.kans, view.melds, view.huxi, view.chou)
 
 
 def keyboard(table: Table, seat: int, lang: str) -> InlineKeyboardMarkup | None:
@@ -138,6 +139,7 @@ class Presenter:
         self._group_lang: dict[int, str] = {}
         self._note_ids = itertools.count()
         self._held: dict[tuple[int, Hashable], tuple[asyncio.Task[None], Job]] = {}
+        self._flushing = False  # idle(): nothing is held back
 
     # --- plumbing ----------------------------------------------------------------------
 
@@ -164,12 +166,16 @@ class Presenter:
 
     async def idle(self) -> None:
         """Send what is held back now, then wait until nothing is queued (tests)."""
-        while self._held or any(b.busy for b in self._outboxes.values()):
-            for (chat_id, key), (task, job) in list(self._held.items()):
-                del self._held[chat_id, key]
-                task.cancel()
-                self._put(chat_id, key, job)
-            await asyncio.gather(*(b.drain() for b in self._outboxes.values() if b.busy))
+        self._flushing = True
+        try:
+            while self._held or any(b.busy for b in self._outboxes.values()):
+                for (chat_id, key), (task, job) in list(self._held.items()):
+                    del self._held[chat_id, key]
+                    task.cancel()
+                    self._put(chat_id, key, job)
+                await asyncio.gather(*(b.drain() for b in self._outboxes.values() if b.busy))
+        finally:
+            self._flushing = False
 
     def shutdown(self) -> None:
         for task, _ in self._held.values():
@@ -428,7 +434,8 @@ class Presenter:
         decision, now = table.decisions[seat], asyncio.get_running_loop().time()
         own = _own(view)
         if msg_id is not None and image != shown.image and own == shown.own \
-                and (caption, markup) == shown.caption and not decision.legal:
+                and (caption, markup) == shown.caption and not decision.legal \
+                and not self._flushing:
             shown.held_since = shown.held_since if shown.held_since is not None else now
             wait = shown.held_since + max(TABLE_PACE, self.group_interval) - now
             if wait > 0:
