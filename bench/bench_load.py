@@ -1,0 +1,291 @@
+"""Load: many tables playing at once in one bot process, through the fake Bot API (loopback).
+
+    python bench/bench_load.py [--tables 200] [--actions 3000] [--seconds 90]
+                               [--profile bot.prof]
+
+The bot runs as ``python -m bot`` (real pacing: GROUP_EDIT_INTERVAL 3.5 s; BOT_SEED set);
+this process runs the fake Telegram (tests/fakebot) and the simulated users: every time a
+hand message arrives or is edited with action buttons, its user presses one of them at once
+(seeded random choice); a settlement with 再来一局 is answered by all three at once.
+
+Figures, over the play phase (after every table has started):
+
+* CPU ms per action: the bot process's user+system time / accepted actions.
+* press latency: from the fake handing a button-press update out in getUpdates to the bot's
+  answerCallbackQuery for it, and to the bot's first call in the presser's chat; p50 / p99.
+* Bot API calls per action (getUpdates excluded), by method.
+* group messages-or-edits per minute (max over groups, sliding window, real clock).
+* memory per table: the bot's RSS while all tables play minus its RSS at start, / tables.
+
+Targets (issue 5): p99 <= 100 ms, <= 1.5 calls per action, <= 20 a minute per group,
+<= 200 KB per table. ``--profile FILE`` runs the bot under cProfile (stopped with SIGTERM, so
+the profile is written) and prints its top functions; the profiler slows it, so figures taken
+with it are not the ones to quote.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import pstats
+import random
+import signal
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from fakebot import FakeChat, FakeTelegram, FakeUser  # noqa: E402
+from fakebot import methods as fake_methods  # noqa: E402
+
+SEED = 5
+STAGGER = 5.0  # seconds over which the tables' first presses are spread
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK  # utime, stime (all threads)
+
+
+def rss_bytes(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    raise RuntimeError("no VmRSS")
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+class Load:
+    """The simulated users and the instrumentation hooked into the fake's method table."""
+
+    def __init__(self, tg: FakeTelegram, actions: int, rng: random.Random) -> None:
+        self.tg = tg
+        self.target = actions
+        self.rng = rng
+        self.accepted = 0
+        self.refused = 0
+        self.playing = False
+        self.handed: dict[str, float] = {}  # query id -> when getUpdates handed it out
+        self.answered: dict[str, float] = {}
+        self.first_call: dict[str, float] = {}  # query id -> first bot call in its chat
+        self.waiting: dict[int, list[str]] = {}  # chat id -> queries awaiting a first call
+        self.groups: dict[int, list[FakeUser]] = {}
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.done = asyncio.Event()
+        self._hook()
+
+    def _hook(self) -> None:
+        methods = fake_methods.METHODS
+        get_updates, answer = methods["getupdates"], methods["answercallbackquery"]
+        clock = time.perf_counter
+
+        async def timed_get_updates(world: Any, p: Any) -> list:
+            result = await get_updates(world, p)
+            now = clock()
+            for update in result:
+                query = update.get("callback_query")
+                if query is not None and self.playing and query["id"] not in self.handed:
+                    self.handed[query["id"]] = now
+                    self.waiting.setdefault(query["from"]["id"], []).append(query["id"])
+            return result
+
+        async def timed_answer(world: Any, p: Any) -> bool:
+            self.answered.setdefault(p.str("callback_query_id") or "", clock())
+            return await answer(world, p)
+
+        methods["getupdates"], methods["answercallbackquery"] = timed_get_updates, timed_answer
+        for name in ("sendphoto", "sendmessage", "editmessagemedia", "editmessagecaption",
+                     "editmessagetext", "editmessagereplymarkup", "deletemessage"):
+            methods[name] = self._watch(methods[name])
+        # the fake's photo check decodes every PNG: not the bot's cost, and heavy here
+        fake_methods._photo = lambda world, data: world.new_file("photo", b"", width=1,
+                                                                   height=1)
+
+    def _watch(self, handler: Any) -> Any:
+        async def watched(world: Any, p: Any) -> Any:
+            now = time.perf_counter()
+            try:
+                chat_id = int(p.raw("chat_id"))
+            except (TypeError, ValueError):
+                chat_id = 0
+            for query in self.waiting.pop(chat_id, ()):
+                self.first_call[query] = now
+            result = await handler(world, p)
+            if isinstance(result, dict):
+                self._react(chat_id, result)
+            return result
+        return watched
+
+    def _react(self, chat_id: int, message: dict) -> None:
+        """A user sees a keyboard: presses at once (or, on a settlement, all three do)."""
+        rows = (message.get("reply_markup") or {}).get("inline_keyboard") or []
+        data = [b["callback_data"] for row in rows for b in row if "callback_data" in b]
+        if chat_id > 0:
+            actions = [d for d in data if d.startswith("a:")]
+            if actions and self.playing:
+                user = self.tg.world.users[chat_id]
+                self._spawn(self._press(chat_id, message["message_id"], user,
+                                        self.rng.choice(actions)))
+        elif any(d.startswith("g:") for d in data) and self.playing:
+            again = next(d for d in data if d.startswith("g:"))
+            for user in self.groups[chat_id]:
+                self._spawn(self._press(chat_id, message["message_id"], user, again))
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _press(self, chat_id: int, message_id: int, user: FakeUser, data: str) -> None:
+        if self.accepted >= self.target:
+            return
+        try:
+            answer = await self.tg.press(chat_id, message_id, user, data, timeout=120)
+        except (LookupError, TimeoutError):
+            return
+        if data.startswith("a:"):
+            if answer.text is None:
+                self.accepted += 1
+                if self.accepted >= self.target:
+                    self.done.set()
+            else:
+                self.refused += 1
+
+
+async def seat(tg: FakeTelegram, load: Load, n: int) -> FakeChat:
+    users = [tg.user(f"P{n}-{i}") for i in range(3)]
+    for user in users:
+        tg.start_private(user)
+    group = tg.group(f"G{n}", members=tuple(users))
+    load.groups[group.id] = users
+    lobby = await tg.wait_reply(await tg.send_text(group, users[0], "/new"), timeout=60)
+    for user in users[1:]:
+        await tg.press_button(lobby, user, lambda text, data: bool(data) and data[0] == "j",
+                              timeout=60)
+    await tg.press_button(lobby, users[0], lambda text, data: bool(data) and data[0] == "b",
+                          timeout=60)
+    return group
+
+
+async def run(args: argparse.Namespace) -> None:
+    rng = random.Random(SEED)
+    async with FakeTelegram() as tg:
+        load = Load(tg, args.actions, rng)
+        tmp = Path(tempfile.mkdtemp(prefix="bench_load_"))
+        env = {**os.environ, "BOT_TOKEN": tg.token, "BOT_API_BASE_URL": tg.base_url,
+               "DB_PATH": str(tmp / "db.sqlite3"), "BOT_SEED": str(SEED),
+               "ACTION_TIMEOUT": "600", "PYTHONPATH": str(ROOT)}
+        command = [sys.executable, "-m", "bot"]
+        if args.profile:
+            command = [sys.executable, "-m", "cProfile", "-o", args.profile, "-m", "bot"]
+        log = open(tmp / "bot.log", "wb")  # noqa: SIM115
+        proc = await asyncio.create_subprocess_exec(*command, cwd=tmp, env=env, stdout=log,
+                                                    stderr=log)
+        try:
+            await tg.wait_for(lambda: any(c.method == "getUpdates" for c in tg.calls),
+                              timeout=60)
+            rss0 = rss_bytes(proc.pid)
+            t0 = time.perf_counter()
+            sem = asyncio.Semaphore(20)
+
+            async def one(n: int) -> FakeChat:
+                async with sem:
+                    return await seat(tg, load, n)
+
+            groups = await asyncio.gather(*(one(n) for n in range(args.tables)))
+            print(f"{args.tables} tables seated and dealt in {time.perf_counter() - t0:.1f} s")
+            # play: every current keyboard is pressed, then each new one as it arrives
+            load.playing = True
+            calls0, cpu0, mine0 = len(tg.calls), cpu_seconds(proc.pid), time.process_time()
+            start = time.perf_counter()
+            # the first presses are spread over a few seconds (people do not press in the
+            # same millisecond); from then on each keyboard is pressed the moment it shows
+            loop = asyncio.get_running_loop()
+            for user in (u for users in load.groups.values() for u in users):
+                msgs = [m for m in tg.messages(user) if m.media_kind == "photo"]
+                if msgs:
+                    loop.call_later(rng.uniform(0, STAGGER), load._react, user.id,
+                                    msgs[-1].to_json())
+            rss_peak = 0
+            deadline = start + args.seconds
+            while not load.done.is_set() and time.perf_counter() < deadline:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(load.done.wait(), 5)
+                rss_peak = max(rss_peak, rss_bytes(proc.pid))
+            load.playing = False
+            elapsed = time.perf_counter() - start
+            cpu = cpu_seconds(proc.pid) - cpu0
+            mine = time.process_time() - mine0
+            rss_peak = max(rss_peak, rss_bytes(proc.pid))
+            calls = [c for c in tg.calls[calls0:] if c.method != "getUpdates"]
+            report(args, load, groups, tg, elapsed, cpu, mine, calls, rss0, rss_peak)
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                await asyncio.wait_for(proc.wait(), 60)
+            except TimeoutError:
+                proc.kill()
+                await proc.wait()
+            for task in list(load.tasks):
+                task.cancel()
+            log.close()
+    if args.profile:
+        print(f"\nbot profile ({args.profile}), top 25 by own time:")
+        pstats.Stats(args.profile).sort_stats("tottime").print_stats(25)
+
+
+def report(args: argparse.Namespace, load: Load, groups: list[FakeChat], tg: FakeTelegram,
+           elapsed: float, cpu: float, mine: float, calls: list[Any], rss0: int,
+           rss_peak: int) -> None:
+    n = max(load.accepted, 1)
+    answer = [(load.answered[q] - t) * 1000 for q, t in load.handed.items()
+              if q in load.answered]
+    first = [(load.first_call[q] - t) * 1000 for q, t in load.handed.items()
+             if q in load.first_call]
+    per_minute = max(tg.max_per_minute(g) for g in groups)
+    by_method = Counter(c.method for c in calls)
+    print(json.dumps({"tables": args.tables, "actions": load.accepted,
+                      "refused_presses": load.refused, "seconds": round(elapsed, 1)}))
+    print(f"throughput       {load.accepted / elapsed:8.1f} actions/s")
+    print(f"bot CPU          {cpu * 1000 / n:8.1f} ms per action "
+          f"({cpu / elapsed * 100:.0f}% of a core; this process {mine / elapsed * 100:.0f}%)")
+    print(f"press -> answer  p50 {pct(answer, .5):7.1f} ms   p99 {pct(answer, .99):7.1f} ms"
+          "   (target p99 <= 100)")
+    print(f"press -> 1st call in chat  p50 {pct(first, .5):7.1f} ms   "
+          f"p99 {pct(first, .99):7.1f} ms")
+    print(f"Bot API calls    {len(calls) / n:8.2f} per action (target <= 1.5); without "
+          f"answerCallbackQuery {(len(calls) - by_method['answerCallbackQuery']) / n:.2f}")
+    print("                 " + ", ".join(f"{m} {k / n:.2f}" for m, k in by_method.most_common()))
+    print(f"group pacing     {per_minute:8d} messages-or-edits in a minute, max over groups "
+          "(real clock; target <= 20)")
+    print(f"memory           {(rss_peak - rss0) / args.tables / 1024:8.1f} KB per table "
+          f"(RSS {rss0 / 2**20:.0f} -> {rss_peak / 2**20:.0f} MiB; target <= 200)")
+    print(f"latency samples  {len(answer)} answers, median of all {statistics.median(answer):.1f}"
+          if answer else "no samples")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--actions", type=int, default=3000, help="stop after this many")
+    parser.add_argument("--seconds", type=float, default=90, help="play at most this long")
+    parser.add_argument("--profile", help="write the bot's cProfile here and print its top")
+    asyncio.run(run(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()
