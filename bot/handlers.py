@@ -141,6 +141,14 @@ class Handlers:
         else:
             self.presenter.note(chat.id, text_of)
 
+    async def _group_chat(self, update: Update) -> Chat | None:
+        """The group this command was sent in; in a private chat, say it is for groups."""
+        chat = update.effective_chat
+        if chat is not None and chat.type == Chat.PRIVATE:
+            await self._answer(update, lambda lang: t(lang, "group_only"))
+            return None
+        return chat
+
     async def calc(self, update: Update, context: Context) -> None:
         """/calc cards [melds] [+ card] [自摸], in any chat."""
         msg = update.effective_message
@@ -172,22 +180,16 @@ class Handlers:
 
     async def history(self, update: Update, context: Context) -> None:
         """/history: the group's last finished hands."""
-        chat = update.effective_chat
+        chat = await self._group_chat(update)
         if chat is None:
-            return
-        if chat.type == Chat.PRIVATE:
-            await self._answer(update, lambda lang: t(lang, "group_only"))
             return
         items = await stats.history_data(self.store, chat.id)
         await self._answer(update, lambda lang: stats.history_text(items, lang))
 
     async def export(self, update: Update, context: Context) -> None:
         """/export: the group's last finished hand as a verifiable JSON document."""
-        chat = update.effective_chat
+        chat = await self._group_chat(update)
         if chat is None:
-            return
-        if chat.type == Chat.PRIVATE:
-            await self._answer(update, lambda lang: t(lang, "group_only"))
             return
         last = await self.store.finished_hands(chat.id, 1)
         if not last:

@@ -7,6 +7,26 @@ chat's setting.
 
 from __future__ import annotations
 
+# Move-log words are game terms: Chinese in both languages.
+EVENT_NAMES: dict[str, str] = {
+    "ev_deal": "发牌",
+    "ev_pass": "过",
+    "ev_to_row": "弃",
+    "ev_liang": "亮张",
+    "ev_tianhu": "天胡",
+    "ev_ti": "提",
+    "ev_wei": "偎",
+    "ev_chouwei": "臭偎",
+    "ev_draw": "摸",
+    "ev_discard": "出",
+    "ev_chi": "吃",
+    "ev_peng": "碰",
+    "ev_pao": "跑",
+    "ev_hu": "胡",
+    "ev_huangzhuang": "荒庄",
+    "ev_escape": "逃跑",
+}
+
 ZH: dict[str, str] = {
     # commands and help
     "cmd_new": "开一桌跑胡子",
@@ -162,23 +182,7 @@ ZH: dict[str, str] = {
     "calc_score": "底 {di} · 番 {fan} · 底分 {base}:赢家 +{win},两家各 −{lose}",
     "calc_short": "❌ 不能胡:最多只有 {huxi} 胡息,不到 {need}。",
     "calc_no_groups": "❌ 不能胡:凑不成 {groups} 方门子(有提或跑时还要一对将)。",
-    # events in the move log
-    "ev_deal": "发牌",
-    "ev_pass": "过",
-    "ev_to_row": "弃",
-    "ev_liang": "亮张",
-    "ev_tianhu": "天胡",
-    "ev_ti": "提",
-    "ev_wei": "偎",
-    "ev_chouwei": "臭偎",
-    "ev_draw": "摸",
-    "ev_discard": "出",
-    "ev_chi": "吃",
-    "ev_peng": "碰",
-    "ev_pao": "跑",
-    "ev_hu": "胡",
-    "ev_huangzhuang": "荒庄",
-    "ev_escape": "逃跑",
+    **EVENT_NAMES,
 }
 
 EN: dict[str, str] = {
@@ -327,22 +331,7 @@ EN: dict[str, str] = {
     "calc_score": "底 {di} · 番 {fan} · base {base}: winner +{win}, each loser −{lose}",
     "calc_short": "❌ Not a win: at most {huxi} 胡息, fewer than {need}.",
     "calc_no_groups": "❌ Not a win: the cards do not make {groups} 方门子 (with a 将 pair when there is a 提 or 跑).",
-    "ev_deal": "发牌",
-    "ev_pass": "过",
-    "ev_to_row": "弃",
-    "ev_liang": "亮张",
-    "ev_tianhu": "天胡",
-    "ev_ti": "提",
-    "ev_wei": "偎",
-    "ev_chouwei": "臭偎",
-    "ev_draw": "摸",
-    "ev_discard": "出",
-    "ev_chi": "吃",
-    "ev_peng": "碰",
-    "ev_pao": "跑",
-    "ev_hu": "胡",
-    "ev_huangzhuang": "荒庄",
-    "ev_escape": "逃跑",
+    **EVENT_NAMES,
 }
 
 CATALOGS: dict[str, dict[str, str]] = {"zh": ZH, "en": EN}
