@@ -253,9 +253,6 @@ class Hand:
         assert self._claim is not None
         return self._claim.options[seat]
 
-    def huxi(self, seat: int) -> int:
-        return self._seats[seat].huxi
-
     # ----- actions ------------------------------------------------------------------
 
     def apply(self, seat: int, action: str) -> list[Event]:
