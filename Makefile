@@ -2,20 +2,24 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
+.PHONY: run test
+
 $(PY):
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 
-.PHONY: run test install install-test
-install: $(PY)
+# Reinstall only when the project's dependencies change (the install is editable).
+$(VENV)/.installed: pyproject.toml | $(PY)
 	$(PY) -m pip install -q -e .
+	touch $@
 
-install-test: $(PY)
+$(VENV)/.installed-test: pyproject.toml | $(PY)
 	$(PY) -m pip install -q -e '.[test]'
+	touch $@ $(VENV)/.installed
 
-run: install
+run: $(VENV)/.installed
 	$(PY) -m bot
 
-test: install-test
+test: $(VENV)/.installed-test
 	$(PY) -m ruff check .
 	$(PY) -m pytest
