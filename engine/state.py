@@ -324,7 +324,6 @@ class Hand:
     def _deal(self) -> None:
         r = self.rules
         sizes = [r.dealer_cards if s == self.dealer else r.other_cards for s in range(r.players)]
-        self._seats: list[_Seat] = []
         pos = 0
         dealt: dict[int, list[int]] = {}
         for seat in self._order_from(self.dealer):
@@ -332,7 +331,7 @@ class Hand:
             pos += sizes[seat]
         self._stock = self.deck[pos:][::-1]  # pop() takes the top, i.e. deck[pos]
         self.liangzhang = dealt[self.dealer][-1]
-        self._seats = [_Seat(C.counts(dealt[s])) for s in range(r.players)]
+        self._seats: list[_Seat] = [_Seat(C.counts(dealt[s])) for s in range(r.players)]
         for s in range(r.players):
             self._emit("deal", s, tuple(sorted(dealt[s], key=C.sort_key)), visible_to=s)
         self._emit("liang", self.dealer, (self.liangzhang,))
