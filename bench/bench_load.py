@@ -158,7 +158,7 @@ class Load:
         except (LookupError, TimeoutError):
             return
         if data.startswith("a:"):
-            if answer.text is None:
+            if (answer.text or "").startswith("✓"):  # the move, confirmed
                 self.accepted += 1
                 if self.accepted >= self.target:
                     self.done.set()

@@ -22,6 +22,7 @@ from bot.i18n import CATALOGS, lang_of, t
 from bot.messages import Presenter
 from bot.store import Store
 from bot.tables import Person, Refusal, TableService
+from engine import actions as A
 
 log = logging.getLogger(__name__)
 
@@ -279,43 +280,45 @@ class Handlers:
                 reason = await self.service.hint(press.table_id, user.id, lang)
                 await query.answer(t(lang, "hint", reason=reason), show_alert=True)
                 return
-            text, url = await self._press(press, user)
+            text, url = await self._press(press, user, lang)
         except Refusal as r:
             await query.answer(t(lang, r.code), show_alert=False)
             return
         if url is not None:
             await query.answer(t(lang, "need_dm_toast"), url=url)
         else:
-            await query.answer(t(lang, text) if text else None)
+            await query.answer(text)
 
-    async def _press(self, press: cb.Press, user: User) -> tuple[str | None, str | None]:
-        """Returns (i18n key of the toast or None, deep link to open or None)."""
+    async def _press(self, press: cb.Press, user: User,
+                     lang: str) -> tuple[str | None, str | None]:
+        """Returns (the toast or None, deep link to open or None). A move's toast confirms it:
+        the pressed keyboard may stay a moment (see ``Presenter._sync_hand``)."""
         service, table_id = self.service, press.table_id
         if press.kind == "a":
-            await service.act(table_id, user.id, press.version, press.index)
-            return None, None
+            action = await service.act(table_id, user.id, press.version, press.index)
+            return t(lang, "played", move=A.label(action, lang)), None
         if press.kind == "m":
             await service.take_back(table_id, user.id)
-            return "autoplay_off", None
+            return t(lang, "autoplay_off"), None
         if press.kind == "j":
             person = await self._person(user)
             if not await self._can_dm(person):
                 return None, self.presenter.deep_link(table_id)
             await service.join(table_id, person)
-            return "ok", None
+            return t(lang, "ok"), None
         if press.kind == "l":
             await service.leave(table_id, user.id)
-            return "ok", None
+            return t(lang, "ok"), None
         if press.kind == "r":
             table = service.get(table_id)
             await service.add_robot(table_id, user.id,
                                     await self.presenter.group_lang(table.chat_id))
-            return "ok", None
+            return t(lang, "ok"), None
         if press.kind == "b":
             await service.begin(table_id, user.id)
             return None, None
         await service.again(table_id, user.id)
-        return "ready", None
+        return t(lang, "ready"), None
 
     async def error(self, update: object, context: Context) -> None:
         log.error("unhandled error while handling an update", exc_info=context.error)

@@ -4,8 +4,10 @@ The group gets one panel at a time: the lobby message, one photo per hand (edite
 goes, with a short move log), then a settlement message with 再来一局 / 离开. Every group call
 goes through the group's :class:`~bot.outbox.Outbox`, paced to one call per
 ``group_interval`` seconds. Each seated player has one hand message in the private chat (photo
-and a keyboard of exactly his legal actions), edited only when what it shows changed, and a
-short ping when a new decision is his.
+and a keyboard of exactly his legal actions), paced to one call per ``dm_interval`` seconds
+(Telegram allows about one a second in a private chat). It is edited at once when a new decision is his; any other change to it waits
+a little and rides on the next edit (see :meth:`Presenter._sync_hand`). A short ping, which
+unlike an edit notifies, goes to a player whose decision has waited ``PING_DELAY`` seconds.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from telegram.error import BadRequest, Forbidden
 
 from bot import callbacks as cb
 from bot import robots
+from bot.gate import Gate
 from bot.i18n import t
 from bot.outbox import Job, Outbox
 from bot.store import Store
@@ -37,7 +40,8 @@ log = logging.getLogger(__name__)
 LOG_EVENTS = 5  # public events shown under the table photo
 QUIET_EVENTS = frozenset({"deal", "pass", "to_row"})
 DISCARDS_PER_ROW = 5
-PING_GAP = 20.0  # no new ping for a seat whose previous decision ended this recently
+PING_DELAY = 10.0  # a decision still open this long gets a ping (seconds)
+PRESSED_PACE = 3.0  # a seat's own change without new buttons is held at most this long
 TABLE_PACE = 15.0  # a waiting seat's picture follows the table at most this often (seconds)
 
 
@@ -50,9 +54,21 @@ class _Shown:
     image: object = None
     caption: tuple[str, InlineKeyboardMarkup | None] | None = None
     pinged: int | None = None  # decision version the last ping was for
+    offered: tuple[int, float] | None = None  # decision version shown, and since (loop time)
     own: object = None  # the seat's own part of the picture (see _own)
-    held_since: float | None = None  # a table-only change held back since (loop time)
-    decided_at: float | None = None  # when its keyboard last went away (loop time)
+    held_since: float | None = None  # a change held back since (loop time)
+
+
+@dataclass(frozen=True)
+class _HandPlan:
+    """An edit of a hand message about to be made (see ``Presenter._hand_plan``)."""
+
+    shown: _Shown
+    view: PrivateView
+    image: tuple[object, ...]
+    text: tuple[str, InlineKeyboardMarkup | None]  # caption and keyboard
+    own: object
+    urgent: bool  # it shows new buttons
 
 
 @dataclass
@@ -64,6 +80,15 @@ class _HandShown:
     table: tuple[PublicView, str] | None = None  # the group's table photo: view and caption
     settle_caption: str | None = None
     totals: dict[int, int] | None = None  # table totals after this hand, by user
+
+
+@dataclass
+class _Held:
+    """A job to be queued later (see :meth:`Presenter._put_after`)."""
+
+    task: asyncio.Task[None]
+    job: Job
+    due: float  # loop time
 
 
 @dataclass
@@ -126,11 +151,12 @@ class Presenter:
     """The Telegram side of the table observer: schedules every message and edit."""
 
     def __init__(self, bot: Bot, store: Store, service: TableService, *, group_interval: float,
-                 default_lang: str, username: str) -> None:
+                 dm_interval: float, default_lang: str, username: str) -> None:
         self.bot = bot
         self.store = store
         self.service = service
         self.group_interval = group_interval
+        self.dm_interval = dm_interval
         self.default_lang = default_lang
         self.username = username
         self._outboxes: dict[int, Outbox] = {}
@@ -138,15 +164,16 @@ class Presenter:
         self._tables: WeakKeyDictionary[Table, _TableShown] = WeakKeyDictionary()
         self._group_lang: dict[int, str] = {}
         self._note_ids = itertools.count()
-        self._held: dict[tuple[int, Hashable], tuple[asyncio.Task[None], Job]] = {}
+        self._held: dict[tuple[int, Hashable], _Held] = {}
         self._flushing = False  # idle(): nothing is held back
+        self.gate = Gate()
 
     # --- plumbing ----------------------------------------------------------------------
 
     def outbox(self, chat_id: int) -> Outbox:
         box = self._outboxes.get(chat_id)
         if box is None:
-            box = Outbox(self.group_interval if chat_id < 0 else 0.0)
+            box = Outbox(self.group_interval if chat_id < 0 else self.dm_interval)
             self._outboxes[chat_id] = box
         return box
 
@@ -154,32 +181,39 @@ class Presenter:
         return self.outbox(chat_id).put(key, job)
 
     def _put_after(self, delay: float, chat_id: int, key: Hashable, job: Job) -> None:
-        """Queue ``job`` in ``delay`` seconds (once per key: the job reads the state then)."""
-        if (chat_id, key) in self._held:
-            return
+        """Queue ``job`` in ``delay`` seconds, or sooner if the key is already held for
+        sooner (one held job per key: it reads the state when it runs)."""
+        loop = asyncio.get_running_loop()
+        due = loop.time() + delay
+        held = self._held.get((chat_id, key))
+        if held is not None:
+            if held.due <= due:
+                return
+            held.task.cancel()
 
         async def later() -> None:
             await asyncio.sleep(delay)
             del self._held[chat_id, key]
             self._put(chat_id, key, job)
-        self._held[chat_id, key] = (asyncio.get_running_loop().create_task(later()), job)
+        self._held[chat_id, key] = _Held(loop.create_task(later()), job, due)
 
     async def idle(self) -> None:
         """Send what is held back now, then wait until nothing is queued (tests)."""
         self._flushing = True
         try:
             while self._held or any(b.busy for b in self._outboxes.values()):
-                for (chat_id, key), (task, job) in list(self._held.items()):
+                for (chat_id, key), held in list(self._held.items()):
                     del self._held[chat_id, key]
-                    task.cancel()
-                    self._put(chat_id, key, job)
+                    held.task.cancel()
+                    self._put(chat_id, key, held.job)
                 await asyncio.gather(*(b.drain() for b in self._outboxes.values() if b.busy))
         finally:
             self._flushing = False
 
     def shutdown(self) -> None:
-        for task, _ in self._held.values():
-            task.cancel()
+        self.gate.cancel()
+        for held in self._held.values():
+            held.task.cancel()
         for box in self._outboxes.values():
             box.cancel()
 
@@ -241,6 +275,7 @@ class Presenter:
         """A one-off text in a chat; ``text_of(lang)`` builds it (dropped if too many wait)."""
         async def job() -> int:
             lang = await self.group_lang(chat_id) if chat_id < 0 else self.default_lang
+            await self.gate.slot()
             await self.bot.send_message(chat_id, text_of(lang))
             return 1
         self._put(chat_id, ("note", next(self._note_ids)), job)
@@ -250,6 +285,7 @@ class Presenter:
         """A file in a chat (``/export``), queued like a note."""
         async def job() -> int:
             lang = await self.group_lang(chat_id) if chat_id < 0 else self.default_lang
+            await self.gate.slot()
             await self.bot.send_document(chat_id, InputFile(data, filename=name),
                                          caption=caption_of(lang))
             return 1
@@ -287,6 +323,7 @@ class Presenter:
             if shown.lobby_text is None:
                 return 0  # not shown since a restart: leave it
             shown.lobby_text = None
+            await self.gate.slot()
             await self._edit_text(table.chat_id, msg_id, text, None)
             return 1
         markup = self._lobby_keyboard(table, lang)
@@ -295,17 +332,38 @@ class Presenter:
                                          table.current.settle_msg_id or 0):
             table.lobby_msg_id = None  # back to the lobby after a hand: a new one below it
         if table.lobby_msg_id is None:
+            await self.gate.slot()
             msg = await self.bot.send_message(table.chat_id, text, reply_markup=markup)
             await self.service.remember(table, lobby_msg_id=msg.message_id)
         elif shown.lobby_text == text:
             return 0
         else:
+            await self.gate.slot()
             await self._edit_text(table.chat_id, table.lobby_msg_id, text, markup)
         shown.lobby_text = text
         return 1
 
     async def _table(self, table: Table, record: HandRecord) -> int:
         lang = await self.group_lang(table.chat_id)
+        if self._table_plan(table, record, lang) is None:
+            return 0
+        await self.gate.slot()
+        plan = self._table_plan(table, record, lang)  # play went on meanwhile
+        if plan is None:
+            return 0
+        pub, caption = plan
+        photo = await asyncio.to_thread(render_table, pub, record.names, lang)
+        if record.group_msg_id is None:
+            msg = await self.bot.send_photo(table.chat_id, photo, caption=caption)
+            await self.service.remember_hand(record, group_msg_id=msg.message_id)
+        else:
+            await self._edit_media(table.chat_id, record.group_msg_id, photo, caption, None)
+        self._hand_shown(record).table = plan
+        return 1
+
+    def _table_plan(self, table: Table, record: HandRecord,
+                    lang: str) -> tuple[PublicView, str] | None:
+        """The group's table photo as it should be now, or None if it already is."""
         hand = record.hand
         pub = hand.public_view()
         head = t(lang, "table_caption", hand=record.no, dealer=record.names[pub.dealer],
@@ -316,18 +374,8 @@ class Presenter:
         if pub.to_act:
             lines.append(t(lang, "waiting_for",
                            names=t(lang, "name_sep").join(record.names[s] for s in pub.to_act)))
-        caption = "\n".join(lines)
-        shown = self._hand_shown(record)
-        if shown.table == (pub, caption):
-            return 0
-        photo = await asyncio.to_thread(render_table, pub, record.names, lang)
-        if record.group_msg_id is None:
-            msg = await self.bot.send_photo(table.chat_id, photo, caption=caption)
-            await self.service.remember_hand(record, group_msg_id=msg.message_id)
-        else:
-            await self._edit_media(table.chat_id, record.group_msg_id, photo, caption, None)
-        shown.table = (pub, caption)
-        return 1
+        plan = (pub, "\n".join(lines))
+        return None if self._hand_shown(record).table == plan else plan
 
     async def _settlement(self, table: Table, record: HandRecord) -> int:
         """Send the settlement, then keep its ready list current; buttons only while it is the
@@ -351,6 +399,7 @@ class Presenter:
         if record.settle_msg_id is None:
             pub = record.hand.public_view()
             per_seat = tuple(totals.get(u, 0) for u in record.users)
+            await self.gate.slot()
             photo = await asyncio.to_thread(render_settlement, pub, record.names, per_seat, lang)
             msg = await self.bot.send_photo(table.chat_id, photo, caption=caption,
                                             reply_markup=markup)
@@ -358,6 +407,7 @@ class Presenter:
         elif shown.settle_caption == caption:
             return 0
         else:
+            await self.gate.slot()
             await self._edit_caption(table.chat_id, record.settle_msg_id, caption, markup)
         shown.settle_caption = caption
         return 1
@@ -415,36 +465,32 @@ class Presenter:
         """Bring one hand message up to date; returns the calls made. Only the user dealt into
         ``seat`` of this hand ever sees its cards.
 
-        A seat with nothing to decide whose own cards, caption and buttons did not change
-        follows the table at its own pace: such an edit is held back up to ``TABLE_PACE``
-        seconds (the group's table photo shows the table meanwhile), and every change in that
-        time rides on it; else nearly every move costs an edit in each of three DMs."""
+        A new decision (new buttons) is shown at once, ahead of other traffic (see
+        :mod:`bot.gate`). Any other change while the hand is played is held back and rides on
+        the next edit: the seat's own (a pressed keyboard going, the cards after his move) up
+        to ``PRESSED_PACE`` seconds, the table's alone (a card drawn elsewhere) up to
+        ``TABLE_PACE`` (the group's photo shows the table meanwhile). A button pressed in that
+        time is answered as outdated; the press itself was confirmed by its answer. Else
+        nearly every move costs an edit in each of three DMs, where the floor is one edit per
+        decision."""
         if record.users[seat] != user_id:
             return 0
         player = table.players.get(seat)
         if player is None or player.user_id != user_id or table.current is not record:
             return await self._retire_hand(record, seat, user_id)
-        lang = player.lang
-        view = record.hand.private_view(seat)
-        shown = self._hand_shown(record).seats.setdefault(seat, _Shown())
-        image = hand_signature(view, record.names, lang)
-        markup = keyboard(table, seat, lang) if table.status == "playing" else None
-        caption = self._hand_caption(table, record, seat, view, lang)
-        calls, msg_id = 0, player.hand_msg_id
-        decision, now = table.decisions[seat], asyncio.get_running_loop().time()
-        own = _own(view)
-        if msg_id is not None and image != shown.image and own == shown.own \
-                and (caption, markup) == shown.caption and not decision.legal \
-                and not self._flushing:
-            shown.held_since = shown.held_since if shown.held_since is not None else now
-            wait = shown.held_since + max(TABLE_PACE, self.group_interval) - now
-            if wait > 0:
-                self._sync_hand_later(table, record, seat, user_id, delay=wait)
-                return 0
-        if msg_id is not None and (image, (caption, markup)) != (shown.image, shown.caption):
+        first = self._hand_plan(table, record, seat, user_id)
+        if first is None:
+            return 0
+        await self.gate.slot(urgent=first.urgent)
+        plan = self._hand_plan(table, record, seat, user_id)  # play went on meanwhile
+        if plan is None:
+            return 0
+        shown, msg_id, lang = plan.shown, player.hand_msg_id, player.lang
+        calls, (caption, markup) = 0, plan.text
+        if msg_id is not None:
             try:
-                if image != shown.image:
-                    photo = await asyncio.to_thread(render_hand, view, record.names, lang)
+                if plan.image != shown.image:
+                    photo = await asyncio.to_thread(render_hand, plan.view, record.names, lang)
                     await self._edit_media(user_id, msg_id, photo, caption, markup)
                 else:
                     await self._edit_caption(user_id, msg_id, caption, markup)
@@ -454,27 +500,77 @@ class Presenter:
                     raise
                 msg_id = None  # the user deleted it: send it again
         if msg_id is None:
-            photo = await asyncio.to_thread(render_hand, view, record.names, lang)
+            photo = await asyncio.to_thread(render_hand, plan.view, record.names, lang)
             msg = await self.bot.send_photo(user_id, photo, caption=caption, reply_markup=markup)
             msg_id = msg.message_id
             await self.service.remember_seat(table, seat, user_id, hand_msg_id=msg_id)
             calls += 1
-        if shown.caption is not None and shown.caption[1] is not None and markup is None:
-            shown.decided_at = now
-        shown.msg_id, shown.lang, shown.own, shown.held_since = msg_id, lang, own, None
-        shown.image, shown.caption = image, (caption, markup)
-        if decision.legal and not player.autoplay and shown.pinged != decision.version \
-                and table.status == "playing":
-            if shown.decided_at is not None and now - shown.decided_at < PING_GAP:
-                shown.pinged = decision.version
-                return calls  # he has just played here: he is looking
-            if player.ping_msg_id is not None:
-                await self._delete(user_id, player.ping_msg_id)
-            msg = await self.bot.send_message(user_id, t(lang, "ping", table=table.id))
-            await self.service.remember_seat(table, seat, user_id, ping_msg_id=msg.message_id)
-            shown.pinged = decision.version
-            calls += 1
+        shown.msg_id, shown.lang, shown.own, shown.held_since = msg_id, lang, plan.own, None
+        shown.image, shown.caption = plan.image, plan.text
+        decision = table.decisions[seat]
+        if decision.legal and not player.autoplay and table.status == "playing" and \
+                (shown.offered is None or shown.offered[0] != decision.version):
+            shown.offered = (decision.version, asyncio.get_running_loop().time())
+            self._ping_later(table, record, seat, user_id, PING_DELAY)
         return calls
+
+    def _hand_plan(self, table: Table, record: HandRecord, seat: int,
+                   user_id: int) -> _HandPlan | None:
+        """What the seat's hand message should show now, or None when nothing is to be sent
+        now (unchanged, or held back: then a later sync is scheduled)."""
+        player = table.players[seat]
+        lang = player.lang
+        view = record.hand.private_view(seat)
+        shown = self._hand_shown(record).seats.setdefault(seat, _Shown())
+        image = hand_signature(view, record.names, lang)
+        markup = keyboard(table, seat, lang) if table.status == "playing" else None
+        text = (self._hand_caption(table, record, seat, view, lang), markup)
+        own = _own(view)
+        urgent = markup is not None and text != shown.caption  # new buttons
+        if player.hand_msg_id is None:
+            return _HandPlan(shown, view, image, text, own, urgent)
+        if (image, text) == (shown.image, shown.caption):
+            return None
+        fresh = shown.image is None  # not shown since a restart: refreshed now
+        if not urgent and not fresh and table.status == "playing" and not self._flushing:
+            now = asyncio.get_running_loop().time()
+            pace = max(TABLE_PACE, self.group_interval) \
+                if own == shown.own and text == shown.caption else PRESSED_PACE
+            shown.held_since = shown.held_since if shown.held_since is not None else now
+            wait = shown.held_since + pace - now
+            if wait > 0:
+                self._sync_hand_later(table, record, seat, user_id, delay=wait)
+                return None
+        return _HandPlan(shown, view, image, text, own, urgent)
+
+    def _ping_later(self, table: Table, record: HandRecord, seat: int, user_id: int,
+                    delay: float) -> None:
+        def job() -> Awaitable[int]:
+            return self._ping(table, record, seat, user_id)
+        self._put_after(delay, user_id, ("ping", record.id), job)
+
+    async def _ping(self, table: Table, record: HandRecord, seat: int, user_id: int) -> int:
+        """Ping a player whose shown decision has waited ``PING_DELAY`` seconds (an edit does
+        not notify him; a player who is looking has pressed by then). The previous ping goes."""
+        player, decision = table.players.get(seat), table.decisions.get(seat)
+        shown = self._hand_shown(record).seats.get(seat)
+        if player is None or player.user_id != user_id or player.autoplay \
+                or table.current is not record or table.status != "playing" \
+                or decision is None or not decision.legal \
+                or shown is None or shown.offered is None \
+                or shown.offered[0] != decision.version or shown.pinged == decision.version:
+            return 0
+        wait = shown.offered[1] + PING_DELAY - asyncio.get_running_loop().time()
+        if wait > 0 and not self._flushing:
+            self._ping_later(table, record, seat, user_id, wait)
+            return 0
+        await self.gate.slot()
+        if player.ping_msg_id is not None:
+            await self._delete(user_id, player.ping_msg_id)
+        msg = await self.bot.send_message(user_id, t(player.lang, "ping", table=table.id))
+        await self.service.remember_seat(table, seat, user_id, ping_msg_id=msg.message_id)
+        shown.pinged = decision.version
+        return 1
 
     def _hand_caption(self, table: Table, record: HandRecord, seat: int, view: PrivateView,
                       lang: str) -> str:
@@ -500,6 +596,7 @@ class Presenter:
         caption = f"{head}\n{t(shown.lang, 'dm_over')}"
         if shown.caption == (caption, None):
             return 0
+        await self.gate.slot()
         await self._edit_caption(user_id, shown.msg_id, caption, None)
         return 1
 

@@ -28,7 +28,7 @@ from engine import policy
 from engine.views import OutcomeKind
 from render import render_hand
 
-FAST = dict(group_interval=0.05, autoplay_delay=0.05)
+FAST = dict(group_interval=0.05, dm_interval=0.0, autoplay_delay=0.05)
 
 
 def make_config(tg: FakeTelegram, db: Path, **overrides: object) -> Config:
@@ -133,7 +133,7 @@ async def press_current(tg: FakeTelegram, table: Table, users: list[FakeUser],
     decision = table.decisions[seat]
     data = f"a:{table.id}:{decision.version}:{rng.randrange(len(decision.legal))}"
     answer = await tg.press(carrier.chat, carrier.message_id, users[seat], data)
-    assert answer.text is None, answer
+    assert (answer.text or "").startswith("✓ "), answer  # the move, confirmed
 
 
 def _pings_sent(tg: FakeTelegram, user: FakeUser) -> int:
@@ -206,7 +206,7 @@ async def play_hand(tg: FakeTelegram, app, users, group, rng: random.Random,
         else:
             _, data = rng.choice(buttons)
         answer = await tg.press(user, msg.message_id, user, data)
-        assert answer.text is None, answer
+        assert answer.text == "✓ " + next(text for text, d in buttons if d == data), answer
     else:
         pytest.fail("the hand did not end")
     await svc.presenter.idle()
@@ -301,8 +301,10 @@ async def test_foreign_stale_and_double_presses_change_nothing(tg: FakeTelegram,
         # a double press: exactly one of them plays
         answers = await asyncio.gather(tg.press(mover, msg.message_id, mover, data),
                                        tg.press(mover, msg.message_id, mover, data))
-        texts = sorted(a.text or "" for a in answers)
-        assert texts[0] == "" and texts[1] in (t("zh", "stale"), t("zh", "not_your_turn"))
+        played, refusal = sorted((a.text or "" for a in answers),
+                                 key=lambda text: not text.startswith("✓"))
+        assert played == f"✓ {action_buttons(msg)[0][0]}"
+        assert refusal in (t("zh", "stale"), t("zh", "not_your_turn"))
         assert len(table.current.hand.log) == len(before[1]) + 1
         # the old keyboard is now outdated
         await svc.presenter.idle()

@@ -97,7 +97,8 @@ async def alice_plays(tg: FakeTelegram, app, alice: FakeUser, table: Table,  # t
         else:
             data = rng.choice(buttons)[1]
         answer = await tg.press(alice, msg.message_id, alice, data)
-        assert answer.text is None or answer.text in OK_REFUSALS, answer
+        pressed_label = next(text for text, d in buttons if d == data)
+        assert answer.text in (f"✓ {pressed_label}", *OK_REFUSALS), answer
         pressed += 1
         await svc.presenter.idle()
 

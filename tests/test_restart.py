@@ -170,7 +170,7 @@ async def press_action(tg: FakeTelegram, user: FakeUser, action: str) -> None:
             lambda: (b := button(tg, user, A.label(action, "zh"))) and b[1] not in refused and b,
             timeout=20, what=f"{user.first_name}'s button {action}")
         answer = await tg.press(user, msg.message_id, user, data, timeout=20)
-        if answer.text is None:
+        if answer.text == f"✓ {A.label(action, 'zh')}":  # the move, confirmed
             return
         assert answer.text in REFUSED, answer
         refused.add(data)
@@ -333,8 +333,8 @@ async def test_unacknowledged_press_is_never_half_applied(tg: FakeTelegram,
         await tg.settle()
         if pressing.done():
             answer = pressing.result()
-            assert answer.text is None or answer.text in REFUSED
-            if answer.text is None:
+            assert answer.text == f"✓ {A.label(action, 'zh')}" or answer.text in REFUSED
+            if answer.text not in REFUSED:
                 assert stored(bot.db).log == [*state.log, (seat, action)]
         else:
             assert stored(bot.db).log == after.log  # lost, wholly
