@@ -16,6 +16,7 @@ import asyncio
 import itertools
 import logging
 from collections.abc import Awaitable, Callable, Hashable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from weakref import WeakKeyDictionary
 
@@ -167,6 +168,9 @@ class Presenter:
         self._held: dict[tuple[int, Hashable], _Held] = {}
         self._flushing = False  # idle(): nothing is held back
         self.gate = Gate()
+        # one thread renders: enough for the gate's pace (a picture takes ~5 ms), and every
+        # extra thread would keep its own malloc arena of picture-sized blocks
+        self._renderer = ThreadPoolExecutor(1, thread_name_prefix="render")
 
     # --- plumbing ----------------------------------------------------------------------
 
@@ -210,8 +214,12 @@ class Presenter:
         finally:
             self._flushing = False
 
+    async def _render(self, draw: Callable[..., bytes], *args: object) -> bytes:
+        return await asyncio.get_running_loop().run_in_executor(self._renderer, draw, *args)
+
     def shutdown(self) -> None:
         self.gate.cancel()
+        self._renderer.shutdown(wait=False, cancel_futures=True)
         for held in self._held.values():
             held.task.cancel()
         for box in self._outboxes.values():
@@ -352,7 +360,7 @@ class Presenter:
         if plan is None:
             return 0
         pub, caption = plan
-        photo = await asyncio.to_thread(render_table, pub, record.names, lang)
+        photo = await self._render(render_table, pub, record.names, lang)
         if record.group_msg_id is None:
             msg = await self.bot.send_photo(table.chat_id, photo, caption=caption)
             await self.service.remember_hand(record, group_msg_id=msg.message_id)
@@ -400,7 +408,7 @@ class Presenter:
             pub = record.hand.public_view()
             per_seat = tuple(totals.get(u, 0) for u in record.users)
             await self.gate.slot()
-            photo = await asyncio.to_thread(render_settlement, pub, record.names, per_seat, lang)
+            photo = await self._render(render_settlement, pub, record.names, per_seat, lang)
             msg = await self.bot.send_photo(table.chat_id, photo, caption=caption,
                                             reply_markup=markup)
             await self.service.remember_hand(record, settle_msg_id=msg.message_id)
@@ -490,7 +498,7 @@ class Presenter:
         if msg_id is not None:
             try:
                 if plan.image != shown.image:
-                    photo = await asyncio.to_thread(render_hand, plan.view, record.names, lang)
+                    photo = await self._render(render_hand, plan.view, record.names, lang)
                     await self._edit_media(user_id, msg_id, photo, caption, markup)
                 else:
                     await self._edit_caption(user_id, msg_id, caption, markup)
@@ -500,7 +508,7 @@ class Presenter:
                     raise
                 msg_id = None  # the user deleted it: send it again
         if msg_id is None:
-            photo = await asyncio.to_thread(render_hand, plan.view, record.names, lang)
+            photo = await self._render(render_hand, plan.view, record.names, lang)
             msg = await self.bot.send_photo(user_id, photo, caption=caption, reply_markup=markup)
             msg_id = msg.message_id
             await self.service.remember_seat(table, seat, user_id, hand_msg_id=msg_id)
