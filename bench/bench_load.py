@@ -84,6 +84,7 @@ class Load:
         self.first_call: dict[str, float] = {}  # query id -> first bot call in its chat
         self.waiting: dict[int, list[str]] = {}  # chat id -> queries awaiting a first call
         self.groups: dict[int, list[FakeUser]] = {}
+        self.decisions: set[tuple[int, str]] = set()  # (chat, table:version) keyboards shown
         self.tasks: set[asyncio.Task[None]] = set()
         self.done = asyncio.Event()
         self._hook()
@@ -137,6 +138,7 @@ class Load:
         if chat_id > 0:
             actions = [d for d in data if d.startswith("a:")]
             if actions and self.playing:
+                self.decisions.add((chat_id, actions[0].rsplit(":", 1)[0]))
                 user = self.tg.world.users[chat_id]
                 self._spawn(self._press(chat_id, message["message_id"], user,
                                         self.rng.choice(actions)))
@@ -270,6 +272,9 @@ def report(args: argparse.Namespace, load: Load, groups: list[FakeChat], tg: Fak
     print(f"Bot API calls    {len(calls) / n:8.2f} per action (target <= 1.5); without "
           f"answerCallbackQuery {(len(calls) - by_method['answerCallbackQuery']) / n:.2f}")
     print("                 " + ", ".join(f"{m} {k / n:.2f}" for m, k in by_method.most_common()))
+    shown = len(load.decisions) / n
+    print(f"decisions shown  {shown:8.2f} per action: the floor is {1 + shown:.2f} calls per "
+          "action (an answer per press, an edit per decision)")
     print(f"group pacing     {per_minute:8d} messages-or-edits in a minute, max over groups "
           "(real clock; target <= 20)")
     print(f"memory           {(rss_peak - rss0) / args.tables / 1024:8.1f} KB per table "
