@@ -1,7 +1,7 @@
 """The bundled font subsets, and making arbitrary text (player names) safe to draw.
 
 Only ``render/fonts/`` is read: no system font is needed. Text the subsets cannot draw is
-cleaned by :func:`clean` (unknown characters become ``?``) and cut to a measured width by
+cleaned by :func:`clean` (emoji dropped, unknown letters become ``?``) and cut to a measured width by
 :func:`fit` (ending in ``…``), so a name can neither break rendering nor leave its box.
 """
 
@@ -44,8 +44,9 @@ def clean(text: str, bold: bool = False) -> str:
 
     Control and format characters (zero-width joiners, direction marks, variation selectors)
     are dropped; line breaks become spaces; an accented letter the font lacks falls back to
-    its base letter; each run of other characters the font lacks (an emoji sequence, a word in
-    an uncovered script) becomes a single ``?``. Never empty.
+    its base letter; symbols the font lacks (emoji and their modifiers, flags) are dropped,
+    as decoration of a name; each run of other characters the font lacks (a word in an
+    uncovered script) becomes a single ``?``. Never empty.
     """
     have = coverage(bold)
     out: list[str] = []
@@ -54,7 +55,7 @@ def clean(text: str, bold: bool = False) -> str:
         cat = unicodedata.category(ch)
         if ch.isspace():
             ch = " "
-        elif cat[0] == "C" or (cat[0] == "M" and ch not in have):
+        elif cat[0] == "C" or (cat[0] in "MS" and ch not in have):
             continue
         elif ch not in have:
             ch = unicodedata.normalize("NFD", ch)[0]  # an accented letter: its base letter
@@ -62,8 +63,6 @@ def clean(text: str, bold: bool = False) -> str:
             if not (ch == " " and out and out[-1] == " "):
                 out.append(ch)
             replaced = False
-        elif cat == "Sk" and replaced:
-            continue  # emoji modifiers after a replaced emoji
         elif not replaced:
             out.append(MISSING)
             replaced = True

@@ -72,10 +72,12 @@ def test_string_tables_have_the_same_keys() -> None:
         ("Alice  Smith", "Alice Smith"),
         ("  padded\n", "padded"),
         ("line\nbreak\ttab", "line break tab"),
-        ("老王🀄", "老王?"),
-        ("👨‍👩‍👧‍👦 family", "? family"),  # a ZWJ sequence is one '?'
-        ("👍🏽", "?"),  # with its skin tone modifier
+        ("老王🀄", "老王"),  # emoji are decoration: dropped
+        ("👨‍👩‍👧‍👦 family", "family"),  # a whole ZWJ sequence
+        ("🇨🇳 阿强 ✨", "阿强"),  # a flag, a sparkle
+        ("👍🏽", "?"),  # with its skin tone modifier: nothing left
         ("❤️", "?"),  # with its variation selector
+        ("김철수 🔥", "?"),  # letters the font lacks: one '?' per run
         ("a\u200b\u200e\u202eb", "ab"),  # zero-width and direction marks dropped
         ("\x00\x07bell", "bell"),
         ("مرحبا", "?"),
