@@ -534,7 +534,8 @@ class Presenter:
         markup = keyboard(table, seat, lang) if table.status == "playing" else None
         text = (self._hand_caption(table, record, seat, view, lang), markup)
         own = _own(view)
-        urgent = markup is not None and text != shown.caption  # new buttons
+        # new buttons (a decision, or 托管's take-back) go first; other changes may wait
+        urgent = markup is not None and (shown.caption is None or markup != shown.caption[1])
         if player.hand_msg_id is None:
             return _HandPlan(shown, view, image, text, own, urgent)
         if (image, text) == (shown.image, shown.caption):
