@@ -13,7 +13,9 @@ Figures, over the play phase (after every table has started):
 * CPU ms per action: the bot process's user+system time / accepted actions.
 * press latency: from the fake handing a button-press update out in getUpdates to the bot's
   answerCallbackQuery for it, and to the bot's first call in the presser's chat; p50 / p99.
-* Bot API calls per action (getUpdates excluded), by method.
+* Bot API calls per action (getUpdates excluded), by method, and the floor: every press needs
+  its answerCallbackQuery (Telegram clients spin until it comes) and every decision needs one
+  edit showing its buttons, so calls per action >= 1 + decisions shown per action.
 * group messages-or-edits per minute (max over groups, sliding window, real clock).
 * memory per table: the bot's RSS while all tables play minus its RSS at start, / tables.
 
