@@ -55,6 +55,11 @@ class Hub:
         self.presenter.closed(table)
         self.timers.disarm(table)
 
+    def unseated(self, table: Table, names: tuple[str, ...]) -> None:
+        assert self.presenter
+        self.presenter.note(table.chat_id, lambda lang: t(
+            lang, "ready_timeout", names=t(lang, "name_sep").join(names)))
+
 
 @dataclass
 class Services:
@@ -76,6 +81,7 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
     hub = Hub()
     service = TableService(store, hub, action_timeout=config.action_timeout,
                            autoplay_delay=config.autoplay_delay,
+                           ready_timeout=config.ready_timeout,
                            default_lang=config.default_lang, rng=rng, seed=config.seed)
     presenter = Presenter(app.bot, store, service, group_interval=config.group_interval,
                           dm_interval=config.dm_interval, default_lang=config.default_lang,

@@ -25,6 +25,7 @@ class Config:
     api_base_url: str | None = None  # the Bot API URL prefix before the token (PTB's base_url)
     db_path: Path = Path("paohuzi.sqlite3")
     action_timeout: float = 60.0  # seconds a player has for a decision before 托管
+    ready_timeout: float = 120.0  # seconds to press 再来一局 before being unseated
     default_lang: str = "zh"  # language of group chats until changed
     group_interval: float = 3.5  # min seconds between two messages-or-edits in one group
     dm_interval: float = 1.0  # the same in one private chat
@@ -85,6 +86,7 @@ def load_config(environ: Mapping[str, str], env_file: Path | None = Path(".env")
         api_base_url=values.get("BOT_API_BASE_URL", "").strip() or None,
         db_path=Path(values.get("DB_PATH", "").strip() or "paohuzi.sqlite3"),
         action_timeout=_number(values, "ACTION_TIMEOUT", 60.0, 1.0),
+        ready_timeout=_number(values, "READY_TIMEOUT", 120.0, 10.0),
         default_lang=lang,
         group_interval=_number(values, "GROUP_EDIT_INTERVAL", 3.5, 3.2),
         dm_interval=_number(values, "DM_EDIT_INTERVAL", 1.0, 1.0),

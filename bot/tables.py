@@ -100,6 +100,9 @@ class Table:
     current: HandRecord | None = None  # the running hand, or the last one played
     lobby_msg_id: int | None = None
     decisions: dict[int, Decision] = field(default_factory=dict)
+    # clock time the table began to wait for 再来一局 (status "between"); memory only, so
+    # after a restart the wait starts again from load time
+    between_since: float | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
 
     @property
@@ -113,9 +116,9 @@ class Table:
     def names(self) -> tuple[str, ...]:
         return tuple(self.players[s].name if s in self.players else "—" for s in range(SEATS))
 
-    def humans_besides(self, seat: int) -> bool:
-        """Does anyone but computer players sit here apart from ``seat``?"""
-        return any(not p.robot for s, p in self.players.items() if s != seat)
+    def humans_besides(self, *seats: int) -> bool:
+        """Does anyone but computer players sit here apart from ``seats``?"""
+        return any(not p.robot for s, p in self.players.items() if s not in seats)
 
 
 class Observer(Protocol):
@@ -126,6 +129,9 @@ class Observer(Protocol):
     def settled(self, table: Table, record: HandRecord) -> None: ...
 
     def closed(self, table: Table) -> None: ...
+
+    def unseated(self, table: Table, names: tuple[str, ...]) -> None:
+        """The named players were unseated for not pressing 再来一局 in time."""
 
 
 def _progress(hand: Hand) -> int:
@@ -141,6 +147,7 @@ class TableService:
         *,
         action_timeout: float,
         autoplay_delay: float,
+        ready_timeout: float = 120.0,
         default_lang: str = "zh",
         rules: RuleSet = QQ,
         clock: Callable[[], float] = time.monotonic,
@@ -151,6 +158,7 @@ class TableService:
         self.observer = observer
         self.action_timeout = action_timeout
         self.autoplay_delay = autoplay_delay
+        self.ready_timeout = ready_timeout  # seconds "between" hands before the unready go
         self.default_lang = default_lang
         self.rules = rules
         self.clock = clock
@@ -207,6 +215,7 @@ class TableService:
             table.current = HandRecord(hand_row.id, hand_row.no, hand, users, names,
                                        hand_row.group_msg_id, hand_row.settle_msg_id)
         self._refresh_decisions(table)
+        self._mark_between(table)
         return table
 
     async def _name_lang(self, user_id: int) -> tuple[str, str]:
@@ -300,21 +309,30 @@ class TableService:
             else:
                 async with self.store.transaction() as tx:
                     await self._unseat(tx, table, seat)
-                closes = not table.humans_besides(seat)
-                table.players.pop(seat)
-                table.status = "closed" if closes else "lobby"
+                self._drop(table, seat)
         if escaped:
             assert table.current is not None
             self.observer.settled(table, table.current)
         self._after_status(table)
         return table
 
-    async def _unseat(self, tx: Tx, table: Table, seat: int) -> None:
-        await tx.remove_seat(table.id, seat)
-        if table.humans_besides(seat):  # computer players alone do not keep a table open
+    async def _unseat(self, tx: Tx, table: Table, *seats: int) -> None:
+        """Store side of unseating ``seats``: the table goes back to the lobby, or closes."""
+        for seat in seats:
+            await tx.remove_seat(table.id, seat)
+        if table.humans_besides(*seats):  # computer players alone do not keep a table open
             await tx.update_table(table.id, status="lobby")
         else:
             await tx.close_table(table.id, table.version)
+
+    @staticmethod
+    def _drop(table: Table, *seats: int) -> None:
+        """Memory side of :meth:`_unseat`, once it is committed."""
+        closes = not table.humans_besides(*seats)
+        for seat in seats:
+            table.players.pop(seat)
+        table.status = "closed" if closes else "lobby"
+        table.between_since = None
 
     async def stop(self, table_id: int, user_id: int, is_admin: bool) -> Table:
         table = self.get(table_id)
@@ -357,6 +375,8 @@ class TableService:
             seat = self._seat(table, user_id)
             if table.status == "playing":
                 raise Refusal("in_play")
+            if table.status != "between":  # e.g. the wait for 再来一局 timed out
+                raise Refusal("stale")
             player = table.players[seat]
             if not player.ready:
                 async with self.store.transaction() as tx:
@@ -396,6 +416,7 @@ class TableService:
             p.hand_msg_id = None
         self._set(table, cols)
         self._refresh_decisions(table)
+        self._mark_between(table)
         return record
 
     # --- play ------------------------------------------------------------------------
@@ -445,7 +466,10 @@ class TableService:
         return reason
 
     def due_at(self, table: Table) -> float | None:
-        """Clock time at which some awaited seat is to be played for, if any."""
+        """Clock time at which some awaited seat is to be played for, or, between hands, at
+        which those who did not press 再来一局 are unseated; None if nothing is due."""
+        if table.status == "between" and table.between_since is not None:
+            return table.between_since + self.ready_timeout
         hand = table.hand
         if hand is None:
             return None
@@ -462,6 +486,9 @@ class TableService:
         table = self._tables.get(table_id)
         if table is None:
             return
+        if table.status == "between":
+            await self._ready_timeout(table)
+            return
         acted = False
         async with table.lock:
             while (hand := table.hand) is not None:
@@ -477,6 +504,30 @@ class TableService:
             self._after_action(table)
         else:
             self.observer.changed(table)
+
+    async def _ready_timeout(self, table: Table) -> None:
+        """Timer, between hands: once ``ready_timeout`` is over, every human who did not press
+        再来一局 is unseated (no penalty: the hand is over) and the table goes back to the
+        lobby, or closes if no human is left."""
+        async with table.lock:
+            due = self.due_at(table)
+            expired = table.status == "between" and due is not None and due <= self.clock() + 1e-3
+            if expired:
+                gone = tuple(s for s, p in sorted(table.players.items())
+                             if not (p.ready or p.robot))
+                async with self.store.transaction() as tx:
+                    await self._unseat(tx, table, *gone)
+                names = tuple(table.players[s].name for s in gone)
+                self._drop(table, *gone)
+        if not expired:  # too early, or the next hand (or /stop) came first
+            if table.status != "closed":
+                self.observer.changed(table)
+            return
+        if names:
+            self.observer.unseated(table, names)
+        if table.status == "closed":  # the presenter drops a settlement's buttons on a change
+            self.observer.changed(table)
+        self._after_status(table)
 
     def _after_action(self, table: Table) -> None:
         if table.status != "playing" and table.current is not None:
@@ -518,10 +569,9 @@ class TableService:
             table.players[seat].autoplay = True
         self._set(table, cols)
         if leaving:
-            closes = not table.humans_besides(seat)
-            table.players.pop(seat)
-            table.status = "closed" if closes else "lobby"
+            self._drop(table, seat)
         self._refresh_decisions(table)
+        self._mark_between(table)
 
     async def _settle(self, tx: Tx, table: Table, record: HandRecord) -> dict[str, object]:
         """Write a finished hand's results; return the table's new columns."""
@@ -538,6 +588,10 @@ class TableService:
         await tx.update_table(table.id, **cols)
         return cols
 
+    def _mark_between(self, table: Table) -> None:
+        """Start (or forget) the wait for 再来一局 after a change of status."""
+        table.between_since = self.clock() if table.status == "between" else None
+
     @staticmethod
     def _set(table: Table, cols: dict[str, object]) -> None:
         for name, value in cols.items():
@@ -549,7 +603,7 @@ class TableService:
             return
         fresh = await self._load_table(row)
         for name in ("status", "dealer", "draws_in_row", "version", "players", "current",
-                     "decisions"):
+                     "decisions", "between_since"):
             setattr(table, name, getattr(fresh, name))
 
     def _seat(self, table: Table, user_id: int) -> int:

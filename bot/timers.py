@@ -2,7 +2,8 @@
 
 After every change the job is removed by name and re-armed for the earliest moment some
 awaited seat is to be played for (its decision timed out, or it is in 托管 and the bot's short
-pause is over). The database holds no timer: on start every running table is simply re-armed.
+pause is over), or, between hands, for the end of the wait for 再来一局. The database holds no
+timer: on start every open table is simply re-armed (a wait for 再来一局 starts afresh).
 """
 
 from __future__ import annotations

@@ -25,10 +25,11 @@ def test_dotenv_lines() -> None:
 def test_environment_wins_over_dotenv(tmp_path: Path) -> None:
     env_file = tmp_path / ".env"
     env_file.write_text(f"BOT_TOKEN={GOOD}\nACTION_TIMEOUT=30\nDEFAULT_LANG=en\n"
-                        "DB_PATH=/from/file\n")
-    config = load_config({"ACTION_TIMEOUT": "45"}, env_file)
+                        "DB_PATH=/from/file\nREADY_TIMEOUT=300\n")
+    config = load_config({"ACTION_TIMEOUT": "45", "READY_TIMEOUT": "10"}, env_file)
     assert config.token == GOOD
     assert config.action_timeout == 45.0
+    assert config.ready_timeout == 10.0  # the minimum is allowed
     assert config.default_lang == "en"
     assert config.db_path == Path("/from/file")
     assert config.api_base_url is None
@@ -40,6 +41,7 @@ def test_defaults() -> None:
     config = load_config({"BOT_TOKEN": GOOD}, None)
     assert config == Config(token=GOOD)
     assert config.db_path == Path("paohuzi.sqlite3") and config.default_lang == "zh"
+    assert config.ready_timeout == 120.0  # two minutes to press 再来一局
 
 
 def test_the_token_is_not_in_the_repr() -> None:
@@ -48,6 +50,8 @@ def test_the_token_is_not_in_the_repr() -> None:
 
 @pytest.mark.parametrize("env, message", [
     ({"BOT_TOKEN": GOOD, "ACTION_TIMEOUT": "soon"}, "ACTION_TIMEOUT"),
+    ({"BOT_TOKEN": GOOD, "READY_TIMEOUT": "later"}, "READY_TIMEOUT"),
+    ({"BOT_TOKEN": GOOD, "READY_TIMEOUT": "9.5"}, "READY_TIMEOUT"),
     ({"BOT_TOKEN": GOOD, "DEFAULT_LANG": "fr"}, "DEFAULT_LANG"),
     ({"BOT_TOKEN": GOOD, "GROUP_EDIT_INTERVAL": "1"}, "GROUP_EDIT_INTERVAL"),
     ({"BOT_TOKEN": GOOD, "DM_EDIT_INTERVAL": "0.2"}, "DM_EDIT_INTERVAL"),
