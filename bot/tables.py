@@ -467,7 +467,8 @@ class TableService:
 
     def due_at(self, table: Table) -> float | None:
         """Clock time at which some awaited seat is to be played for, or, between hands, at
-        which those who did not press 再来一局 are unseated; None if nothing is due."""
+        which those who did not press 再来一局 are unseated; None if nothing is due. The wait
+        for 再来一局 is kept in memory only: after a restart it starts again from load time."""
         if table.status == "between" and table.between_since is not None:
             return table.between_since + self.ready_timeout
         hand = table.hand

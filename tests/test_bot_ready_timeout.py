@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 
 from fakebot import FakeMessage, FakeTelegram, FakeUser
 from test_bot_e2e import make_config, running_bot, seat_three, services
@@ -14,7 +15,7 @@ from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
 from bot.i18n import t
 from bot.tables import Table
 
-READY = 1.5  # the tests' READY_TIMEOUT, in real seconds
+READY = 2.0  # the tests' READY_TIMEOUT, in real seconds
 OK_REFUSALS = (t("zh", "stale"), t("zh", "not_your_turn"))  # a computer got there first
 
 
@@ -36,9 +37,11 @@ async def finish_hand(tg: FakeTelegram, table: Table, users: dict[int, FakeUser]
     assert table.status == "between", table.status
 
 
-async def press_again(tg: FakeTelegram, settle: FakeMessage, user: FakeUser, table: Table) -> str:
-    """A press of the settlement's 再来一局, buttons shown or not; returns the bot's toast."""
-    answer = await tg.press(settle.chat, settle.message_id, user, f"g:{table.id}")
+async def press_again(tg: FakeTelegram, carrier: FakeMessage, user: FakeUser,
+                      table: Table) -> str:
+    """A press of 再来一局 (sent from ``carrier``, buttons shown or not: the bot reads only the
+    callback data, so no need to wait for the settlement); returns the bot's toast."""
+    answer = await tg.press(carrier.chat, carrier.message_id, user, f"g:{table.id}")
     return answer.text or ""
 
 
@@ -56,12 +59,11 @@ async def test_who_did_not_press_again_is_unseated(tg: FakeTelegram, tmp_path) -
         await finish_hand(tg, table, dict(enumerate(users)), lobby, seed=4)
         since = table.between_since
         assert svc.service.due_at(table) == since + READY
+        for user in (alice, bob):
+            assert await press_again(tg, lobby, user, table) == t("zh", "ready")
+        assert table.status == "between" and len(table.players) == 3
         record = table.current
         settle = await tg.wait_for(lambda: tg.message(group, record.settle_msg_id or 0))
-        assert [text for text, _ in settle.keyboard[0]] == ["再来一局", "离开"]
-        for user in (alice, bob):
-            assert await press_again(tg, settle, user, table) == t("zh", "ready")
-        assert table.status == "between" and len(table.players) == 3
         # the wait is over: Carol is unseated, Alice and Bob wait in the lobby
         await tg.wait_for(lambda: table.status == "lobby", timeout=READY + 5)
         assert svc.service.clock() - since >= READY - 1e-3
@@ -91,6 +93,7 @@ async def test_who_did_not_press_again_is_unseated(tg: FakeTelegram, tmp_path) -
         assert (await tg.press_button(new_lobby, alice, "开始")).text is None
         assert table.status == "playing" and table.current.no == 2
         assert table.current.users == (alice.id, bob.id, dave.id)
+        assert not [e for e in tg.errors if e.code != 403], tg.errors
 
 
 async def test_nobody_presses_again_and_the_table_closes(tg: FakeTelegram, tmp_path) -> None:
@@ -126,6 +129,7 @@ async def test_nobody_presses_again_and_the_table_closes(tg: FakeTelegram, tmp_p
         # Alice may open a new table at once
         reply = await tg.wait_reply(await tg.send_text(group, alice, "/new"))
         assert "Alice" in reply.text and svc.service.in_chat(group.id) is not table
+        assert not [e for e in tg.errors if e.code != 403], tg.errors
 
 
 async def test_all_press_again_in_time_and_nobody_is_unseated(tg: FakeTelegram,
@@ -136,9 +140,8 @@ async def test_all_press_again_in_time_and_nobody_is_unseated(tg: FakeTelegram,
         await tg.press_button(lobby, users[0], "开始")
         table = svc.service.in_chat(group.id)
         await finish_hand(tg, table, dict(enumerate(users)), lobby, seed=6)
-        settle = await tg.wait_for(lambda: tg.message(group, table.current.settle_msg_id or 0))
         for user in users:
-            await press_again(tg, settle, user, table)
+            await press_again(tg, lobby, user, table)
         assert table.status == "playing" and table.current.no == 2
         assert table.between_since is None
         assert svc.service.due_at(table) == min(d.since for d in table.decisions.values()
@@ -148,3 +151,26 @@ async def test_all_press_again_in_time_and_nobody_is_unseated(tg: FakeTelegram,
         assert table.status == "playing" and len(table.players) == 3
         assert svc.service.in_chat(group.id) is table
         assert not [n for n in notes(tg, group) if n.startswith("⌛")]  # no one was unseated
+
+
+async def test_after_a_restart_the_wait_starts_again(tg: FakeTelegram, tmp_path) -> None:
+    """The wait lives in memory only: a restarted bot waits READY_TIMEOUT from its start, and
+    a 再来一局 pressed before the restart still counts."""
+    config = make_config(tg, tmp_path / "db.sqlite3", ready_timeout=READY)
+    async with running_bot(config) as app:
+        users, group, lobby = await seat_three(tg)
+        svc = services(app)
+        await tg.press_button(lobby, users[0], "开始")
+        table = svc.service.in_chat(group.id)
+        await finish_hand(tg, table, dict(enumerate(users)), lobby, seed=7)
+        assert await press_again(tg, lobby, users[1], table) == t("zh", "ready")
+    restarted = time.monotonic()
+    async with running_bot(config) as app:
+        svc = services(app)
+        table = svc.service.in_chat(group.id)
+        assert table.status == "between" and table.players[1].ready
+        since = table.between_since
+        assert since is not None and since >= restarted  # counted from the load
+        await tg.wait_for(lambda: table.status == "lobby", timeout=READY + 5)
+        assert svc.service.clock() - since >= READY - 1e-3
+        assert [table.players[s].user_id for s in sorted(table.players)] == [users[1].id]
