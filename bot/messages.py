@@ -274,6 +274,9 @@ class Presenter:
 
     def closed(self, table: Table) -> None:
         self.note(table.chat_id, lambda lang: t(lang, "stopped"))
+        old = self._table_shown(table).open_settlement
+        if old is not None:  # its 再来一局 / 离开 buttons go
+            self._queue_settlement(table, old)
         if table.current is not None:
             record = table.current
             for seat, user_id in enumerate(record.users):

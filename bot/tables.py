@@ -526,8 +526,6 @@ class TableService:
             return
         if names:
             self.observer.unseated(table, names)
-        if table.status == "closed":  # the presenter drops a settlement's buttons on a change
-            self.observer.changed(table)
         self._after_status(table)
 
     def _after_action(self, table: Table) -> None:

@@ -174,3 +174,21 @@ async def test_after_a_restart_the_wait_starts_again(tg: FakeTelegram, tmp_path)
         await tg.wait_for(lambda: table.status == "lobby", timeout=READY + 5)
         assert svc.service.clock() - since >= READY - 1e-3
         assert [table.players[s].user_id for s in sorted(table.players)] == [users[1].id]
+
+
+async def test_stop_between_hands_takes_the_settlement_buttons(tg: FakeTelegram,
+                                                               tmp_path) -> None:
+    async with running_bot(make_config(tg, tmp_path / "db.sqlite3", ready_timeout=60)) as app:
+        users, group, lobby = await seat_three(tg)
+        svc = services(app)
+        assert (await tg.press_button(lobby, users[0], "开始")).text is None
+        table = svc.service.in_chat(group.id)
+        await finish_hand(tg, table, dict(enumerate(users)), lobby, seed=6)
+        record = table.current
+        settle = await tg.wait_for(lambda: (m := tg.message(group, record.settle_msg_id or 0))
+                                   and m.keyboard and m)
+        await tg.send_text(group, users[0], "/stop")  # the opener closes the table
+        await tg.wait_for(lambda: svc.service.in_chat(group.id) is None)
+        await svc.presenter.idle()
+        assert tg.message(group, settle.message_id).keyboard == []
+        assert t("zh", "stopped") in notes(tg, group)
