@@ -29,6 +29,7 @@ class Config:
     default_lang: str = "zh"  # language of group chats until changed
     group_interval: float = 3.5  # min seconds between two messages-or-edits in one group
     dm_interval: float = 1.0  # the same in one private chat
+    send_interval: float = 0.04  # the same over all chats (25 a second)
     autoplay_delay: float = 1.5  # pause before the bot plays a seat in 托管
     seed: int | None = None  # tests and benchmarks: deals follow (seed, table, hand number)
 
@@ -90,6 +91,7 @@ def load_config(environ: Mapping[str, str], env_file: Path | None = Path(".env")
         default_lang=lang,
         group_interval=_number(values, "GROUP_EDIT_INTERVAL", 3.5, 3.2),
         dm_interval=_number(values, "DM_EDIT_INTERVAL", 1.0, 1.0),
+        send_interval=_number(values, "SEND_INTERVAL", 0.04, 1 / 30),
         autoplay_delay=_number(values, "AUTOPLAY_DELAY", 1.5, 0.0),
         seed=_seed(values.get("BOT_SEED", "").strip()),
     )

@@ -13,13 +13,12 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 
-RATE = 25.0  # slots a second: under Telegram's ~30, leaving room for direct replies
 BURST = 5  # slots an idle gate may grant at once
 
 
 class Gate:
-    def __init__(self, rate: float = RATE, burst: int = BURST) -> None:
-        self.step = 1.0 / rate
+    def __init__(self, interval: float, burst: int = BURST) -> None:
+        self.step = interval  # seconds between two slots
         self.burst = burst
         self._urgent: deque[asyncio.Future[None]] = deque()
         self._normal: deque[asyncio.Future[None]] = deque()

@@ -152,7 +152,8 @@ class Presenter:
     """The Telegram side of the table observer: schedules every message and edit."""
 
     def __init__(self, bot: Bot, store: Store, service: TableService, *, group_interval: float,
-                 dm_interval: float, default_lang: str, username: str) -> None:
+                 dm_interval: float, send_interval: float, default_lang: str,
+                 username: str) -> None:
         self.bot = bot
         self.store = store
         self.service = service
@@ -167,7 +168,7 @@ class Presenter:
         self._note_ids = itertools.count()
         self._held: dict[tuple[int, Hashable], _Held] = {}
         self._flushing = False  # idle(): nothing is held back
-        self.gate = Gate()
+        self.gate = Gate(send_interval)
         # one thread renders: enough for the gate's pace (a picture takes ~5 ms), and every
         # extra thread would keep its own malloc arena of picture-sized blocks
         self._renderer = ThreadPoolExecutor(1, thread_name_prefix="render")

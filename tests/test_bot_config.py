@@ -35,6 +35,7 @@ def test_environment_wins_over_dotenv(tmp_path: Path) -> None:
     assert config.api_base_url is None
     assert config.group_interval == 3.5  # the real pacing unless told otherwise
     assert config.dm_interval == 1.0
+    assert config.send_interval == 0.04
 
 
 def test_defaults() -> None:
@@ -55,6 +56,7 @@ def test_the_token_is_not_in_the_repr() -> None:
     ({"BOT_TOKEN": GOOD, "DEFAULT_LANG": "fr"}, "DEFAULT_LANG"),
     ({"BOT_TOKEN": GOOD, "GROUP_EDIT_INTERVAL": "1"}, "GROUP_EDIT_INTERVAL"),
     ({"BOT_TOKEN": GOOD, "DM_EDIT_INTERVAL": "0.2"}, "DM_EDIT_INTERVAL"),
+    ({"BOT_TOKEN": GOOD, "SEND_INTERVAL": "0.01"}, "SEND_INTERVAL"),
 ])
 def test_bad_settings(env: dict[str, str], message: str) -> None:
     with pytest.raises(ConfigError, match=message):

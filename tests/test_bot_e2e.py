@@ -28,7 +28,7 @@ from engine import policy
 from engine.views import OutcomeKind
 from render import render_hand
 
-FAST = dict(group_interval=0.05, dm_interval=0.0, autoplay_delay=0.05)
+FAST = dict(group_interval=0.05, dm_interval=0.0, send_interval=0.0, autoplay_delay=0.05)
 
 
 def make_config(tg: FakeTelegram, db: Path, **overrides: object) -> Config:

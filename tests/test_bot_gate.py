@@ -8,7 +8,7 @@ from bot.gate import Gate
 
 
 async def test_urgent_waiters_go_first_each_class_in_order() -> None:
-    gate = Gate(rate=50, burst=0)
+    gate = Gate(1 / 50, burst=0)
     granted: list[str] = []
 
     async def take(name: str, urgent: bool) -> None:
@@ -23,7 +23,7 @@ async def test_urgent_waiters_go_first_each_class_in_order() -> None:
 
 
 async def test_slots_are_spaced_at_the_rate_after_the_burst() -> None:
-    gate = Gate(rate=50, burst=2)
+    gate = Gate(1 / 50, burst=2)
     loop = asyncio.get_running_loop()
     times: list[float] = []
 
@@ -38,7 +38,7 @@ async def test_slots_are_spaced_at_the_rate_after_the_burst() -> None:
 
 
 async def test_a_cancelled_waiter_gives_its_slot_to_the_next() -> None:
-    gate = Gate(rate=20, burst=0)
+    gate = Gate(1 / 20, burst=0)
     first = asyncio.create_task(gate.slot())
     await first
     waiting = asyncio.create_task(gate.slot())
