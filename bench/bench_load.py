@@ -12,7 +12,10 @@ Figures, over the play phase (after every table has started):
 
 * CPU ms per action: the bot process's user+system time / accepted actions.
 * press latency: from the fake handing a button-press update out in getUpdates to the bot's
-  answerCallbackQuery for it, and to the bot's first call in the presser's chat; p50 / p99.
+  answerCallbackQuery for it (the first call an update gets); p50 / p99. Also, not targets:
+  from a move to the next buttons shown at its table (how fast play goes round), and to the
+  first call in the presser's chat (his picture catching up: held back, and last in line
+  when the bot is at Telegram's ceiling).
 * Bot API calls per action (getUpdates excluded), by method, and the floor: every press needs
   its answerCallbackQuery (Telegram clients spin until it comes) and every decision needs one
   edit showing its buttons, so calls per action >= 1 + decisions shown per action.
@@ -87,6 +90,9 @@ class Load:
         self.waiting: dict[int, list[str]] = {}  # chat id -> queries awaiting a first call
         self.groups: dict[int, list[FakeUser]] = {}
         self.decisions: set[tuple[int, str]] = set()  # (chat, table:version) keyboards shown
+        self.table_of: dict[int, int] = {}  # user id -> group id
+        self.moved: dict[int, list[float]] = {}  # group id -> moves awaiting the next buttons
+        self.round: list[float] = []  # move -> next buttons shown at its table (seconds)
         self.tasks: set[asyncio.Task[None]] = set()
         self.done = asyncio.Event()
         self._hook()
@@ -140,11 +146,17 @@ class Load:
         if chat_id > 0:
             actions = [d for d in data if d.startswith("a:")]
             if actions and self.playing:
-                self.decisions.add((chat_id, actions[0].rsplit(":", 1)[0]))
+                shown = (chat_id, actions[0].rsplit(":", 1)[0])
+                if shown not in self.decisions:
+                    self.decisions.add(shown)
+                    now = time.perf_counter()
+                    moved = self.moved.pop(self.table_of[chat_id], [])
+                    self.round += [now - t for t in moved]
                 user = self.tg.world.users[chat_id]
                 self._spawn(self._press(chat_id, message["message_id"], user,
                                         self.rng.choice(actions)))
         elif any(d.startswith("g:") for d in data) and self.playing:
+            self.moved.pop(chat_id, None)  # the hand is over: no next buttons in it
             again = next(d for d in data if d.startswith("g:"))
             for user in self.groups[chat_id]:
                 self._spawn(self._press(chat_id, message["message_id"], user, again))
@@ -157,6 +169,8 @@ class Load:
     async def _press(self, chat_id: int, message_id: int, user: FakeUser, data: str) -> None:
         if self.accepted >= self.target:
             return
+        if data.startswith("a:"):
+            self.moved.setdefault(self.table_of[user.id], []).append(time.perf_counter())
         try:
             answer = await self.tg.press(chat_id, message_id, user, data, timeout=120)
         except (LookupError, TimeoutError):
@@ -176,6 +190,7 @@ async def seat(tg: FakeTelegram, load: Load, n: int) -> FakeChat:
         tg.start_private(user)
     group = tg.group(f"G{n}", members=tuple(users))
     load.groups[group.id] = users
+    load.table_of.update((user.id, group.id) for user in users)
     lobby = await tg.wait_reply(await tg.send_text(group, users[0], "/new"), timeout=60)
     for user in users[1:]:
         await tg.press_button(lobby, user, lambda text, data: bool(data) and data[0] == "j",
@@ -269,7 +284,10 @@ def report(args: argparse.Namespace, load: Load, groups: list[FakeChat], tg: Fak
           f"({cpu / elapsed * 100:.0f}% of a core; this process {mine / elapsed * 100:.0f}%)")
     print(f"press -> answer  p50 {pct(answer, .5):7.1f} ms   p99 {pct(answer, .99):7.1f} ms"
           "   (target p99 <= 100)")
-    print(f"press -> 1st call in chat  p50 {pct(first, .5):7.1f} ms   "
+    round_ms = [x * 1000 for x in load.round]
+    print(f"move -> next buttons at its table  p50 {pct(round_ms, .5):7.1f} ms   "
+          f"p99 {pct(round_ms, .99):7.1f} ms")
+    print(f"press -> 1st call in presser's chat  p50 {pct(first, .5):7.1f} ms   "
           f"p99 {pct(first, .99):7.1f} ms")
     print(f"Bot API calls    {len(calls) / n:8.2f} per action (target <= 1.5); without "
           f"answerCallbackQuery {(len(calls) - by_method['answerCallbackQuery']) / n:.2f}")
