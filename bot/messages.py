@@ -287,7 +287,7 @@ class Presenter:
         """A one-off text in a chat; ``text_of(lang)`` builds it (dropped if too many wait)."""
         async def job() -> int:
             lang = await self.group_lang(chat_id) if chat_id < 0 else self.default_lang
-            await self.gate.slot()
+            await self.gate.slot(key=chat_id)
             await self.bot.send_message(chat_id, text_of(lang))
             return 1
         self._put(chat_id, ("note", next(self._note_ids)), job)
@@ -297,7 +297,7 @@ class Presenter:
         """A file in a chat (``/export``), queued like a note."""
         async def job() -> int:
             lang = await self.group_lang(chat_id) if chat_id < 0 else self.default_lang
-            await self.gate.slot()
+            await self.gate.slot(key=chat_id)
             await self.bot.send_document(chat_id, InputFile(data, filename=name),
                                          caption=caption_of(lang))
             return 1
@@ -344,7 +344,7 @@ class Presenter:
                                          table.current.settle_msg_id or 0):
             table.lobby_msg_id = None  # back to the lobby after a hand: a new one below it
         if table.lobby_msg_id is None:
-            await self.gate.slot()
+            await self.gate.slot(urgent=True)  # its 加入 / 开始 are what the table waits for
             msg = await self.bot.send_message(table.chat_id, text, reply_markup=markup)
             await self.service.remember(table, lobby_msg_id=msg.message_id)
         elif shown.lobby_text == text:
@@ -411,7 +411,7 @@ class Presenter:
         if record.settle_msg_id is None:
             pub = record.hand.public_view()
             per_seat = tuple(totals.get(u, 0) for u in record.users)
-            await self.gate.slot()
+            await self.gate.slot(urgent=live)  # its 再来一局 is what the table waits for
             photo = await self._render(render_settlement, pub, record.names, per_seat, lang)
             msg = await self.bot.send_photo(table.chat_id, photo, caption=caption,
                                             reply_markup=markup)
@@ -470,8 +470,13 @@ class Presenter:
             return self._sync_hand(table, record, seat, user_id)
         if delay > 0:
             self._put_after(delay, user_id, ("hand", record.id), job)
-        else:
-            self._put(user_id, ("hand", record.id), job)
+            return
+        self._put(user_id, ("hand", record.id), job)
+        decision, player = table.decisions.get(seat), table.players.get(seat)
+        shown = self._hand_shown(record).seats.get(seat)
+        if decision is not None and decision.legal and player is not None \
+                and not player.autoplay and (shown is None or shown.offered is None or shown.offered[0] != decision.version):
+            self.gate.promote(user_id)  # new buttons: not behind this chat's catch-up
 
     async def _sync_hand(self, table: Table, record: HandRecord, seat: int, user_id: int) -> int:
         """Bring one hand message up to date; returns the calls made. Only the user dealt into
@@ -493,7 +498,7 @@ class Presenter:
         first = self._hand_plan(table, record, seat, user_id)
         if first is None:
             return 0
-        await self.gate.slot(urgent=first.urgent)
+        await self.gate.slot(urgent=first.urgent, key=user_id)
         plan = self._hand_plan(table, record, seat, user_id)  # play went on meanwhile
         if plan is None:
             return 0
@@ -577,7 +582,7 @@ class Presenter:
         if wait > 0 and not self._flushing:
             self._ping_later(table, record, seat, user_id, wait)
             return 0
-        await self.gate.slot()
+        await self.gate.slot(key=user_id)
         if player.ping_msg_id is not None:
             await self._delete(user_id, player.ping_msg_id)
         msg = await self.bot.send_message(user_id, t(player.lang, "ping", table=table.id))
@@ -609,7 +614,7 @@ class Presenter:
         caption = f"{head}\n{t(shown.lang, 'dm_over')}"
         if shown.caption == (caption, None):
             return 0
-        await self.gate.slot()
+        await self.gate.slot(key=user_id)
         await self._edit_caption(user_id, shown.msg_id, caption, None)
         return 1
 

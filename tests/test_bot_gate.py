@@ -50,3 +50,21 @@ async def test_a_cancelled_waiter_gives_its_slot_to_the_next() -> None:
     await after
     assert loop.time() - start < 1.5 / 20  # the next slot, not the one after
     assert gate.waiting == 0
+
+
+async def test_a_promoted_waiter_goes_before_the_normal_ones() -> None:
+    gate = Gate(1 / 50, burst=0)
+    granted: list[str] = []
+
+    async def take(name: str, key: int | None = None) -> None:
+        await gate.slot(key=key)
+        granted.append(name)
+
+    tasks = [asyncio.create_task(take(f"n{i}", key=i)) for i in range(4)]
+    await asyncio.sleep(0)
+    gate.promote(3)  # its chat has new buttons to show now
+    gate.promote(99)  # nobody waits under this key: nothing happens
+    await asyncio.gather(*tasks)
+    assert granted[-2:] == ["n1", "n2"]  # n3 went first, or right after n0's free slot
+    assert set(granted[:2]) == {"n0", "n3"}
+    assert gate.waiting == 0
