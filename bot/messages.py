@@ -5,9 +5,11 @@ goes, with a short move log), then a settlement message with 再来一局 / 离�
 goes through the group's :class:`~bot.outbox.Outbox`, paced to one call per
 ``group_interval`` seconds. Each seated player has one hand message in the private chat (photo
 and a keyboard of exactly his legal actions), paced to one call per ``dm_interval`` seconds
-(Telegram allows about one a second in a private chat). It is edited at once when a new decision is his; any other change to it waits
-a little and rides on the next edit (see :meth:`Presenter._sync_hand`). A short ping, which
-unlike an edit notifies, goes to a player whose decision has waited ``PING_DELAY`` seconds.
+(Telegram allows about one a second in a private chat). It is edited at once when a new
+decision is his; any other change to it waits a little and rides on the next edit (see
+:meth:`Presenter._sync_hand`). A short ping, which unlike an edit notifies, goes to a player
+whose decision has waited ``PING_DELAY`` seconds. Every call waits its turn at the bot-wide
+:class:`~bot.gate.Gate`.
 """
 
 from __future__ import annotations
@@ -472,10 +474,7 @@ class Presenter:
             self._put_after(delay, user_id, ("hand", record.id), job)
             return
         self._put(user_id, ("hand", record.id), job)
-        decision, player = table.decisions.get(seat), table.players.get(seat)
-        shown = self._hand_shown(record).seats.get(seat)
-        if decision is not None and decision.legal and player is not None \
-                and not player.autoplay and (shown is None or shown.offered is None or shown.offered[0] != decision.version):
+        if self._unoffered(table, record, seat):
             self.gate.promote(user_id)  # new buttons: not behind this chat's catch-up
 
     async def _sync_hand(self, table: Table, record: HandRecord, seat: int, user_id: int) -> int:
@@ -524,12 +523,19 @@ class Presenter:
             calls += 1
         shown.msg_id, shown.lang, shown.own, shown.held_since = msg_id, lang, plan.own, None
         shown.image, shown.caption = plan.image, plan.text
-        decision = table.decisions[seat]
-        if decision.legal and not player.autoplay and table.status == "playing" and \
-                (shown.offered is None or shown.offered[0] != decision.version):
-            shown.offered = (decision.version, asyncio.get_running_loop().time())
+        if self._unoffered(table, record, seat):
+            shown.offered = (table.decisions[seat].version, asyncio.get_running_loop().time())
             self._ping_later(table, record, seat, user_id, PING_DELAY)
         return calls
+
+    def _unoffered(self, table: Table, record: HandRecord, seat: int) -> bool:
+        """The seat has a decision of its own (not played by 托管) that its hand message has
+        not shown yet."""
+        decision, player = table.decisions.get(seat), table.players.get(seat)
+        shown = self._hand_shown(record).seats.get(seat)
+        return decision is not None and bool(decision.legal) and player is not None \
+            and not player.autoplay and table.status == "playing" \
+            and (shown is None or shown.offered is None or shown.offered[0] != decision.version)
 
     def _hand_plan(self, table: Table, record: HandRecord, seat: int,
                    user_id: int) -> _HandPlan | None:
