@@ -6,6 +6,9 @@ closer than ``dm_interval``."""
 from __future__ import annotations
 
 import itertools
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
 
 import pytest
 from fakebot import FakeTelegram, FakeUser
@@ -44,15 +47,23 @@ def shows_decision(tg: FakeTelegram, table: Table, user: FakeUser, seat: int) ->
     return bool(legal) and shown == sorted(A.label(a, "zh") for a in legal)
 
 
-async def test_dm_edits_are_immediate_for_decisions_and_held_otherwise(
-        fake_tg: FakeTelegram, tmp_path) -> None:
-    tg = fake_tg
+@asynccontextmanager
+async def first_hand(tg: FakeTelegram, tmp_path: Path) -> AsyncIterator[tuple[list[FakeUser], Table]]:
+    """A running bot with DMs paced at ``DM_INTERVAL``, three seated and the first hand
+    dealt."""
     config = make_config(tg, tmp_path / "db.sqlite3", dm_interval=DM_INTERVAL)
     async with running_bot(config) as app:
         users, group, lobby = await seat_three(tg)
         await tg.press_button(lobby, users[0], "开始")
         table = app.bot_data["services"].service.in_chat(group.id)
         assert table is not None and table.current is not None
+        yield users, table
+
+
+async def test_dm_edits_are_immediate_for_decisions_and_held_otherwise(
+        fake_tg: FakeTelegram, tmp_path: Path) -> None:
+    tg = fake_tg
+    async with first_hand(tg, tmp_path) as (users, table):
         clock = tg.world.clock
         hand = table.current.hand
         # the first decision is on the dealt message; play until a seat without a new
@@ -97,14 +108,9 @@ async def test_dm_edits_are_immediate_for_decisions_and_held_otherwise(
 
 
 async def test_a_player_who_presses_in_time_is_not_pinged(fake_tg: FakeTelegram,
-                                                          tmp_path) -> None:
+                                                          tmp_path: Path) -> None:
     tg = fake_tg
-    config = make_config(tg, tmp_path / "db.sqlite3", dm_interval=DM_INTERVAL)
-    async with running_bot(config) as app:
-        users, group, lobby = await seat_three(tg)
-        await tg.press_button(lobby, users[0], "开始")
-        table = app.bot_data["services"].service.in_chat(group.id)
-        assert table is not None and table.current is not None
+    async with first_hand(tg, tmp_path) as (users, table):
         hand = table.current.hand
         before = sum(pings(tg, u) for u in users)  # the seating DMs
         for _ in range(12):  # every decision pressed well within PING_DELAY
