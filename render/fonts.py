@@ -1,8 +1,9 @@
 """The bundled font subsets, and making arbitrary text (player names) safe to draw.
 
 Only ``render/fonts/`` is read: no system font is needed. Text the subsets cannot draw is
-cleaned by :func:`clean` (emoji dropped, unknown letters become ``?``) and cut to a measured width by
-:func:`fit` (ending in ``…``), so a name can neither break rendering nor leave its box.
+cleaned by :func:`clean` (emoji dropped, unknown letters become ``?``) and cut to a measured
+width by :func:`fit` (ending in ``…``), so a name can neither break rendering nor leave its
+box.
 """
 
 from __future__ import annotations
