@@ -104,7 +104,7 @@ def hand_signature(view: PrivateView, names: Sequence[str], lang: str) -> tuple[
     """Everything ``render_hand`` draws: equal signatures mean an identical picture."""
     pub = view.public
     return (view.seat, view.hand, view.kans, view.melds, view.huxi, view.chou, view.highlight,
-            pub.offer, pub.stock_count, pub.to_act, pub.dealer, tuple(names), lang)
+            pub.offer, pub.stock_count, pub.to_act, bool(view.legal), pub.dealer, tuple(names), lang)
 
 
 def _own(view: PrivateView) -> tuple[object, ...]:

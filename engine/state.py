@@ -63,6 +63,7 @@ _FACE_UP = {
 }
 
 
+_KAN_HUXI = tuple(Group(GroupKind.KAN, (k,) * 3).huxi for k in range(C.KINDS))
 _ORDERS = {n: tuple(tuple((s + i) % n for i in range(n)) for s in range(n)) for n in (2, 3, 4)}
 _chi_action = cache(A.chi)  # the same few thousand 吃 choices recur in every hand
 
@@ -289,19 +290,26 @@ class Hand:
         if not 0 <= seat < self.players:
             raise IllegalAction("bad_seat", seat, A.ESCAPE, "no such seat")
         start = len(self.history)
+        penalty = self.escape_penalty(seat)
         self.log.append((seat, A.ESCAPE))
-        h2 = sum(
-            analyzer.best_huxi(self.rules, s.hand, s.melds)
-            for i, s in enumerate(self._seats)
-            if i != seat
-        )
-        penalty = scoring.escape_penalty(self.rules, h2, self.base)
         points = tuple(
             -penalty * (self.players - 1) if i == seat else penalty for i in range(self.players)
         )
         self._emit("escape", seat)
         self._finish(Outcome(OutcomeKind.ESCAPE, points, escaper=seat))
         return self.history[start:]
+
+    def escape_penalty(self, seat: int) -> int:
+        """What ``seat`` would pay each other seat if it escaped now (9.6); changes nothing.
+
+        It depends on the others' hidden cards, so the bot may show the amount only to ``seat``.
+        """
+        h2 = sum(
+            analyzer.best_huxi(self.rules, s.hand, s.melds)
+            for i, s in enumerate(self._seats)
+            if i != seat
+        )
+        return scoring.escape_penalty(self.rules, h2, self.base)
 
     # ----- the flow -----------------------------------------------------------------
 
@@ -658,7 +666,8 @@ class Hand:
             stock_count=len(self._stock),
             liangzhang=self.liangzhang,
             offer=self._claim.offer if self._claim else None,
-            to_act=self.to_act(),
+            to_act=(self._actor,) if self.phase == Phase.DISCARD else (),  # type: ignore[arg-type]
+            waiting=self.phase in (Phase.CLAIM, Phase.LIANG, Phase.SELFWIN),
             last_event=public_events[-1] if public_events else None,
             move_no=len(self.log),
             outcome=self.outcome,
@@ -678,7 +687,7 @@ class Hand:
             hand=tuple(sorted(C.expand(s.hand), key=C.sort_key)),
             kans=tuple(k for k in range(C.KINDS) if s.hand[k] == 3),
             melds=tuple(self._meld_view(g, True) for g in s.melds),
-            huxi=s.huxi,
+            huxi=s.huxi + sum(_KAN_HUXI[k] for k in range(C.KINDS) if s.hand[k] == 3),
             chou=tuple(sorted(s.chou)),
             legal=self.legal_actions(seat),
             highlight=highlight,

@@ -108,10 +108,31 @@ class PublicView:
     stock_count: int
     liangzhang: int
     offer: Offer | None
-    to_act: tuple[int, ...]  # seats whose decision is awaited now
+    to_act: tuple[int, ...]  # the seat that must discard (public); never a claim's askees
     last_event: Event | None  # the last public event
     move_no: int  # number of actions applied so far: a version for keyboards
     outcome: Outcome | None
+    waiting: bool = False  # the table awaits answers (吃/碰/胡 on an offer, 自摸, 天胡) it does not name
+
+
+@dataclass(frozen=True)
+class Wait:
+    """A card that would win, and how many of it this seat has not seen anywhere."""
+
+    card: int
+    unseen: int
+
+
+@dataclass(frozen=True)
+class Ting:
+    """听牌 as one seat can know it (``engine.ting``), from its private view only.
+
+    ``waits``: the cards that win for the seat's cards as they stand. ``by_discard``: when the
+    seat must discard, each discard that leaves the hand 听, with the waits after it.
+    """
+
+    waits: tuple[Wait, ...] = ()
+    by_discard: tuple[tuple[int, tuple[Wait, ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -121,7 +142,7 @@ class PrivateView:
     hand: tuple[int, ...]  # sorted kinds, 坎 cards included
     kans: tuple[int, ...]  # kinds held as 坎 (locked)
     melds: tuple[MeldView, ...]  # own melds, every card known
-    huxi: int  # 当前胡息
+    huxi: int  # the seat's own full 胡息: every meld (hidden 偎/提 included) and 坎 in hand
     chou: tuple[int, ...]  # kinds this seat may not 吃 or 碰 (臭牌 and own discards)
     legal: tuple[str, ...]  # legal actions now, stable order
     highlight: int | None  # the card just drawn by this seat, or offered to it

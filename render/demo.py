@@ -58,7 +58,7 @@ def rich_private(seed: int = 7) -> PrivateView:
         seed,
         lambda h: (
             _rich(h)
-            and h.public_view().to_act != ()
+            and h.to_act() != ()
             and any(not all(m.face_up) for m in h.private_view(h.to_act()[0]).melds)
         ),
     )

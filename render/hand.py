@@ -185,7 +185,7 @@ def _header(
         max_width=title_box.w,
     )
     scene.named[f"name:{view.seat}"] = title_box
-    if view.seat in pub.to_act:
+    if view.legal:
         scene.text(M, 66, st["your_turn"], 24, T.GOLD, bold=True)
     elif pub.to_act:
         f24 = fonts.font(24)

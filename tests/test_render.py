@@ -375,7 +375,6 @@ def test_hand_image_ignores_what_it_does_not_show(games: list[tuple[list[Hand], 
         )
         blind = replace(
             view,
-            legal=(),
             public=replace(
                 pub, seats=others, last_event=None, move_no=0, liangzhang=0, outcome=None
             ),
