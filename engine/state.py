@@ -276,7 +276,7 @@ class Hand:
             assert self._claim is not None
             self._claim.answers[seat] = action
             if action == A.PASS:
-                self._emit("pass", seat)
+                self._emit("pass", seat, visible_to=seat)  # who was asked is private (9.11)
             if self.phase == Phase.LIANG:
                 self._resolve_liang()
             else:
@@ -476,7 +476,7 @@ class Hand:
             self._win(seat, win)
             return
         s.chou_hu[card] = s.huxi
-        self._emit("pass", seat)
+        self._emit("pass", seat, visible_to=seat)
         self._after_take(seat)
 
     def _discard(self, seat: int, card: int) -> None:
@@ -669,7 +669,7 @@ class Hand:
             to_act=(self._actor,) if self.phase == Phase.DISCARD else (),  # type: ignore[arg-type]
             waiting=self.phase in (Phase.CLAIM, Phase.LIANG, Phase.SELFWIN),
             last_event=public_events[-1] if public_events else None,
-            move_no=len(self.log),
+            move_no=len(public_events),
             outcome=self.outcome,
         )
 
