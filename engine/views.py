@@ -149,3 +149,4 @@ class PrivateView:
     chou: tuple[int, ...]  # kinds this seat may not 吃 or 碰 (臭牌 and own discards)
     legal: tuple[str, ...]  # legal actions now, stable order
     highlight: int | None  # the card just drawn by this seat, or offered to it
+    no_win: tuple[int, ...] = ()  # kinds this seat may not win on now (臭胡, 6.6)
