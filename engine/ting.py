@@ -15,7 +15,8 @@ engine's real paths (``engine.state``):
 A kind the seat may not win on now (臭胡) is no wait. ``unseen`` is 4 minus the copies this
 seat has seen: its own hand and melds, every face-up table card (a 提, 臭偎, 跑 or 碰 shows its
 kind, so all its cards count), every discard row, and the card on offer. The 亮张 counts only
-while it is on offer: afterwards it is a hidden card in the dealer's hand like any other.
+while it is on offer: afterwards it is a hidden card in the dealer's hand like any other. In
+``by_discard`` the discarded card still counts as seen: it will lie face up.
 """
 
 from __future__ import annotations

@@ -170,7 +170,9 @@ def test_waits_are_the_analyzers_wins_and_by_discard_the_waits_after_each_discar
         for d in discards:
             after = list(v.hand)
             after.remove(d)
-            waits = ting(QQ, dataclasses.replace(v, hand=tuple(after), legal=())).waits
+            offer = Offer(d, v.seat, OfferHow.DISCARD)  # after it, the card lies face up
+            public = dataclasses.replace(v.public, offer=offer)
+            waits = ting(QQ, dataclasses.replace(v, hand=tuple(after), legal=(), public=public)).waits
             if waits:
                 expected.append((d, waits))
         assert t.by_discard == tuple(expected)
