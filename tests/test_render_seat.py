@@ -130,6 +130,7 @@ def test_hidden_melds_are_backs_for_random_engine_positions() -> None:
             me = len(h.log) % 3
             v = h.private_view(me)
             scene = layout_hand(v, NAMES)
+            assert scene.height <= MAX_SIDE  # no scaling down by the encoder's safety net
             img = paint(scene)
             for i in seats_in_play_order(v):
                 slots = [c for c in scene.cards if c.role == "meld" and c.seat == i]
