@@ -12,6 +12,8 @@ to bottom, in a portrait layout that stays readable at a phone's width:
 * its hand in columns by point, 坎 first and framed as locked, a 听 badge on each card whose
   discard leaves the hand 听, and the 听 line below;
 * its own melds (cards the others cannot see marked 暗) and its 臭 kinds.
+
+The last move's melds or discard glow orange, as in the group picture.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from render import fonts
 from render import theme as T
 from render.scene import Box, CardSlot, Rect, Scene, column_height, render
 from render.strings import table
+from render.table import Touched, last_move
 from render.widgets import (
     Run,
     event_text,
@@ -197,15 +200,30 @@ def _seat_band(
     )
     _band_title(scene, view, names, s, i, y, seat_mark(s, i, trustee, robots))
     top = y + BAND_HEAD
+    touched = last_move(pub)
     for j, meld in enumerate(seat.melds):
-        meld_column(scene, M + PAD + j * MINI_ADV, top, meld, T.MINI, i, owner=False)
+        x = M + PAD + j * MINI_ADV
+        if is_touched(touched, "melds", i, j):
+            glow(
+                scene,
+                Rect(x, top, T.MINI.w, column_height(len(meld.cards), T.MINI)),
+                T.LAST_MOVE,
+                3,
+            )
+        meld_column(scene, x, top, meld, T.MINI, i, owner=False)
     dx = _discards_x(seat)
     scene.add(Box(Rect(dx - 6, top, 2, h - BAND_HEAD - PAD), fill=T.FELT_LINE))
     cols = _discard_cols(seat)
     for j, kind in enumerate(seat.discards):
-        scene.card(
-            dx + (j % cols) * DISC_ADV, top + (j // cols) * DISC_ROW, kind, T.DISC, "discard", i
-        )
+        x, cy = dx + (j % cols) * DISC_ADV, top + (j // cols) * DISC_ROW
+        if is_touched(touched, "discard", i, j):
+            glow(scene, Rect(x, cy, T.DISC.w, T.DISC.h), T.LAST_MOVE, 3)
+        scene.card(x, cy, kind, T.DISC, "discard", i)
+
+
+def is_touched(touched: Touched, what: str, seat: int, index: int) -> bool:
+    """Did the last move (``render.table.last_move``) put this meld or discard down?"""
+    return touched[0] == what and touched[1] == seat and index in touched[2]
 
 
 def _band_title(
@@ -416,8 +434,13 @@ def _own_melds(scene: Scene, view: PrivateView, s: Mapping[str, str], y: int) ->
     if not view.melds:
         scene.text(M, y, s["no_melds"], 20, T.TEXT_DIM)
     melds_h = _own_melds_h(view.melds)
+    touched = last_move(view.public)
     for i, meld in enumerate(view.melds):
         x = M + i * MELD_ADV
+        if is_touched(touched, "melds", view.seat, i):
+            glow(
+                scene, Rect(x, y, T.MELD.w, column_height(len(meld.cards), T.MELD)), T.LAST_MOVE, 4
+            )
         meld_column(scene, x, y, meld, T.MELD, view.seat, owner=True)
         _meld_label(scene, x + T.MELD.w // 2, y + melds_h + 4, meld)
         if not all(meld.face_up):

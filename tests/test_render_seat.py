@@ -36,7 +36,7 @@ from render import theme as T
 from render.hand import layout_hand, seats_in_play_order, status_line
 from render.scene import MAX_SIDE, Box, CardSlot, Scene, Text, paint
 from render.strings import table
-from render.table import layout_table
+from render.table import last_move, layout_table
 
 NAMES = ("甲一", "乙二", "丙三", "丁四")
 
@@ -332,3 +332,31 @@ def test_card_slots_of_other_seats_never_carry_a_hidden_kind() -> None:
     scene = layout_hand(view(4), NAMES)
     hidden: list[CardSlot] = [c for c in scene.cards if c.seat != 0 and c.kind is None]
     assert len(hidden) == 3 * 6
+
+
+def test_the_last_move_glows_in_the_seat_picture_too() -> None:
+    """The melds or the discard the last move put down glow, in whichever band (or among the
+    seat's own melds) they lie; the offer is highlighted as the pending card instead."""
+    seen: set[str] = set()
+    for seed in range(30):
+        for h in positions(seed):
+            v = h.private_view(seed % 3)
+            what, who, idx = last_move(v.public)
+            scene = layout_hand(v, NAMES)
+            glows = [b for b in scene.items if isinstance(b, Box) and b.fill == T.LAST_MOVE]
+            if what not in ("melds", "discard"):
+                assert glows == []
+                continue
+            assert len(glows) == len(idx)
+            role = "meld" if what == "melds" else "discard"
+            lit = [c for c in scene.cards if any(g.rect.contains(c.rect) for g in glows)]
+            assert lit and {(c.role, c.seat) for c in lit} == {(role, who)}
+            seen.add(what + (" own" if who == v.seat else ""))
+    assert {"melds", "melds own"} <= seen
+
+
+def test_a_card_nobody_took_glows_in_its_discard_row() -> None:
+    scene = layout_hand(view(3, last=Event("to_row", 2, (k("贰"),))), NAMES)
+    glows = [b for b in scene.items if isinstance(b, Box) and b.fill == T.LAST_MOVE]
+    lit = [c for c in scene.cards if any(g.rect.contains(c.rect) for g in glows)]
+    assert [(c.role, c.seat, c.kind) for c in lit] == [("discard", 2, k("贰"))]
