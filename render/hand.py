@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from engine import cards as C
 from engine.views import MeldView, OfferHow, PrivateView, SeatView, Ting, Wait
 from render import fonts
 from render import theme as T
-from render.scene import Box, CardSlot, Rect, Scene, column_height, render
+from render.scene import MAX_SIDE, Box, CardSlot, Rect, Scene, column_height, render
 from render.strings import table
 from render.table import Touched, last_move
 from render.widgets import (
@@ -48,6 +49,7 @@ MINI_ADV = T.MINI.w + 6
 DISC_ADV = T.DISC.w + 4
 DISC_ROW = T.DISC.h + 4
 OWN_ADV = T.OWN.w + 6
+MIN_HAND_STEP = 40  # the own hand's columns overlap at most this much more to fit
 MELD_ADV = T.MELD.w + 14
 STRIP_H = T.OWN.h + 24
 TING_PX = 24
@@ -125,28 +127,20 @@ def layout_hand(
     others = seats_in_play_order(view)
     bands = [_band_height(view.public.seats[i]) for i in others]
     cols = hand_columns(view)
-    hand_h = max((column_height(len(c), T.OWN) for c in cols), default=T.OWN.h)
     ting_lines = _ting_lines(ting, s, WIDTH - 2 * M)
     ting_h = len(ting_lines) * TING_LINE + (6 if ting_lines else 0)
-    height = (
-        M
-        + sum(h + GAP for h in bands)
-        + STRIP_H
-        + 16
-        + hand_h
-        + 12
-        + ting_h
-        + _own_melds_height(view)
-        + M
-    )
-    scene = Scene(WIDTH, height)
+    rest = M + sum(h + GAP for h in bands) + STRIP_H + 16 + 12 + ting_h
+    rest += _own_melds_height(view) + M
+    size = hand_size(max((len(c) for c in cols), default=1), MAX_SIDE - rest)
+    hand_h = max((column_height(len(c), size) for c in cols), default=size.h)
+    scene = Scene(WIDTH, rest + hand_h)
     y = M
     for i, h in zip(others, bands, strict=True):
         _seat_band(scene, view, names, s, i, y, h, trustee, robots)
         y += h + GAP
     _strip(scene, view, names, s, y, trustee)
     y += STRIP_H + 16
-    _hand(scene, view, cols, y, ting)
+    _hand(scene, view, cols, y, size, ting)
     y += hand_h + 12
     for line in ting_lines:
         _runs(scene, M, y, line, TING_PX)
@@ -323,8 +317,22 @@ def _own_title(
 # --- the hand and 听 ----------------------------------------------------------------------
 
 
+def hand_size(tallest: int, room: int) -> T.CardSize:
+    """The own hand's cards: ``T.OWN``, its columns overlapping more when the tallest would
+    not fit ``room`` (rare: 4 seats, long other bands and a point held 5 or 6 times)."""
+    if tallest < 2 or column_height(tallest, T.OWN) <= room:
+        return T.OWN
+    step = max(MIN_HAND_STEP, (room - T.OWN.h) // (tallest - 1))
+    return replace(T.OWN, step=min(step, T.OWN.step))
+
+
 def _hand(
-    scene: Scene, view: PrivateView, cols: list[list[tuple[int, bool]]], y: int, ting: Ting | None
+    scene: Scene,
+    view: PrivateView,
+    cols: list[list[tuple[int, bool]]],
+    y: int,
+    size: T.CardSize,
+    ting: Ting | None,
 ) -> None:
     """The hand in point columns, 坎 framed; a 听 badge on each discard that leaves 听."""
     discards = {d for d, _ in ting.by_discard} if ting is not None else set()
@@ -332,25 +340,27 @@ def _hand(
         x = M + i * OWN_ADV
         kinds = [k for k, _ in col]
         locked = [lk for _, lk in col]
-        scene.column(x, y, list(kinds), T.OWN, "hand", view.seat, locked=locked)
-        _kan_frames(scene, x, y, col)
+        scene.column(x, y, list(kinds), size, "hand", view.seat, locked=locked)
+        _kan_frames(scene, x, y, col, size)
     for slot in [c for c in scene.cards if c.role == "hand"]:
         if slot.kind in discards and not slot.locked:
             ting_badge(scene, slot)
 
 
-def _kan_frames(scene: Scene, x: int, y: int, col: list[tuple[int, bool]]) -> None:
+def _kan_frames(
+    scene: Scene, x: int, y: int, col: list[tuple[int, bool]], size: T.CardSize
+) -> None:
     n_locked = sum(lk for _, lk in col)
     for start in range(0, n_locked, 3):  # a column may hold a small and a big 坎
-        top = y + start * T.OWN.step
+        top = y + start * size.step
         last = start + 2 == len(col) - 1
-        h = 2 * T.OWN.step + (T.OWN.h if last else T.OWN.step)
+        h = 2 * size.step + (size.h if last else size.step)
         scene.add(
             Box(
-                Rect(x - 3, top - 3, T.OWN.w + 6, h + 6),
+                Rect(x - 3, top - 3, size.w + 6, h + 6),
                 outline=T.BACK_EDGE,
                 width=3,
-                radius=T.OWN.radius + 2,
+                radius=size.radius + 2,
             )
         )
 

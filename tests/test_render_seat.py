@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import copy
 import io
+import itertools
 import random
+from dataclasses import replace
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -360,3 +362,22 @@ def test_a_card_nobody_took_glows_in_its_discard_row() -> None:
     glows = [b for b in scene.items if isinstance(b, Box) and b.fill == T.LAST_MOVE]
     lit = [c for c in scene.cards if any(g.rect.contains(c.rect) for g in glows)]
     assert [(c.role, c.seat, c.kind) for c in lit] == [("discard", 2, k("贰"))]
+
+
+def test_a_tall_hand_at_a_full_four_seat_table_overlaps_more_to_fit() -> None:
+    """Two 坎 of one point (a column of 6) under three full bands: the hand's columns overlap
+    more, instead of the encoder scaling the whole picture down."""
+    ti = MeldView(GroupKind.TI, (k("九"),) * 4, (True, False, False, False))
+    tall = replace(
+        view(4),
+        hand=tuple(C.parse_cards("四 四 四 肆 肆 肆 一 二")),
+        kans=(k("四"), k("肆")),
+        melds=(ti,),
+    )
+    scene = layout_hand(tall, NAMES)
+    assert scene.height <= MAX_SIDE
+    column = [c.rect.y for c in scene.cards if c.role == "hand" and C.point(c.kind or 0) == 4]
+    steps = {b - a for a, b in itertools.pairwise(column)}
+    assert len(column) == 6 and len(steps) == 1 and steps.pop() < T.OWN.step
+    normal = [c.rect.y for c in layout_hand(view(4), NAMES).cards if c.role == "hand"]
+    assert normal[1] - normal[0] == T.OWN.step  # 一 一: the usual overlap
