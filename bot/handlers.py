@@ -31,6 +31,12 @@ JOIN_PAYLOAD = "j"
 NAME_CHARS = 16  # display names are cut to this many characters
 
 
+def refusal_text(refusal: Refusal, lang: str) -> str:
+    """A refusal in words; a ``move`` field (an action string) is labelled in ``lang``."""
+    fields = {k: A.label(v, lang) if k == "move" else v for k, v in refusal.fields.items()}
+    return t(lang, refusal.code, **fields)
+
+
 @dataclass
 class Handlers:
     service: TableService
@@ -282,7 +288,7 @@ class Handlers:
                 return
             text, url = await self._press(press, user, lang)
         except Refusal as r:
-            await query.answer(t(lang, r.code), show_alert=False)
+            await query.answer(refusal_text(r, lang), show_alert=False)
             return
         if url is not None:
             await query.answer(t(lang, "need_dm_toast"), url=url)
@@ -295,8 +301,8 @@ class Handlers:
         the pressed keyboard may stay a moment (see ``Presenter._sync_hand``)."""
         service, table_id = self.service, press.table_id
         if press.kind == "a":
-            action = await service.act(table_id, user.id, press.version, press.index)
-            return t(lang, "played", move=A.label(action, lang)), None
+            answer = await service.act(table_id, user.id, press.version, press.index)
+            return t(lang, answer.key, move=A.label(answer.move, lang)), None
         if press.kind == "m":
             await service.take_back(table_id, user.id)
             return t(lang, "autoplay_off"), None

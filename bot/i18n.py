@@ -105,7 +105,7 @@ ZH: dict[str, str] = {
     "need_three": "要三人入座才能开局。",
     "in_play": "牌局进行中。",
     "not_your_turn": "现在不是你操作。",
-    "stale": "这个按钮已过期,请用最新的按钮。",
+    "stale": "这个按钮已过时,请用最新的按钮。",
     "only_opener": "只有开桌人或群管理员可以结束本桌。",
     "group_only": "请在群里使用这个命令。",
     "stopped": "本桌已结束。",
@@ -184,6 +184,13 @@ ZH: dict[str, str] = {
     "calc_score": "底 {di} · 番 {fan} · 底分 {base}:赢家 +{win},两家各 −{lose}",
     "calc_short": "❌ 不能胡:最多只有 {huxi} 胡息,不到 {need}。",
     "calc_no_groups": "❌ 不能胡:凑不成 {groups} 方门子(有提或跑时还要一对将)。",
+    # --- bot10: presses, lobby, leaving, fairness (issue #10) ---
+    "claim_pending": "已选 {move},等待其他玩家",
+    "taken_hu": "{name} 胡 了",
+    "taken_pao": "{name} 跑 了这张牌",
+    "taken_peng": "{name} 碰 了这张牌",
+    "taken_chi": "{name} 吃 了这张牌",
+    "taken_escape": "{name} 逃跑了,本局结束",
     **EVENT_NAMES,
 }
 
@@ -335,6 +342,13 @@ EN: dict[str, str] = {
     "calc_score": "底 {di} · 番 {fan} · base {base}: winner +{win}, each loser −{lose}",
     "calc_short": "❌ Not a win: at most {huxi} 胡息, fewer than {need}.",
     "calc_no_groups": "❌ Not a win: the cards do not make {groups} 方门子 (with a 将 pair when there is a 提 or 跑).",
+    # --- bot10: presses, lobby, leaving, fairness (issue #10) ---
+    "claim_pending": "{move} chosen, waiting for the others",
+    "taken_hu": "{name} won (胡)",
+    "taken_pao": "{name} took this card (跑)",
+    "taken_peng": "{name} took this card (碰)",
+    "taken_chi": "{name} took this card (吃)",
+    "taken_escape": "{name} left (逃跑): the hand is over",
     **EVENT_NAMES,
 }
 

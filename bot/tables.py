@@ -12,6 +12,7 @@ names that version, so an outdated button can never act on a newer decision.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import random
 import secrets
@@ -25,7 +26,7 @@ from bot.store import Store, TableRow, Tx
 from engine import actions as A
 from engine.rules import QQ, RuleSet, get_rule_set
 from engine.state import Hand, IllegalAction, next_dealer
-from engine.views import OutcomeKind
+from engine.views import Event, OutcomeKind
 
 log = logging.getLogger(__name__)
 
@@ -33,11 +34,30 @@ SEATS = 3
 
 
 class Refusal(Exception):
-    """A request that changes nothing; ``code`` is an i18n key for the polite answer."""
+    """A request that changes nothing; ``code`` is an i18n key for the polite answer and
+    ``fields`` its values (``move`` an action string, worded by the caller in its language)."""
 
-    def __init__(self, code: str) -> None:
+    def __init__(self, code: str, **fields: str) -> None:
         super().__init__(code)
         self.code = code
+        self.fields = fields
+
+
+@dataclass(frozen=True)
+class PressAnswer:
+    """What a move press is answered with: ``key`` is an i18n key (``played``, or
+    ``claim_pending`` while higher claims on the same card are undecided), ``move`` the
+    action pressed."""
+
+    key: str
+    move: str
+
+
+# Public events that settle an offered card (or the hand): who took it, or that nobody did.
+_TAKING = frozenset({"hu", "pao", "peng", "chi", "to_row", "escape", "huangzhuang"})
+_MOVE_EVENT = {"chi": "chi", A.PENG: "peng", A.HU: "hu"}  # an action kind's event kind
+_TAKEN_KEYS = {"hu": "taken_hu", "pao": "taken_pao", "peng": "taken_peng", "chi": "taken_chi",
+               "escape": "taken_escape"}
 
 
 @dataclass(frozen=True)
@@ -73,6 +93,7 @@ class Decision:
     legal: tuple[str, ...]
     key: tuple[object, ...]
     since: float  # clock time the decision was first awaited
+    events: int = 0  # length of the hand's history when it was offered
 
 
 @dataclass(eq=False)  # compared and hashed by identity: the presenter keys weak maps by it
@@ -100,6 +121,11 @@ class Table:
     current: HandRecord | None = None  # the running hand, or the last one played
     lobby_msg_id: int | None = None
     decisions: dict[int, Decision] = field(default_factory=dict)
+    # this hand's decisions by (seat, version), withdrawn ones too, and each seat's last
+    # applied press (version, index): an old button is answered with what became of it.
+    # Memory only: after a restart an old button is simply outdated.
+    offered: dict[tuple[int, int], Decision] = field(default_factory=dict)
+    pressed: dict[int, tuple[int, int]] = field(default_factory=dict)
     # clock time the table began to wait for 再来一局 (status "between"); memory only, so
     # after a restart the wait starts again from load time
     between_since: float | None = None
@@ -414,6 +440,8 @@ class TableService:
         for p in table.players.values():
             p.ready = p.autoplay = False
             p.hand_msg_id = None
+        table.offered.clear()
+        table.pressed.clear()
         self._set(table, cols)
         self._refresh_decisions(table)
         self._mark_between(table)
@@ -421,22 +449,73 @@ class TableService:
 
     # --- play ------------------------------------------------------------------------
 
-    async def act(self, table_id: int, user_id: int, version: int, index: int) -> str:
-        """A button press: the action is resolved from the presser's own seat and decision."""
+    async def act(self, table_id: int, user_id: int, version: int, index: int) -> PressAnswer:
+        """A button press: the action is resolved from the presser's own seat and decision.
+        A press of an older keyboard of his is answered with what became of it (see
+        :meth:`_old_press`)."""
         table = self.get(table_id)
         async with table.lock:
             seat = self._seat(table, user_id)
-            if table.hand is None:
-                raise Refusal("stale")
             decision = table.decisions.get(seat)
-            if decision is None or not decision.legal:
-                raise Refusal("not_your_turn")
-            if decision.version != version or not 0 <= index < len(decision.legal):
+            if table.hand is None or decision is None or not decision.legal \
+                    or decision.version != version:
+                return self._old_press(table, seat, version, index)
+            if not 0 <= index < len(decision.legal):
                 raise Refusal("stale")
             action = decision.legal[index]
             await self._apply(table, seat, action, auto=False)
+            table.pressed[seat] = (version, index)
+            answer = self._press_answer(table, seat, decision, action)
         self._after_action(table)
-        return action
+        return answer
+
+    def _old_press(self, table: Table, seat: int, version: int, index: int) -> PressAnswer:
+        """A press that is not of the seat's current decision: the move it just made pressed
+        again (answered as the first time), a keyboard withdrawn because another seat took
+        the card (answered with who took it), an outdated button, or not his decision."""
+        old = table.offered.get((seat, version))
+        if old is None or not 0 <= index < len(old.legal):
+            decision = table.decisions.get(seat)
+            mine = decision is not None and bool(decision.legal) and table.hand is not None
+            raise Refusal("stale" if mine or table.hand is None else "not_your_turn")
+        if table.pressed.get(seat) == (version, index):
+            return self._press_answer(table, seat, old, old.legal[index])
+        if table.pressed.get(seat, (None,))[0] == version:  # another button of a used keyboard
+            raise Refusal("stale")
+        taken = self._taken_since(table, seat, old)
+        if taken is not None:
+            raise taken
+        raise Refusal("stale")
+
+    @staticmethod
+    def _settling_events(table: Table, decision: Decision) -> list[Event]:
+        """Public events since ``decision`` was offered that settled the card (or the hand)."""
+        assert table.current is not None
+        history = table.current.hand.history[decision.events:]
+        return [e for e in history if e.visible_to is None and e.kind in _TAKING]
+
+    def _taken_since(self, table: Table, seat: int, decision: Decision) -> Refusal | None:
+        """"Bob 碰 了这张牌" when another seat took the card (or won, or left) first."""
+        events = self._settling_events(table, decision)
+        if not events or events[0].seat in (None, seat) or events[0].kind not in _TAKEN_KEYS:
+            return None
+        assert table.current is not None
+        return Refusal(_TAKEN_KEYS[events[0].kind], name=table.current.names[events[0].seat])
+
+    def _press_answer(self, table: Table, seat: int, decision: Decision,
+                      action: str) -> PressAnswer:
+        """``played`` once the move is applied (a discard or 过 at once); ``claim_pending``
+        while a claim waits for higher ones; a refusal saying who took the card instead."""
+        kind = A.parse(action).kind
+        if kind in ("discard", A.PASS):
+            return PressAnswer("played", action)
+        events = self._settling_events(table, decision)
+        if not events:
+            return PressAnswer("claim_pending", action)
+        if events[0].seat == seat and events[0].kind == _MOVE_EVENT.get(kind):
+            return PressAnswer("played", action)
+        taken = self._taken_since(table, seat, decision)
+        raise taken if taken is not None else Refusal("stale")
 
     async def take_back(self, table_id: int, user_id: int) -> Table:
         """Switch 托管 off: the seat's clock starts afresh."""
@@ -450,7 +529,7 @@ class TableService:
                 player.autoplay = False
                 d = table.decisions.get(seat)
                 if d is not None:
-                    table.decisions[seat] = Decision(d.version, d.legal, d.key, self.clock())
+                    table.decisions[seat] = dataclasses.replace(d, since=self.clock())
         self.observer.changed(table)
         return table
 
@@ -619,7 +698,11 @@ class TableService:
             key: tuple[object, ...] = (legal, progress) if legal else ()
             old = table.decisions.get(seat)
             if old is None or old.key != key:
-                table.decisions[seat] = Decision(table.version, legal, key, now)
+                events = len(hand.history) if hand is not None else 0
+                decision = Decision(table.version, legal, key, now, events)
+                table.decisions[seat] = decision
+                if legal:
+                    table.offered[seat, decision.version] = decision
 
     async def remember(self, table: Table, **ids: int | None) -> None:
         """Persist message ids of the table (``lobby_msg_id``)."""
