@@ -319,8 +319,7 @@ class TableService:
                 raise Refusal("no_robot")
             async with self.store.transaction() as tx:
                 await self._unseat(tx, table, seat)
-            table.players.pop(seat)
-            table.status = "lobby"
+            self._drop(table, seat)
         self.observer.changed(table)
         return table
 
@@ -343,18 +342,32 @@ class TableService:
         return table
 
     async def _unseat(self, tx: Tx, table: Table, *seats: int) -> None:
-        """Store side of unseating ``seats``: the table goes back to the lobby, or closes."""
+        """Store side of unseating ``seats``: the table goes back to the lobby, or closes.
+
+        Someone leaving starts a new 局: the next dealer is drawn again and the 荒庄 count
+        restarts. If the opener leaves, the next seated human opens the table (and may /stop)."""
         for seat in seats:
             await tx.remove_seat(table.id, seat)
         if table.humans_besides(*seats):  # computer players alone do not keep a table open
-            await tx.update_table(table.id, status="lobby")
+            await tx.update_table(table.id, status="lobby", dealer=None, draws_in_row=0,
+                                  opener_id=self._next_opener(table, *seats))
         else:
             await tx.close_table(table.id, table.version)
 
     @staticmethod
-    def _drop(table: Table, *seats: int) -> None:
+    def _next_opener(table: Table, *leaving: int) -> int:
+        """The opener once ``leaving`` are gone: the same, or the first human left seated."""
+        if all(table.players[s].user_id != table.opener_id for s in leaving):
+            return table.opener_id
+        return next(p.user_id for s, p in sorted(table.players.items())
+                    if s not in leaving and not p.robot)
+
+    def _drop(self, table: Table, *seats: int) -> None:
         """Memory side of :meth:`_unseat`, once it is committed."""
         closes = not table.humans_besides(*seats)
+        if not closes:
+            table.opener_id = self._next_opener(table, *seats)
+            table.dealer, table.draws_in_row = None, 0
         for seat in seats:
             table.players.pop(seat)
         table.status = "closed" if closes else "lobby"
