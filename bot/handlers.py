@@ -264,9 +264,12 @@ class Handlers:
             await self.service.stop(table.id, person.user_id, admin)
 
     def _reply_need_dm(self, chat: Chat, table_id: int | None) -> None:
-        link = self.presenter.deep_link(table_id) if table_id is not None \
-            else f"https://t.me/{self.presenter.username}"
-        self._reply_group(chat, "need_dm", link=link)
+        """Ask to open the bot first, saying for what: to join ``table_id``, or (None) to open
+        a table."""
+        if table_id is None:
+            self._reply_group(chat, "need_dm_new", link=f"https://t.me/{self.presenter.username}")
+        else:
+            self._reply_group(chat, "need_dm", link=self.presenter.deep_link(table_id))
 
     # --- buttons ---------------------------------------------------------------------
 

@@ -54,7 +54,7 @@ ZH: dict[str, str] = {
         "/calc 算胡,例:/calc 一二三 壹贰叁 … + 九\n"
         "/export 导出上一局记录:开局时公布种子的 SHA-256,结算时公布种子,可用 python -m engine verify 验证。\n"
         "手牌和操作按钮在各自与机器人的私聊里;群里只显示牌桌。按「💡 提示」看电脑会怎么打。\n"
-        "第一次玩的人请先私聊机器人并按「开始」(Start),否则机器人无法给你发牌。"
+        "第一次玩的人请先私聊机器人并按 Telegram 的 Start 按钮,否则机器人无法给你发牌。"
     ),
     "rules": (
         "跑胡子(qq 规则):80 张字牌,小字一至十、大字壹至拾各四张。\n"
@@ -74,16 +74,16 @@ ZH: dict[str, str] = {
     # lobby
     "lobby": (
         "🀄 跑胡子 · 第 {table} 桌\n"
-        "开桌:{opener}\n"
+        "开桌人:{opener}(可 /stop 结束本桌)\n"
         "座位:\n{seats}\n\n"
-        "按「加入」入座,三人到齐按「开始」。\n"
-        "第一次玩?先点「私聊入座」并在私聊里按「开始」(Start),才能收到手牌。"
+        "按「加入」入座,三人到齐按「开局」。\n"
+        "第一次玩?先点「私聊入座」,在私聊里按 Telegram 的 Start 按钮,才能收到手牌。"
     ),
     "seat_line": "{n}. {name}",
     "seat_empty": "{n}. (空)",
     "btn_join": "加入",
     "btn_leave": "离开",
-    "btn_begin": "开始",
+    "btn_begin": "开局",
     "btn_deeplink": "私聊入座",
     "btn_again": "再来一局",
     "btn_takeback": "取消托管",
@@ -94,8 +94,8 @@ ZH: dict[str, str] = {
     "joined_dm": "✅ 你已入座「{chat}」的第 {table} 桌,开局后手牌会发到这里。",
     "left": "{name} 已离座。",
     "ready_timeout": "⌛ {names} 没有按「再来一局」,已离座。",
-    "need_dm": "请先私聊机器人并按「开始」(Start),再入座:{link}",
-    "need_dm_toast": "请先点「私聊入座」,在私聊里按「开始」。",
+    "need_dm": "请先私聊机器人并按 Telegram 的 Start 按钮,再入座:{link}",
+    "need_dm_toast": "请先点「私聊入座」,在私聊里按 Start。",
     "table_exists": "本群已有一桌,请用 /join 入座。",
     "no_table": "本群还没有牌桌,请用 /new 开桌。",
     "table_full": "座位已满。",
@@ -191,6 +191,8 @@ ZH: dict[str, str] = {
     "taken_peng": "{name} 碰 了这张牌",
     "taken_chi": "{name} 吃 了这张牌",
     "taken_escape": "{name} 逃跑了,本局结束",
+    "need_dm_new": "请先私聊机器人并按 Telegram 的 Start 按钮,再回群里开桌(/new):{link}",
+    "lobby_closed": "🀄 跑胡子 · 第 {table} 桌 · 已结束\n发 /new 再开一桌。",
     **EVENT_NAMES,
 }
 
@@ -240,16 +242,16 @@ EN: dict[str, str] = {
     "dm_ready": "✅ Connected: your cards will come here when a hand starts.",
     "lobby": (
         "🀄 跑胡子 · table {table}\n"
-        "Opened by {opener}\n"
+        "Opener: {opener} (may /stop the table)\n"
         "Seats:\n{seats}\n\n"
-        "Press Join to sit; Start when three are seated.\n"
+        "Press 加入 Join to sit; 开局 Deal when three are seated.\n"
         "First time? Press “Open bot”, then Start in the private chat, to receive your cards."
     ),
     "seat_line": "{n}. {name}",
     "seat_empty": "{n}. (empty)",
     "btn_join": "加入 Join",
     "btn_leave": "离开 Leave",
-    "btn_begin": "开始 Start",
+    "btn_begin": "开局 Deal",
     "btn_deeplink": "Open bot",
     "btn_again": "再来一局 Again",
     "btn_takeback": "取消托管 Take back",
@@ -349,6 +351,8 @@ EN: dict[str, str] = {
     "taken_peng": "{name} took this card (碰)",
     "taken_chi": "{name} took this card (吃)",
     "taken_escape": "{name} left (逃跑): the hand is over",
+    "need_dm_new": "Please open a private chat with the bot and press Start there, then open the table here (/new): {link}",
+    "lobby_closed": "🀄 跑胡子 · table {table} · closed\nSend /new to open a new one.",
     **EVENT_NAMES,
 }
 

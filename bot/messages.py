@@ -276,7 +276,11 @@ class Presenter:
         self._put(table.chat_id, ("settle", record.id), lambda: self._settlement(table, record))
 
     def closed(self, table: Table) -> None:
-        self.note(table.chat_id, lambda lang: t(lang, "stopped"))
+        """The table is gone: its lobby (if shown) says so without buttons, else a note."""
+        if table.lobby_msg_id is not None:
+            self._put(table.chat_id, ("lobby", table.id), lambda: self._lobby(table))
+        else:
+            self.note(table.chat_id, lambda lang: t(lang, "stopped"))
         old = self._table_shown(table).open_settlement
         if old is not None:  # its 再来一局 / 离开 buttons go
             self._queue_settlement(table, old)
@@ -334,7 +338,9 @@ class Presenter:
                 return 0
             msg_id = table.lobby_msg_id
             await self.service.remember(table, lobby_msg_id=None)
-            if shown.lobby_text is None:
+            if table.status == "closed":  # say so, even if not shown since a restart
+                text = t(lang, "lobby_closed", table=table.id)
+            elif shown.lobby_text is None:
                 return 0  # not shown since a restart: leave it
             shown.lobby_text = None
             await self.gate.slot()

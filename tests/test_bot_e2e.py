@@ -167,7 +167,7 @@ async def start_hand(tg: FakeTelegram, app: Application):  # type: ignore[type-a
     """Three seated (see :func:`seat_three`) and the first hand dealt."""
     users, group, lobby = await seat_three(tg)
     svc = services(app)
-    assert (await tg.press_button(lobby, users[0], "开始")).text is None
+    assert (await tg.press_button(lobby, users[0], "开局")).text is None
     table = svc.service.in_chat(group.id)
     assert table is not None and table.status == "playing"
     return users, group, lobby, svc, table
@@ -220,7 +220,7 @@ async def test_three_players_play_hands_to_settlement(tg: FakeTelegram, tmp_path
     async with running_bot(make_config(tg, tmp_path / "db.sqlite3")) as app:
         users, group, lobby = await seat_three(tg, langs=("zh-hans", "en", "zh-hans"))
         svc = services(app)
-        assert (await tg.press_button(lobby, users[0], "开始")).text is None
+        assert (await tg.press_button(lobby, users[0], "开局")).text is None
         rng = random.Random(20261129)
         kinds = []
         for n in range(3):
@@ -412,7 +412,7 @@ async def test_429_never_loses_a_move(fake_tg: FakeTelegram, tmp_path) -> None:
         svc = services(app)
         tg.rate_limits = RateLimits(private_per_second=2, private_burst=2,
                                     group_per_minute=1000, global_per_second=1000)
-        await tg.press_button(lobby, users[0], "开始")
+        await tg.press_button(lobby, users[0], "开局")
         table = svc.service.in_chat(group.id)
         rng = random.Random(2)
         for _ in range(10):  # quick presses of the current buttons, not waiting for the DMs
