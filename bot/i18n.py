@@ -51,7 +51,7 @@ ZH: dict[str, str] = {
         "/addbot 加电脑玩家(一人也能开一桌)· /removebot 请走电脑\n"
         "/rules 规则简介 · /lang en 切换群语言\n"
         "/rank 本群排行(/rank all 总榜)· /me 我的战绩 · /history 最近牌局\n"
-        "/calc 算胡,例:/calc 一二三 壹贰叁 … + 九\n"
+        "/calc 算胡,例:/calc 一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾\n"
         "/export 导出上一局记录:开局时公布种子的 SHA-256,结算时公布种子,可用 python -m engine verify 验证。\n"
         "手牌和操作按钮在各自与机器人的私聊里;群里只显示牌桌。按「💡 提示」看电脑会怎么打。\n"
         "第一次玩的人请先私聊机器人并按 Telegram 的 Start 按钮,否则机器人无法给你发牌。"
@@ -193,6 +193,8 @@ ZH: dict[str, str] = {
     "taken_escape": "{name} 逃跑了,本局结束",
     "need_dm_new": "请先私聊机器人并按 Telegram 的 Start 按钮,再回群里开桌(/new):{link}",
     "lobby_closed": "🀄 跑胡子 · 第 {table} 桌 · 已结束\n发 /new 再开一桌。",
+    "calc_count_many": "牌太多了:共 {n} 张,胡牌时手牌、门子加胡的那张应为 {expected} 张。",
+    "calc_count_few": "牌太少了:共 {n} 张,胡牌时手牌、门子加胡的那张至少 {expected} 张。",
     **EVENT_NAMES,
 }
 
@@ -219,7 +221,7 @@ EN: dict[str, str] = {
         "/addbot adds a computer player (one person can play a table) · /removebot removes one\n"
         "/rules the rules in short · /lang zh switches the group's language\n"
         "/rank this group's leaderboard (/rank all: everyone) · /me your record · /history last hands\n"
-        "/calc judges a hand, e.g. /calc 一二三 壹贰叁 … + 九\n"
+        "/calc judges a hand, e.g. /calc 一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾\n"
         "/export sends the last hand's record: the seed's SHA-256 is shown at the start, the seed at the settlement; check it with python -m engine verify.\n"
         "Your cards and buttons come in your private chat with the bot; the group sees the table. "
         "Press 💡 提示 Hint to see how the computer would play.\n"
@@ -353,6 +355,8 @@ EN: dict[str, str] = {
     "taken_escape": "{name} left (逃跑): the hand is over",
     "need_dm_new": "Please open a private chat with the bot and press Start there, then open the table here (/new): {link}",
     "lobby_closed": "🀄 跑胡子 · table {table} · closed\nSend /new to open a new one.",
+    "calc_count_many": "Too many cards: {n}; at a win the hand, the melds and the winning card make {expected}.",
+    "calc_count_few": "Too few cards: {n}; at a win the hand, the melds and the winning card make at least {expected}.",
     **EVENT_NAMES,
 }
 
