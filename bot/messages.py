@@ -289,12 +289,19 @@ class Presenter:
             for seat, user_id in enumerate(record.users):
                 self._sync_hand_later(table, record, seat, user_id)
 
-    def note(self, chat_id: int, text_of: Callable[[str], str]) -> None:
-        """A one-off text in a chat; ``text_of(lang)`` builds it (dropped if too many wait)."""
+    def note(self, chat_id: int, text_of: Callable[[str], str], *, lang: str | None = None,
+             buttons_of: Callable[[str], Sequence[tuple[str, str]]] | None = None) -> None:
+        """A one-off text in a chat; ``text_of(lang)`` builds it (dropped if too many wait),
+        in ``lang`` or the chat's language, with one row of (label, callback data) buttons
+        from ``buttons_of(lang)`` if given (a question: 确认 / 取消)."""
         async def job() -> int:
-            lang = await self.group_lang(chat_id) if chat_id < 0 else self.default_lang
+            chosen = lang or (await self.group_lang(chat_id) if chat_id < 0
+                              else self.default_lang)
+            markup = None if buttons_of is None else InlineKeyboardMarkup(
+                [[InlineKeyboardButton(text, callback_data=data)
+                  for text, data in buttons_of(chosen)]])
             await self.gate.slot(key=chat_id)
-            await self.bot.send_message(chat_id, text_of(lang))
+            await self.bot.send_message(chat_id, text_of(chosen), reply_markup=markup)
             return 1
         self._put(chat_id, ("note", next(self._note_ids)), job)
 

@@ -323,11 +323,44 @@ class TableService:
         self.observer.changed(table)
         return table
 
-    async def leave(self, table_id: int, user_id: int) -> Table:
-        """Leave the table; during a hand this is 逃跑 and ends the hand with the penalty."""
+    def escape_quote(self, table_id: int, user_id: int) -> tuple[int, int] | None:
+        """(running hand's id, points the user would pay each other seat) if leaving now is
+        逃跑, else None. The amount depends on hidden cards: tell it to the user only."""
+        table = self.get(table_id)
+        seat = self._seat(table, user_id)
+        if table.hand is None or table.current is None:
+            return None
+        return table.current.id, table.hand.escape_penalty(seat)
+
+    def stop_quote(self, table_id: int, user_id: int, is_admin: bool) -> HandRecord | None:
+        """The running hand that stopping would void (None if none); refuses those who may
+        not stop the table."""
+        table = self.get(table_id)
+        self._check_may_stop(table, user_id, is_admin)
+        return table.current if table.hand is not None else None
+
+    @staticmethod
+    def _check_may_stop(table: Table, user_id: int, is_admin: bool) -> None:
+        if user_id != table.opener_id and not is_admin:
+            raise Refusal("only_opener")
+
+    @staticmethod
+    def _check_confirmed(table: Table, hand_id: int | None) -> None:
+        """During a hand, leaving or stopping needs its confirmation of this very hand; a
+        confirmation of a hand no longer running is outdated."""
+        running = table.current.id if table.hand is not None and table.current else None
+        if hand_id is not None and hand_id != running:
+            raise Refusal("stale")
+        if running is not None and hand_id is None:
+            raise Refusal("unconfirmed")
+
+    async def leave(self, table_id: int, user_id: int, hand_id: int | None = None) -> Table:
+        """Leave the table; during a hand this is 逃跑, which ends the hand with the penalty,
+        and needs ``hand_id``: the running hand the user confirmed it for."""
         table = self.get(table_id)
         async with table.lock:
             seat = self._seat(table, user_id)
+            self._check_confirmed(table, hand_id)
             escaped = table.hand is not None
             if escaped:
                 await self._apply(table, seat, A.ESCAPE, auto=False, leaving=True)
@@ -373,11 +406,14 @@ class TableService:
         table.status = "closed" if closes else "lobby"
         table.between_since = None
 
-    async def stop(self, table_id: int, user_id: int, is_admin: bool) -> Table:
+    async def stop(self, table_id: int, user_id: int, is_admin: bool,
+                   hand_id: int | None = None) -> Table:
+        """Close the table (opener or admin); a running hand is voided, which needs
+        ``hand_id``: the running hand the stop was confirmed for."""
         table = self.get(table_id)
         async with table.lock:
-            if user_id != table.opener_id and not is_admin:
-                raise Refusal("only_opener")
+            self._check_may_stop(table, user_id, is_admin)
+            self._check_confirmed(table, hand_id)
             table.version += 1
             async with self.store.transaction() as tx:
                 await tx.close_table(table.id, table.version)

@@ -342,7 +342,12 @@ async def test_leaving_mid_hand_is_escape(tg: FakeTelegram, tmp_path) -> None:
     async with running_bot(make_config(tg, tmp_path / "db.sqlite3")) as app:
         users, group, lobby, svc, table = await start_hand(tg, app)
         record = table.current
-        await tg.send_text(group, users[2], "/leave")
+        await tg.send_text(group, users[2], "/leave")  # asked first, privately (see test_bot_leave)
+        penalty = record.hand.escape_penalty(2)
+        question = await tg.wait_for(lambda: next(
+            (m for m in tg.messages(users[2]) if m.text == t("zh", "escape_confirm",
+                                                               points=penalty)), None))
+        assert (await tg.press_button(question, users[2], "确认逃跑")).text == t("zh", "escaped")
         await tg.wait_for(lambda: table.status == "lobby")
         outcome = record.hand.outcome
         assert outcome.kind == "escape" and outcome.escaper == 2

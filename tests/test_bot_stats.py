@@ -43,7 +43,7 @@ async def _play_all(path: Path) -> list[tuple[int, HandRecord]]:
         assert table is not None
         for p in (A, B, D):
             await service.again(table.id, p.user_id)
-        await service.leave(table.id, D.user_id)  # mid-hand: 逃跑
+        await service.leave(table.id, D.user_id, table.current.id)  # mid-hand: 逃跑
     finally:
         await store.close()
     return recorder.hands
