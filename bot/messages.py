@@ -324,16 +324,21 @@ class Presenter:
             else t(lang, "seat_empty", n=s + 1) for s in range(SEATS))
         opener = next((p.name for p in table.players.values() if p.user_id == table.opener_id),
                       "—")
-        return t(lang, "lobby", table=table.id, opener=opener, seats=seats)
+        text = t(lang, "lobby", table=table.id, opener=opener, seats=seats)
+        if table.full_since is not None:  # said once: no ticking edits
+            text += "\n\n" + t(lang, "lobby_full", seconds=f"{self.service.full_start_delay:g}")
+        return text
 
     def _lobby_keyboard(self, table: Table, lang: str) -> InlineKeyboardMarkup:
-        return InlineKeyboardMarkup([
-            [InlineKeyboardButton(t(lang, "btn_join"), callback_data=cb.simple("j", table.id)),
-             InlineKeyboardButton(t(lang, "btn_leave"), callback_data=cb.simple("l", table.id)),
-             InlineKeyboardButton(t(lang, "btn_begin"), callback_data=cb.simple("b", table.id))],
-            [InlineKeyboardButton(t(lang, "btn_addbot"), callback_data=cb.simple("r", table.id)),
-             InlineKeyboardButton(t(lang, "btn_deeplink"), url=self.deep_link(table.id))],
-        ])
+        """加入 and 加电脑 while a seat is free; 离开 and 开局 always."""
+        def button(key: str, kind: str) -> InlineKeyboardButton:
+            return InlineKeyboardButton(t(lang, key), callback_data=cb.simple(kind, table.id))
+        free = len(table.players) < SEATS
+        first = [button("btn_join", "j")] if free else []
+        first += [button("btn_leave", "l"), button("btn_begin", "b")]
+        second = [button("btn_addbot", "r")] if free else []
+        second.append(InlineKeyboardButton(t(lang, "btn_deeplink"), url=self.deep_link(table.id)))
+        return InlineKeyboardMarkup([first, second])
 
     async def _lobby(self, table: Table) -> int:
         """Send or edit the lobby; once play starts, edit it a last time without buttons."""

@@ -129,6 +129,9 @@ class Table:
     # clock time the table began to wait for 再来一局 (status "between"); memory only, so
     # after a restart the wait starts again from load time
     between_since: float | None = None
+    # clock time the lobby filled up (its hand starts ``full_start_delay`` later); memory
+    # only, so after a restart a full lobby counts down again from load time
+    full_since: float | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
 
     @property
@@ -174,6 +177,7 @@ class TableService:
         action_timeout: float,
         autoplay_delay: float,
         ready_timeout: float = 120.0,
+        full_start_delay: float = 10.0,
         default_lang: str = "zh",
         rules: RuleSet = QQ,
         clock: Callable[[], float] = time.monotonic,
@@ -185,6 +189,7 @@ class TableService:
         self.action_timeout = action_timeout
         self.autoplay_delay = autoplay_delay
         self.ready_timeout = ready_timeout  # seconds "between" hands before the unready go
+        self.full_start_delay = full_start_delay  # seconds a full lobby waits before dealing
         self.default_lang = default_lang
         self.rules = rules
         self.clock = clock
@@ -242,6 +247,7 @@ class TableService:
                                        hand_row.group_msg_id, hand_row.settle_msg_id)
         self._refresh_decisions(table)
         self._mark_between(table)
+        self._mark_full(table)
         return table
 
     async def _name_lang(self, user_id: int) -> tuple[str, str]:
@@ -284,6 +290,7 @@ class TableService:
             async with self.store.transaction() as tx:
                 await tx.add_seat(table.id, free[0], person.user_id)
             table.players[free[0]] = Player(person.user_id, person.name, person.lang)
+            self._mark_full(table)
         self.observer.changed(table)
         return table
 
@@ -304,6 +311,7 @@ class TableService:
                 await tx.upsert_user(robot_id, name, None, lang)
                 await tx.add_seat(table.id, free[0], robot_id)
             table.players[free[0]] = Player(robot_id, name, lang)
+            self._mark_full(table)
         self.observer.changed(table)
         return table
 
@@ -404,7 +412,7 @@ class TableService:
         for seat in seats:
             table.players.pop(seat)
         table.status = "closed" if closes else "lobby"
-        table.between_since = None
+        table.between_since = table.full_since = None
 
     async def stop(self, table_id: int, user_id: int, is_admin: bool,
                    hand_id: int | None = None) -> Table:
@@ -491,6 +499,7 @@ class TableService:
             p.hand_msg_id = None
         table.offered.clear()
         table.pressed.clear()
+        table.full_since = None
         self._set(table, cols)
         self._refresh_decisions(table)
         self._mark_between(table)
@@ -599,6 +608,8 @@ class TableService:
         for 再来一局 is kept in memory only: after a restart it starts again from load time."""
         if table.status == "between" and table.between_since is not None:
             return table.between_since + self.ready_timeout
+        if table.status == "lobby" and table.full_since is not None:
+            return table.full_since + self.full_start_delay
         hand = table.hand
         if hand is None:
             return None
@@ -618,6 +629,9 @@ class TableService:
         if table.status == "between":
             await self._ready_timeout(table)
             return
+        if table.status == "lobby":
+            await self._full_start(table)
+            return
         acted = False
         async with table.lock:
             while (hand := table.hand) is not None:
@@ -633,6 +647,16 @@ class TableService:
             self._after_action(table)
         else:
             self.observer.changed(table)
+
+    async def _full_start(self, table: Table) -> None:
+        """Timer, in the lobby: a table full for ``full_start_delay`` seconds deals."""
+        record = None
+        async with table.lock:
+            due = self.due_at(table)
+            if table.status == "lobby" and due is not None and due <= self.clock() + 1e-3:
+                record = await self._start_hand(table)
+        if table.status != "closed":
+            self._started(table, record)
 
     async def _ready_timeout(self, table: Table) -> None:
         """Timer, between hands: once ``ready_timeout`` is over, every human who did not press
@@ -714,6 +738,15 @@ class TableService:
         cols: dict[str, object] = {"status": "between", "dealer": dealer, "draws_in_row": draws}
         await tx.update_table(table.id, **cols)
         return cols
+
+    def _mark_full(self, table: Table) -> None:
+        """Start the countdown of a lobby whose last seat just filled (kept while it stays
+        full; someone leaving forgets it, see :meth:`_drop`)."""
+        full = table.status == "lobby" and len(table.players) == SEATS
+        if not full:
+            table.full_since = None
+        elif table.full_since is None:
+            table.full_since = self.clock()
 
     def _mark_between(self, table: Table) -> None:
         """Start (or forget) the wait for 再来一局 after a change of status."""
