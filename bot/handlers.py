@@ -211,9 +211,10 @@ class Handlers:
         if not last:
             await self._answer(update, lambda lang: t(lang, "export_none"))
             return
-        name, data, sha = fairness.export_file(last[0])
+        played = last[0]
+        name, data, sha = fairness.export_file(played)
         self.presenter.document(chat.id, name, data, lambda lang: t(
-            lang, "export_caption", id=last[0].id, sha=sha, file=name))
+            lang, "export_caption", no=played.no, seed=played.seed, sha=sha, file=name))
 
     async def unknown(self, update: Update, context: Context) -> None:
         """Any other text in a private chat, or a command addressed to this bot in a group."""

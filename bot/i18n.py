@@ -52,7 +52,8 @@ ZH: dict[str, str] = {
         "/rules 规则简介 · /lang en 切换群语言\n"
         "/rank 本群排行(/rank all 总榜)· /me 我的战绩 · /history 最近牌局\n"
         "/calc 算胡,例:/calc 一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾\n"
-        "/export 导出上一局记录:开局时公布种子的 SHA-256,结算时公布种子,可用 python -m engine verify 验证。\n"
+        "/export 导出上一局记录。公平性:开局时公布种子的指纹 🔒(SHA-256 的前 8 位),"
+        "结算时公布种子(点开「公平性」),可用 python -m engine verify 验证。\n"
         "手牌和操作按钮在各自与机器人的私聊里;群里只显示牌桌。按「💡 提示」看电脑会怎么打。\n"
         "第一次玩的人请先私聊机器人并按 Telegram 的 Start 按钮,否则机器人无法给你发牌。"
     ),
@@ -149,9 +150,11 @@ ZH: dict[str, str] = {
     "mingtang_item": "{name}{fan}番",
     "name_sep": "、",
     # provably fair deals
-    "table_seal": "🔒 种子 SHA-256 {sha}",
-    "settle_seed": "🔑 本局种子 {seed}(SHA-256 {sha},开局时已公布)\n/export 下载本局记录,用 python -m engine verify 验证",
-    "export_caption": "第 {id} 号牌局的完整记录 · 种子 SHA-256 {sha}\n验证:python -m engine verify {file}",
+    "table_seal": "🔒 {fp}",
+    "export_caption": (
+        "第 {no} 局的完整记录\n种子 {seed}\nSHA-256 {sha}\n"
+        "开局时公布的 🔒 是这个 SHA-256 的前 8 位。验证:python -m engine verify {file}"
+    ),
     "export_none": "本群还没有打完的牌局可以导出。",
     # leaderboards
     "rank_group": "🏅 本群排行榜(前 {n} 名)",
@@ -193,6 +196,12 @@ ZH: dict[str, str] = {
     "taken_escape": "{name} 逃跑了,本局结束",
     "need_dm_new": "请先私聊机器人并按 Telegram 的 Start 按钮,再回群里开桌(/new):{link}",
     "lobby_closed": "🀄 跑胡子 · 第 {table} 桌 · 已结束\n发 /new 再开一桌。",
+    "settle_seal": "🔒 {fp} · 公平性见下",
+    "settle_fairness": (
+        "公平性 / Fairness\n本局种子 {seed}\nSHA-256 {sha}\n"
+        "开局时公布的 🔒 是这个 SHA-256 的前 8 位;种子决定了洗牌。"
+        "/export 下载本局记录,用 python -m engine verify 文件名 验证。"
+    ),
     "lobby_full": "人齐了,{seconds} 秒后开始(按「开局」立即开始)。",
     "escape_confirm": "确定逃跑?将赔每家 {points} 分。",
     "escape_alert": "确定逃跑?将赔每家 {points} 分。\n请在私聊里按「确认逃跑」或「取消」。",
@@ -232,7 +241,9 @@ EN: dict[str, str] = {
         "/rules the rules in short · /lang zh switches the group's language\n"
         "/rank this group's leaderboard (/rank all: everyone) · /me your record · /history last hands\n"
         "/calc judges a hand, e.g. /calc 一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾\n"
-        "/export sends the last hand's record: the seed's SHA-256 is shown at the start, the seed at the settlement; check it with python -m engine verify.\n"
+        "/export sends the last hand's record. Fairness: the seed's fingerprint 🔒 (its SHA-256's "
+        "first 8 digits) is shown at the start, the seed at the settlement (open 公平性 Fairness); "
+        "check it with python -m engine verify.\n"
         "Your cards and buttons come in your private chat with the bot; the group sees the table. "
         "Press 💡 提示 Hint to see how the computer would play.\n"
         "First time? Open a private chat with the bot and press Start, or it cannot deal to you."
@@ -323,9 +334,12 @@ EN: dict[str, str] = {
     "flag_tianhu": "天胡",
     "mingtang_item": "{name} {fan}番",
     "name_sep": ", ",
-    "table_seal": "🔒 seed SHA-256 {sha}",
-    "settle_seed": "🔑 This hand's seed: {seed} (SHA-256 {sha}, shown at the start)\n/export sends the hand's record; check it with python -m engine verify",
-    "export_caption": "Full record of hand #{id} · seed SHA-256 {sha}\nCheck it: python -m engine verify {file}",
+    "table_seal": "🔒 {fp}",
+    "export_caption": (
+        "Full record of hand {no}\nSeed {seed}\nSHA-256 {sha}\n"
+        "The 🔒 shown at the start is this SHA-256's first 8 digits. "
+        "Check it: python -m engine verify {file}"
+    ),
     "export_none": "No finished hand to export in this group yet.",
     "rank_group": "🏅 This group's top {n}",
     "rank_global": "🏅 Top {n} of all groups",
@@ -365,6 +379,12 @@ EN: dict[str, str] = {
     "taken_escape": "{name} left (逃跑): the hand is over",
     "need_dm_new": "Please open a private chat with the bot and press Start there, then open the table here (/new): {link}",
     "lobby_closed": "🀄 跑胡子 · table {table} · closed\nSend /new to open a new one.",
+    "settle_seal": "🔒 {fp} · fairness below",
+    "settle_fairness": (
+        "公平性 / Fairness\nSeed {seed}\nSHA-256 {sha}\n"
+        "The 🔒 shown at the start is this SHA-256's first 8 digits; the seed made the shuffle. "
+        "/export sends the hand's record: check it with python -m engine verify FILE."
+    ),
     "lobby_full": "The table is full: the hand starts in {seconds} s (press 开局 Deal to start now).",
     "escape_confirm": "Leave (逃跑)? You would pay {points} to each player.",
     "escape_alert": "Leave (逃跑)? You would pay {points} to each player.\nConfirm or cancel in your private chat.",

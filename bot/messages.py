@@ -15,6 +15,7 @@ whose decision has waited ``PING_DELAY`` seconds. Every call waits its turn at t
 from __future__ import annotations
 
 import asyncio
+import html
 import itertools
 import logging
 from collections.abc import Awaitable, Callable, Hashable, Sequence
@@ -23,10 +24,11 @@ from dataclasses import dataclass, field
 from weakref import WeakKeyDictionary
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputFile, InputMediaPhoto
+from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden
 
 from bot import callbacks as cb
-from bot import robots
+from bot import fairness, robots
 from bot.gate import Gate
 from bot.i18n import t
 from bot.outbox import Job, Outbox
@@ -401,7 +403,7 @@ class Presenter:
         head = t(lang, "table_caption", hand=record.no, dealer=record.names[pub.dealer],
                  stock=pub.stock_count)
         if hand.seed is not None:  # the commitment, from the first picture of the hand on
-            head += " · " + t(lang, "table_seal", sha=seed_commitment(hand.seed))
+            head += " · " + t(lang, "table_seal", fp=fairness.fingerprint(hand.seed))
         lines = [head, *move_log(record, lang)]
         if pub.to_act:
             lines.append(t(lang, "waiting_for",
@@ -434,18 +436,24 @@ class Presenter:
             await self.gate.slot(urgent=live)  # its 再来一局 is what the table waits for
             photo = await self._render(render_settlement, pub, record.names, per_seat, lang)
             msg = await self.bot.send_photo(table.chat_id, photo, caption=caption,
-                                            reply_markup=markup)
+                                            reply_markup=markup, parse_mode=ParseMode.HTML)
             await self.service.remember_hand(record, settle_msg_id=msg.message_id)
         elif shown.settle_caption == caption:
             return 0
         else:
             await self.gate.slot()
-            await self._edit_caption(table.chat_id, record.settle_msg_id, caption, markup)
+            try:
+                await self.bot.edit_message_caption(table.chat_id, record.settle_msg_id,
+                                                    caption=caption, reply_markup=markup,
+                                                    parse_mode=ParseMode.HTML)
+            except BadRequest as e:
+                _unless_not_modified(e)
         shown.settle_caption = caption
         return 1
 
     def _settlement_text(self, table: Table, record: HandRecord, totals: dict[int, int],
                          lang: str, live: bool) -> str:
+        """The settlement caption, in HTML (the 公平性 part is an expandable blockquote)."""
         outcome = record.hand.outcome
         assert outcome is not None
         names = record.names
@@ -471,13 +479,19 @@ class Presenter:
                            total=totals.get(user_id, 0)))
         seed = record.hand.seed
         if seed is not None:  # the hand is over: its seed may be told
-            lines.append(t(lang, "settle_seed", seed=seed, sha=seed_commitment(seed)))
+            lines.append(t(lang, "settle_seal", fp=fairness.fingerprint(seed)))
+        tail: list[str] = []
         if live:
             ready = [p.name for p in table.players.values() if p.ready]
             if ready:
-                lines.append(t(lang, "settle_ready", names=t(lang, "name_sep").join(ready)))
-            lines.append(t(lang, "settle_next"))
-        return "\n".join(lines)
+                tail.append(t(lang, "settle_ready", names=t(lang, "name_sep").join(ready)))
+            tail.append(t(lang, "settle_next"))
+        parts = [html.escape("\n".join(lines))]
+        if seed is not None:  # the 公平性 part: folded until a curious player opens it
+            fair = t(lang, "settle_fairness", seed=seed, sha=seed_commitment(seed))
+            parts.append(f"<blockquote expandable>{html.escape(fair)}</blockquote>")
+        parts += [html.escape(line) for line in tail]
+        return "\n".join(parts)
 
     # --- private hand messages -------------------------------------------------------------
 
