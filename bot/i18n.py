@@ -1,11 +1,14 @@
 """Every user-facing text, one catalog per language (Chinese first, game terms in Chinese).
 
 ``t(lang, key, **fields)`` formats an entry; a missing English entry falls back to Chinese.
+An English entry words a count with ``{n} {n:plural:hand:hands}`` (see :class:`_Formatter`).
 Private chats follow the user's Telegram ``language_code`` (:func:`lang_of`); groups use the
 chat's setting.
 """
 
 from __future__ import annotations
+
+import string
 
 # Move-log words are game terms: Chinese in both languages.
 EVENT_NAMES: dict[str, str] = {
@@ -167,9 +170,9 @@ ZH: dict[str, str] = {
     "me_best": "最佳一手:+{points} 分 · 胡息 {huxi} · 番 {fan} · {items}(#{id})",
     "me_no_best": "最佳一手:还没有胡过牌。",
     "history_title": "📜 本群最近 {n} 局",
-    "history_win": "#{id} 🏆 {winner} 胡 · 胡息 {huxi} · {points}",
-    "history_draw": "#{id} 荒庄",
-    "history_escape": "#{id} 🏃 {name} 逃跑 · {points}",
+    "history_win": "第 {no} 局 🏆 {winner} 胡 · 胡息 {huxi} · {points}",
+    "history_draw": "第 {no} 局 荒庄",
+    "history_escape": "第 {no} 局 🏃 {name} 逃跑 · {points}",
     "history_empty": "本群还没有打完的牌局。",
     # /calc
     "calc_usage": (
@@ -202,6 +205,29 @@ ZH: dict[str, str] = {
         "开局时公布的 🔒 是这个 SHA-256 的前 8 位;种子决定了洗牌。"
         "/export 下载本局记录,用 python -m engine verify 文件名 验证。"
     ),
+    "level_帝王": "帝王",
+    "level_丞相": "丞相",
+    "level_巡抚": "巡抚",
+    "level_总督": "总督",
+    "level_知府": "知府",
+    "level_通判": "通判",
+    "level_知县": "知县",
+    "level_大地主": "大地主",
+    "level_小地主": "小地主",
+    "level_大财主": "大财主",
+    "level_小财主": "小财主",
+    "level_衙役": "衙役",
+    "level_商人": "商人",
+    "level_掌柜": "掌柜",
+    "level_富农": "富农",
+    "level_中农": "中农",
+    "level_猎人": "猎人",
+    "level_渔夫": "渔夫",
+    "level_贫农": "贫农",
+    "level_佃户": "佃户",
+    "level_长工": "长工",
+    "level_短工": "短工",
+    "level_包身工": "包身工",
     "lobby_full": "人齐了,{seconds} 秒后开始(按「开局」立即开始)。",
     "escape_confirm": "确定逃跑?将赔每家 {points} 分。",
     "escape_alert": "确定逃跑?将赔每家 {points} 分。\n请在私聊里按「确认逃跑」或「取消」。",
@@ -343,17 +369,26 @@ EN: dict[str, str] = {
     "export_none": "No finished hand to export in this group yet.",
     "rank_group": "🏅 This group's top {n}",
     "rank_global": "🏅 Top {n} of all groups",
-    "rank_line": "{pos}. {name} · {points} pts · {title} · {hands} hands, {wins} wins",
+    "rank_line": (
+        "{pos}. {name} · {points} {points:plural:pt:pts} · {title} · "
+        "{hands} {hands:plural:hand:hands}, {wins} {wins:plural:win:wins}"
+    ),
     "rank_empty": "No finished hands yet.",
     "me_head": "📇 {name} · 等级 {title}",
-    "me_total": "Overall: {points} pts · {hands} hands · {wins} wins · win rate {rate}",
-    "me_chat": "This group: {points} pts · {hands} hands · {wins} wins · win rate {rate}",
-    "me_best": "Best hand: +{points} pts · 胡息 {huxi} · 番 {fan} · {items} (#{id})",
+    "me_total": (
+        "Overall: {points} {points:plural:pt:pts} · {hands} {hands:plural:hand:hands} · "
+        "{wins} {wins:plural:win:wins} · win rate {rate}"
+    ),
+    "me_chat": (
+        "This group: {points} {points:plural:pt:pts} · {hands} {hands:plural:hand:hands} · "
+        "{wins} {wins:plural:win:wins} · win rate {rate}"
+    ),
+    "me_best": "Best hand: +{points} {points:plural:pt:pts} · 胡息 {huxi} · 番 {fan} · {items} (#{id})",
     "me_no_best": "Best hand: no win yet.",
-    "history_title": "📜 This group's last {n} hands",
-    "history_win": "#{id} 🏆 {winner} 胡 · 胡息 {huxi} · {points}",
-    "history_draw": "#{id} 荒庄 (draw)",
-    "history_escape": "#{id} 🏃 {name} left (逃跑) · {points}",
+    "history_title": "📜 This group's last {n} {n:plural:hand:hands}",
+    "history_win": "Hand {no} 🏆 {winner} 胡 · 胡息 {huxi} · {points}",
+    "history_draw": "Hand {no} 荒庄 (draw)",
+    "history_escape": "Hand {no} 🏃 {name} left (逃跑) · {points}",
     "history_empty": "No finished hands in this group yet.",
     "calc_usage": (
         "Usage: /calc hand [melds] [+ winning card] [self]\n"
@@ -385,6 +420,29 @@ EN: dict[str, str] = {
         "The 🔒 shown at the start is this SHA-256's first 8 digits; the seed made the shuffle. "
         "/export sends the hand's record: check it with python -m engine verify FILE."
     ),
+    "level_帝王": "帝王 Emperor",
+    "level_丞相": "丞相 Chancellor",
+    "level_巡抚": "巡抚 Provincial governor",
+    "level_总督": "总督 Viceroy",
+    "level_知府": "知府 Prefect",
+    "level_通判": "通判 Vice-prefect",
+    "level_知县": "知县 County magistrate",
+    "level_大地主": "大地主 Great landlord",
+    "level_小地主": "小地主 Small landlord",
+    "level_大财主": "大财主 Rich man",
+    "level_小财主": "小财主 Well-off man",
+    "level_衙役": "衙役 Yamen runner",
+    "level_商人": "商人 Merchant",
+    "level_掌柜": "掌柜 Shopkeeper",
+    "level_富农": "富农 Rich peasant",
+    "level_中农": "中农 Middle peasant",
+    "level_猎人": "猎人 Hunter",
+    "level_渔夫": "渔夫 Fisherman",
+    "level_贫农": "贫农 Poor peasant",
+    "level_佃户": "佃户 Tenant farmer",
+    "level_长工": "长工 Farmhand",
+    "level_短工": "短工 Day labourer",
+    "level_包身工": "包身工 Bonded labourer",
     "lobby_full": "The table is full: the hand starts in {seconds} s (press 开局 Deal to start now).",
     "escape_confirm": "Leave (逃跑)? You would pay {points} to each player.",
     "escape_alert": "Leave (逃跑)? You would pay {points} to each player.\nConfirm or cancel in your private chat.",
@@ -403,10 +461,24 @@ EN: dict[str, str] = {
 CATALOGS: dict[str, dict[str, str]] = {"zh": ZH, "en": EN}
 
 
+class _Formatter(string.Formatter):
+    """``str.format`` plus plural forms: ``{n:plural:hand:hands}`` is the word for the number
+    ``n`` (English: one for ±1, else the other). Chinese has no plural and never uses it."""
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        if format_spec.startswith("plural:"):
+            one, other = format_spec.split(":")[1:]
+            return one if isinstance(value, int) and abs(value) == 1 else other
+        return super().format_field(value, format_spec)
+
+
+_FORMATTER = _Formatter()
+
+
 def t(lang: str, key: str, **fields: object) -> str:
     """The text ``key`` in ``lang`` (Chinese when missing), formatted with ``fields``."""
     text = CATALOGS.get(lang, ZH).get(key) or ZH[key]
-    return text.format(**fields) if fields else text
+    return _FORMATTER.format(text, **fields) if fields else text
 
 
 def lang_of(language_code: str | None, default: str) -> str:

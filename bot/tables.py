@@ -99,7 +99,7 @@ class Decision:
 @dataclass(eq=False)  # compared and hashed by identity: the presenter keys weak maps by it
 class HandRecord:
     id: int
-    no: int
+    no: int  # the group's hand number: 1, 2, 3… over all of the group's tables
     hand: Hand
     users: tuple[int, ...]  # who sat where when it was dealt
     names: tuple[str, ...]
@@ -477,7 +477,7 @@ class TableService:
         self.observer.changed(table)
 
     async def _start_hand(self, table: Table) -> HandRecord:
-        no = table.current.no + 1 if table.current else 1
+        no = await self.store.next_hand_no(table.chat_id)
         rng = self.random if self.seed is None else random.Random(f"{self.seed}:{table.id}:{no}")
         dealer = table.dealer if table.dealer is not None else rng.randrange(SEATS)
         seed = rng.getrandbits(64)

@@ -84,6 +84,14 @@ async def test_the_opener_leaving_hands_the_table_to_the_next_seated(service) ->
     assert table.status == "closed"
 
 
+async def test_a_groups_hands_are_numbered_on_across_its_tables(service) -> None:
+    table = await seated(service)
+    await finish(service, table)
+    await service.stop(table.id, PEOPLE[0].user_id, is_admin=False)
+    again = await seated(service)  # a new table in the same group
+    assert again.id != table.id and (table.current.no, again.current.no) == (1, 2)
+
+
 # --- through the real bot and a fake Telegram: 逃跑 and stopping a hand are asked first ------
 
 
