@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from test_bot_e2e import make_config, running_bot, start_hand
+from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
 
 from bot.i18n import t
 from bot.store import Store
@@ -120,3 +122,36 @@ async def test_double_tap_outdated_and_out_of_turn_are_told_apart(service) -> No
     if not table.decisions[other].legal:
         with pytest.raises(Refusal, match="not_your_turn"):
             await service.act(table.id, PEOPLE[other].user_id, decision.version, 0)
+
+
+async def test_through_telegram_an_overtaken_chi_is_told_who_took_the_card(tg, tmp_path) -> None:
+    """The same through the real bot: the toasts a player sees."""
+    async with running_bot(make_config(tg, tmp_path / "db.sqlite3")) as app:
+        users, group, lobby, svc, table = await start_hand(tg, app)
+        rng = random.Random(3)
+        for _ in range(5000):
+            if chi_against_peng(table) is not None:
+                break
+            if table.status == "between":
+                for user in users:
+                    await svc.service.again(table.id, user.id)
+                continue
+            hand = table.current.hand
+            seat = next(s for s, d in table.decisions.items() if d.legal)
+            public = [e for e in hand.history if e.visible_to is None]
+            action = policy.choose(hand.private_view(seat), public, rng)
+            d = table.decisions[seat]
+            await tg.press(group, lobby.message_id, users[seat],
+                           f"a:{table.id}:{d.version}:{d.legal.index(action)}")
+        chi, peng = chi_against_peng(table)
+        d_chi, d_peng = table.decisions[chi], table.decisions[peng]
+        index = chi_index(table, chi)
+        chi_data = f"a:{table.id}:{d_chi.version}:{index}"
+        label = A.label(d_chi.legal[index], "zh")
+        answer = await tg.press(group, lobby.message_id, users[chi], chi_data)
+        assert answer.text == f"已选 {label},等待其他玩家"
+        answer = await tg.press(group, lobby.message_id, users[peng],
+                                f"a:{table.id}:{d_peng.version}:{d_peng.legal.index(A.PENG)}")
+        assert answer.text == "✓ 碰"
+        answer = await tg.press(group, lobby.message_id, users[chi], chi_data)
+        assert answer.text == f"{users[peng].first_name} 碰 了这张牌"
