@@ -168,16 +168,23 @@ def button(tg: FakeTelegram, user: FakeUser, label: str) -> tuple[FakeMessage, s
     return (msg, data) if data else None
 
 
+# Buttons whose press was accepted in this test (cleared by seat_three): pressed again, such a
+# button is answered as the first time (a double tap) and plays nothing, so it is not a new move.
+USED: set[str] = set()
+
+
 async def press_action(tg: FakeTelegram, user: FakeUser, action: str) -> None:
     """Press the DM button for ``action`` once it is shown; an outdated keyboard is refused
     (and changes nothing), then the refreshed one is pressed."""
     refused: set[str] = set()
     while True:
         msg, data = await tg.wait_for(
-            lambda: (b := button(tg, user, A.label(action, "zh"))) and b[1] not in refused and b,
+            lambda: (b := button(tg, user, A.label(action, "zh"))) and b[1] not in refused
+            and b[1] not in USED and b,
             timeout=20, what=f"{user.first_name}'s button {action}")
         answer = await tg.press(user, msg.message_id, user, data, timeout=20)
         if accepted(answer.text, action):
+            USED.add(data)
             return
         assert answer.text in REFUSED, answer
         refused.add(data)
@@ -207,6 +214,7 @@ def discarding(hand: Hand) -> bool:
 
 
 async def seat_three(tg: FakeTelegram) -> tuple[list[FakeUser], object, FakeMessage]:
+    USED.clear()
     users = [tg.user(n) for n in ("Alice", "Bob", "Carol")]
     group = tg.group("牌友群", members=tuple(users))
     for user in users:
