@@ -168,9 +168,10 @@ def button(tg: FakeTelegram, user: FakeUser, label: str) -> tuple[FakeMessage, s
     return (msg, data) if data else None
 
 
-# Buttons whose press was accepted in this test (cleared by seat_three): pressed again, such a
-# button is answered as the first time (a double tap) and plays nothing, so it is not a new move.
-USED: set[str] = set()
+# (user, button) pairs whose press was accepted in this test (cleared by seat_three): pressed
+# again, such a button is answered as the first time (a double tap) and plays nothing, so it
+# is not a new move. (Another seat's button may carry the same data: the seat is the presser's.)
+USED: set[tuple[int, str]] = set()
 
 
 async def press_action(tg: FakeTelegram, user: FakeUser, action: str) -> None:
@@ -180,11 +181,11 @@ async def press_action(tg: FakeTelegram, user: FakeUser, action: str) -> None:
     while True:
         msg, data = await tg.wait_for(
             lambda: (b := button(tg, user, A.label(action, "zh"))) and b[1] not in refused
-            and b[1] not in USED and b,
+            and (user.id, b[1]) not in USED and b,
             timeout=20, what=f"{user.first_name}'s button {action}")
         answer = await tg.press(user, msg.message_id, user, data, timeout=20)
         if accepted(answer.text, action):
-            USED.add(data)
+            USED.add((user.id, data))
             return
         assert answer.text in REFUSED, answer
         refused.add(data)
