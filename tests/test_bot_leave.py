@@ -12,7 +12,7 @@ from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
 
 from bot.i18n import t
 from bot.store import Store
-from bot.tables import Person, Table, TableService
+from bot.tables import Person, Refusal, Table, TableService
 from tests.test_bot_tables import PEOPLE, Clock, _Observer, seated
 
 SEED = 7
@@ -90,6 +90,22 @@ async def test_a_groups_hands_are_numbered_on_across_its_tables(service) -> None
     await service.stop(table.id, PEOPLE[0].user_id, is_admin=False)
     again = await seated(service)  # a new table in the same group
     assert again.id != table.id and (table.current.no, again.current.no) == (1, 2)
+
+
+async def test_escape_and_stopping_a_hand_need_their_confirmation(service) -> None:
+    table = await seated(service)
+    running = table.current.id
+    for attempt in (service.leave(table.id, PEOPLE[2].user_id),
+                    service.stop(table.id, PEOPLE[0].user_id, is_admin=False)):
+        with pytest.raises(Refusal, match="unconfirmed"):
+            await attempt
+    with pytest.raises(Refusal, match="stale"):  # a confirmation of another hand
+        await service.leave(table.id, PEOPLE[2].user_id, running + 1)
+    assert table.status == "playing" and len(table.players) == 3
+    assert service.escape_quote(table.id, PEOPLE[2].user_id) == \
+        (running, table.current.hand.escape_penalty(2))
+    await service.stop(table.id, PEOPLE[0].user_id, is_admin=False, hand_id=running)
+    assert table.status == "closed"
 
 
 # --- through the real bot and a fake Telegram: 逃跑 and stopping a hand are asked first ------
