@@ -82,6 +82,7 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
     service = TableService(store, hub, action_timeout=config.action_timeout,
                            autoplay_delay=config.autoplay_delay,
                            ready_timeout=config.ready_timeout,
+                           full_start_delay=config.full_start_delay,
                            default_lang=config.default_lang, rng=rng, seed=config.seed)
     presenter = Presenter(app.bot, store, service, group_interval=config.group_interval,
                           dm_interval=config.dm_interval, send_interval=config.send_interval,

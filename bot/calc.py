@@ -103,6 +103,21 @@ def parse(text: str) -> Holding:
     return Holding(tuple(C.counts(hand)), tuple(melds), card, source)
 
 
+def check_count(holding: Holding, rules: RuleSet = QQ) -> None:
+    """A win holds ``3 · groups_to_win`` cards (hand, melds and the winning card), one more
+    for each 提 or 跑 beyond the first (whose group makes room for the 将 pair). Kinds held
+    four times bound the 提 and 跑; :class:`CalcError` when the count cannot be a win."""
+    cards = [k for g in holding.melds for k in g.cards]
+    cards += [holding.card] if holding.card is not None else []
+    total = [n + cards.count(k) for k, n in enumerate(holding.hand)]
+    n, least = sum(total), 3 * rules.groups_to_win
+    most = least + max(0, total.count(C.COPIES) - 1)
+    if n > most:
+        raise CalcError("calc_count_many", n=n, expected=most)
+    if n < least:
+        raise CalcError("calc_count_few", n=n, expected=least)
+
+
 def judge(holding: Holding, rules: RuleSet = QQ) -> tuple[Win | None, Win | None]:
     """(the win, None) — or (None, the best arrangement below the 胡息 minimum, if any)."""
     args = (holding.hand, holding.melds, holding.card)
@@ -132,6 +147,7 @@ def answer(text: str, lang: str, rules: RuleSet = QQ) -> str:
     """The reply to ``/calc text``: the verdict, or what is wrong with the input and an example."""
     try:
         holding = parse(text)
+        check_count(holding, rules)
     except CalcError as e:
         head = t(lang, e.key, **e.fields)
         return head if e.key == "calc_usage" else f"{head}\n{t(lang, 'calc_usage')}"

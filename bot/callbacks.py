@@ -4,7 +4,9 @@
 at keyboard ``version``; the seat is never in the data, it is the presser's own.
 The other kinds carry only a table id: ``j`` join, ``l`` leave, ``b`` begin, ``g`` 再来一局,
 ``m`` take back control from 托管, ``h`` 提示 (what the policy would play now), ``r`` add
-a computer player.
+a computer player. Confirmations carry the hand they belong to, ``{kind}:{table}:{hand}``
+(in ``version``): ``e`` confirms 逃跑, ``s`` confirms stopping a running hand, ``k`` keeps
+playing (cancels either); a confirmation of a hand no longer running is outdated.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from dataclasses import dataclass
 
 MAX_BYTES = 64
 SIMPLE_KINDS = frozenset("jlbgmhr")
-PATTERN = r"\A(?:a:[0-9]+:[0-9]+:[0-9]+|[jlbgmhr]:[0-9]+)\Z"
+CONFIRM_KINDS = frozenset("esk")
+PATTERN = r"\A(?:a:[0-9]+:[0-9]+:[0-9]+|[jlbgmhr]:[0-9]+|[esk]:[0-9]+:[0-9]+)\Z"
 _RE = re.compile(PATTERN)
 
 
@@ -39,6 +42,13 @@ def simple(kind: str, table_id: int) -> str:
     if kind not in SIMPLE_KINDS:
         raise ValueError(f"unknown button kind {kind!r}")
     return _checked(f"{kind}:{table_id}")
+
+
+def confirm(kind: str, table_id: int, hand_id: int) -> str:
+    """A confirmation (or its cancel) about hand ``hand_id`` of the table."""
+    if kind not in CONFIRM_KINDS:
+        raise ValueError(f"unknown confirmation kind {kind!r}")
+    return _checked(f"{kind}:{table_id}:{hand_id}")
 
 
 def parse(data: str | None) -> Press | None:

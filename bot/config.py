@@ -26,6 +26,7 @@ class Config:
     db_path: Path = Path("paohuzi.sqlite3")
     action_timeout: float = 60.0  # seconds a player has for a decision before 托管
     ready_timeout: float = 120.0  # seconds to press 再来一局 before being unseated
+    full_start_delay: float = 10.0  # seconds a full lobby waits before dealing (开局 deals now)
     default_lang: str = "zh"  # language of group chats until changed
     group_interval: float = 3.5  # min seconds between two messages-or-edits in one group
     dm_interval: float = 1.0  # the same in one private chat
@@ -88,6 +89,7 @@ def load_config(environ: Mapping[str, str], env_file: Path | None = Path(".env")
         db_path=Path(values.get("DB_PATH", "").strip() or "paohuzi.sqlite3"),
         action_timeout=_number(values, "ACTION_TIMEOUT", 60.0, 1.0),
         ready_timeout=_number(values, "READY_TIMEOUT", 120.0, 10.0),
+        full_start_delay=_number(values, "FULL_START_DELAY", 10.0, 0.0),
         default_lang=lang,
         group_interval=_number(values, "GROUP_EDIT_INTERVAL", 3.5, 3.2),
         dm_interval=_number(values, "DM_EDIT_INTERVAL", 1.0, 1.0),

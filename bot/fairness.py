@@ -1,7 +1,8 @@
 """Provably fair deals in the bot: the seed's commitment, its reveal, and the exported record.
 
-The group sees ``seed_commitment(seed)`` in the table caption from the first picture of a hand
-on; the settlement reveals the seed; ``/export`` sends the last finished hand of the group as
+The group sees the commitment's :func:`fingerprint` (its first 8 hex digits) in the table
+caption from the first picture of a hand on; the settlement repeats it and, in a 公平性 part a
+curious player opens, reveals the seed, the full ``seed_commitment(seed)`` and how to verify; ``/export`` sends the last finished hand of the group as
 the JSON document of :func:`engine.record.export_hand`, which ``python -m engine verify``
 checks. A running hand is never exported: its seed is the deal.
 """
@@ -15,7 +16,15 @@ from engine.record import export_hand, seed_commitment
 from engine.rules import get_rule_set
 from engine.state import Hand
 
-__all__ = ["export_file", "filename", "replay", "seed_commitment"]
+__all__ = ["export_file", "filename", "fingerprint", "replay", "seed_commitment"]
+
+FINGERPRINT_HEX = 8  # hex digits of the commitment shown in captions
+
+
+def fingerprint(seed: int) -> str:
+    """The short form of the seed's commitment shown in captions (its first hex digits):
+    enough to recognise the full commitment given with the seed and in ``/export``."""
+    return seed_commitment(seed)[:FINGERPRINT_HEX]
 
 
 def replay(played: PlayedHand) -> Hand:

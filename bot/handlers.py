@@ -11,7 +11,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from telegram import Chat, Update, User
+from telegram import CallbackQuery, Chat, Update, User
 from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
@@ -29,6 +29,21 @@ log = logging.getLogger(__name__)
 Context = ContextTypes.DEFAULT_TYPE
 JOIN_PAYLOAD = "j"
 NAME_CHARS = 16  # display names are cut to this many characters
+
+
+@dataclass(frozen=True)
+class Reply:
+    """How a press is answered: a toast (an alert when ``alert``), or a link to open."""
+
+    text: str | None
+    url: str | None = None
+    alert: bool = False
+
+
+def refusal_text(refusal: Refusal, lang: str) -> str:
+    """A refusal in words; a ``move`` field (an action string) is labelled in ``lang``."""
+    fields = {k: A.label(v, lang) if k == "move" else v for k, v in refusal.fields.items()}
+    return t(lang, refusal.code, **fields)
 
 
 @dataclass
@@ -196,9 +211,10 @@ class Handlers:
         if not last:
             await self._answer(update, lambda lang: t(lang, "export_none"))
             return
-        name, data, sha = fairness.export_file(last[0])
+        played = last[0]
+        name, data, sha = fairness.export_file(played)
         self.presenter.document(chat.id, name, data, lambda lang: t(
-            lang, "export_caption", id=last[0].id, sha=sha, file=name))
+            lang, "export_caption", no=played.no, seed=played.seed, sha=sha, file=name))
 
     async def unknown(self, update: Update, context: Context) -> None:
         """Any other text in a private chat, or a command addressed to this bot in a group."""
@@ -245,7 +261,11 @@ class Handlers:
                 return
             await self.service.join(table.id, person)
         elif command == "leave":
-            await self.service.leave(table.id, person.user_id)
+            quote = self.service.escape_quote(table.id, person.user_id)
+            if quote is None:
+                await self.service.leave(table.id, person.user_id)
+            else:
+                self._ask_escape(table.id, person.user_id, person.lang, quote)
         elif command == "begin":
             await self.service.begin(table.id, person.user_id)
         elif command == "addbot":
@@ -255,12 +275,34 @@ class Handlers:
             await self.service.remove_robot(table.id, person.user_id)
         elif command == "stop":
             admin = await self._is_admin(context, chat.id, person.user_id)
-            await self.service.stop(table.id, person.user_id, admin)
+            record = self.service.stop_quote(table.id, person.user_id, admin)
+            if record is None:
+                await self.service.stop(table.id, person.user_id, admin)
+            else:  # a running hand would be voided: ask the group first
+                self.presenter.note(chat.id, lambda lang: t(lang, "stop_confirm", hand=record.no),
+                                    buttons_of=self._confirm_buttons("s", table.id, record.id))
+
+    def _ask_escape(self, table_id: int, user_id: int, lang: str,
+                    quote: tuple[int, int]) -> None:
+        """Ask in the user's private chat whether to 逃跑 from hand ``quote[0]``, paying
+        ``quote[1]`` to each other seat (for him alone: it depends on the others' cards)."""
+        hand_id, points = quote
+        self.presenter.note(user_id, lambda lang: t(lang, "escape_confirm", points=points),
+                            lang=lang, buttons_of=self._confirm_buttons("e", table_id, hand_id))
+
+    @staticmethod
+    def _confirm_buttons(kind: str, table_id: int,
+                         hand_id: int) -> Callable[[str], list[tuple[str, str]]]:
+        return lambda lang: [(t(lang, f"btn_confirm_{kind}"), cb.confirm(kind, table_id, hand_id)),
+                             (t(lang, "btn_cancel"), cb.confirm("k", table_id, hand_id))]
 
     def _reply_need_dm(self, chat: Chat, table_id: int | None) -> None:
-        link = self.presenter.deep_link(table_id) if table_id is not None \
-            else f"https://t.me/{self.presenter.username}"
-        self._reply_group(chat, "need_dm", link=link)
+        """Ask to open the bot first, saying for what: to join ``table_id``, or (None) to open
+        a table."""
+        if table_id is None:
+            self._reply_group(chat, "need_dm_new", link=f"https://t.me/{self.presenter.username}")
+        else:
+            self._reply_group(chat, "need_dm", link=self.presenter.deep_link(table_id))
 
     # --- buttons ---------------------------------------------------------------------
 
@@ -280,45 +322,73 @@ class Handlers:
                 reason = await self.service.hint(press.table_id, user.id, lang)
                 await query.answer(t(lang, "hint", reason=reason), show_alert=True)
                 return
-            text, url = await self._press(press, user, lang)
+            if press.kind in cb.CONFIRM_KINDS:
+                await self._confirmation(query, press, user, lang, context)
+                return
+            reply = await self._press(press, user, lang)
         except Refusal as r:
-            await query.answer(t(lang, r.code), show_alert=False)
+            await query.answer(refusal_text(r, lang), show_alert=False)
             return
-        if url is not None:
-            await query.answer(t(lang, "need_dm_toast"), url=url)
+        if reply.url is not None:
+            await query.answer(t(lang, "need_dm_toast"), url=reply.url)
         else:
-            await query.answer(text)
+            await query.answer(reply.text, show_alert=reply.alert)
 
-    async def _press(self, press: cb.Press, user: User,
-                     lang: str) -> tuple[str | None, str | None]:
-        """Returns (the toast or None, deep link to open or None). A move's toast confirms it:
-        the pressed keyboard may stay a moment (see ``Presenter._sync_hand``)."""
+    async def _confirmation(self, query: CallbackQuery, press: cb.Press, user: User, lang: str,
+                            context: Context) -> None:
+        """确认 / 取消 of a question about a running hand (``press.version`` is its id): the
+        answer first, then the question loses its buttons."""
+        chat_id = query.message.chat.id if query.message is not None else user.id
+        admin = chat_id < 0 and await self._is_admin(context, chat_id, user.id)
+        if press.kind == "e":
+            await self.service.leave(press.table_id, user.id, press.version)
+            await query.answer(t(lang, "escaped"))
+        elif press.kind == "s":
+            await self.service.stop(press.table_id, user.id, admin, press.version)
+            await query.answer(t(lang, "ok"))
+        else:
+            if chat_id < 0:  # in the group: only who may stop the table may say no
+                self.service.stop_quote(press.table_id, user.id, admin)
+            await query.answer(t(lang, "kept"))
+        try:
+            await query.edit_message_reply_markup(None)
+        except TelegramError as e:  # e.g. already without buttons: nothing to do
+            log.info("could not remove the buttons of a question: %s", e)
+
+    async def _press(self, press: cb.Press, user: User, lang: str) -> Reply:
+        """The answer to a press. A move's toast confirms it: the pressed keyboard may stay a
+        moment (see ``Presenter._sync_hand``)."""
         service, table_id = self.service, press.table_id
         if press.kind == "a":
-            action = await service.act(table_id, user.id, press.version, press.index)
-            return t(lang, "played", move=A.label(action, lang)), None
+            answer = await service.act(table_id, user.id, press.version, press.index)
+            return Reply(t(lang, answer.key, move=A.label(answer.move, lang)))
         if press.kind == "m":
             await service.take_back(table_id, user.id)
-            return t(lang, "autoplay_off"), None
+            return Reply(t(lang, "autoplay_off"))
         if press.kind == "j":
             person = await self._person(user)
             if not await self._can_dm(person):
-                return None, self.presenter.deep_link(table_id)
+                return Reply(None, url=self.presenter.deep_link(table_id))
             await service.join(table_id, person)
-            return t(lang, "ok"), None
+            return Reply(t(lang, "ok"))
         if press.kind == "l":
-            await service.leave(table_id, user.id)
-            return t(lang, "ok"), None
+            quote = service.escape_quote(table_id, user.id)
+            if quote is None:
+                await service.leave(table_id, user.id)
+                return Reply(t(lang, "ok"))
+            self._ask_escape(table_id, user.id, lang, quote)
+            # the amount, for the presser alone, until he dismisses it
+            return Reply(t(lang, "escape_alert", points=quote[1]), alert=True)
         if press.kind == "r":
             table = service.get(table_id)
             await service.add_robot(table_id, user.id,
                                     await self.presenter.group_lang(table.chat_id))
-            return t(lang, "ok"), None
+            return Reply(t(lang, "ok"))
         if press.kind == "b":
             await service.begin(table_id, user.id)
-            return None, None
+            return Reply(None)
         await service.again(table_id, user.id)
-        return t(lang, "ready"), None
+        return Reply(t(lang, "ready"))
 
     async def error(self, update: object, context: Context) -> None:
         log.error("unhandled error while handling an update", exc_info=context.error)

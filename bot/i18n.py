@@ -1,11 +1,14 @@
 """Every user-facing text, one catalog per language (Chinese first, game terms in Chinese).
 
 ``t(lang, key, **fields)`` formats an entry; a missing English entry falls back to Chinese.
+An English entry words a count with ``{n} {n:plural:hand:hands}`` (see :class:`_Formatter`).
 Private chats follow the user's Telegram ``language_code`` (:func:`lang_of`); groups use the
 chat's setting.
 """
 
 from __future__ import annotations
+
+import string
 
 # Move-log words are game terms: Chinese in both languages.
 EVENT_NAMES: dict[str, str] = {
@@ -51,10 +54,11 @@ ZH: dict[str, str] = {
         "/addbot 加电脑玩家(一人也能开一桌)· /removebot 请走电脑\n"
         "/rules 规则简介 · /lang en 切换群语言\n"
         "/rank 本群排行(/rank all 总榜)· /me 我的战绩 · /history 最近牌局\n"
-        "/calc 算胡,例:/calc 一二三 壹贰叁 … + 九\n"
-        "/export 导出上一局记录:开局时公布种子的 SHA-256,结算时公布种子,可用 python -m engine verify 验证。\n"
+        "/calc 算胡,例:/calc 一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾\n"
+        "/export 导出上一局记录。公平性:开局时公布种子的指纹 🔒(SHA-256 的前 8 位),"
+        "结算时公布种子(点开「公平性」),可用 python -m engine verify 验证。\n"
         "手牌和操作按钮在各自与机器人的私聊里;群里只显示牌桌。按「💡 提示」看电脑会怎么打。\n"
-        "第一次玩的人请先私聊机器人并按「开始」(Start),否则机器人无法给你发牌。"
+        "第一次玩的人请先私聊机器人并按 Telegram 的 Start 按钮,否则机器人无法给你发牌。"
     ),
     "rules": (
         "跑胡子(qq 规则):80 张字牌,小字一至十、大字壹至拾各四张。\n"
@@ -74,16 +78,16 @@ ZH: dict[str, str] = {
     # lobby
     "lobby": (
         "🀄 跑胡子 · 第 {table} 桌\n"
-        "开桌:{opener}\n"
+        "开桌人:{opener}(可 /stop 结束本桌)\n"
         "座位:\n{seats}\n\n"
-        "按「加入」入座,三人到齐按「开始」。\n"
-        "第一次玩?先点「私聊入座」并在私聊里按「开始」(Start),才能收到手牌。"
+        "按「加入」入座,三人到齐按「开局」。\n"
+        "第一次玩?先点「私聊入座」,在私聊里按 Telegram 的 Start 按钮,才能收到手牌。"
     ),
     "seat_line": "{n}. {name}",
     "seat_empty": "{n}. (空)",
     "btn_join": "加入",
     "btn_leave": "离开",
-    "btn_begin": "开始",
+    "btn_begin": "开局",
     "btn_deeplink": "私聊入座",
     "btn_again": "再来一局",
     "btn_takeback": "取消托管",
@@ -94,8 +98,8 @@ ZH: dict[str, str] = {
     "joined_dm": "✅ 你已入座「{chat}」的第 {table} 桌,开局后手牌会发到这里。",
     "left": "{name} 已离座。",
     "ready_timeout": "⌛ {names} 没有按「再来一局」,已离座。",
-    "need_dm": "请先私聊机器人并按「开始」(Start),再入座:{link}",
-    "need_dm_toast": "请先点「私聊入座」,在私聊里按「开始」。",
+    "need_dm": "请先私聊机器人并按 Telegram 的 Start 按钮,再入座:{link}",
+    "need_dm_toast": "请先点「私聊入座」,在私聊里按 Start。",
     "table_exists": "本群已有一桌,请用 /join 入座。",
     "no_table": "本群还没有牌桌,请用 /new 开桌。",
     "table_full": "座位已满。",
@@ -105,7 +109,7 @@ ZH: dict[str, str] = {
     "need_three": "要三人入座才能开局。",
     "in_play": "牌局进行中。",
     "not_your_turn": "现在不是你操作。",
-    "stale": "这个按钮已过期,请用最新的按钮。",
+    "stale": "这个按钮已过时,请用最新的按钮。",
     "only_opener": "只有开桌人或群管理员可以结束本桌。",
     "group_only": "请在群里使用这个命令。",
     "stopped": "本桌已结束。",
@@ -149,9 +153,11 @@ ZH: dict[str, str] = {
     "mingtang_item": "{name}{fan}番",
     "name_sep": "、",
     # provably fair deals
-    "table_seal": "🔒 种子 SHA-256 {sha}",
-    "settle_seed": "🔑 本局种子 {seed}(SHA-256 {sha},开局时已公布)\n/export 下载本局记录,用 python -m engine verify 验证",
-    "export_caption": "第 {id} 号牌局的完整记录 · 种子 SHA-256 {sha}\n验证:python -m engine verify {file}",
+    "table_seal": "🔒 {fp}",
+    "export_caption": (
+        "第 {no} 局的完整记录\n种子 {seed}\nSHA-256 {sha}\n"
+        "开局时公布的 🔒 是这个 SHA-256 的前 8 位。验证:python -m engine verify {file}"
+    ),
     "export_none": "本群还没有打完的牌局可以导出。",
     # leaderboards
     "rank_group": "🏅 本群排行榜(前 {n} 名)",
@@ -164,9 +170,9 @@ ZH: dict[str, str] = {
     "me_best": "最佳一手:+{points} 分 · 胡息 {huxi} · 番 {fan} · {items}(#{id})",
     "me_no_best": "最佳一手:还没有胡过牌。",
     "history_title": "📜 本群最近 {n} 局",
-    "history_win": "#{id} 🏆 {winner} 胡 · 胡息 {huxi} · {points}",
-    "history_draw": "#{id} 荒庄",
-    "history_escape": "#{id} 🏃 {name} 逃跑 · {points}",
+    "history_win": "第 {no} 局 🏆 {winner} 胡 · 胡息 {huxi} · {points}",
+    "history_draw": "第 {no} 局 荒庄",
+    "history_escape": "第 {no} 局 🏃 {name} 逃跑 · {points}",
     "history_empty": "本群还没有打完的牌局。",
     # /calc
     "calc_usage": (
@@ -184,6 +190,56 @@ ZH: dict[str, str] = {
     "calc_score": "底 {di} · 番 {fan} · 底分 {base}:赢家 +{win},两家各 −{lose}",
     "calc_short": "❌ 不能胡:最多只有 {huxi} 胡息,不到 {need}。",
     "calc_no_groups": "❌ 不能胡:凑不成 {groups} 方门子(有提或跑时还要一对将)。",
+    # --- bot10: presses, lobby, leaving, fairness (issue #10) ---
+    "claim_pending": "已选 {move},等待其他玩家",
+    "taken_hu": "{name} 胡 了",
+    "taken_pao": "{name} 跑 了这张牌",
+    "taken_peng": "{name} 碰 了这张牌",
+    "taken_chi": "{name} 吃 了这张牌",
+    "taken_escape": "{name} 逃跑了,本局结束",
+    "need_dm_new": "请先私聊机器人并按 Telegram 的 Start 按钮,再回群里开桌(/new):{link}",
+    "lobby_closed": "🀄 跑胡子 · 第 {table} 桌 · 已结束\n发 /new 再开一桌。",
+    "settle_seal": "🔒 {fp} · 公平性见下",
+    "settle_fairness": (
+        "公平性 / Fairness\n本局种子 {seed}\nSHA-256 {sha}\n"
+        "开局时公布的 🔒 是这个 SHA-256 的前 8 位;种子决定了洗牌。"
+        "/export 下载本局记录,用 python -m engine verify 文件名 验证。"
+    ),
+    "level_帝王": "帝王",
+    "level_丞相": "丞相",
+    "level_巡抚": "巡抚",
+    "level_总督": "总督",
+    "level_知府": "知府",
+    "level_通判": "通判",
+    "level_知县": "知县",
+    "level_大地主": "大地主",
+    "level_小地主": "小地主",
+    "level_大财主": "大财主",
+    "level_小财主": "小财主",
+    "level_衙役": "衙役",
+    "level_商人": "商人",
+    "level_掌柜": "掌柜",
+    "level_富农": "富农",
+    "level_中农": "中农",
+    "level_猎人": "猎人",
+    "level_渔夫": "渔夫",
+    "level_贫农": "贫农",
+    "level_佃户": "佃户",
+    "level_长工": "长工",
+    "level_短工": "短工",
+    "level_包身工": "包身工",
+    "lobby_full": "人齐了,{seconds} 秒后开始(按「开局」立即开始)。",
+    "escape_confirm": "确定逃跑?将赔每家 {points} 分。",
+    "escape_alert": "确定逃跑?将赔每家 {points} 分。\n请在私聊里按「确认逃跑」或「取消」。",
+    "stop_confirm": "确定结束本桌?正在打的第 {hand} 局作废,不计分。",
+    "btn_confirm_e": "确认逃跑",
+    "btn_confirm_s": "确认结束",
+    "btn_cancel": "取消",
+    "escaped": "你已逃跑。",
+    "kept": "已取消,继续打牌。",
+    "unconfirmed": "牌局进行中:请先确认。",
+    "calc_count_many": "牌太多了:共 {n} 张,胡牌时手牌、门子加胡的那张应为 {expected} 张。",
+    "calc_count_few": "牌太少了:共 {n} 张,胡牌时手牌、门子加胡的那张至少 {expected} 张。",
     **EVENT_NAMES,
 }
 
@@ -210,8 +266,10 @@ EN: dict[str, str] = {
         "/addbot adds a computer player (one person can play a table) · /removebot removes one\n"
         "/rules the rules in short · /lang zh switches the group's language\n"
         "/rank this group's leaderboard (/rank all: everyone) · /me your record · /history last hands\n"
-        "/calc judges a hand, e.g. /calc 一二三 壹贰叁 … + 九\n"
-        "/export sends the last hand's record: the seed's SHA-256 is shown at the start, the seed at the settlement; check it with python -m engine verify.\n"
+        "/calc judges a hand, e.g. /calc 一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾\n"
+        "/export sends the last hand's record. Fairness: the seed's fingerprint 🔒 (its SHA-256's "
+        "first 8 digits) is shown at the start, the seed at the settlement (open 公平性 Fairness); "
+        "check it with python -m engine verify.\n"
         "Your cards and buttons come in your private chat with the bot; the group sees the table. "
         "Press 💡 提示 Hint to see how the computer would play.\n"
         "First time? Open a private chat with the bot and press Start, or it cannot deal to you."
@@ -233,16 +291,16 @@ EN: dict[str, str] = {
     "dm_ready": "✅ Connected: your cards will come here when a hand starts.",
     "lobby": (
         "🀄 跑胡子 · table {table}\n"
-        "Opened by {opener}\n"
+        "Opener: {opener} (may /stop the table)\n"
         "Seats:\n{seats}\n\n"
-        "Press Join to sit; Start when three are seated.\n"
+        "Press 加入 Join to sit; 开局 Deal when three are seated.\n"
         "First time? Press “Open bot”, then Start in the private chat, to receive your cards."
     ),
     "seat_line": "{n}. {name}",
     "seat_empty": "{n}. (empty)",
     "btn_join": "加入 Join",
     "btn_leave": "离开 Leave",
-    "btn_begin": "开始 Start",
+    "btn_begin": "开局 Deal",
     "btn_deeplink": "Open bot",
     "btn_again": "再来一局 Again",
     "btn_takeback": "取消托管 Take back",
@@ -302,23 +360,35 @@ EN: dict[str, str] = {
     "flag_tianhu": "天胡",
     "mingtang_item": "{name} {fan}番",
     "name_sep": ", ",
-    "table_seal": "🔒 seed SHA-256 {sha}",
-    "settle_seed": "🔑 This hand's seed: {seed} (SHA-256 {sha}, shown at the start)\n/export sends the hand's record; check it with python -m engine verify",
-    "export_caption": "Full record of hand #{id} · seed SHA-256 {sha}\nCheck it: python -m engine verify {file}",
+    "table_seal": "🔒 {fp}",
+    "export_caption": (
+        "Full record of hand {no}\nSeed {seed}\nSHA-256 {sha}\n"
+        "The 🔒 shown at the start is this SHA-256's first 8 digits. "
+        "Check it: python -m engine verify {file}"
+    ),
     "export_none": "No finished hand to export in this group yet.",
     "rank_group": "🏅 This group's top {n}",
     "rank_global": "🏅 Top {n} of all groups",
-    "rank_line": "{pos}. {name} · {points} pts · {title} · {hands} hands, {wins} wins",
+    "rank_line": (
+        "{pos}. {name} · {points} {points:plural:pt:pts} · {title} · "
+        "{hands} {hands:plural:hand:hands}, {wins} {wins:plural:win:wins}"
+    ),
     "rank_empty": "No finished hands yet.",
     "me_head": "📇 {name} · 等级 {title}",
-    "me_total": "Overall: {points} pts · {hands} hands · {wins} wins · win rate {rate}",
-    "me_chat": "This group: {points} pts · {hands} hands · {wins} wins · win rate {rate}",
-    "me_best": "Best hand: +{points} pts · 胡息 {huxi} · 番 {fan} · {items} (#{id})",
+    "me_total": (
+        "Overall: {points} {points:plural:pt:pts} · {hands} {hands:plural:hand:hands} · "
+        "{wins} {wins:plural:win:wins} · win rate {rate}"
+    ),
+    "me_chat": (
+        "This group: {points} {points:plural:pt:pts} · {hands} {hands:plural:hand:hands} · "
+        "{wins} {wins:plural:win:wins} · win rate {rate}"
+    ),
+    "me_best": "Best hand: +{points} {points:plural:pt:pts} · 胡息 {huxi} · 番 {fan} · {items} (#{id})",
     "me_no_best": "Best hand: no win yet.",
-    "history_title": "📜 This group's last {n} hands",
-    "history_win": "#{id} 🏆 {winner} 胡 · 胡息 {huxi} · {points}",
-    "history_draw": "#{id} 荒庄 (draw)",
-    "history_escape": "#{id} 🏃 {name} left (逃跑) · {points}",
+    "history_title": "📜 This group's last {n} {n:plural:hand:hands}",
+    "history_win": "Hand {no} 🏆 {winner} 胡 · 胡息 {huxi} · {points}",
+    "history_draw": "Hand {no} 荒庄 (draw)",
+    "history_escape": "Hand {no} 🏃 {name} left (逃跑) · {points}",
     "history_empty": "No finished hands in this group yet.",
     "calc_usage": (
         "Usage: /calc hand [melds] [+ winning card] [self]\n"
@@ -335,16 +405,80 @@ EN: dict[str, str] = {
     "calc_score": "底 {di} · 番 {fan} · base {base}: winner +{win}, each loser −{lose}",
     "calc_short": "❌ Not a win: at most {huxi} 胡息, fewer than {need}.",
     "calc_no_groups": "❌ Not a win: the cards do not make {groups} 方门子 (with a 将 pair when there is a 提 or 跑).",
+    # --- bot10: presses, lobby, leaving, fairness (issue #10) ---
+    "claim_pending": "{move} chosen, waiting for the others",
+    "taken_hu": "{name} won (胡)",
+    "taken_pao": "{name} took this card (跑)",
+    "taken_peng": "{name} took this card (碰)",
+    "taken_chi": "{name} took this card (吃)",
+    "taken_escape": "{name} left (逃跑): the hand is over",
+    "need_dm_new": "Please open a private chat with the bot and press Start there, then open the table here (/new): {link}",
+    "lobby_closed": "🀄 跑胡子 · table {table} · closed\nSend /new to open a new one.",
+    "settle_seal": "🔒 {fp} · fairness below",
+    "settle_fairness": (
+        "公平性 / Fairness\nSeed {seed}\nSHA-256 {sha}\n"
+        "The 🔒 shown at the start is this SHA-256's first 8 digits; the seed made the shuffle. "
+        "/export sends the hand's record: check it with python -m engine verify FILE."
+    ),
+    "level_帝王": "帝王 Emperor",
+    "level_丞相": "丞相 Chancellor",
+    "level_巡抚": "巡抚 Provincial governor",
+    "level_总督": "总督 Viceroy",
+    "level_知府": "知府 Prefect",
+    "level_通判": "通判 Vice-prefect",
+    "level_知县": "知县 County magistrate",
+    "level_大地主": "大地主 Great landlord",
+    "level_小地主": "小地主 Small landlord",
+    "level_大财主": "大财主 Rich man",
+    "level_小财主": "小财主 Well-off man",
+    "level_衙役": "衙役 Yamen runner",
+    "level_商人": "商人 Merchant",
+    "level_掌柜": "掌柜 Shopkeeper",
+    "level_富农": "富农 Rich peasant",
+    "level_中农": "中农 Middle peasant",
+    "level_猎人": "猎人 Hunter",
+    "level_渔夫": "渔夫 Fisherman",
+    "level_贫农": "贫农 Poor peasant",
+    "level_佃户": "佃户 Tenant farmer",
+    "level_长工": "长工 Farmhand",
+    "level_短工": "短工 Day labourer",
+    "level_包身工": "包身工 Bonded labourer",
+    "lobby_full": "The table is full: the hand starts in {seconds} s (press 开局 Deal to start now).",
+    "escape_confirm": "Leave (逃跑)? You would pay {points} to each player.",
+    "escape_alert": "Leave (逃跑)? You would pay {points} to each player.\nConfirm or cancel in your private chat.",
+    "stop_confirm": "Close the table? Hand {hand}, being played, would be void (no scores).",
+    "btn_confirm_e": "确认 Leave",
+    "btn_confirm_s": "确认 Close",
+    "btn_cancel": "取消 Cancel",
+    "escaped": "You left (逃跑).",
+    "kept": "Cancelled: play on.",
+    "unconfirmed": "A hand is being played: confirm first.",
+    "calc_count_many": "Too many cards: {n}; at a win the hand, the melds and the winning card make {expected}.",
+    "calc_count_few": "Too few cards: {n}; at a win the hand, the melds and the winning card make at least {expected}.",
     **EVENT_NAMES,
 }
 
 CATALOGS: dict[str, dict[str, str]] = {"zh": ZH, "en": EN}
 
 
+class _Formatter(string.Formatter):
+    """``str.format`` plus plural forms: ``{n:plural:hand:hands}`` is the word for the number
+    ``n`` (English: one for ±1, else the other). Chinese has no plural and never uses it."""
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        if format_spec.startswith("plural:"):
+            one, other = format_spec.split(":")[1:]
+            return one if isinstance(value, int) and abs(value) == 1 else other
+        return super().format_field(value, format_spec)
+
+
+_FORMATTER = _Formatter()
+
+
 def t(lang: str, key: str, **fields: object) -> str:
     """The text ``key`` in ``lang`` (Chinese when missing), formatted with ``fields``."""
     text = CATALOGS.get(lang, ZH).get(key) or ZH[key]
-    return text.format(**fields) if fields else text
+    return _FORMATTER.format(text, **fields) if fields else text
 
 
 def lang_of(language_code: str | None, default: str) -> str:

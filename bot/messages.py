@@ -15,6 +15,7 @@ whose decision has waited ``PING_DELAY`` seconds. Every call waits its turn at t
 from __future__ import annotations
 
 import asyncio
+import html
 import itertools
 import logging
 from collections.abc import Awaitable, Callable, Hashable, Sequence
@@ -23,10 +24,11 @@ from dataclasses import dataclass, field
 from weakref import WeakKeyDictionary
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputFile, InputMediaPhoto
+from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden
 
 from bot import callbacks as cb
-from bot import robots
+from bot import fairness, robots
 from bot.gate import Gate
 from bot.i18n import t
 from bot.outbox import Job, Outbox
@@ -276,7 +278,11 @@ class Presenter:
         self._put(table.chat_id, ("settle", record.id), lambda: self._settlement(table, record))
 
     def closed(self, table: Table) -> None:
-        self.note(table.chat_id, lambda lang: t(lang, "stopped"))
+        """The table is gone: its lobby (if shown) says so without buttons, else a note."""
+        if table.lobby_msg_id is not None:
+            self._put(table.chat_id, ("lobby", table.id), lambda: self._lobby(table))
+        else:
+            self.note(table.chat_id, lambda lang: t(lang, "stopped"))
         old = self._table_shown(table).open_settlement
         if old is not None:  # its 再来一局 / 离开 buttons go
             self._queue_settlement(table, old)
@@ -285,12 +291,19 @@ class Presenter:
             for seat, user_id in enumerate(record.users):
                 self._sync_hand_later(table, record, seat, user_id)
 
-    def note(self, chat_id: int, text_of: Callable[[str], str]) -> None:
-        """A one-off text in a chat; ``text_of(lang)`` builds it (dropped if too many wait)."""
+    def note(self, chat_id: int, text_of: Callable[[str], str], *, lang: str | None = None,
+             buttons_of: Callable[[str], Sequence[tuple[str, str]]] | None = None) -> None:
+        """A one-off text in a chat; ``text_of(lang)`` builds it (dropped if too many wait),
+        in ``lang`` or the chat's language, with one row of (label, callback data) buttons
+        from ``buttons_of(lang)`` if given (a question: 确认 / 取消)."""
         async def job() -> int:
-            lang = await self.group_lang(chat_id) if chat_id < 0 else self.default_lang
+            chosen = lang or (await self.group_lang(chat_id) if chat_id < 0
+                              else self.default_lang)
+            markup = None if buttons_of is None else InlineKeyboardMarkup(
+                [[InlineKeyboardButton(text, callback_data=data)
+                  for text, data in buttons_of(chosen)]])
             await self.gate.slot(key=chat_id)
-            await self.bot.send_message(chat_id, text_of(lang))
+            await self.bot.send_message(chat_id, text_of(chosen), reply_markup=markup)
             return 1
         self._put(chat_id, ("note", next(self._note_ids)), job)
 
@@ -313,16 +326,21 @@ class Presenter:
             else t(lang, "seat_empty", n=s + 1) for s in range(SEATS))
         opener = next((p.name for p in table.players.values() if p.user_id == table.opener_id),
                       "—")
-        return t(lang, "lobby", table=table.id, opener=opener, seats=seats)
+        text = t(lang, "lobby", table=table.id, opener=opener, seats=seats)
+        if table.full_since is not None:  # said once: no ticking edits
+            text += "\n\n" + t(lang, "lobby_full", seconds=f"{self.service.full_start_delay:g}")
+        return text
 
     def _lobby_keyboard(self, table: Table, lang: str) -> InlineKeyboardMarkup:
-        return InlineKeyboardMarkup([
-            [InlineKeyboardButton(t(lang, "btn_join"), callback_data=cb.simple("j", table.id)),
-             InlineKeyboardButton(t(lang, "btn_leave"), callback_data=cb.simple("l", table.id)),
-             InlineKeyboardButton(t(lang, "btn_begin"), callback_data=cb.simple("b", table.id))],
-            [InlineKeyboardButton(t(lang, "btn_addbot"), callback_data=cb.simple("r", table.id)),
-             InlineKeyboardButton(t(lang, "btn_deeplink"), url=self.deep_link(table.id))],
-        ])
+        """加入 and 加电脑 while a seat is free; 离开 and 开局 always."""
+        def button(key: str, kind: str) -> InlineKeyboardButton:
+            return InlineKeyboardButton(t(lang, key), callback_data=cb.simple(kind, table.id))
+        free = len(table.players) < SEATS
+        first = [button("btn_join", "j")] if free else []
+        first += [button("btn_leave", "l"), button("btn_begin", "b")]
+        second = [button("btn_addbot", "r")] if free else []
+        second.append(InlineKeyboardButton(t(lang, "btn_deeplink"), url=self.deep_link(table.id)))
+        return InlineKeyboardMarkup([first, second])
 
     async def _lobby(self, table: Table) -> int:
         """Send or edit the lobby; once play starts, edit it a last time without buttons."""
@@ -334,7 +352,9 @@ class Presenter:
                 return 0
             msg_id = table.lobby_msg_id
             await self.service.remember(table, lobby_msg_id=None)
-            if shown.lobby_text is None:
+            if table.status == "closed":  # say so, even if not shown since a restart
+                text = t(lang, "lobby_closed", table=table.id)
+            elif shown.lobby_text is None:
                 return 0  # not shown since a restart: leave it
             shown.lobby_text = None
             await self.gate.slot()
@@ -383,7 +403,7 @@ class Presenter:
         head = t(lang, "table_caption", hand=record.no, dealer=record.names[pub.dealer],
                  stock=pub.stock_count)
         if hand.seed is not None:  # the commitment, from the first picture of the hand on
-            head += " · " + t(lang, "table_seal", sha=seed_commitment(hand.seed))
+            head += " · " + t(lang, "table_seal", fp=fairness.fingerprint(hand.seed))
         lines = [head, *move_log(record, lang)]
         if pub.to_act:
             lines.append(t(lang, "waiting_for",
@@ -416,18 +436,24 @@ class Presenter:
             await self.gate.slot(urgent=live)  # its 再来一局 is what the table waits for
             photo = await self._render(render_settlement, pub, record.names, per_seat, lang)
             msg = await self.bot.send_photo(table.chat_id, photo, caption=caption,
-                                            reply_markup=markup)
+                                            reply_markup=markup, parse_mode=ParseMode.HTML)
             await self.service.remember_hand(record, settle_msg_id=msg.message_id)
         elif shown.settle_caption == caption:
             return 0
         else:
             await self.gate.slot()
-            await self._edit_caption(table.chat_id, record.settle_msg_id, caption, markup)
+            try:
+                await self.bot.edit_message_caption(table.chat_id, record.settle_msg_id,
+                                                    caption=caption, reply_markup=markup,
+                                                    parse_mode=ParseMode.HTML)
+            except BadRequest as e:
+                _unless_not_modified(e)
         shown.settle_caption = caption
         return 1
 
     def _settlement_text(self, table: Table, record: HandRecord, totals: dict[int, int],
                          lang: str, live: bool) -> str:
+        """The settlement caption, in HTML (the 公平性 part is an expandable blockquote)."""
         outcome = record.hand.outcome
         assert outcome is not None
         names = record.names
@@ -453,13 +479,19 @@ class Presenter:
                            total=totals.get(user_id, 0)))
         seed = record.hand.seed
         if seed is not None:  # the hand is over: its seed may be told
-            lines.append(t(lang, "settle_seed", seed=seed, sha=seed_commitment(seed)))
+            lines.append(t(lang, "settle_seal", fp=fairness.fingerprint(seed)))
+        tail: list[str] = []
         if live:
             ready = [p.name for p in table.players.values() if p.ready]
             if ready:
-                lines.append(t(lang, "settle_ready", names=t(lang, "name_sep").join(ready)))
-            lines.append(t(lang, "settle_next"))
-        return "\n".join(lines)
+                tail.append(t(lang, "settle_ready", names=t(lang, "name_sep").join(ready)))
+            tail.append(t(lang, "settle_next"))
+        parts = [html.escape("\n".join(lines))]
+        if seed is not None:  # the 公平性 part: folded until a curious player opens it
+            fair = t(lang, "settle_fairness", seed=seed, sha=seed_commitment(seed))
+            parts.append(f"<blockquote expandable>{html.escape(fair)}</blockquote>")
+        parts += [html.escape(line) for line in tail]
+        return "\n".join(parts)
 
     # --- private hand messages -------------------------------------------------------------
 

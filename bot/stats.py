@@ -26,9 +26,14 @@ def rank_text(rows: list[RankRow], lang: str, everyone: bool) -> str:
         return t(lang, "rank_empty")
     lines = [t(lang, "rank_global" if everyone else "rank_group", n=TOP)]
     lines += [t(lang, "rank_line", pos=i, name=r.name, points=r.points,
-                title=level_title(r.points), hands=r.hands, wins=r.wins)
+                title=title(r.points, lang), hands=r.hands, wins=r.wins)
               for i, r in enumerate(rows, 1)]
     return "\n".join(lines)
+
+
+def title(points: int, lang: str) -> str:
+    """The 等级 title for ``points``, with its translation beside it in English."""
+    return t(lang, f"level_{level_title(points)}")
 
 
 def win_rate(hands: int, wins: int) -> str:
@@ -56,7 +61,7 @@ async def me_data(store: Store, user_id: int, name: str, chat_id: int | None) ->
 
 def me_text(me: Me, lang: str) -> str:
     points, hands, wins = me.total
-    lines = [t(lang, "me_head", name=me.name, title=level_title(points)),
+    lines = [t(lang, "me_head", name=me.name, title=title(points, lang)),
              t(lang, "me_total", points=points, hands=hands, wins=wins,
                rate=win_rate(hands, wins))]
     if me.here is not None:
@@ -97,12 +102,12 @@ def history_text(items: list[tuple[PlayedHand, Outcome]], lang: str) -> str:
                                                                  strict=True))
         if outcome.kind == OutcomeKind.WIN and outcome.win is not None:
             assert outcome.winner is not None
-            lines.append(t(lang, "history_win", id=played.id, winner=played.names[outcome.winner],
+            lines.append(t(lang, "history_win", no=played.no, winner=played.names[outcome.winner],
                            huxi=outcome.win.huxi, points=points))
         elif outcome.kind == OutcomeKind.ESCAPE:
             assert outcome.escaper is not None
-            lines.append(t(lang, "history_escape", id=played.id,
+            lines.append(t(lang, "history_escape", no=played.no,
                            name=played.names[outcome.escaper], points=points))
         else:
-            lines.append(t(lang, "history_draw", id=played.id))
+            lines.append(t(lang, "history_draw", no=played.no))
     return "\n".join(lines)

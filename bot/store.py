@@ -117,6 +117,17 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX hands_by_table ON hands (table_id, status);
     CREATE INDEX tables_by_chat ON tables (chat_id);
     """,
+    # 3: hands are numbered per group (1, 2, 3… over all of a group's tables), not per table:
+    # renumbered in order of creation (through negatives, so that no two hands of a table
+    # share a number on the way).
+    """
+    UPDATE hands SET no = -no;
+    UPDATE hands SET no = (
+        SELECT n FROM (SELECT h.id AS id, ROW_NUMBER() OVER (PARTITION BY t.chat_id
+                                                             ORDER BY h.id) AS n
+                       FROM hands h JOIN tables t ON t.id = h.table_id) AS numbered
+        WHERE numbered.id = hands.id);
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -294,6 +305,14 @@ class Store:
                        row["status"], row["group_msg_id"], row["settle_msg_id"],
                        tuple((r["seat"], r["action"]) for r in log),
                        tuple(r["user_id"] for r in users))
+
+    async def next_hand_no(self, chat_id: int) -> int:
+        """The number of a group's next hand: its hands count 1, 2, 3… over all its tables."""
+        row = await self._one(
+            "SELECT COALESCE(MAX(h.no), 0) + 1 AS n FROM hands h"
+            " JOIN tables t ON t.id = h.table_id WHERE t.chat_id = ?", chat_id)
+        assert row is not None
+        return int(row["n"])
 
     async def table_totals(self, table_id: int) -> dict[int, int]:
         """Points per user over this table's finished hands."""

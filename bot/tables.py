@@ -12,6 +12,7 @@ names that version, so an outdated button can never act on a newer decision.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import random
 import secrets
@@ -25,7 +26,7 @@ from bot.store import Store, TableRow, Tx
 from engine import actions as A
 from engine.rules import QQ, RuleSet, get_rule_set
 from engine.state import Hand, IllegalAction, next_dealer
-from engine.views import OutcomeKind
+from engine.views import Event, OutcomeKind
 
 log = logging.getLogger(__name__)
 
@@ -33,11 +34,30 @@ SEATS = 3
 
 
 class Refusal(Exception):
-    """A request that changes nothing; ``code`` is an i18n key for the polite answer."""
+    """A request that changes nothing; ``code`` is an i18n key for the polite answer and
+    ``fields`` its values (``move`` an action string, worded by the caller in its language)."""
 
-    def __init__(self, code: str) -> None:
+    def __init__(self, code: str, **fields: str) -> None:
         super().__init__(code)
         self.code = code
+        self.fields = fields
+
+
+@dataclass(frozen=True)
+class PressAnswer:
+    """What a move press is answered with: ``key`` is an i18n key (``played``, or
+    ``claim_pending`` while higher claims on the same card are undecided), ``move`` the
+    action pressed."""
+
+    key: str
+    move: str
+
+
+# Public events that settle an offered card (or the hand): who took it, or that nobody did.
+_TAKING = frozenset({"hu", "pao", "peng", "chi", "to_row", "escape", "huangzhuang"})
+_MOVE_EVENT = {"chi": "chi", A.PENG: "peng", A.HU: "hu"}  # an action kind's event kind
+_TAKEN_KEYS = {"hu": "taken_hu", "pao": "taken_pao", "peng": "taken_peng", "chi": "taken_chi",
+               "escape": "taken_escape"}
 
 
 @dataclass(frozen=True)
@@ -73,12 +93,13 @@ class Decision:
     legal: tuple[str, ...]
     key: tuple[object, ...]
     since: float  # clock time the decision was first awaited
+    events: int = 0  # length of the hand's history when it was offered
 
 
 @dataclass(eq=False)  # compared and hashed by identity: the presenter keys weak maps by it
 class HandRecord:
     id: int
-    no: int
+    no: int  # the group's hand number: 1, 2, 3… over all of the group's tables
     hand: Hand
     users: tuple[int, ...]  # who sat where when it was dealt
     names: tuple[str, ...]
@@ -100,9 +121,17 @@ class Table:
     current: HandRecord | None = None  # the running hand, or the last one played
     lobby_msg_id: int | None = None
     decisions: dict[int, Decision] = field(default_factory=dict)
+    # this hand's decisions by (seat, version), withdrawn ones too, and each seat's last
+    # applied press (version, index): an old button is answered with what became of it.
+    # Memory only: after a restart an old button is simply outdated.
+    offered: dict[tuple[int, int], Decision] = field(default_factory=dict)
+    pressed: dict[int, tuple[int, int]] = field(default_factory=dict)
     # clock time the table began to wait for 再来一局 (status "between"); memory only, so
     # after a restart the wait starts again from load time
     between_since: float | None = None
+    # clock time the lobby filled up (its hand starts ``full_start_delay`` later); memory
+    # only, so after a restart a full lobby counts down again from load time
+    full_since: float | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
 
     @property
@@ -148,6 +177,7 @@ class TableService:
         action_timeout: float,
         autoplay_delay: float,
         ready_timeout: float = 120.0,
+        full_start_delay: float = 10.0,
         default_lang: str = "zh",
         rules: RuleSet = QQ,
         clock: Callable[[], float] = time.monotonic,
@@ -159,6 +189,7 @@ class TableService:
         self.action_timeout = action_timeout
         self.autoplay_delay = autoplay_delay
         self.ready_timeout = ready_timeout  # seconds "between" hands before the unready go
+        self.full_start_delay = full_start_delay  # seconds a full lobby waits before dealing
         self.default_lang = default_lang
         self.rules = rules
         self.clock = clock
@@ -216,6 +247,7 @@ class TableService:
                                        hand_row.group_msg_id, hand_row.settle_msg_id)
         self._refresh_decisions(table)
         self._mark_between(table)
+        self._mark_full(table)
         return table
 
     async def _name_lang(self, user_id: int) -> tuple[str, str]:
@@ -258,6 +290,7 @@ class TableService:
             async with self.store.transaction() as tx:
                 await tx.add_seat(table.id, free[0], person.user_id)
             table.players[free[0]] = Player(person.user_id, person.name, person.lang)
+            self._mark_full(table)
         self.observer.changed(table)
         return table
 
@@ -278,6 +311,7 @@ class TableService:
                 await tx.upsert_user(robot_id, name, None, lang)
                 await tx.add_seat(table.id, free[0], robot_id)
             table.players[free[0]] = Player(robot_id, name, lang)
+            self._mark_full(table)
         self.observer.changed(table)
         return table
 
@@ -293,16 +327,48 @@ class TableService:
                 raise Refusal("no_robot")
             async with self.store.transaction() as tx:
                 await self._unseat(tx, table, seat)
-            table.players.pop(seat)
-            table.status = "lobby"
+            self._drop(table, seat)
         self.observer.changed(table)
         return table
 
-    async def leave(self, table_id: int, user_id: int) -> Table:
-        """Leave the table; during a hand this is 逃跑 and ends the hand with the penalty."""
+    def escape_quote(self, table_id: int, user_id: int) -> tuple[int, int] | None:
+        """(running hand's id, points the user would pay each other seat) if leaving now is
+        逃跑, else None. The amount depends on hidden cards: tell it to the user only."""
+        table = self.get(table_id)
+        seat = self._seat(table, user_id)
+        if table.hand is None or table.current is None:
+            return None
+        return table.current.id, table.hand.escape_penalty(seat)
+
+    def stop_quote(self, table_id: int, user_id: int, is_admin: bool) -> HandRecord | None:
+        """The running hand that stopping would void (None if none); refuses those who may
+        not stop the table."""
+        table = self.get(table_id)
+        self._check_may_stop(table, user_id, is_admin)
+        return table.current if table.hand is not None else None
+
+    @staticmethod
+    def _check_may_stop(table: Table, user_id: int, is_admin: bool) -> None:
+        if user_id != table.opener_id and not is_admin:
+            raise Refusal("only_opener")
+
+    @staticmethod
+    def _check_confirmed(table: Table, hand_id: int | None) -> None:
+        """During a hand, leaving or stopping needs its confirmation of this very hand; a
+        confirmation of a hand no longer running is outdated."""
+        running = table.current.id if table.hand is not None and table.current else None
+        if hand_id is not None and hand_id != running:
+            raise Refusal("stale")
+        if running is not None and hand_id is None:
+            raise Refusal("unconfirmed")
+
+    async def leave(self, table_id: int, user_id: int, hand_id: int | None = None) -> Table:
+        """Leave the table; during a hand this is 逃跑, which ends the hand with the penalty,
+        and needs ``hand_id``: the running hand the user confirmed it for."""
         table = self.get(table_id)
         async with table.lock:
             seat = self._seat(table, user_id)
+            self._check_confirmed(table, hand_id)
             escaped = table.hand is not None
             if escaped:
                 await self._apply(table, seat, A.ESCAPE, auto=False, leaving=True)
@@ -317,28 +383,45 @@ class TableService:
         return table
 
     async def _unseat(self, tx: Tx, table: Table, *seats: int) -> None:
-        """Store side of unseating ``seats``: the table goes back to the lobby, or closes."""
+        """Store side of unseating ``seats``: the table goes back to the lobby, or closes.
+
+        Someone leaving starts a new 局: the next dealer is drawn again and the 荒庄 count
+        restarts. If the opener leaves, the next seated human opens the table (and may /stop)."""
         for seat in seats:
             await tx.remove_seat(table.id, seat)
         if table.humans_besides(*seats):  # computer players alone do not keep a table open
-            await tx.update_table(table.id, status="lobby")
+            await tx.update_table(table.id, status="lobby", dealer=None, draws_in_row=0,
+                                  opener_id=self._next_opener(table, *seats))
         else:
             await tx.close_table(table.id, table.version)
 
     @staticmethod
-    def _drop(table: Table, *seats: int) -> None:
+    def _next_opener(table: Table, *leaving: int) -> int:
+        """The opener once ``leaving`` are gone: the same, or the first human left seated."""
+        if all(table.players[s].user_id != table.opener_id for s in leaving):
+            return table.opener_id
+        return next(p.user_id for s, p in sorted(table.players.items())
+                    if s not in leaving and not p.robot)
+
+    def _drop(self, table: Table, *seats: int) -> None:
         """Memory side of :meth:`_unseat`, once it is committed."""
         closes = not table.humans_besides(*seats)
+        if not closes:
+            table.opener_id = self._next_opener(table, *seats)
+            table.dealer, table.draws_in_row = None, 0
         for seat in seats:
             table.players.pop(seat)
         table.status = "closed" if closes else "lobby"
-        table.between_since = None
+        table.between_since = table.full_since = None
 
-    async def stop(self, table_id: int, user_id: int, is_admin: bool) -> Table:
+    async def stop(self, table_id: int, user_id: int, is_admin: bool,
+                   hand_id: int | None = None) -> Table:
+        """Close the table (opener or admin); a running hand is voided, which needs
+        ``hand_id``: the running hand the stop was confirmed for."""
         table = self.get(table_id)
         async with table.lock:
-            if user_id != table.opener_id and not is_admin:
-                raise Refusal("only_opener")
+            self._check_may_stop(table, user_id, is_admin)
+            self._check_confirmed(table, hand_id)
             table.version += 1
             async with self.store.transaction() as tx:
                 await tx.close_table(table.id, table.version)
@@ -394,7 +477,7 @@ class TableService:
         self.observer.changed(table)
 
     async def _start_hand(self, table: Table) -> HandRecord:
-        no = table.current.no + 1 if table.current else 1
+        no = await self.store.next_hand_no(table.chat_id)
         rng = self.random if self.seed is None else random.Random(f"{self.seed}:{table.id}:{no}")
         dealer = table.dealer if table.dealer is not None else rng.randrange(SEATS)
         seed = rng.getrandbits(64)
@@ -414,6 +497,9 @@ class TableService:
         for p in table.players.values():
             p.ready = p.autoplay = False
             p.hand_msg_id = None
+        table.offered.clear()
+        table.pressed.clear()
+        table.full_since = None
         self._set(table, cols)
         self._refresh_decisions(table)
         self._mark_between(table)
@@ -421,22 +507,73 @@ class TableService:
 
     # --- play ------------------------------------------------------------------------
 
-    async def act(self, table_id: int, user_id: int, version: int, index: int) -> str:
-        """A button press: the action is resolved from the presser's own seat and decision."""
+    async def act(self, table_id: int, user_id: int, version: int, index: int) -> PressAnswer:
+        """A button press: the action is resolved from the presser's own seat and decision.
+        A press of an older keyboard of his is answered with what became of it (see
+        :meth:`_old_press`)."""
         table = self.get(table_id)
         async with table.lock:
             seat = self._seat(table, user_id)
-            if table.hand is None:
-                raise Refusal("stale")
             decision = table.decisions.get(seat)
-            if decision is None or not decision.legal:
-                raise Refusal("not_your_turn")
-            if decision.version != version or not 0 <= index < len(decision.legal):
+            if table.hand is None or decision is None or not decision.legal \
+                    or decision.version != version:
+                return self._old_press(table, seat, version, index)
+            if not 0 <= index < len(decision.legal):
                 raise Refusal("stale")
             action = decision.legal[index]
             await self._apply(table, seat, action, auto=False)
+            table.pressed[seat] = (version, index)
+            answer = self._press_answer(table, seat, decision, action)
         self._after_action(table)
-        return action
+        return answer
+
+    def _old_press(self, table: Table, seat: int, version: int, index: int) -> PressAnswer:
+        """A press that is not of the seat's current decision: the move it just made pressed
+        again (answered as the first time), a keyboard withdrawn because another seat took
+        the card (answered with who took it), an outdated button, or not his decision."""
+        old = table.offered.get((seat, version))
+        if old is None or not 0 <= index < len(old.legal):
+            decision = table.decisions.get(seat)
+            mine = decision is not None and bool(decision.legal) and table.hand is not None
+            raise Refusal("stale" if mine or table.hand is None else "not_your_turn")
+        if table.pressed.get(seat) == (version, index):
+            return self._press_answer(table, seat, old, old.legal[index])
+        if table.pressed.get(seat, (None,))[0] == version:  # another button of a used keyboard
+            raise Refusal("stale")
+        taken = self._taken_since(table, seat, old)
+        if taken is not None:
+            raise taken
+        raise Refusal("stale")
+
+    @staticmethod
+    def _settling_events(table: Table, decision: Decision) -> list[Event]:
+        """Public events since ``decision`` was offered that settled the card (or the hand)."""
+        assert table.current is not None
+        history = table.current.hand.history[decision.events:]
+        return [e for e in history if e.visible_to is None and e.kind in _TAKING]
+
+    def _taken_since(self, table: Table, seat: int, decision: Decision) -> Refusal | None:
+        """"Bob 碰 了这张牌" when another seat took the card (or won, or left) first."""
+        events = self._settling_events(table, decision)
+        if not events or events[0].seat in (None, seat) or events[0].kind not in _TAKEN_KEYS:
+            return None
+        assert table.current is not None
+        return Refusal(_TAKEN_KEYS[events[0].kind], name=table.current.names[events[0].seat])
+
+    def _press_answer(self, table: Table, seat: int, decision: Decision,
+                      action: str) -> PressAnswer:
+        """``played`` once the move is applied (a discard or 过 at once); ``claim_pending``
+        while a claim waits for higher ones; a refusal saying who took the card instead."""
+        kind = A.parse(action).kind
+        if kind in ("discard", A.PASS):
+            return PressAnswer("played", action)
+        events = self._settling_events(table, decision)
+        if not events:
+            return PressAnswer("claim_pending", action)
+        if events[0].seat == seat and events[0].kind == _MOVE_EVENT.get(kind):
+            return PressAnswer("played", action)
+        taken = self._taken_since(table, seat, decision)
+        raise taken if taken is not None else Refusal("stale")
 
     async def take_back(self, table_id: int, user_id: int) -> Table:
         """Switch 托管 off: the seat's clock starts afresh."""
@@ -450,7 +587,7 @@ class TableService:
                 player.autoplay = False
                 d = table.decisions.get(seat)
                 if d is not None:
-                    table.decisions[seat] = Decision(d.version, d.legal, d.key, self.clock())
+                    table.decisions[seat] = dataclasses.replace(d, since=self.clock())
         self.observer.changed(table)
         return table
 
@@ -471,6 +608,8 @@ class TableService:
         for 再来一局 is kept in memory only: after a restart it starts again from load time."""
         if table.status == "between" and table.between_since is not None:
             return table.between_since + self.ready_timeout
+        if table.status == "lobby" and table.full_since is not None:
+            return table.full_since + self.full_start_delay
         hand = table.hand
         if hand is None:
             return None
@@ -490,6 +629,9 @@ class TableService:
         if table.status == "between":
             await self._ready_timeout(table)
             return
+        if table.status == "lobby":
+            await self._full_start(table)
+            return
         acted = False
         async with table.lock:
             while (hand := table.hand) is not None:
@@ -505,6 +647,16 @@ class TableService:
             self._after_action(table)
         else:
             self.observer.changed(table)
+
+    async def _full_start(self, table: Table) -> None:
+        """Timer, in the lobby: a table full for ``full_start_delay`` seconds deals."""
+        record = None
+        async with table.lock:
+            due = self.due_at(table)
+            if table.status == "lobby" and due is not None and due <= self.clock() + 1e-3:
+                record = await self._start_hand(table)
+        if table.status != "closed":
+            self._started(table, record)
 
     async def _ready_timeout(self, table: Table) -> None:
         """Timer, between hands: once ``ready_timeout`` is over, every human who did not press
@@ -587,6 +739,15 @@ class TableService:
         await tx.update_table(table.id, **cols)
         return cols
 
+    def _mark_full(self, table: Table) -> None:
+        """Start the countdown of a lobby whose last seat just filled (kept while it stays
+        full; someone leaving forgets it, see :meth:`_drop`)."""
+        full = table.status == "lobby" and len(table.players) == SEATS
+        if not full:
+            table.full_since = None
+        elif table.full_since is None:
+            table.full_since = self.clock()
+
     def _mark_between(self, table: Table) -> None:
         """Start (or forget) the wait for 再来一局 after a change of status."""
         table.between_since = self.clock() if table.status == "between" else None
@@ -619,7 +780,11 @@ class TableService:
             key: tuple[object, ...] = (legal, progress) if legal else ()
             old = table.decisions.get(seat)
             if old is None or old.key != key:
-                table.decisions[seat] = Decision(table.version, legal, key, now)
+                events = len(hand.history) if hand is not None else 0
+                decision = Decision(table.version, legal, key, now, events)
+                table.decisions[seat] = decision
+                if legal:
+                    table.offered[seat, decision.version] = decision
 
     async def remember(self, table: Table, **ids: int | None) -> None:
         """Persist message ids of the table (``lobby_msg_id``)."""

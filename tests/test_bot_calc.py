@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -79,9 +80,50 @@ def test_reasons_for_no_win() -> None:
     # seven 门子 of no 胡息 but the 碰 (1)
     short = calc.answer("四五六 六七八 肆伍陆 柒捌玖 三三叁 九九 碰:五五五 + 玖", "zh")
     assert short == t("zh", "calc_short", huxi=1, need=15)
-    # six 门子 only
-    assert calc.answer("一二三 壹贰叁 贰柒拾 四五六 十十 碰:五五五 + 拾", "en") == \
+    # 21 cards that make six 门子 only
+    assert calc.answer("一二三 壹贰叁 贰柒拾 四五六 十十 三四九 碰:五五五 + 拾", "en") == \
         t("en", "calc_no_groups", groups=7)
+
+
+@pytest.mark.parametrize(("text", "key", "n", "expected"), [
+    # thirty cards: nine 一句话, a pair and the winning card
+    ("一二三 壹贰叁 四五六 七八九 贰柒拾 十十 一二三 四五六 七八九 壹贰叁 + 九",
+     "calc_count_many", 30, 21),
+    ("一二三 壹贰叁 贰柒拾 四五六 十十 碰:五五五 + 拾", "calc_count_few", 18, 21),
+    # a 跑 and a 提 (each 4 cards) with a 将: 22 cards at most; 23 are too many
+    ("一二三 壹贰叁 四五六 十十 七七 八 跑:拾拾拾拾 提:九九九九 + 八", "calc_count_many", 23, 22),
+])
+def test_the_card_count_is_checked(text: str, key: str, n: int, expected: int) -> None:
+    for lang in ("zh", "en"):
+        assert calc.answer(text, lang).startswith(t(lang, key, n=n, expected=expected))
+    assert t("zh", key, n=n, expected=expected).startswith(
+        "牌太多了" if key == "calc_count_many" else "牌太少了")
+
+
+def _examples(text: str) -> list[str]:
+    """Every ``/calc`` example in ``text``: what follows ``/calc `` up to the line's end or a
+    closing backquote, when it begins with cards (``/calc 手牌 …`` is the form, not one)."""
+    found = []
+    for line in text.splitlines():
+        for part in line.split("/calc ")[1:]:
+            example = part.split("`")[0].strip()
+            try:
+                C.parse_cards(example.split()[0])
+            except (C.CardError, IndexError):
+                continue
+            found.append(example)
+    return found
+
+
+def test_every_example_in_help_usage_and_readme_works_as_typed() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    sources = [readme, *(t(lang, key) for lang in ("zh", "en")
+                         for key in ("help", "calc_usage"))]
+    examples = [e for text in sources for e in _examples(text)]
+    assert len(examples) == 5  # README, and /help and the usage in both languages
+    for example in examples:
+        verdict = calc.answer(example, "zh")
+        assert verdict.startswith(("✅", "❌")), (example, verdict)
 
 
 # --- every holding reaches the analyzer as typed -------------------------------------------
@@ -157,5 +199,8 @@ def test_calc_agrees_with_the_analyzer(holding, ascii_, lang) -> None:
     if relaxed is not None:
         assert relaxed.huxi < QQ.min_huxi
         assert lines == [t(lang, "calc_short", huxi=relaxed.huxi, need=QQ.min_huxi)]
+    elif (total := len(hand) + sum(len(g.cards) for g in melds) + 1) > 21 and \
+            lines[0].startswith(t(lang, "calc_count_many", n=total, expected=total - 1)):
+        pass  # seven 门子 with a 跑 or 提 but no 将: one card too many for any win
     else:
         assert lines == [t(lang, "calc_no_groups", groups=7)]

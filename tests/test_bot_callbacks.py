@@ -38,3 +38,13 @@ def test_oversized_data_is_a_bug() -> None:
         cb.action(10**70, 1, 1)
     with pytest.raises(ValueError):
         cb.simple("x", 1)
+
+
+@pytest.mark.parametrize("kind", sorted(cb.CONFIRM_KINDS))
+def test_confirmations_carry_their_hand(kind: str) -> None:
+    data = cb.confirm(kind, BIG, BIG)
+    assert len(data.encode()) <= cb.MAX_BYTES
+    assert cb.parse(data) == cb.Press(kind, BIG, BIG)
+    assert cb.parse(f"{kind}:1") is None  # a confirmation without its hand is refused
+    with pytest.raises(ValueError):
+        cb.confirm("a", 1, 1)

@@ -54,7 +54,7 @@ async def first_hand(tg: FakeTelegram, tmp_path: Path) -> AsyncIterator[tuple[li
     config = make_config(tg, tmp_path / "db.sqlite3", dm_interval=DM_INTERVAL)
     async with running_bot(config) as app:
         users, group, lobby = await seat_three(tg)
-        await tg.press_button(lobby, users[0], "开始")
+        await tg.press_button(lobby, users[0], "开局")
         table = app.bot_data["services"].service.in_chat(group.id)
         assert table is not None and table.current is not None
         yield users, table

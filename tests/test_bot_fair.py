@@ -43,28 +43,36 @@ async def test_the_exported_hand_verifies_against_the_shown_commitment(
         photo = await tg.wait_for(lambda: record.group_msg_id and tg.message(
             group, record.group_msg_id))
         head = photo.caption.splitlines()[0]  # copied now: the message is edited later
-        shown = re.fullmatch(r".* · 🔒 种子 SHA-256 ([0-9a-f]{64})", head)
+        shown = re.fullmatch(r".* · 🔒 ([0-9a-f]{8})", head)  # a short fingerprint only
         assert shown is not None, head
-        assert str(record.hand.seed) not in photo.caption
+        assert str(record.hand.seed) not in photo.caption and "verify" not in photo.caption
 
         table = await play_hand(tg, app, users, group, random.Random(4))
         outcome = record.hand.outcome
         settle = tg.message(group, record.settle_msg_id)
-        revealed = re.search(r"🔑 本局种子 (\d+)\WSHA-256 ([0-9a-f]{64})", settle.caption)
-        assert revealed is not None, settle.caption
+        assert f"🔒 {shown[1]} · 公平性见下" in settle.caption
+        # the seed, the full commitment and how to verify: in a folded 公平性 part
+        [fold] = [e for e in settle.caption_entities if e["type"] == "expandable_blockquote"]
+        units = settle.caption.encode("utf-16-le")  # entity offsets count UTF-16 units
+        fair = units[2 * fold["offset"]:2 * (fold["offset"] + fold["length"])].decode("utf-16-le")
+        revealed = re.search(r"公平性 / Fairness\n本局种子 (\d+)\nSHA-256 ([0-9a-f]{64})", fair)
+        assert revealed is not None and "python -m engine verify" in fair, settle.caption
         seed = int(revealed[1])
-        assert hashlib.sha256(str(seed).encode()).hexdigest() == revealed[2] == shown[1]
+        sha = hashlib.sha256(str(seed).encode()).hexdigest()
+        assert sha == revealed[2] and sha[:8] == shown[1]
 
         sent = await group_says(users[1], "/export")
         name = f"paohuzi-hand-{record.id}.json"
         assert sent.document is not None and sent.document.file_name == name
-        assert sent.caption == t("zh", "export_caption", id=record.id, sha=shown[1], file=name)
+        assert sent.caption == t("zh", "export_caption", no=record.no, seed=seed, sha=sha,
+                                 file=name)
+        assert str(seed) in sent.caption and sha in sent.caption
         path = tmp_path / name
         path.write_bytes(sent.document_bytes)
         code, verdict = _verify(path)
         assert code == 0 and verdict["ok"] and not verdict["problems"], verdict
         doc = json.loads(path.read_text(encoding="utf-8"))
-        assert doc["seed_sha256"] == shown[1] and doc["seed"] == seed
+        assert doc["seed_sha256"] == sha and doc["seed"] == seed
         assert [tuple(m) for m in doc["log"]] == list(record.hand.log)
         assert doc["result"]["points"] == list(outcome.points)
         doc["seed"] += 1  # another seed does not match what the group was shown
@@ -87,7 +95,7 @@ async def test_the_exported_hand_verifies_against_the_shown_commitment(
                           rate=f"{wins:.0%}")
         history = (await group_says(users[0], "/history")).text.splitlines()
         assert history[0] == t("zh", "history_title", n=1) and \
-            history[1].startswith(f"#{record.id} ")
+            history[1].startswith(f"第 {record.no} 局 ")
 
 
 async def test_calc_answers_in_the_chats_language(tg: FakeTelegram, tmp_path) -> None:  # noqa: F811
@@ -99,7 +107,8 @@ async def test_calc_answers_in_the_chats_language(tg: FakeTelegram, tmp_path) ->
         assert reply.text == calc.answer(hand.removeprefix("/calc"), "zh")
         assert reply.text.startswith("✅ 能胡!胡息 16")
         reply = await tg.wait_reply(await tg.send_text(bob, bob, "/calc x1 x2 x7"))
-        assert reply.text == t("en", "calc_no_groups", groups=7)
+        assert reply.text == t("en", "calc_count_few", n=3, expected=21) + "\n" + \
+            t("en", "calc_usage")
         reply = await tg.wait_reply(await tg.send_text(ann, ann, "/calc 一一一一一"))
         assert reply.text == t("zh", "calc_too_many", cards="一") + "\n" + t("zh", "calc_usage")
         reply = await tg.wait_reply(await tg.send_text(bob, bob, "/history"))

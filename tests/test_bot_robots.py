@@ -98,7 +98,8 @@ async def alice_plays(tg: FakeTelegram, app, alice: FakeUser, table: Table,  # t
             data = rng.choice(buttons)[1]
         answer = await tg.press(alice, msg.message_id, alice, data)
         pressed_label = next(text for text, d in buttons if d == data)
-        assert answer.text in (f"✓ {pressed_label}", *OK_REFUSALS), answer
+        assert answer.text in (f"✓ {pressed_label}", t("zh", "claim_pending", move=pressed_label),
+                               *OK_REFUSALS) or answer.text.endswith(("了这张牌", " 胡 了")), answer
         pressed += 1
         await svc.presenter.idle()
 
@@ -128,7 +129,7 @@ async def test_one_human_and_two_computers_play_hands(tg: FakeTelegram, tmp_path
         svc = services(app)
         alice, group, lobby, table = await one_human_two_computers(tg, app)
         moves = watch_moves(svc.service)
-        assert (await tg.press_button(lobby, alice, "开始")).text is None
+        assert (await tg.press_button(lobby, alice, "开局")).text is None
         rng = random.Random(7)
         for n in (1, 2):
             assert table.status == "playing" and table.current.no == n
@@ -182,7 +183,7 @@ async def test_tuoguan_after_a_timeout_plays_the_policy(tg: FakeTelegram, tmp_pa
         svc = services(app)
         alice, group, lobby, table = await one_human_two_computers(tg, app)
         moves = watch_moves(svc.service)
-        assert (await tg.press_button(lobby, alice, "开始")).text is None
+        assert (await tg.press_button(lobby, alice, "开局")).text is None
         # Alice never presses: she goes into 托管 and the hand is played to the end
         await tg.wait_for(lambda: table.players[0].autoplay, timeout=10)
         await tg.wait_for(lambda: "托管中" in (hand_message(tg, alice).caption or ""))
@@ -201,7 +202,7 @@ async def test_restart_with_computers_mid_hand_finishes(tg: FakeTelegram, tmp_pa
     rng = random.Random(3)
     async with running_bot(config) as app:
         alice, group, lobby, table = await one_human_two_computers(tg, app)
-        assert (await tg.press_button(lobby, alice, "开始")).text is None
+        assert (await tg.press_button(lobby, alice, "开局")).text is None
         await alice_plays(tg, app, alice, table, rng, until=lambda: len(table.current.hand.log) >= 6)
         await services(app).presenter.idle()
         log_before = list(table.current.hand.log)

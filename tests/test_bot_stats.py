@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot import stats
+from bot.i18n import t
 from bot.store import Store
 from bot.tables import HandRecord, Person, Table, TableService
 from engine import policy
@@ -43,7 +44,7 @@ async def _play_all(path: Path) -> list[tuple[int, HandRecord]]:
         assert table is not None
         for p in (A, B, D):
             await service.again(table.id, p.user_id)
-        await service.leave(table.id, D.user_id)  # mid-hand: 逃跑
+        await service.leave(table.id, D.user_id, table.current.id)  # mid-hand: 逃跑
     finally:
         await store.close()
     return recorder.hands
@@ -132,6 +133,11 @@ async def test_rank_matches_the_played_hands(played, chat) -> None:
         f"🏅 {'总排行榜' if chat is None else '本群排行榜'}(前 10 名)", *expected]
 
 
+def _n(count: int, word: str) -> str:
+    """An English count: '1 hand', '2 hands' (and '-1 pt')."""
+    return f"{count} {word}{'' if abs(count) == 1 else 's'}"
+
+
 async def test_me_matches_the_played_hands(played) -> None:
     store, hands = played
     everywhere, here = _totals(hands, None), _totals(hands, GROUP_1)
@@ -139,12 +145,15 @@ async def test_me_matches_the_played_hands(played) -> None:
         points, n, wins = everywhere[person.user_id]
         me = await stats.me_data(store, person.user_id, person.name, GROUP_1)
         lines = stats.me_text(me, "en").splitlines()
-        assert lines[0] == f"📇 {person.name} · 等级 {level_title(points)}"
-        assert lines[1] == f"Overall: {points} pts · {n} hands · {wins} wins · " \
-                           f"win rate {f'{wins / n:.0%}'}"
+        title = t("en", f"level_{level_title(points)}")
+        assert title.startswith(level_title(points) + " ")  # the Chinese title, translated
+        assert lines[0] == f"📇 {person.name} · 等级 {title}"
+        assert lines[1] == f"Overall: {_n(points, 'pt')} · {_n(n, 'hand')} · {_n(wins, 'win')}" \
+                           f" · win rate {f'{wins / n:.0%}'}"
         p, h, w = here.get(person.user_id, [0, 0, 0])
         rate = f"{w / h:.0%}" if h else "—"
-        assert lines[2] == f"This group: {p} pts · {h} hands · {w} wins · win rate {rate}"
+        assert lines[2] == f"This group: {_n(p, 'pt')} · {_n(h, 'hand')} · {_n(w, 'win')} · " \
+                           f"win rate {rate}"
         won = [r for _, r in hands if r.hand.outcome.winner is not None
                and r.users[r.hand.outcome.winner] == person.user_id]
         if not won:
@@ -153,8 +162,8 @@ async def test_me_matches_the_played_hands(played) -> None:
         best = max(won, key=lambda r: (r.hand.outcome.points[r.hand.outcome.winner], -r.id))
         win = best.hand.outcome.win
         items = " ".join(f"{m} {f}番" for m, f in win.mingtang) or "平胡"
-        assert lines[3] == (f"Best hand: +{best.hand.outcome.points[best.hand.outcome.winner]}"
-                            f" pts · 胡息 {win.huxi} · 番 {win.fan} · {items} (#{best.id})")
+        assert lines[3] == (f"Best hand: +{_n(best.hand.outcome.points[best.hand.outcome.winner], 'pt')}"
+                            f" · 胡息 {win.huxi} · 番 {win.fan} · {items} (#{best.id})")
 
 
 async def test_history_lists_the_groups_last_ten_hands(played) -> None:
@@ -164,16 +173,18 @@ async def test_history_lists_the_groups_last_ten_hands(played) -> None:
     lines = stats.history_text(await stats.history_data(store, GROUP_1), "zh").splitlines()
     assert lines[0] == "📜 本群最近 10 局"
     assert len(lines) == 11
+    assert [r.no for r in mine] == list(range(1, 13))  # the group's own numbers
     for line, record in zip(lines[1:], reversed(mine[-10:]), strict=True):
         outcome = record.hand.outcome
         points = " · ".join(f"{n} {p:+d}" for n, p in zip(record.names, outcome.points,
                                                           strict=True))
         if outcome.kind == OutcomeKind.WIN:
-            assert line == f"#{record.id} 🏆 {record.names[outcome.winner]} 胡 · " \
+            assert line == f"第 {record.no} 局 🏆 {record.names[outcome.winner]} 胡 · " \
                            f"胡息 {outcome.win.huxi} · {points}"
         else:
-            assert line == f"#{record.id} 荒庄"
+            assert line == f"第 {record.no} 局 荒庄"
     escaped = stats.history_text(await stats.history_data(store, GROUP_2), "zh").splitlines()
-    assert escaped[1].startswith(f"#{hands[-1][1].id} 🏃 Di 逃跑 · ")
+    assert hands[-1][1].no == 4 and hands[-1][1].id == 16  # group 2's fourth hand
+    assert escaped[1].startswith("第 4 局 🏃 Di 逃跑 · ")
     assert stats.history_text(await stats.history_data(store, -999), "en") == \
         "No finished hands in this group yet."

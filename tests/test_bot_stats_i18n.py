@@ -12,6 +12,7 @@ import pytest
 
 from bot import app, calc, stats
 from bot.i18n import CATALOGS, EN, ZH, lang_of, t
+from engine.rules import LEVELS, LOWEST_LEVEL
 
 BOT = Path(__file__).resolve().parents[1] / "bot"
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
@@ -89,3 +90,22 @@ def test_private_chats_follow_the_telegram_language() -> None:
     assert lang_of("zh-hans", "en") == "zh" and lang_of("zh-TW", "en") == "zh"
     assert lang_of("en", "zh") == "en" and lang_of("de", "zh") == "en"
     assert lang_of(None, "zh") == "zh"
+
+
+def test_english_counts_are_plural_aware() -> None:
+    def rank(n: int) -> str:
+        return t("en", "rank_line", pos=1, name="A", points=n, title="T", hands=n, wins=n)
+    assert rank(1) == "1. A · 1 pt · T · 1 hand, 1 win"
+    assert rank(2) == "1. A · 2 pts · T · 2 hands, 2 wins"
+    assert rank(0) == "1. A · 0 pts · T · 0 hands, 0 wins"
+    assert rank(-1).startswith("1. A · -1 pt · ")
+    assert t("en", "history_title", n=1) == "📜 This group's last 1 hand"
+    assert t("zh", "rank_line", pos=1, name="A", points=1, title="T", hands=1, wins=1) == \
+        "1. A · 1 分 · T · 1 局 1 胜"  # Chinese has no plural
+
+
+def test_every_level_title_is_translated_with_the_chinese_beside_it() -> None:
+    for title in [*(name for _, name in LEVELS), LOWEST_LEVEL]:
+        assert t("zh", f"level_{title}") == title
+        english = t("en", f"level_{title}")
+        assert english.startswith(f"{title} ") and english[len(title) + 1:].isascii()

@@ -108,11 +108,13 @@ async def test_a_press_acts_for_the_pressers_own_seat_only(world) -> None:
     with pytest.raises(Refusal, match="stale"):
         await service.act(table.id, PEOPLE[seat].user_id, decision.version, len(decision.legal))
     assert (table.version, list(table.current.hand.log)) == before
-    action = await service.act(table.id, PEOPLE[seat].user_id, decision.version, 0)
-    assert action == decision.legal[0]
-    assert table.current.hand.log[-1] == (seat, action)
-    with pytest.raises(Refusal):  # the same press again
-        await service.act(table.id, PEOPLE[seat].user_id, decision.version, 0)
+    answer = await service.act(table.id, PEOPLE[seat].user_id, decision.version, 0)
+    assert answer.move == decision.legal[0]
+    assert table.current.hand.log[-1] == (seat, answer.move)
+    # the same press again is answered like the first and plays nothing
+    assert await service.act(table.id, PEOPLE[seat].user_id, decision.version, 0) == answer
+    assert table.current.hand.log[-1] == (seat, answer.move)
+    assert len(table.current.hand.log) == len(before[1]) + 1
 
 
 async def test_hands_play_to_the_end_and_reload_identically(world, tmp_path) -> None:

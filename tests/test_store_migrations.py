@@ -47,7 +47,7 @@ async def test_from_empty_every_migration_applies(tmp_path) -> None:
 
 async def test_upgrading_the_previous_version_keeps_the_data(tmp_path) -> None:
     path = tmp_path / "db.sqlite3"
-    previous = SCHEMA_VERSION - 1
+    previous = 1  # before the winner column (2) and the per-group hand numbers (3)
     _old_database(path, previous)
     hands = _hands_of_each_kind()
     users = (1, 2, 3)
@@ -97,8 +97,34 @@ async def test_upgrading_the_previous_version_keeps_the_data(tmp_path) -> None:
         assert best is not None and best.id == 1
         # the upgraded file takes new hands through the current code
         async with store.transaction() as tx:
-            hand_id = await tx.create_hand(1, 4, "qq", 7, 0)
+            hand_id = await tx.create_hand(1, await store.next_hand_no(-100), "qq", 7, 0)
             await tx.finish_hand(hand_id, -100, users, win.points, win.winner)
         assert (await store.finished_hands(-100, 1))[0].winner == win.winner
+    finally:
+        await store.close()
+
+
+async def test_hands_are_renumbered_per_group(tmp_path) -> None:
+    """Schema 3: a group's hands count 1, 2, 3… over all its tables (they counted per table)."""
+    path = tmp_path / "db.sqlite3"
+    _old_database(path, 2)
+    with sqlite3.connect(path) as db:
+        db.execute("INSERT INTO users (user_id, name) VALUES (1, 'u1')")
+        # two tables of group -100 (one after the other) and one of group -200, interleaved
+        for table_id, chat_id in ((1, -100), (2, -200), (3, -100)):
+            db.execute("INSERT INTO tables (id, chat_id, opener_id, status, base)"
+                       " VALUES (?, ?, 1, 'closed', 3)", (table_id, chat_id))
+        for hand_id, table_id, no in ((1, 1, 1), (2, 2, 1), (3, 1, 2), (4, 3, 1), (5, 2, 2),
+                                      (6, 3, 2)):
+            db.execute("INSERT INTO hands (id, table_id, no, rule_set, seed, dealer, status)"
+                       " VALUES (?, ?, ?, 'qq', '1', 0, 'done')", (hand_id, table_id, no))
+    store = await Store.open(path)
+    try:
+        rows = await store._all("SELECT id, no FROM hands ORDER BY id")
+        assert [(r["id"], r["no"]) for r in rows] == [(1, 1), (2, 1), (3, 2), (4, 3), (5, 2),
+                                                      (6, 4)]
+        assert await store.next_hand_no(-100) == 5
+        assert await store.next_hand_no(-200) == 3
+        assert await store.next_hand_no(-300) == 1
     finally:
         await store.close()
