@@ -133,7 +133,6 @@ ZH: dict[str, str] = {
     "ping": "⏰ 轮到你了(第 {table} 桌)",
     # group table
     "table_caption": "第 {hand} 局 · 庄家 {dealer} · 墩 {stock}",
-    "waiting_for": "等待:{names}",
     # settlement
     "settle_win": "🏆 {winner} 胡牌!胡息 {huxi} · 底 {di} · 番 {fan}",
     "settle_mingtang": "名堂:{items}",
@@ -184,6 +183,14 @@ ZH: dict[str, str] = {
     "calc_score": "底 {di} · 番 {fan} · 底分 {base}:赢家 +{win},两家各 −{lose}",
     "calc_short": "❌ 不能胡:最多只有 {huxi} 胡息,不到 {need}。",
     "calc_no_groups": "❌ 不能胡:凑不成 {groups} 方门子(有提或跑时还要一对将)。",
+    # seat screen and clock (#14, #10): what a seat reads while it waits, and for how long
+    "wait_discard": "等待:{name} 出牌",
+    "wait_answers": "等待表态",
+    "time_left": "还剩 {seconds} 秒",
+    "dm_taken": "{name} {what}了这张牌",
+    "dm_over_escape": "🏃 {name} 逃跑,本局结束",
+    "trustee_note": "🤖 {name} 超时未操作,由电脑托管",
+    "trustee_mark": "🤖 托管:{names}",
     **EVENT_NAMES,
 }
 
@@ -288,7 +295,6 @@ EN: dict[str, str] = {
     "robot_names": "Xiaoming Xiaohong Aqiang Azhen Laowang Dabao",
     "ping": "⏰ Your turn (table {table})",
     "table_caption": "Hand {hand} · dealer {dealer} · stock {stock}",
-    "waiting_for": "Waiting for: {names}",
     "settle_win": "🏆 {winner} wins! 胡息 {huxi} · 底 {di} · 番 {fan}",
     "settle_mingtang": "名堂: {items}",
     "settle_plain": "平胡",
@@ -335,6 +341,14 @@ EN: dict[str, str] = {
     "calc_score": "底 {di} · 番 {fan} · base {base}: winner +{win}, each loser −{lose}",
     "calc_short": "❌ Not a win: at most {huxi} 胡息, fewer than {need}.",
     "calc_no_groups": "❌ Not a win: the cards do not make {groups} 方门子 (with a 将 pair when there is a 提 or 跑).",
+    # seat screen and clock (#14, #10): what a seat reads while it waits, and for how long
+    "wait_discard": "Waiting: {name} to discard",
+    "wait_answers": "Waiting for answers (表态)",
+    "time_left": "{seconds} s left",
+    "dm_taken": "{name} took the card: {what}",
+    "dm_over_escape": "🏃 {name} left (逃跑): hand over",
+    "trustee_note": "🤖 {name} did not act in time: 托管 (the bot plays)",
+    "trustee_mark": "🤖 托管: {names}",
     **EVENT_NAMES,
 }
 
