@@ -1,30 +1,52 @@
-"""The hand image a player gets in his private chat.
+"""The seat's picture in its private chat: the whole table as that seat sees it.
 
-His hand in columns by point (1..10) as players sort it — 坎 first and framed as locked, then
-small before big — the card on offer or just drawn, his own table melds (cards hidden from
-the others marked 暗), his 当前胡息, whose turn it is, and his 臭 kinds.
+Built from the seat's ``PrivateView`` only, so it can show nothing the seat may not see. Top
+to bottom, in a portrait layout that stays readable at a phone's width:
+
+* one compact band per other seat, in play order from this seat (下家 … 上家): name, 庄, 托管
+  and 电脑 marks, cards in hand, 明胡息, melds (cards hidden from this seat as backs) and
+  discards;
+* a strip with the pending card (who drew or discarded it, or the 亮张), the stock, the last
+  move, this seat's status line and its two 胡息 — 我的胡息 (everything it holds, 坎 and
+  hidden melds included) and 明胡息 (what the others see);
+* its hand in columns by point, 坎 first and framed as locked, a 听 badge on each card whose
+  discard leaves the hand 听, and the 听 line below;
+* its own melds (cards the others cannot see marked 暗) and its 臭 kinds.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 from engine import cards as C
-from engine.views import OfferHow, PrivateView
+from engine.views import MeldView, OfferHow, PrivateView, SeatView, Ting, Wait
 from render import fonts
 from render import theme as T
-from render.scene import Box, Rect, Scene, column_height, render
+from render.scene import Box, CardSlot, Rect, Scene, column_height, render
 from render.strings import table
-from render.widgets import glow, group_huxi, kind_name, meld_column, pill
+from render.widgets import event_text, glow, group_huxi, kind_name, meld_column, pill
 
-M = 24  # outer margin
-COL_GAP = 10
-MELD_GAP = 16
-PANEL_W = 180
-HEADER_H = 112
-PANEL_FULL_H = 252  # stock, label, card, who
-PANEL_STOCK_H = 44  # stock only
+WIDTH = 760  # portrait: a phone shows it about 400 px wide
+M = 16  # outer margin
+PAD = 10  # inside a band
+GAP = 8  # between bands
+BAND_HEAD = 46  # a seat band's title row
+MINI_ADV = T.MINI.w + 6
+DISC_ADV = T.DISC.w + 4
+DISC_ROW = T.DISC.h + 4
+OWN_ADV = T.OWN.w + 6
+MELD_ADV = T.TABLE.w + 14
+STRIP_H = T.OWN.h + 24
+TING_PX = 24
+TING_LINE = 34
+BADGE_R = 10
+TITLE_PILL = 18  # a seat band's title row: pills, name and figures
+TITLE_NAME_PX = 24
+TITLE_PX = 22
 FORMAT = "JPEG"  # sent on every move: JPEG encodes ~6x faster than PNG at a similar size
+
+Run = tuple[str, T.RGB]  # a piece of text and its colour, drawn on one line with others
 
 
 def hand_columns(view: PrivateView) -> list[list[tuple[int, bool]]]:
@@ -38,164 +60,416 @@ def hand_columns(view: PrivateView) -> list[list[tuple[int, bool]]]:
     return cols
 
 
+def seats_in_play_order(view: PrivateView) -> list[int]:
+    """The other seats as play passes from this one: 下家 first, 上家 last."""
+    n = len(view.public.seats)
+    return [(view.seat + d) % n for d in range(1, n)]
+
+
+def relation_key(view: PrivateView, other: int) -> str:
+    """The string key naming ``other`` as seen from this seat: 下家, 上家 or 对家."""
+    n = len(view.public.seats)
+    d = (other - view.seat) % n
+    if n == 2 or 1 < d < n - 1:
+        return "across_seat"
+    return "next_seat" if d == 1 else "prev_seat"
+
+
+def status_line(
+    view: PrivateView, names: Sequence[str], s: Mapping[str, str], trustee: frozenset[int]
+) -> tuple[str, T.RGB, bool] | None:
+    """(text, colour, bold): whose move it is, as this seat should read it; never who may
+    claim a card. A line holding a player name is not bold (names use the Regular font)."""
+    pub = view.public
+    if pub.outcome is not None:
+        return None
+    if view.seat in trustee:
+        return (s["in_trustee"], T.TRUSTEE_INK, True)
+    if view.legal:
+        return (s["your_turn"], T.GOLD, True)
+    if pub.to_act:
+        who = s["name_sep"].join(fonts.name(names[i], fonts.font(24), 220) for i in pub.to_act)
+        return (s["to_act"].format(names=who), T.TEXT, False)
+    if pub.waiting:
+        return (s["waiting"], T.TEXT_DIM, True)
+    return None
+
+
+def seat_mark(
+    s: Mapping[str, str], seat: int, trustee: frozenset[int], robots: frozenset[int]
+) -> Run | None:
+    """The mark beside a seat's name: 电脑 for a computer player (always automatic), else 托管."""
+    if seat in robots:
+        return (s["robot"], T.ROBOT)
+    if seat in trustee:
+        return (s["trustee"], T.TRUSTEE)
+    return None
+
+
 def _check(view: PrivateView, names: Sequence[str]) -> None:
     if len(names) < len(view.public.seats):
         raise ValueError(f"need {len(view.public.seats)} names, got {len(names)}")
 
 
-def layout_hand(view: PrivateView, names: Sequence[str], lang: str = "zh") -> Scene:
+def layout_hand(
+    view: PrivateView,
+    names: Sequence[str],
+    lang: str = "zh",
+    *,
+    trustee: frozenset[int] = frozenset(),
+    robots: frozenset[int] = frozenset(),
+    ting: Ting | None = None,
+) -> Scene:
     _check(view, names)
     s = table(lang)
+    others = seats_in_play_order(view)
+    bands = [_band_height(view.public.seats[i]) for i in others]
     cols = hand_columns(view)
-    hand_w = max(len(cols) * (T.HAND.w + COL_GAP) - COL_GAP, 0)
-    shows = view.public.offer is not None or view.highlight is not None
-    panel_h = PANEL_FULL_H if shows else PANEL_STOCK_H
-    hand_h = max([panel_h - 16, *(column_height(len(c), T.HAND) for c in cols)])
-    melds_w = len(view.melds) * (T.MELD.w + MELD_GAP)
-    main_w = max(hand_w, melds_w, 520)
-    width = M + main_w + 2 * M + PANEL_W + M
-
-    melds_top = HEADER_H + hand_h + 28
-    melds_h = max((column_height(len(m.cards), T.MELD) for m in view.melds), default=0)
-    height = melds_top + 40 + (melds_h + 56 if view.melds else 30) + (50 if view.chou else 0) + M
-    scene = Scene(width, height)
-
-    _header(scene, view, names, s, width)
-
-    # The hand, in columns by point; 坎 framed.
-    x0 = M
-    for i, col in enumerate(cols):
-        x = x0 + i * (T.HAND.w + COL_GAP)
-        scene.column(
-            x,
-            HEADER_H,
-            [k for k, _ in col],
-            T.HAND,
-            "hand",
-            view.seat,
-            locked=[lk for _, lk in col],
-        )
-        n_locked = sum(lk for _, lk in col)
-        for start in range(0, n_locked, 3):  # a column may hold a small and a big 坎
-            top = HEADER_H + start * T.HAND.step
-            last = start + 2 == len(col) - 1
-            h = 2 * T.HAND.step + (T.HAND.h if last else T.HAND.step)
-            scene.add(
-                Box(
-                    Rect(x - 3, top - 3, T.HAND.w + 6, h + 6),
-                    outline=T.BACK_EDGE,
-                    width=3,
-                    radius=T.HAND.radius + 2,
-                )
-            )
-
-    _panel(scene, view, names, s, width - M - PANEL_W)
-
-    # His table melds.
-    y = melds_top
-    scene.text(M, y, s["my_melds"], 24, bold=True)
-    if any(not all(m.face_up) for m in view.melds):
-        note_x = M + round(fonts.font(24, bold=True).getlength(s["my_melds"])) + 20
-        scene.text(note_x, y + 4, s["hidden_note"], 18, T.TEXT_DIM, max_width=width - M - note_x)
-    y += 40
-    if not view.melds:
-        scene.text(M, y, s["no_melds"], 20, T.TEXT_DIM)
-    for i, meld in enumerate(view.melds):
-        x = M + i * (T.MELD.w + MELD_GAP)
-        meld_column(scene, x, y, meld, T.MELD, view.seat, owner=True)
-        scene.text(
-            x + T.MELD.w // 2,
-            y + melds_h + 6,
-            kind_name(meld.kind),
-            18,
-            anchor="mt",
-            max_width=T.MELD.w + MELD_GAP - 2,
-        )
-        hx = group_huxi(meld)
-        if hx:
-            scene.text(
-                x + T.MELD.w // 2, y + melds_h + 30, str(hx), 18, T.GOLD, bold=True, anchor="mt"
-            )
-        if not all(meld.face_up):
-            pill(scene, x + T.MELD.w - 12, y - 12, s["hidden"], 14, T.BACK)
-    if view.chou:
-        y = height - M - T.SMALL.h
-        label = s["chou"]
-        scene.text(M, y + T.SMALL.h // 2, label, 20, T.TEXT_DIM, bold=True, anchor="lm")
-        x = M + round(fonts.font(20, bold=True).getlength(label)) + 12
-        for k in view.chou:
-            scene.card(x, y, k, T.SMALL, "chou", view.seat)
-            x += T.SMALL.w + 6
+    hand_h = max((column_height(len(c), T.OWN) for c in cols), default=T.OWN.h)
+    ting_lines = _ting_lines(ting, s, WIDTH - 2 * M)
+    ting_h = len(ting_lines) * TING_LINE + (6 if ting_lines else 0)
+    height = (
+        M
+        + sum(h + GAP for h in bands)
+        + STRIP_H
+        + 16
+        + hand_h
+        + 12
+        + ting_h
+        + _own_melds_height(view)
+        + M
+    )
+    scene = Scene(WIDTH, height)
+    y = M
+    for i, h in zip(others, bands, strict=True):
+        _seat_band(scene, view, names, s, i, y, h, trustee, robots)
+        y += h + GAP
+    _strip(scene, view, names, s, y, trustee)
+    y += STRIP_H + 16
+    _hand(scene, view, cols, y, ting)
+    y += hand_h + 12
+    for line in ting_lines:
+        _runs(scene, M, y, line, TING_PX)
+        y += TING_LINE
+    _own_melds(scene, view, s, y + (6 if ting_lines else 0))
     return scene
 
 
-def _panel(
-    scene: Scene, view: PrivateView, names: Sequence[str], s: Mapping[str, str], px: int
-) -> None:
-    """Right of the hand: the stock, and the card on offer or just drawn (glowing)."""
-    offer = view.public.offer
-    shown = offer.card if offer is not None else view.highlight
-    top = HEADER_H - 8
-    h = PANEL_STOCK_H if shown is None else PANEL_FULL_H
-    mid = px + PANEL_W // 2
-    scene.add(Box(Rect(px, top, PANEL_W, h), fill=T.FELT_DARK, radius=12))
-    stock = s["stock"].format(n=view.public.stock_count)
-    scene.text(mid, top + 10, stock, 20, T.TEXT_DIM, anchor="mt", max_width=PANEL_W - 12)
-    if shown is None:
-        return
-    label = s["offer"] if offer is not None else s["just_drawn"]
-    scene.text(mid, top + 52, label, 22, T.TEXT, bold=True, anchor="mt", max_width=PANEL_W - 12)
-    rect = Rect(mid - T.HAND.w // 2, top + 94, T.HAND.w, T.HAND.h)
-    glow(scene, rect)
-    scene.card(rect.x, rect.y, shown, T.HAND, "offer")
-    if offer is not None:
-        how = {
-            OfferHow.LIANG: "how_liang",
-            OfferHow.DRAW: "how_draw",
-            OfferHow.DISCARD: "how_discard",
-        }[offer.how]
-        who = fonts.name(names[offer.seat], fonts.font(20), PANEL_W - 70)
-        scene.text(
-            mid, rect.bottom + 16, s[how].format(name=who), 20, anchor="mt", max_width=PANEL_W - 12
-        )
+# --- the other seats ---------------------------------------------------------------------
 
 
-def _header(
-    scene: Scene, view: PrivateView, names: Sequence[str], st: Mapping[str, str], width: int
+def _discards_x(seat: SeatView) -> int:
+    """Discards start right of the melds (room for three at least, so they rarely move)."""
+    return M + PAD + max(len(seat.melds), 3) * MINI_ADV + 10
+
+
+def _discard_cols(seat: SeatView) -> int:
+    return max(1, (WIDTH - M - PAD - _discards_x(seat)) // DISC_ADV)
+
+
+def _band_height(seat: SeatView) -> int:
+    melds_h = max((column_height(len(m.cards), T.MINI) for m in seat.melds), default=0)
+    rows = max(1, math.ceil(len(seat.discards) / _discard_cols(seat)))
+    return BAND_HEAD + max(melds_h, rows * DISC_ROW - 4) + PAD
+
+
+def _seat_band(
+    scene: Scene,
+    view: PrivateView,
+    names: Sequence[str],
+    s: Mapping[str, str],
+    i: int,
+    y: int,
+    h: int,
+    trustee: frozenset[int],
+    robots: frozenset[int],
 ) -> None:
     pub = view.public
-    huxi = st["huxi"].format(n=view.huxi)
-    huxi_w = round(fonts.font(30, bold=True).getlength(huxi))
-    scene.text(width - M, 20, huxi, 30, T.GOLD, bold=True, anchor="ra")
-    x = M
-    if pub.dealer == view.seat:
-        x = pill(scene, M, 22, st["dealer"], 22, T.DEALER).right + 10
-    title_box = Rect(x, 16, width - M - huxi_w - 24 - x, 42)
-    title = st["hand_title"]
-    prefix, _, suffix = title.partition("{name}")
-    f = fonts.font(28)
-    room = title_box.w - f.getlength(prefix + suffix)
-    who = fonts.name(names[view.seat], f, max(room, 40))
-    scene.text(
-        x,
-        title_box.y + title_box.h // 2,
-        prefix + who + suffix,
-        28,
-        anchor="lm",
-        max_width=title_box.w,
+    seat = pub.seats[i]
+    acting = i in pub.to_act and pub.outcome is None
+    scene.add(
+        Box(
+            Rect(M, y, WIDTH - 2 * M, h),
+            fill=T.FELT_DARK,
+            outline=T.GOLD if acting else T.FELT_LINE,
+            width=3 if acting else 1,
+            radius=12,
+        )
     )
-    scene.named[f"name:{view.seat}"] = title_box
-    if view.legal:
-        scene.text(M, 66, st["your_turn"], 24, T.GOLD, bold=True)
-    elif pub.to_act:
-        f24 = fonts.font(24)
-        each = (width - 2 * M - 140) / len(pub.to_act)
-        who_all = st["name_sep"].join(fonts.name(names[i], f24, each) for i in pub.to_act)
-        scene.text(
-            M, 66, st["to_act"].format(names=who_all), 24, T.TEXT_DIM, max_width=width - 2 * M
+    _band_title(scene, view, names, s, i, y, seat_mark(s, i, trustee, robots))
+    top = y + BAND_HEAD
+    for j, meld in enumerate(seat.melds):
+        meld_column(scene, M + PAD + j * MINI_ADV, top, meld, T.MINI, i, owner=False)
+    dx = _discards_x(seat)
+    scene.add(Box(Rect(dx - 6, top, 2, h - BAND_HEAD - PAD), fill=T.FELT_LINE))
+    cols = _discard_cols(seat)
+    for j, kind in enumerate(seat.discards):
+        scene.card(
+            dx + (j % cols) * DISC_ADV, top + (j // cols) * DISC_ROW, kind, T.DISC, "discard", i
         )
 
 
-def render_hand(view: PrivateView, names: Sequence[str], lang: str = "zh") -> bytes:
-    """The private hand image of ``view.seat``; ``names[i]`` is seat i's display name."""
-    return render(lambda: layout_hand(view, names, lang), FORMAT)
+def _band_title(
+    scene: Scene,
+    view: PrivateView,
+    names: Sequence[str],
+    s: Mapping[str, str],
+    i: int,
+    y: int,
+    mark: Run | None,
+) -> None:
+    """下家/上家/对家, 庄, the name, 托管/电脑; cards in hand and 明胡息 at the right."""
+    seat = view.public.seats[i]
+    ty = y + 8  # pills of TITLE_PILL px are 1.5 x that high; texts are centred on them
+    mid = ty + round(TITLE_PILL * 0.75)
+    x = pill(scene, M + PAD, ty, s[relation_key(view, i)], TITLE_PILL, T.FELT_LINE).right + 6
+    if view.public.dealer == i:
+        x = pill(scene, x, ty, s["dealer"], TITLE_PILL, T.DEALER).right + 6
+    right = WIDTH - M - PAD
+    huxi = s["shown_huxi"].format(n=seat.shown_huxi)
+    scene.text(right, mid, huxi, TITLE_PX, T.GOLD, bold=True, anchor="rm")
+    right -= round(fonts.font(TITLE_PX, bold=True).getlength(huxi)) + 14
+    count = s["hand_count"].format(n=seat.hand_count)
+    scene.text(right, mid, count, TITLE_PX, T.TEXT_DIM, anchor="rm")
+    right -= round(fonts.font(TITLE_PX).getlength(count)) + 14
+    mark_w = round(fonts.font(TITLE_PILL, bold=True).getlength(mark[0])) + 30 if mark else 0
+    box = Rect(x, mid - 14, max(40, right - mark_w - x), 28)
+    shown = scene.name(box, f"name:{i}", names[i], TITLE_NAME_PX)
+    if mark is not None:
+        mx = x + round(fonts.font(TITLE_NAME_PX).getlength(shown)) + 8
+        pill(scene, mx, ty, mark[0], TITLE_PILL, mark[1])
+
+
+# --- the strip: pending card, stock, status, 胡息 ---------------------------------------------
+
+
+def _strip(
+    scene: Scene,
+    view: PrivateView,
+    names: Sequence[str],
+    s: Mapping[str, str],
+    y: int,
+    trustee: frozenset[int],
+) -> None:
+    pub = view.public
+    scene.add(Box(Rect(M, y, WIDTH - 2 * M, STRIP_H), fill=T.FELT_DARK, radius=12))
+    shown = pub.offer.card if pub.offer is not None else view.highlight
+    x = M + 12
+    if shown is not None:
+        rect = Rect(x, y + 12, T.OWN.w, T.OWN.h)
+        glow(scene, rect)
+        scene.card(
+            rect.x, rect.y, shown, T.OWN, "offer", pub.offer.seat if pub.offer else view.seat
+        )
+        x = rect.right + 16
+    right = _own_title(scene, view, names, s, y)
+    room = right - x - 12
+    if shown is not None:
+        scene.text(x, y + 10, _pending_text(view, names, s), 22, max_width=room)
+    facts = s["stock"].format(n=pub.stock_count)
+    if pub.last_event is not None:
+        facts += "  " + s["last"].format(desc=event_text(pub.last_event, names, s, 22, 140))
+    scene.text(x, y + 44, facts, 22, T.TEXT_DIM, max_width=room)
+    status = status_line(view, names, s, trustee)
+    if status is not None:
+        text, colour, bold = status
+        scene.text(x, y + 74, text, 26, colour, bold=bold, max_width=room)
+
+
+def _pending_text(view: PrivateView, names: Sequence[str], s: Mapping[str, str]) -> str:
+    offer = view.public.offer
+    if offer is None:
+        return s["just_drawn"]
+    how = {OfferHow.LIANG: "how_liang", OfferHow.DRAW: "how_draw", OfferHow.DISCARD: "how_discard"}
+    return s[how[offer.how]].format(name=fonts.name(names[offer.seat], fonts.font(22), 160))
+
+
+def _own_title(
+    scene: Scene, view: PrivateView, names: Sequence[str], s: Mapping[str, str], y: int
+) -> int:
+    """The seat's name, 庄, 我的胡息 and 明胡息 right-aligned; returns the column's left edge."""
+    right = WIDTH - M - 12
+    mine = s["my_huxi"].format(n=view.huxi)
+    shown = s["shown_huxi"].format(n=view.public.seats[view.seat].shown_huxi)
+    scene.text(right, y + 58, mine, 28, T.GOLD, bold=True, anchor="rm")
+    scene.text(right, y + 96, shown, 22, T.TEXT_DIM, anchor="rm")
+    col_w = max(fonts.font(28, bold=True).getlength(mine), fonts.font(22).getlength(shown), 150)
+    left = right - round(col_w)
+    name = fonts.name(names[view.seat], fonts.font(22), col_w)
+    name_w = round(fonts.font(22).getlength(name))
+    scene.name(Rect(right - name_w, y + 10, name_w, 26), f"name:{view.seat}", name, 22)
+    if view.public.dealer == view.seat:
+        pill(scene, right - name_w - 40, y + 11, s["dealer"], 16, T.DEALER)
+    return left - 40
+
+
+# --- the hand and 听 ----------------------------------------------------------------------
+
+
+def _hand(
+    scene: Scene, view: PrivateView, cols: list[list[tuple[int, bool]]], y: int, ting: Ting | None
+) -> None:
+    """The hand in point columns, 坎 framed; a 听 badge on each discard that leaves 听."""
+    discards = {d for d, _ in ting.by_discard} if ting is not None else set()
+    for i, col in enumerate(cols):
+        x = M + i * OWN_ADV
+        kinds = [k for k, _ in col]
+        locked = [lk for _, lk in col]
+        scene.column(x, y, list(kinds), T.OWN, "hand", view.seat, locked=locked)
+        _kan_frames(scene, x, y, col)
+    for slot in [c for c in scene.cards if c.role == "hand"]:
+        if slot.kind in discards and not slot.locked:
+            ting_badge(scene, slot)
+
+
+def _kan_frames(scene: Scene, x: int, y: int, col: list[tuple[int, bool]]) -> None:
+    n_locked = sum(lk for _, lk in col)
+    for start in range(0, n_locked, 3):  # a column may hold a small and a big 坎
+        top = y + start * T.OWN.step
+        last = start + 2 == len(col) - 1
+        h = 2 * T.OWN.step + (T.OWN.h if last else T.OWN.step)
+        scene.add(
+            Box(
+                Rect(x - 3, top - 3, T.OWN.w + 6, h + 6),
+                outline=T.BACK_EDGE,
+                width=3,
+                radius=T.OWN.radius + 2,
+            )
+        )
+
+
+def ting_badge(scene: Scene, slot: CardSlot) -> Rect:
+    """A round 听 mark in the top right corner of the card's visible part."""
+    r = BADGE_R
+    rect = Rect(slot.rect.right - 2 * r - 1, slot.rect.y + 1, 2 * r, 2 * r)
+    scene.add(Box(rect, fill=T.TING, outline=T.TEXT, width=2, radius=r))
+    scene.text(rect.x + r, rect.y + r, "听", 13, T.TEXT, bold=True, anchor="mm")
+    return rect
+
+
+def _wait_runs(waits: Sequence[Wait]) -> list[Run]:
+    """``六×3`` per winning card; a card with none left unseen greyed."""
+    return [(f"{C.to_char(w.card)}×{w.unseen}", T.GOLD if w.unseen else T.GREY) for w in waits]
+
+
+def _ting_lines(ting: Ting | None, s: Mapping[str, str], width: int) -> list[list[Run]]:
+    """The 听 text, wrapped: per discard when the seat must discard, else the current waits."""
+    if ting is None:
+        return []
+    if ting.by_discard:
+        entries = [
+            [(s["ting_after"].format(card=C.to_char(d)), T.TEXT), *_wait_runs(w)]
+            for d, w in ting.by_discard
+        ]
+    elif ting.waits:
+        entries = [[(s["ting_now"], T.TEXT), *_wait_runs(ting.waits)]]
+    else:
+        return []
+    return _wrap(entries, width)
+
+
+def _run_width(runs: Sequence[Run]) -> float:
+    f = fonts.font(TING_PX, bold=True)
+    return sum(f.getlength(text) for text, _ in runs) + f.getlength(" ") * (len(runs) - 1)
+
+
+def _wrap(entries: list[list[Run]], width: int) -> list[list[Run]]:
+    """Entries side by side, separated by wide gaps, a new line when one would not fit."""
+    sep: Run = ("   ", T.TEXT)
+    lines: list[list[Run]] = []
+    for entry in entries:
+        if lines and _run_width([*lines[-1], sep, *entry]) <= width:
+            lines[-1] += [sep, *entry]
+        else:
+            lines.append(list(entry))
+    return lines
+
+
+def _runs(scene: Scene, x: int, y: int, runs: Sequence[Run], px: int) -> None:
+    f = fonts.font(px, bold=True)
+    space = f.getlength(" ")
+    for text, colour in runs:
+        if text.strip():
+            scene.text(x, y, text, px, colour, bold=True, max_width=WIDTH - M - x)
+        x += round(f.getlength(text) + space)
+
+
+# --- own melds and 臭 ---------------------------------------------------------------------
+
+
+def _own_melds_h(melds: Sequence[MeldView]) -> int:
+    return max((column_height(len(m.cards), T.TABLE) for m in melds), default=0)
+
+
+def _chou_x(view: PrivateView) -> int:
+    return M + max(len(view.melds), 4) * MELD_ADV + 12
+
+
+def _own_melds_height(view: PrivateView) -> int:
+    melds = _own_melds_h(view.melds) + 48 if view.melds else 30
+    if not view.chou:
+        return melds
+    cols = max(1, (WIDTH - M - _chou_x(view)) // DISC_ADV)
+    return max(melds, 30 + math.ceil(len(view.chou) / cols) * DISC_ROW)
+
+
+def _own_melds(scene: Scene, view: PrivateView, s: Mapping[str, str], y: int) -> None:
+    if not view.melds:
+        scene.text(M, y, s["no_melds"], 20, T.TEXT_DIM)
+    melds_h = _own_melds_h(view.melds)
+    for i, meld in enumerate(view.melds):
+        x = M + i * MELD_ADV
+        meld_column(scene, x, y, meld, T.TABLE, view.seat, owner=True)
+        label = kind_name(meld.kind)
+        hx = group_huxi(meld)
+        scene.text(
+            x + T.TABLE.w // 2,
+            y + melds_h + 4,
+            label,
+            16,
+            T.TEXT_DIM,
+            anchor="mt",
+            max_width=MELD_ADV - 2,
+        )
+        if hx:
+            scene.text(
+                x + T.TABLE.w // 2, y + melds_h + 26, str(hx), 18, T.GOLD, bold=True, anchor="mt"
+            )
+        if not all(meld.face_up):
+            pill(scene, x + T.TABLE.w - 14, y - 8, s["hidden"], 13, T.BACK)
+    if view.chou:
+        _chou(scene, view, s, y)
+
+
+def _chou(scene: Scene, view: PrivateView, s: Mapping[str, str], y: int) -> None:
+    x0 = _chou_x(view)
+    scene.text(x0, y, s["chou"], 18, T.TEXT_DIM, bold=True, max_width=WIDTH - M - x0)
+    cols = max(1, (WIDTH - M - x0) // DISC_ADV)
+    for j, kind in enumerate(view.chou):
+        scene.card(
+            x0 + (j % cols) * DISC_ADV,
+            y + 30 + (j // cols) * DISC_ROW,
+            kind,
+            T.DISC,
+            "chou",
+            view.seat,
+        )
+
+
+def render_hand(
+    view: PrivateView,
+    names: Sequence[str],
+    lang: str = "zh",
+    *,
+    trustee: frozenset[int] = frozenset(),
+    robots: frozenset[int] = frozenset(),
+    ting: Ting | None = None,
+) -> bytes:
+    """The picture of ``view.seat``'s private chat; ``names[i]`` is seat i's display name.
+
+    ``trustee``: seats shown in 托管 (this seat included, if so); ``robots``: computer
+    players; ``ting``: this seat's 听 (``engine.ting``), drawn as given.
+    """
+    return render(
+        lambda: layout_hand(view, names, lang, trustee=trustee, robots=robots, ting=ting), FORMAT
+    )

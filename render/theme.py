@@ -32,6 +32,11 @@ BACK: RGB = (38, 70, 130)  # card backs
 BACK_LINE: RGB = (80, 118, 186)
 BACK_EDGE: RGB = (226, 232, 244)
 LOCK: RGB = (90, 96, 110)
+TING: RGB = (0, 168, 120)  # the 听 badge on a discard that leaves the hand 听
+TRUSTEE: RGB = (132, 96, 196)  # the 托管 mark
+TRUSTEE_INK: RGB = (206, 186, 255)  # "托管中" on the seat's own picture
+GREY: RGB = (120, 134, 128)  # a winning card none of which is left unseen
+ROBOT: RGB = (70, 110, 150)  # the 电脑 mark
 
 
 @dataclass(frozen=True)
@@ -52,3 +57,8 @@ HAND = CardSize(72, 100, 56, 9)
 MELD = CardSize(50, 70, 40, 7)
 TABLE = CardSize(44, 62, 34, 6)
 SMALL = CardSize(38, 52, 32, 5)  # discards and 臭 kinds: never overlapped
+# The seat's picture (render.hand): its own hand fits 10 point columns in the portrait width,
+# the other seats' melds and discards are compact.
+OWN = CardSize(66, 92, 50, 8)
+MINI = CardSize(38, 52, 28, 5)
+DISC = CardSize(32, 42, 42, 4)  # never overlapped
