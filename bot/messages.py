@@ -36,7 +36,7 @@ from engine import actions as A
 from engine import cards as C
 from engine.record import seed_commitment
 from engine.state import Hand
-from engine.views import Event, OutcomeKind, PrivateView, PublicView
+from engine.views import Event, OutcomeKind, PrivateView, PublicView, Ting
 from render import render_hand, render_settlement, render_table
 
 log = logging.getLogger(__name__)
@@ -81,6 +81,8 @@ class _HandPlan:
 
     shown: _Shown
     view: PrivateView
+    marks: SeatMarks
+    ting: Ting | None
     image: tuple[object, ...]
     text: tuple[str, InlineKeyboardMarkup | None]  # caption and keyboard
     own: object
@@ -114,11 +116,29 @@ class _TableShown:
     open_settlement: HandRecord | None = None  # the hand whose settlement has buttons
 
 
-def hand_signature(view: PrivateView, names: Sequence[str], lang: str) -> tuple[object, ...]:
-    """Everything ``render_hand`` draws: equal signatures mean an identical picture."""
+@dataclass(frozen=True)
+class SeatMarks:
+    """What a seat's picture marks beside the names: seats in 托管 as that seat may know it,
+    and computer players."""
+
+    trustee: frozenset[int] = frozenset()
+    robots: frozenset[int] = frozenset()
+
+
+def hand_signature(view: PrivateView, names: Sequence[str], lang: str,
+                   marks: SeatMarks = SeatMarks(), ting: Ting | None = None) -> tuple[object, ...]:
+    """Everything ``render_hand`` draws, the whole table as the seat sees it: equal
+    signatures mean an identical picture."""
     pub = view.public
     return (view.seat, view.hand, view.kans, view.melds, view.huxi, view.chou, view.highlight,
-            pub.offer, pub.stock_count, pub.to_act, bool(view.legal), pub.dealer, tuple(names), lang)
+            bool(view.legal), pub.dealer, pub.seats, pub.stock_count, pub.offer, pub.to_act,
+            pub.waiting, pub.outcome is not None, pub.last_event, tuple(names), lang, marks, ting)
+
+
+def draw_hand(view: PrivateView, names: Sequence[str], lang: str, marks: SeatMarks,
+              ting: Ting | None) -> bytes:
+    """The seat's picture (``render_hand``), in the renderer's thread."""
+    return render_hand(view, names, lang, trustee=marks.trustee, robots=marks.robots, ting=ting)
 
 
 def _own(view: PrivateView) -> tuple[object, ...]:
@@ -573,7 +593,8 @@ class Presenter:
         if msg_id is not None:
             try:
                 if plan.image != shown.image:
-                    photo = await self._render(render_hand, plan.view, record.names, lang)
+                    photo = await self._render(draw_hand, plan.view, record.names, lang,
+                                               plan.marks, plan.ting)
                     await self._edit_media(user_id, msg_id, photo, caption, markup)
                 else:
                     await self._edit_caption(user_id, msg_id, caption, markup)
@@ -583,7 +604,8 @@ class Presenter:
                     raise
                 msg_id = None  # the user deleted it: send it again
         if msg_id is None:
-            photo = await self._render(render_hand, plan.view, record.names, lang)
+            photo = await self._render(draw_hand, plan.view, record.names, lang, plan.marks,
+                                       plan.ting)
             msg = await self.bot.send_photo(user_id, photo, caption=caption, reply_markup=markup)
             msg_id = msg.message_id
             await self.service.remember_seat(table, seat, user_id, hand_msg_id=msg_id)
@@ -662,7 +684,8 @@ class Presenter:
         lang = player.lang
         view = record.hand.private_view(seat)
         shown = self._hand_shown(record).seats.setdefault(seat, _Shown())
-        image = hand_signature(view, record.names, lang)
+        marks, ting = self._marks_for(table, record, seat), None
+        image = hand_signature(view, record.names, lang, marks, ting)
         markup = keyboard(table, seat, lang) if table.status == "playing" else None
         text = (self._hand_caption(table, record, seat, view, lang), markup)
         own = _own(view)
@@ -671,7 +694,7 @@ class Presenter:
         new_markup = shown.caption is None or markup != shown.caption[1]
         urgent = new_markup and (markup is not None or self._withdrawn(table, record, seat))
         if player.hand_msg_id is None:
-            return _HandPlan(shown, view, image, text, own, urgent)
+            return _HandPlan(shown, view, marks, ting, image, text, own, urgent)
         if (image, text) == (shown.image, shown.caption):
             return None
         fresh = shown.image is None  # not shown since a restart: refreshed now
@@ -684,7 +707,15 @@ class Presenter:
             if wait > 0:
                 self._sync_hand_later(table, record, seat, user_id, delay=wait)
                 return None
-        return _HandPlan(shown, view, image, text, own, urgent)
+        return _HandPlan(shown, view, marks, ting, image, text, own, urgent)
+
+    def _marks_for(self, table: Table, record: HandRecord, seat: int) -> SeatMarks:
+        """The seat's own 托管 (it knows it), the others' once public, and the computers."""
+        trustee = set(self._hand_shown(record).trustee)
+        player = table.players.get(seat)
+        if player is not None and player.user_id == record.users[seat] and player.autoplay:
+            trustee.add(seat)
+        return SeatMarks(frozenset(trustee), _robots(record))
 
     def _ping_later(self, table: Table, record: HandRecord, seat: int, user_id: int,
                     delay: float) -> None:
@@ -795,6 +826,10 @@ class Presenter:
         except Forbidden:
             return False
         return True
+
+
+def _robots(record: HandRecord) -> frozenset[int]:
+    return frozenset(s for s, user_id in enumerate(record.users) if robots.is_robot(user_id))
 
 
 def _over_line(record: HandRecord, lang: str) -> str:
