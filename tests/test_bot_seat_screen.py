@@ -26,6 +26,7 @@ from test_bot_e2e import (
 from bot import messages
 from bot.app import Services
 from bot.i18n import t
+from bot.messages import SeatMarks, draw_hand
 from bot.tables import HandRecord, Table
 from engine import actions as A
 from engine.state import Hand
@@ -199,7 +200,7 @@ async def test_tuoguan_after_a_claim_timeout_is_told_at_its_next_public_turn(
         fake_tg: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     deal_from(monkeypatch, **ONE_ASKED)
     async with dealt(fake_tg, tmp_path, action_timeout=1.0) as d:
-        dealer, shang = d.seat(0), d.seat(2)
+        dealer, xia, shang = d.seat(0), d.seat(1), d.seat(2)
         note = t("zh", "trustee_note", name=d.name(shang))
 
         def notes() -> list[str]:
@@ -212,18 +213,40 @@ async def test_tuoguan_after_a_claim_timeout_is_told_at_its_next_public_turn(
         def public_turn() -> bool:
             return hand.is_terminal() or shang in hand.public_view().to_act \
                 or messages.last_action(hand, shang).startswith("d:")
+        def pictures_are(marks: dict[int, SeatMarks], moves: int) -> None:
+            """Each seat's picture has these marks, unless play went on since ``moves``
+            (the bot applies a move before it tells the presenter)."""
+            for seat, mark in marks.items():
+                assert shows(d, seat, mark) or len(hand.log) != moves, seat
+
         for _ in range(100):
+            moves = len(hand.log)
             await d.svc.presenter.idle()
             if public_turn():
                 break
             assert not notes() and "托管" not in d.group_caption()  # it would tell he was asked
+            pictures_are({dealer: SeatMarks(), xia: SeatMarks(),  # nor do the pictures
+                          shang: SeatMarks(frozenset({shang}))}, moves)  # but he knows it
             for seat, decision in list(d.table.decisions.items()):
                 if seat != shang and decision.legal:
                     legal = decision.legal
                     await d.press(seat, A.PASS if A.PASS in legal else legal[0], may_be_late=True)
             await fake_tg.wait_for(lambda: public_turn() or set(hand.to_act()) - {shang})
         await fake_tg.wait_for(notes, timeout=5)  # the hand moved; the bot tells it soon
+        moves = len(hand.log)
         await d.svc.presenter.idle()
         assert notes() == [note]  # one line, once it tells nothing
         if not hand.is_terminal():
             assert t("zh", "trustee_mark", names=d.name(shang)) in d.group_caption().splitlines()
+        pictures_are({s: SeatMarks(frozenset({shang})) for s in range(3)}, moves)
+
+
+def picture_of(d: Dealt, seat: int, marks: SeatMarks) -> bytes:
+    """What the seat's picture should be now, with these marks."""
+    view = d.record.hand.private_view(seat)
+    return draw_hand(view, d.record.names, "zh", marks, None)
+
+
+def shows(d: Dealt, seat: int, marks: SeatMarks) -> bool:
+    msg = hand_message(d.tg, d.users[seat])
+    return msg is not None and msg.photo_bytes == picture_of(d, seat, marks)
