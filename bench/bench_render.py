@@ -1,14 +1,20 @@
-"""Median time to render the hand and the table image, encoding included, on one core.
+"""Median time and size of each picture, encoding included, on one core.
 
-    python bench/bench_render.py [--runs 200]
+    python bench/bench_render.py [--runs 200] [--jpeg]
 
-Targets (issue 3): hand <= 15 ms, table <= 40 ms. Positions come from fixed-seed engine
-hands (render.demo); sprite caches are warmed by one untimed run, as in a running bot.
+Targets: the seat's picture (the whole table seen from one seat, issue 14) <= 20 ms and
+<= 150 KiB at 3 and 4 seats; the table <= 40 ms (issue 3). Positions come from fixed-seed
+engine hands (render.demo; 2- and 4-seat tables are reshaped 3-seat positions until such rule
+sets exist); sprite and text caches are warmed by one untimed run, as in a running bot.
+``--jpeg`` also prints the encoder settings side by side (size, time, PSNR) for the 4-seat
+picture: the basis of ``render.scene.JPEG_QUALITY`` / ``JPEG_SUBSAMPLING``.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
+import math
 import os
 import statistics
 import sys
@@ -18,9 +24,24 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.views import OutcomeKind  # noqa: E402
+from PIL import Image, ImageChops, ImageStat  # noqa: E402
+
+from engine.views import OutcomeKind, PrivateView  # noqa: E402
 from render import render_hand, render_settlement, render_table  # noqa: E402
-from render.demo import NAMES, TOTALS, ended, rich_private, rich_public  # noqa: E402
+from render.demo import (  # noqa: E402
+    NAMES,
+    TOTALS,
+    ended,
+    play,
+    reseated,
+    rich_private,
+    rich_public,
+    sample_ting,
+)
+from render.hand import layout_hand  # noqa: E402
+from render.scene import paint  # noqa: E402
+
+SEAT_MS, SEAT_KIB = 20, 150
 
 
 def median_ms(fn: Callable[[], bytes], runs: int) -> tuple[float, int]:
@@ -33,23 +54,75 @@ def median_ms(fn: Callable[[], bytes], runs: int) -> tuple[float, int]:
     return statistics.median(times) * 1000, size
 
 
+def seat_picture(view: PrivateView, n: int) -> Callable[[], bytes]:
+    """The seat's picture at an ``n``-seat table, one seat in 托管 and one computer player."""
+    seated, ting = reseated(view, n), sample_ting(view)
+    marks = {"trustee": frozenset({1}), "robots": frozenset({n - 1})}
+    return lambda: render_hand(seated, NAMES, **marks, ting=ting)
+
+
+def largest_seat_kib(n: int, seeds: range) -> float:
+    """The largest 4-seat picture over the last positions of several random hands."""
+    sizes = []
+    for seed in seeds:
+        positions = list(play(seed))
+        h = positions[-2]  # the last position before the end: the fullest table
+        sizes.append(len(seat_picture(h.private_view(0), n)()))
+    return max(sizes) / 1024
+
+
+def psnr(a: Image.Image, b: Image.Image) -> float:
+    rms = ImageStat.Stat(ImageChops.difference(a, b)).rms
+    mse = sum(v * v for v in rms) / len(rms)
+    return 10 * math.log10(255 * 255 / mse)
+
+
+def jpeg_settings(view: PrivateView, runs: int) -> None:
+    """Size, encode time and PSNR of the 4-seat picture for each candidate encoder setting."""
+    seated = reseated(view, 4)
+    img = paint(layout_hand(seated, NAMES, ting=sample_ting(view)))
+    print("\nJPEG settings, 4-seat picture (size, median encode time, PSNR vs the painted image):")
+    for quality in (75, 80, 85, 88, 92):
+        for sub, sub_name in ((0, "4:4:4"), (1, "4:2:2"), (2, "4:2:0")):
+            for optimize in (False, True):
+
+                def encode(q: int = quality, s: int = sub, o: bool = optimize) -> bytes:
+                    buf = io.BytesIO()
+                    img.save(buf, "JPEG", quality=q, subsampling=s, optimize=o)
+                    return buf.getvalue()
+
+                ms, size = median_ms(encode, max(5, runs // 10))
+                decoded = Image.open(io.BytesIO(encode())).convert("RGB")
+                print(
+                    f"  q={quality} {sub_name} optimize={optimize!s:<5} {size / 1024:6.1f} KiB"
+                    f"  {ms:5.2f} ms  PSNR {psnr(img, decoded):5.2f} dB"
+                )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--jpeg", action="store_true", help="compare JPEG encoder settings")
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     private, public = rich_private(), rich_public()
     settled = ended(7, OutcomeKind.WIN)
-    cases = {
-        "hand": (lambda: render_hand(private, NAMES), 15),
-        "table": (lambda: render_table(public, NAMES), 40),
-        "settlement": (lambda: render_settlement(settled, NAMES, TOTALS), None),
+    cases: dict[str, tuple[Callable[[], bytes], str]] = {
+        "seat 3": (seat_picture(private, 3), f"<= {SEAT_MS} ms, <= {SEAT_KIB} KiB"),
+        "seat 4": (seat_picture(private, 4), f"<= {SEAT_MS} ms, <= {SEAT_KIB} KiB"),
+        "seat 2": (seat_picture(private, 2), ""),
+        "table": (lambda: render_table(public, NAMES), "<= 40 ms"),
+        "settlement": (lambda: render_settlement(settled, NAMES, TOTALS), ""),
     }
     for name, (fn, target) in cases.items():
         ms, size = median_ms(fn, args.runs)
-        goal = f"  (target <= {target} ms)" if target else ""
+        goal = f"  (target {target})" if target else ""
         print(f"{name:<11} median {ms:6.2f} ms  {size / 1024:6.1f} KiB{goal}")
+    kib = largest_seat_kib(4, range(20))
+    print(f"seat 4 largest of 20 late positions: {kib:.1f} KiB (target <= {SEAT_KIB} KiB)")
+    if args.jpeg:
+        jpeg_settings(private, args.runs)
 
 
 if __name__ == "__main__":

@@ -1,11 +1,14 @@
 """Card images for the bot: pure functions from engine views to PNG/JPEG bytes.
 
-    render_hand(view: PrivateView, names, lang="zh") -> bytes        # a player's private chat
-    render_table(view: PublicView, names, lang="zh") -> bytes        # the group
+    render_hand(view: PrivateView, names, lang="zh", *, trustee=frozenset(),
+                robots=frozenset(), ting=None) -> bytes   # a seat's private chat: the table
+    render_table(view: PublicView, names, lang="zh", *, trustee=frozenset(),
+                 robots=frozenset()) -> bytes             # the group
     render_settlement(view: PublicView, names, totals=None, lang="zh") -> bytes  # hand over
 
 ``names[i]`` is seat i's display name (any text: it is cleaned and cut to fit). ``lang`` is
-"zh" or "en". Only the bundled font subsets in ``render/fonts/`` are read.
+"zh" or "en". ``trustee``: seats shown in 托管; ``robots``: computer players (电脑); ``ting``:
+the seat's 听 (``engine.ting``). Only the bundled font subsets in ``render/fonts/`` are read.
 """
 
 from render.hand import render_hand

@@ -8,16 +8,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 from engine.rules import QQ
 from engine.state import Hand
-from engine.views import OutcomeKind, PrivateView, PublicView
+from engine.views import OutcomeKind, PrivateView, PublicView, Ting, Wait
 from render.hand import render_hand
 from render.settlement import render_settlement
 from render.table import render_table
 
-NAMES = ("小明", "Alice Wonderland", "老王🀄")
+NAMES = ("小明", "Alice Wonderland", "老王🀄", "Zoë")
 TOTALS = (1234, -560, 88)
 
 
@@ -87,11 +88,57 @@ def escaped(seed: int = 7) -> PublicView:
     return h.public_view()
 
 
+def reseated(view: PrivateView, n: int) -> PrivateView:
+    """The same position at a table of ``n`` (2..4) seats, this seat first: the seats after it
+    in play order are kept, dropped or (for a 4th seat) copied from the 下家. Only for the
+    demo and the benchmark, until rule sets with 2 and 4 seats exist."""
+    pub = view.public
+    k = len(pub.seats)
+    order = [(view.seat + d) % k for d in range(min(n, k))]
+    order += [order[1]] * (n - len(order))
+
+    def seat_no(old: int | None) -> int:
+        return order.index(old) if old in order else 0
+
+    seats = tuple(replace(pub.seats[old], seat=new) for new, old in enumerate(order))
+    ev = pub.last_event
+    return replace(
+        view,
+        seat=0,
+        public=replace(
+            pub,
+            seats=seats,
+            dealer=seat_no(pub.dealer),
+            offer=None if pub.offer is None else replace(pub.offer, seat=seat_no(pub.offer.seat)),
+            to_act=tuple(seat_no(i) for i in pub.to_act),
+            last_event=None if ev is None else replace(ev, seat=seat_no(ev.seat)),
+        ),
+    )
+
+
+def sample_ting(view: PrivateView) -> Ting:
+    """A made-up 听 over the seat's own hand (the demo shows how 听 is drawn, not whether the
+    hand really is 听): two discards that would leave it waiting, one wait with none unseen."""
+    free = sorted(set(view.hand) - set(view.kans))
+    waits = (Wait(free[-1], 3), Wait(free[0], 0))
+    return Ting(waits=waits, by_discard=tuple((k, waits) for k in free[:2]))
+
+
 def write_demo(outdir: Path, seed: int = 7, lang: str = "zh") -> list[Path]:
     """One image of every kind; returns the files written."""
     outdir.mkdir(parents=True, exist_ok=True)
     images = {
-        "hand": render_hand(rich_private(seed), NAMES, lang),
+        **{
+            f"seat{n}": render_hand(
+                reseated(rich_private(seed), n),
+                NAMES,
+                lang,
+                trustee=frozenset({1}),
+                robots=frozenset({n - 1}),
+                ting=sample_ting(rich_private(seed)),
+            )
+            for n in (2, 3, 4)
+        },
         "table": render_table(rich_public(seed), NAMES, lang),
         "settlement_win": render_settlement(ended(seed, OutcomeKind.WIN), NAMES, TOTALS, lang),
         "settlement_draw": render_settlement(ended(seed, OutcomeKind.DRAW), NAMES, TOTALS, lang),

@@ -25,28 +25,36 @@ from render import fonts
 from render import theme as T
 from render.scene import Box, CardSlot, Rect, Scene, column_height, render
 from render.strings import table
-from render.widgets import event_text, glow, group_huxi, kind_name, meld_column, pill
+from render.widgets import (
+    Run,
+    event_text,
+    glow,
+    group_huxi,
+    kind_name,
+    meld_column,
+    pill,
+    seat_mark,
+)
 
 WIDTH = 760  # portrait: a phone shows it about 400 px wide
 M = 16  # outer margin
 PAD = 10  # inside a band
 GAP = 8  # between bands
-BAND_HEAD = 46  # a seat band's title row
+BAND_HEAD = 42  # a seat band's title row
 MINI_ADV = T.MINI.w + 6
 DISC_ADV = T.DISC.w + 4
 DISC_ROW = T.DISC.h + 4
 OWN_ADV = T.OWN.w + 6
-MELD_ADV = T.TABLE.w + 14
+MELD_ADV = T.MELD.w + 14
 STRIP_H = T.OWN.h + 24
 TING_PX = 24
 TING_LINE = 34
-BADGE_R = 10
+BADGE_R = 13
 TITLE_PILL = 18  # a seat band's title row: pills, name and figures
 TITLE_NAME_PX = 24
 TITLE_PX = 22
+LABEL_PX = 18  # under the own melds
 FORMAT = "JPEG"  # sent on every move: JPEG encodes ~6x faster than PNG at a similar size
-
-Run = tuple[str, T.RGB]  # a piece of text and its colour, drawn on one line with others
 
 
 def hand_columns(view: PrivateView) -> list[list[tuple[int, bool]]]:
@@ -92,17 +100,6 @@ def status_line(
         return (s["to_act"].format(names=who), T.TEXT, False)
     if pub.waiting:
         return (s["waiting"], T.TEXT_DIM, True)
-    return None
-
-
-def seat_mark(
-    s: Mapping[str, str], seat: int, trustee: frozenset[int], robots: frozenset[int]
-) -> Run | None:
-    """The mark beside a seat's name: 电脑 for a computer player (always automatic), else 托管."""
-    if seat in robots:
-        return (s["robot"], T.ROBOT)
-    if seat in trustee:
-        return (s["trustee"], T.TRUSTEE)
     return None
 
 
@@ -187,9 +184,11 @@ def _seat_band(
     pub = view.public
     seat = pub.seats[i]
     acting = i in pub.to_act and pub.outcome is None
+    band = Rect(M, y, WIDTH - 2 * M, h)
+    scene.named[f"seat:{i}"] = band
     scene.add(
         Box(
-            Rect(M, y, WIDTH - 2 * M, h),
+            band,
             fill=T.FELT_DARK,
             outline=T.GOLD if acting else T.FELT_LINE,
             width=3 if acting else 1,
@@ -220,7 +219,7 @@ def _band_title(
 ) -> None:
     """下家/上家/对家, 庄, the name, 托管/电脑; cards in hand and 明胡息 at the right."""
     seat = view.public.seats[i]
-    ty = y + 8  # pills of TITLE_PILL px are 1.5 x that high; texts are centred on them
+    ty = y + 7  # pills of TITLE_PILL px are 1.5 x that high; texts are centred on them
     mid = ty + round(TITLE_PILL * 0.75)
     x = pill(scene, M + PAD, ty, s[relation_key(view, i)], TITLE_PILL, T.FELT_LINE).right + 6
     if view.public.dealer == i:
@@ -343,7 +342,7 @@ def ting_badge(scene: Scene, slot: CardSlot) -> Rect:
     r = BADGE_R
     rect = Rect(slot.rect.right - 2 * r - 1, slot.rect.y + 1, 2 * r, 2 * r)
     scene.add(Box(rect, fill=T.TING, outline=T.TEXT, width=2, radius=r))
-    scene.text(rect.x + r, rect.y + r, "听", 13, T.TEXT, bold=True, anchor="mm")
+    scene.text(rect.x + r, rect.y + r, "听", 17, T.TEXT, bold=True, anchor="mm")
     return rect
 
 
@@ -398,7 +397,7 @@ def _runs(scene: Scene, x: int, y: int, runs: Sequence[Run], px: int) -> None:
 
 
 def _own_melds_h(melds: Sequence[MeldView]) -> int:
-    return max((column_height(len(m.cards), T.TABLE) for m in melds), default=0)
+    return max((column_height(len(m.cards), T.MELD) for m in melds), default=0)
 
 
 def _chou_x(view: PrivateView) -> int:
@@ -406,7 +405,7 @@ def _chou_x(view: PrivateView) -> int:
 
 
 def _own_melds_height(view: PrivateView) -> int:
-    melds = _own_melds_h(view.melds) + 48 if view.melds else 30
+    melds = _own_melds_h(view.melds) + 4 + LABEL_PX + 8 if view.melds else 30
     if not view.chou:
         return melds
     cols = max(1, (WIDTH - M - _chou_x(view)) // DISC_ADV)
@@ -419,26 +418,26 @@ def _own_melds(scene: Scene, view: PrivateView, s: Mapping[str, str], y: int) ->
     melds_h = _own_melds_h(view.melds)
     for i, meld in enumerate(view.melds):
         x = M + i * MELD_ADV
-        meld_column(scene, x, y, meld, T.TABLE, view.seat, owner=True)
-        label = kind_name(meld.kind)
-        hx = group_huxi(meld)
-        scene.text(
-            x + T.TABLE.w // 2,
-            y + melds_h + 4,
-            label,
-            16,
-            T.TEXT_DIM,
-            anchor="mt",
-            max_width=MELD_ADV - 2,
-        )
-        if hx:
-            scene.text(
-                x + T.TABLE.w // 2, y + melds_h + 26, str(hx), 18, T.GOLD, bold=True, anchor="mt"
-            )
+        meld_column(scene, x, y, meld, T.MELD, view.seat, owner=True)
+        _meld_label(scene, x + T.MELD.w // 2, y + melds_h + 4, meld)
         if not all(meld.face_up):
-            pill(scene, x + T.TABLE.w - 14, y - 8, s["hidden"], 13, T.BACK)
+            pill(scene, x + T.MELD.w - 14, y - 8, s["hidden"], 13, T.BACK)
     if view.chou:
         _chou(scene, view, s, y)
+
+
+def _meld_label(scene: Scene, cx: int, y: int, meld: MeldView) -> None:
+    """The meld's kind and its 胡息 on one line centred on ``cx``: 偎 3."""
+    kind = kind_name(meld.kind)
+    hx = group_huxi(meld)
+    if not hx:
+        scene.text(cx, y, kind, LABEL_PX, T.TEXT_DIM, anchor="mt")
+        return
+    kind_w = fonts.font(LABEL_PX).getlength(kind)
+    hx_w = fonts.font(LABEL_PX, bold=True).getlength(str(hx))
+    x = round(cx - (kind_w + 4 + hx_w) / 2)
+    scene.text(x, y, kind, LABEL_PX, T.TEXT_DIM)
+    scene.text(x + round(kind_w) + 4, y, str(hx), LABEL_PX, T.GOLD, bold=True)
 
 
 def _chou(scene: Scene, view: PrivateView, s: Mapping[str, str], y: int) -> None:

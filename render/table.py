@@ -1,7 +1,9 @@
 """The table image posted in the group: everything a spectator may see.
 
-A header with the 亮张, the stock and the card on offer; then one band per seat with its name,
-dealer and turn marks, the number of cards in hand (never the cards), its table melds
+A header with the 亮张, the stock, the card on offer and whose move it is (the seat that must
+discard, or "等待表态" while the table waits for answers it must not name); then one band per
+seat with its name, dealer, turn and 托管/电脑 marks, the number of cards in hand (never the
+cards), its public 胡息, its table melds
 (face-down cards as backs: a 臭偎 or 提 shows one card up) and its discard row. The last
 move glows orange.
 """
@@ -17,7 +19,7 @@ from render import fonts
 from render import theme as T
 from render.scene import Box, Rect, Scene, column_height, render
 from render.strings import table
-from render.widgets import event_text, glow, kind_name, meld_column, pill
+from render.widgets import Run, event_text, glow, kind_name, meld_column, pill, seat_mark
 
 WIDTH = 780  # portrait-friendly: phones show photos at their width
 M = 20
@@ -73,7 +75,14 @@ def _row_height(view: PublicView, i: int) -> int:
     return PAD + _melds_h(view, i) + 10 + rows * (T.SMALL.h + 6) + PAD - 6
 
 
-def layout_table(view: PublicView, names: Sequence[str], lang: str = "zh") -> Scene:
+def layout_table(
+    view: PublicView,
+    names: Sequence[str],
+    lang: str = "zh",
+    *,
+    trustee: frozenset[int] = frozenset(),
+    robots: frozenset[int] = frozenset(),
+) -> Scene:
     _check(view, names)
     s = table(lang)
     heights = [_row_height(view, i) for i in range(len(view.seats))]
@@ -83,7 +92,7 @@ def layout_table(view: PublicView, names: Sequence[str], lang: str = "zh") -> Sc
     _header(scene, view, names, s, touched)
     y = HEADER_H
     for i, h in enumerate(heights):
-        _seat_row(scene, view, names, s, i, y, h, touched)
+        _seat_row(scene, view, names, s, i, y, h, touched, seat_mark(s, i, trustee, robots))
         y += h + ROW_GAP
     return scene
 
@@ -160,6 +169,8 @@ def _header(
             anchor="lm",
             max_width=tw,
         )
+    elif view.waiting and view.outcome is None:
+        scene.text(tx, y + 32 + 66, s["waiting"], 22, T.GOLD, anchor="lm", max_width=tw)
     if view.last_event is not None:
         desc = event_text(view.last_event, names, s, 22, 240)
         scene.text(
@@ -176,6 +187,7 @@ def _seat_row(
     y: int,
     h: int,
     touched: tuple[str, int | None, tuple[int, ...]],
+    mark: Run | None,
 ) -> None:
     seat = view.seats[i]
     acting = i in view.to_act and view.outcome is None
@@ -198,14 +210,17 @@ def _seat_row(
     scene.text(
         x,
         y + 88,
-        s["seat_huxi"].format(n=seat.shown_huxi),
+        s["shown_huxi"].format(n=seat.shown_huxi),
         22,
         T.GOLD,
         bold=True,
         max_width=NAME_W - 10,
     )
+    px = x
     if acting:
-        pill(scene, x, y + 122, "▶ " + s["turn"], 18, T.GOLD, T.FELT_DARK)
+        px = pill(scene, x, y + 122, "▶ " + s["turn"], 18, T.GOLD, T.FELT_DARK).right + 8
+    if mark is not None:
+        pill(scene, px, y + 122, mark[0], 18, mark[1])
     # Melds, right of the name panel.
     mx = x + NAME_W
     top = y + PAD
@@ -245,6 +260,14 @@ def _seat_row(
         scene.card(cx, cy, kind, T.SMALL, "discard", i)
 
 
-def render_table(view: PublicView, names: Sequence[str], lang: str = "zh") -> bytes:
-    """The group's table image; ``names[i]`` is seat i's display name."""
-    return render(lambda: layout_table(view, names, lang), FORMAT)
+def render_table(
+    view: PublicView,
+    names: Sequence[str],
+    lang: str = "zh",
+    *,
+    trustee: frozenset[int] = frozenset(),
+    robots: frozenset[int] = frozenset(),
+) -> bytes:
+    """The group's table image; ``names[i]`` is seat i's display name; ``trustee`` and
+    ``robots`` are the seats marked 托管 and 电脑."""
+    return render(lambda: layout_table(view, names, lang, trustee=trustee, robots=robots), FORMAT)

@@ -11,6 +11,8 @@ from render import fonts
 from render import theme as T
 from render.scene import Box, Rect, Scene
 
+Run = tuple[str, T.RGB]  # a piece of text and its colour (one of several on a line)
+
 
 def pill(
     scene: Scene, x: int, y: int, text: str, px: int, fill: T.RGB, ink: T.RGB = T.TEXT
@@ -63,3 +65,14 @@ def event_text(
         shown = C.format_cards(event.cards)
     template = s.get(f"ev_{event.kind}", "{name}")
     return " ".join(template.format(name=who, cards=shown).split())
+
+
+def seat_mark(
+    s: Mapping[str, str], seat: int, trustee: frozenset[int], robots: frozenset[int]
+) -> Run | None:
+    """The mark beside a seat's name: 电脑 for a computer player (always automatic), else 托管."""
+    if seat in robots:
+        return (s["robot"], T.ROBOT)
+    if seat in trustee:
+        return (s["trustee"], T.TRUSTEE)
+    return None

@@ -305,7 +305,15 @@ def test_private_view_types_are_accepted() -> None:
 def test_demo_writes_one_image_of_every_kind(tmp_path) -> None:  # type: ignore[no-untyped-def]
     render_main(["demo", str(tmp_path), "--lang", "zh"])
     written = sorted(p.name.split("_zh")[0] for p in tmp_path.iterdir())
-    assert written == ["hand", "settlement_draw", "settlement_escape", "settlement_win", "table"]
+    assert written == [
+        "seat2",
+        "seat3",
+        "seat4",
+        "settlement_draw",
+        "settlement_escape",
+        "settlement_win",
+        "table",
+    ]
     for p in tmp_path.iterdir():
         decode(p.read_bytes())
 

@@ -31,6 +31,8 @@ from engine.views import (
     PrivateView,
     PublicView,
     SeatView,
+    Ting,
+    Wait,
     Win,
 )
 from render.hand import layout_hand
@@ -42,7 +44,7 @@ SNAPSHOTS = Path(__file__).parent / "snapshots"
 MEAN_TOLERANCE = 0.5  # mean absolute difference per channel, 0..255
 STRONG = 48  # a pixel "differs strongly" when some channel differs by more than this
 STRONG_SHARE = 0.0001  # of all pixels
-NAMES = ("小明", "Bartholomew Fitzwilliam III", "老王🀄‍🔥")
+NAMES = ("小明", "Bartholomew Fitzwilliam III", "老王🀄‍🔥", "Zoë")
 TOTALS = (1234, -560, 88)
 
 
@@ -108,6 +110,43 @@ def private_view() -> PrivateView:
     )
 
 
+FOURTH = SeatView(
+    3,
+    11,
+    (public(meld(GroupKind.TI, "六六六六", "UDDD")), meld(GroupKind.PENG, "玖玖玖", "UUU")),
+    cards("一 肆 十 陆 五"),
+    9,
+)
+
+
+def discarding_view(n: int) -> PrivateView:
+    """Seat 0 must discard at a table of ``n`` seats (the 4th seat holds a hidden 提)."""
+    pub = public_view()
+    seats = (*pub.seats, FOURTH)[:n]
+    last = Event("discard", 1, cards("玖"))
+    pub = replace(pub, seats=seats, offer=None, to_act=(0,), dealer=n - 1, last_event=last)
+    return replace(private_view(), public=pub, legal=("d:x1", "d:d1"), highlight=cards("九")[0])
+
+
+def waiting_view(n: int) -> PrivateView:
+    """The table waits for answers on seat 1's discard; seat 0 has nothing to answer."""
+    pub = public_view()
+    seats = (*pub.seats, FOURTH)[:n]
+    offer = Offer(C.parse_card("陆"), 1, OfferHow.DISCARD)
+    pub = replace(pub, seats=seats, offer=offer, to_act=(), waiting=True)
+    return replace(private_view(), public=pub, legal=())
+
+
+TING = Ting(
+    waits=(Wait(C.parse_card("六"), 3), Wait(C.parse_card("九"), 0)),
+    by_discard=(
+        (C.parse_card("一"), (Wait(C.parse_card("六"), 3), Wait(C.parse_card("九"), 0))),
+        (C.parse_card("壹"), (Wait(C.parse_card("陆"), 1),)),
+    ),
+)
+WAITS = Ting(waits=TING.waits)
+
+
 def win_outcome() -> Outcome:
     groups = (
         Group(GroupKind.TI, cards("拾拾拾拾")),
@@ -136,7 +175,17 @@ def win_outcome() -> Outcome:
 
 CASES = {
     "hand_zh": lambda: layout_hand(private_view(), NAMES, "zh"),
+    "seat3_en": lambda: layout_hand(
+        discarding_view(3), NAMES, "en", trustee=frozenset({1}), robots=frozenset({2}), ting=TING
+    ),
+    "seat4_zh": lambda: layout_hand(
+        waiting_view(4), NAMES, "zh", trustee=frozenset({0, 3}), ting=WAITS
+    ),
+    "seat2_en": lambda: layout_hand(discarding_view(2), NAMES, "en", ting=TING),
     "table_en": lambda: layout_table(public_view(), NAMES, "en"),
+    "table_waiting_zh": lambda: layout_table(
+        waiting_view(3).public, NAMES, trustee=frozenset({0}), robots=frozenset({2})
+    ),
     "settlement_win_zh": lambda: layout_settlement(public_view(win_outcome()), NAMES, TOTALS),
     "settlement_draw_en": lambda: layout_settlement(
         public_view(Outcome(OutcomeKind.DRAW, (0, 0, 0))), NAMES, TOTALS, "en"
