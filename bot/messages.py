@@ -125,6 +125,11 @@ class SeatMarks:
     robots: frozenset[int] = frozenset()
 
 
+def draw_table(pub: PublicView, names: Sequence[str], lang: str, marks: SeatMarks) -> bytes:
+    """The group's picture (``render_table``), in the renderer's thread."""
+    return render_table(pub, names, lang, trustee=marks.trustee, robots=marks.robots)
+
+
 def hand_signature(view: PrivateView, names: Sequence[str], lang: str,
                    marks: SeatMarks = SeatMarks(), ting: Ting | None = None) -> tuple[object, ...]:
     """Everything ``render_hand`` draws, the whole table as the seat sees it: equal
@@ -448,7 +453,8 @@ class Presenter:
         if plan is None:
             return 0
         pub, caption = plan
-        photo = await self._render(render_table, pub, record.names, lang)
+        marks = SeatMarks(frozenset(self._hand_shown(record).trustee), _robots(record))
+        photo = await self._render(draw_table, pub, record.names, lang, marks)
         if record.group_msg_id is None:
             msg = await self.bot.send_photo(table.chat_id, photo, caption=caption)
             await self.service.remember_hand(record, group_msg_id=msg.message_id)

@@ -27,7 +27,7 @@ from test_bot_e2e import (
 from bot import messages
 from bot.app import Services
 from bot.i18n import t
-from bot.messages import SeatMarks, draw_hand, hand_signature
+from bot.messages import SeatMarks, draw_hand, draw_table, hand_signature
 from bot.tables import HandRecord, Table
 from engine import actions as A
 from engine.rules import QQ
@@ -70,6 +70,17 @@ class Dealt:
     def group_caption(self) -> str:
         msg = self.tg.message(self.group, self.record.group_msg_id or 0)
         return msg.caption or "" if msg is not None else ""
+
+    async def told(self) -> int:
+        """Wait until the presenter has been told of the last move applied and has sent
+        what it makes; returns the moves then. (The service applies a move, stores it, then
+        refreshes its decisions and tells the presenter at once.)"""
+        hand = self.record.hand
+        await self.tg.wait_for(lambda: all(
+            self.table.decisions[s].legal == hand.legal_actions(s) for s in range(3)))
+        moves = len(hand.log)
+        await self.svc.presenter.idle()
+        return moves
 
     async def press(self, seat: int, action: str, *, may_be_late: bool = False) -> None:
         """The seat presses the button of ``action`` on its decision as the bot keeps it
@@ -215,38 +226,45 @@ async def test_tuoguan_after_a_claim_timeout_is_told_at_its_next_public_turn(
         def public_turn() -> bool:
             return hand.is_terminal() or shang in hand.public_view().to_act \
                 or messages.last_action(hand, shang).startswith("d:")
-        def pictures_are(marks: dict[int, SeatMarks], moves: int) -> None:
-            """Each seat's picture has these marks, unless play went on since ``moves``
-            (the bot applies a move before it tells the presenter)."""
+        def pictures_are(marks: dict[int, SeatMarks], group: SeatMarks, moves: int) -> None:
+            """Each seat's picture and the group's have these marks, unless play went on
+            since ``moves`` (the bot applies a move before it tells the presenter)."""
             for seat, mark in marks.items():
                 assert shows(d, seat, mark) or len(hand.log) != moves, seat
+            assert group_shows(d, group) or len(hand.log) != moves
 
         for _ in range(100):
-            moves = len(hand.log)
-            await d.svc.presenter.idle()
+            moves = await d.told()
             if public_turn():
                 break
             assert not notes() and "托管" not in d.group_caption()  # it would tell he was asked
             pictures_are({dealer: SeatMarks(), xia: SeatMarks(),  # nor do the pictures
-                          shang: SeatMarks(frozenset({shang}))}, moves)  # but he knows it
+                          shang: SeatMarks(frozenset({shang}))},  # but he knows it
+                         SeatMarks(), moves)
             for seat, decision in list(d.table.decisions.items()):
                 if seat != shang and decision.legal:
                     legal = decision.legal
                     await d.press(seat, A.PASS if A.PASS in legal else legal[0], may_be_late=True)
             await fake_tg.wait_for(lambda: public_turn() or set(hand.to_act()) - {shang})
         await fake_tg.wait_for(notes, timeout=5)  # the hand moved; the bot tells it soon
-        moves = len(hand.log)
-        await d.svc.presenter.idle()
+        moves = await d.told()
         assert notes() == [note]  # one line, once it tells nothing
         if not hand.is_terminal():
             assert t("zh", "trustee_mark", names=d.name(shang)) in d.group_caption().splitlines()
-        pictures_are({s: SeatMarks(frozenset({shang})) for s in range(3)}, moves)
+        marked = SeatMarks(frozenset({shang}))
+        pictures_are(dict.fromkeys(range(3), marked), marked, moves)
 
 
 def picture_of(d: Dealt, seat: int, marks: SeatMarks) -> bytes:
     """What the seat's picture should be now, with these marks."""
     view = d.record.hand.private_view(seat)
     return draw_hand(view, d.record.names, "zh", marks, None)
+
+
+def group_shows(d: Dealt, marks: SeatMarks) -> bool:
+    msg = d.tg.message(d.group, d.record.group_msg_id or 0)
+    pub = d.record.hand.public_view()
+    return msg is not None and msg.photo_bytes == draw_table(pub, d.record.names, "zh", marks)
 
 
 def shows(d: Dealt, seat: int, marks: SeatMarks) -> bool:
