@@ -21,8 +21,10 @@ from test_bot_e2e import (
     hand_message,
     make_config,
     running_bot,
+    services,
     start_hand,
 )
+from test_bot_robots import one_human_two_computers
 
 from bot import messages
 from bot.app import Services
@@ -287,3 +289,20 @@ def test_equal_signatures_mean_equal_pictures(seed: int) -> None:
             assert pictures.setdefault(hand_signature(view, names, "zh"), picture) == picture
         mover = hand.to_act()[0]
         hand.apply(mover, rng.choice(hand.legal_actions(mover)))
+
+
+async def test_computer_players_are_marked_in_every_picture(fake_tg: FakeTelegram,
+                                                            tmp_path: Path) -> None:
+    async with running_bot(make_config(fake_tg, tmp_path / "db.sqlite3")) as app:
+        alice, group, lobby, table = await one_human_two_computers(fake_tg, app)
+        await fake_tg.press_button(lobby, alice, "开始")
+        d = Dealt(fake_tg, services(app), [alice], group, table)
+        hand = d.record.hand
+
+        def alice_discards() -> bool:  # then the computers wait for her
+            return hand.to_act() == (0,) and A.PASS not in hand.legal_actions(0)
+        await fake_tg.wait_for(lambda: alice_discards() or hand.is_terminal(), timeout=10)
+        await d.told()
+        computers = SeatMarks(robots=frozenset({1, 2}))
+        assert shows(d, 0, computers)
+        assert group_shows(d, computers)
