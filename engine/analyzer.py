@@ -289,6 +289,29 @@ def _analyze(
     return best
 
 
+def can_win(
+    rules: RuleSet, hand: Sequence[int], melds: Sequence[Group], card: int, source: Source
+) -> bool:
+    """Whether :func:`analyze` would find a win, without scoring it (for 听: many questions).
+
+    Unchecked and uncached: the caller passes a valid holding and memoises what it needs.
+    """
+    sets, free_hand = _hand_sets(hand)
+    for table, hand_groups, free in _with_card(list(melds), sets, free_hand, card, source):
+        fixed = [*table, *hand_groups]
+        pairs = 1 if any(g.kind in FOUR_KINDS for g in fixed) else 0
+        need = rules.groups_to_win - len(fixed) - pairs
+        if need < 0 or sum(free) != 3 * need + 2 * pairs:
+            continue
+        fixed_huxi = sum(g.huxi for g in fixed)
+        if fixed_huxi + _partial_huxi(free) < rules.min_huxi:
+            continue
+        free_huxi = _best(_pack(free), pairs)
+        if free_huxi >= 0 and fixed_huxi + free_huxi >= rules.min_huxi:
+            return True
+    return False
+
+
 _caches: dict[int, tuple[RuleSet, dict[tuple, Win | None]]] = {}
 
 

@@ -68,6 +68,14 @@ _ORDERS = {n: tuple(tuple((s + i) % n for i in range(n)) for s in range(n)) for 
 _chi_action = cache(A.chi)  # the same few thousand 吃 choices recur in every hand
 
 
+@cache
+def _chi_used(groups: tuple[tuple[int, ...], ...], card: int) -> tuple[int, ...]:
+    """The hand cards a 吃 (with its 比 groups) puts out: all its cards but the eaten one."""
+    used = [k for g in groups for k in g]
+    used.remove(card)
+    return tuple(used)
+
+
 @dataclass
 class _Seat:
     hand: list[int]  # count vector; a count of 3 is a 坎
@@ -102,6 +110,16 @@ class _Seat:
 
     def discardable(self) -> list[int]:
         return [k for k, n in enumerate(self.hand) if 0 < n < 3]
+
+    def may_take_with(self, rules: RuleSet, used: tuple[int, ...]) -> bool:
+        """9.9: a 吃/碰 putting out these hand cards (plus the offered one) is allowed only if,
+        when 5.5 then obliges a discard, some card other than a 坎 card is left to discard."""
+        if self.card_total + 1 <= rules.discard_threshold(self.ti_pao):
+            return True
+        after = list(self.hand)
+        for k in used:
+            after[k] -= 1
+        return any(0 < n < 3 for n in after)
 
 
 @dataclass
@@ -276,7 +294,7 @@ class Hand:
             assert self._claim is not None
             self._claim.answers[seat] = action
             if action == A.PASS:
-                self._emit("pass", seat)
+                self._emit("pass", seat, visible_to=seat)  # who was asked is private (9.11)
             if self.phase == Phase.LIANG:
                 self._resolve_liang()
             else:
@@ -476,7 +494,7 @@ class Hand:
             self._win(seat, win)
             return
         s.chou_hu[card] = s.huxi
-        self._emit("pass", seat)
+        self._emit("pass", seat, visible_to=seat)
         self._after_take(seat)
 
     def _discard(self, seat: int, card: int) -> None:
@@ -503,11 +521,11 @@ class Hand:
                 s = self._seats[seat]
                 if c in s.chou:
                     continue
-                if seat != src and s.hand[c] == 2:
+                if seat != src and s.hand[c] == 2 and s.may_take_with(r, (c, c)):
                     options.setdefault(seat, []).append(A.PENG)
                 may_chi = seat in (src, self.next_seat(src)) if drawn else seat == self.next_seat(src)
                 if may_chi:
-                    combos = chi_options(s.hand, c)
+                    combos = [g for g in chi_options(s.hand, c) if s.may_take_with(r, _chi_used(g, c))]
                     if combos:
                         options.setdefault(seat, []).extend(_chi_action(g) for g in combos)
         self.phase = Phase.CLAIM
@@ -625,9 +643,7 @@ class Hand:
     def _chi(self, seat: int, action: str) -> None:
         s = self._seats[seat]
         groups = A.parse(action).groups
-        used = [k for g in groups for k in g]
-        used.remove(self._claim.offer.card)  # type: ignore[union-attr]
-        for k in used:
+        for k in _chi_used(groups, self._claim.offer.card):  # type: ignore[union-attr]
             s.hand[k] -= 1
         for g in groups:
             s.melds.append(Group(GroupKind.CHI, g))
@@ -669,7 +685,7 @@ class Hand:
             to_act=(self._actor,) if self.phase == Phase.DISCARD else (),  # type: ignore[arg-type]
             waiting=self.phase in (Phase.CLAIM, Phase.LIANG, Phase.SELFWIN),
             last_event=public_events[-1] if public_events else None,
-            move_no=len(self.log),
+            move_no=len(public_events),
             outcome=self.outcome,
         )
 
@@ -691,6 +707,7 @@ class Hand:
             chou=tuple(sorted(s.chou)),
             legal=self.legal_actions(seat),
             highlight=highlight,
+            no_win=tuple(sorted(k for k in range(C.KINDS) if not s.may_win_on(k))),
         )
 
     def card_census(self) -> list[int]:

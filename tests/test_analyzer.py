@@ -264,3 +264,47 @@ def test_forced_tianhu_win_duiduihu_when_all_in_sets():
         QQ, hand("四四四四 五五五五 六六六六 捌捌捌 九九 玖 拾拾 一"), zimo=False, base=3
     )
     assert no_pairs.mingtang == ()
+
+
+def built_holding(rng) -> list[int]:
+    """21 cards from 7 random 坎 / 一句话 / 绞 (wins are common), sometimes one card changed."""
+    from collections import Counter
+
+    seqs = [(b + p, b + p + 1, b + p + 2) for b in (0, 10) for p in range(8)] + [(1, 6, 9)]
+    while True:
+        cards: list[int] = []
+        for _ in range(7):
+            roll = rng.random()
+            if roll < 0.25:
+                cards += [rng.randrange(20)] * 3
+            elif roll < 0.4:
+                p = rng.randrange(10)
+                cards += [p, p, p + 10]
+            else:
+                cards += rng.choice(seqs)
+        if rng.random() < 0.4:
+            cards[rng.randrange(21)] = rng.randrange(20)
+        if max(Counter(cards).values()) <= 4:
+            return cards
+
+
+def test_can_win_agrees_with_analyze_on_random_holdings():
+    """can_win (听 asks it hundreds of times) is analyze's verdict without the scoring."""
+    import random
+
+    from engine.analyzer import can_win
+
+    rng = random.Random(14)
+    verdicts = []
+    for _ in range(3000):
+        cards = built_holding(rng)
+        card = cards.pop(rng.randrange(21))
+        held, melds = counts(cards), []
+        if held[cards[0]] == 3 and rng.random() < 0.5:  # sometimes a table 偎 instead of a 坎
+            held[cards[0]] = 0
+            melds = [Group(GroupKind.WEI, (cards[0],) * 3)]
+        for source in ("self", "other"):
+            expected = analyze(QQ, held, melds, card, source=source) is not None
+            assert can_win(QQ, held, melds, card, source) is expected
+            verdicts.append(expected)
+    assert 0 < sum(verdicts) < len(verdicts)

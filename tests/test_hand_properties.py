@@ -8,8 +8,9 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine import actions as A
 from engine.rules import QQ
-from engine.state import _FACE_UP, Hand
+from engine.state import _FACE_UP, Hand, Phase
 from engine.views import PublicView
 
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
@@ -112,3 +113,79 @@ def test_replay_gives_an_identical_state(seed: int, dealer: int, cut: int) -> No
     assert a.public_view() == b.public_view()
     assert all(a.private_view(s) == b.private_view(s) for s in range(3))
     assert a.history == b.history and a.outcome == b.outcome
+
+
+@SETTINGS
+@given(SEEDS, st.integers(0, 2))
+def test_after_a_chi_or_peng_he_discards_whenever_5_5_obliges_him(seed: int, dealer: int) -> None:
+    """9.9: a 吃/碰 is offered only when a card is left to discard if 5.5 then obliges one."""
+    rng = random.Random(seed)
+    h = Hand.new(QQ, seed=seed, dealer=dealer)
+    while not h.is_terminal():
+        seat = rng.choice(h.to_act())
+        events = h.apply(seat, rng.choice(h.legal_actions(seat)))
+        for i, e in enumerate(events):
+            if e.kind not in ("chi", "peng"):
+                continue
+            s = h._seats[e.seat]
+            if h.phase == Phase.DISCARD and h._actor == e.seat:
+                assert h.legal_actions(e.seat)
+            else:  # he went on without discarding: 5.5 must not have obliged him
+                assert all(later.seat != e.seat for later in events[i + 1 :])
+                assert s.card_total <= QQ.discard_threshold(s.ti_pao)
+
+
+KINDS = st.integers(0, 19)
+
+
+@st.composite
+def few_loose_cards(draw: st.DrawFn) -> tuple[list[int], int]:
+    """A seat at rest (20 cards, no 提/跑) with up to four 坎 and two or five loose cards, and
+    a card offered to it: the positions where a 吃/碰 may use up every loose card."""
+    kans = draw(st.lists(KINDS, min_size=0, max_size=4, unique=True))
+    loose_size = draw(st.sampled_from((2, 5)))
+    loose = draw(st.lists(KINDS.filter(lambda k: k not in kans), min_size=loose_size,
+                          max_size=loose_size).filter(lambda ks: max(Counter(ks).values()) <= 2))
+    hand = [0] * 20
+    for k in kans:
+        hand[k] = 3
+    for k in loose:
+        hand[k] += 1
+    offered = draw(KINDS.filter(lambda k: hand[k] < 3))
+    return hand, offered
+
+
+@SETTINGS
+@given(few_loose_cards())
+def test_every_chi_or_peng_offered_leaves_a_card_to_discard(position) -> None:
+    """9.9 over constructed positions: the options seat 1 gets on seat 0's discard are exactly
+    the 吃/碰 after which he still holds a discardable card."""
+    from engine.chi import chi_options
+    from engine.melds import Group, GroupKind
+    from engine.views import Offer, OfferHow
+
+    hand, card = position
+    h = Hand.new(QQ, seed=0)
+    for other in (0, 2):  # nobody else holds anything: no 跑 or 胡 pre-empts seat 1
+        h._seats[other].hand, h._seats[other].melds = [0] * 20, []
+    seat = h._seats[1]
+    seat.hand, seat.chou = list(hand), set()
+    seat.melds = [Group(GroupKind.CHI, (0, 1, 2))] * ((20 - sum(hand)) // 3)
+    h._open_claim(Offer(card, 0, OfferHow.DISCARD), haidi=False)
+    waiting = h._claim is not None and h._claim.offer.card == card
+    offered = set(h._claim.options.get(1, ())) if waiting else set()
+
+    def keeps_a_discard(used: list[int]) -> bool:
+        after = Counter(k for k, n in enumerate(hand) for _ in range(n))
+        after.subtract(used)
+        return any(0 < after[k] < 3 for k in after)
+
+    def chi_hand_cards(groups: tuple[tuple[int, ...], ...]) -> list[int]:
+        used = [k for g in groups for k in g]
+        used.remove(card)
+        return used
+
+    expected = {A.chi(g) for g in chi_options(hand, card) if keeps_a_discard(chi_hand_cards(g))}
+    if hand[card] == 2 and keeps_a_discard([card, card]):
+        expected.add(A.PENG)
+    assert offered - {A.PASS, A.HU} == expected

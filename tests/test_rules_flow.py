@@ -219,21 +219,58 @@ def test_5_5_chong_pao_skips_the_discard() -> None:
     assert nxt.seat == 2 and nxt.kind in {"draw", "wei", "ti", "huangzhuang"}
 
 
-def test_9_4_holding_only_kan_cards_he_discards_nothing_and_his_xia_draws() -> None:
-    h = hand(
-        xia="一一一二二二三三三四四四五六七八九十壹贰",
-        stock="七捌玖叁",
-        keep_out={0: "一二三四七八九十叁", 2: "一二三四"},
-    )
-    advance_until(h, offered(card("七")))
-    take(h, 1, "c:x5x6x7+x7x8x9")  # he eats his own draw: 比 the 七 in hand
+# Seat 1 (the 下家) is dealt four 坎 and eight loose cards; the dealer's hand is fixed so that
+# nobody else is forced to act on the stock cards. Seat 1 eats 陆 (肆伍陆) and discards 拾.
+SHEDDING_DEALER = "壹壹贰贰叁叁柒柒肆肆伍伍拾拾五五六七八四十"
+FOUR_KAN = "一一一二二二三三三四四四"
+
+
+def shedding_hand(loose: str, stock: str) -> Hand:
+    h = hand(dealer=SHEDDING_DEALER, xia=FOUR_KAN + loose, stock=stock, keep_out={2: stock})
+    take(h, 0, A.discard(card("拾")))
+    advance_until(h, offered(card("陆")))
+    take(h, 1, "c:d4d5d6")
+    take(h, 1, A.discard(card("拾")))
+    return h
+
+
+def test_9_9_no_peng_that_leaves_only_kan_cards() -> None:
+    h = shedding_hand("肆伍六七拾十九九", stock="陆捌玖八九玖九")
+    advance_until(h, offered(card("八")))
+    take(h, 1, "c:x6x7x8")
+    take(h, 1, A.discard(card("十")))  # left: four 坎 and the pair 九九
+    advance_until(h, offered(card("九")))  # drawn by seat 2: a 碰 would leave nothing to discard
+    assert 1 not in h.to_act()
+    assert card("九") not in h.private_view(1).chou  # not offered, so not declined: no 臭
+
+
+def test_9_4_a_wei_leaving_only_kan_cards_discards_nothing_and_his_xia_draws() -> None:
+    h = shedding_hand("肆伍六七拾十九九", stock="陆捌玖八九玖九")
+    advance_until(h, offered(card("八")))
+    take(h, 1, "c:x6x7x8")
     take(h, 1, A.discard(card("十")))
-    advance_until(h, offered(card("叁")))
-    take(h, 1, "c:d1d2d3")
+    advance_until(h, lambda h: h.phase == Phase.SELFWIN)  # he draws the last 九: forced 偎
+    assert h.to_act() == (1,) and ("wei", "九九九") in melds_of(h, 1)
+    events = h.apply(1, A.PASS)  # no 自摸: 5.5 obliges a discard, but he holds only 坎 cards
     assert sorted(set(h.private_view(1).hand)) == list(h.private_view(1).kans)
-    chi = kinds_of(h.history, "chi")[-1]
-    after = h.history[h.history.index(chi) + 1]
+    after = [e for e in events if e.visible_to is None][0]
     assert after.seat == 2 and after.kind in {"draw", "wei", "ti"}
+
+
+def test_9_9_no_chi_that_leaves_only_kan_cards() -> None:
+    h = shedding_hand("肆伍六七拾九十叁", stock="陆捌玖八捌玖八")
+    advance_until(h, offered(card("八")))
+    assert "c:x8x9x10" in h.legal_actions(1)  # a loose card would be left: allowed
+    take(h, 1, "c:x6x7x8")
+    take(h, 1, A.discard(card("叁")))  # left: four 坎 and 九十
+    advance_until(h, offered(card("八")))  # his own draw again: 八九十 would leave nothing
+    assert not any(a.startswith("c:") for a in h.legal_actions(1))
+
+
+def test_9_9_no_chi_whose_bi_leaves_only_kan_cards() -> None:
+    h = shedding_hand("肆伍五六七八九拾", stock="陆捌玖七")  # left: four 坎 and 五六七八九
+    advance_until(h, offered(card("七")))  # every 吃 must 比 the 七 in hand: all five go out
+    assert not any(a.startswith("c:") for a in h.legal_actions(1))
 
 
 def test_5_6_after_an_untaken_discard_the_discarders_xia_draws() -> None:
