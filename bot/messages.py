@@ -36,6 +36,7 @@ from engine import actions as A
 from engine import cards as C
 from engine.record import seed_commitment
 from engine.state import Hand
+from engine.ting import ting as compute_ting
 from engine.views import Event, OutcomeKind, PrivateView, PublicView, Ting
 from render import render_hand, render_settlement, render_table
 
@@ -63,6 +64,7 @@ class _Shown:
     own: object = None  # the seat's own part of the picture (see _own)
     held_since: float | None = None  # a change held back since (loop time)
     asked: _Asked | None = None  # the last claim decision shown
+    ting: tuple[object, Ting] | None = None  # the seat's 听 and what it was computed from
 
 
 @dataclass(frozen=True)
@@ -690,7 +692,7 @@ class Presenter:
         lang = player.lang
         view = record.hand.private_view(seat)
         shown = self._hand_shown(record).seats.setdefault(seat, _Shown())
-        marks, ting = self._marks_for(table, record, seat), None
+        marks, ting = self._marks_for(table, record, seat), _ting_for(record, view, shown)
         image = hand_signature(view, record.names, lang, marks, ting)
         markup = keyboard(table, seat, lang) if table.status == "playing" else None
         text = (self._hand_caption(table, record, seat, view, lang), markup)
@@ -832,6 +834,18 @@ class Presenter:
         except Forbidden:
             return False
         return True
+
+
+def _ting_for(record: HandRecord, view: PrivateView, shown: _Shown) -> Ting | None:
+    """The seat's 听 from its own view (``engine.ting``), recomputed only when something it
+    reads has changed: the analyzer is not free, and every change asks for every seat's plan."""
+    if record.hand.is_terminal():
+        return None
+    pub = view.public
+    key = (view.hand, view.melds, view.no_win, view.legal, pub.seats, pub.offer)
+    if shown.ting is None or shown.ting[0] != key:
+        shown.ting = (key, compute_ting(record.hand.rules, view))
+    return shown.ting[1]
 
 
 def _robots(record: HandRecord) -> frozenset[int]:

@@ -32,8 +32,10 @@ from bot.i18n import t
 from bot.messages import SeatMarks, draw_hand, draw_table, hand_signature
 from bot.tables import HandRecord, Table
 from engine import actions as A
-from engine.rules import QQ
+from engine.rules import QQ, RuleSet
 from engine.state import Hand
+from engine.ting import ting as compute_ting
+from engine.views import PrivateView, Ting
 
 EIGHT = card("八")
 # the dealer discards 八: only his 上家 (a pair of 八) may claim it, by 碰
@@ -259,8 +261,10 @@ async def test_tuoguan_after_a_claim_timeout_is_told_at_its_next_public_turn(
 
 def picture_of(d: Dealt, seat: int, marks: SeatMarks) -> bytes:
     """What the seat's picture should be now, with these marks."""
-    view = d.record.hand.private_view(seat)
-    return draw_hand(view, d.record.names, "zh", marks, None)
+    hand = d.record.hand
+    view = hand.private_view(seat)
+    ting = None if hand.is_terminal() else compute_ting(hand.rules, view)
+    return draw_hand(view, d.record.names, "zh", marks, ting)
 
 
 def group_shows(d: Dealt, marks: SeatMarks) -> bool:
@@ -285,8 +289,10 @@ def test_equal_signatures_mean_equal_pictures(seed: int) -> None:
     while not hand.is_terminal():
         for seat in range(3):
             view = hand.private_view(seat)
-            picture = draw_hand(view, names, "zh", SeatMarks(), None)
-            assert pictures.setdefault(hand_signature(view, names, "zh"), picture) == picture
+            ting = compute_ting(QQ, view)
+            picture = draw_hand(view, names, "zh", SeatMarks(), ting)
+            signature = hand_signature(view, names, "zh", SeatMarks(), ting)
+            assert pictures.setdefault(signature, picture) == picture
         mover = hand.to_act()[0]
         hand.apply(mover, rng.choice(hand.legal_actions(mover)))
 
@@ -306,3 +312,26 @@ async def test_computer_players_are_marked_in_every_picture(fake_tg: FakeTelegra
         computers = SeatMarks(robots=frozenset({1, 2}))
         assert shows(d, 0, computers)
         assert group_shows(d, computers)
+
+
+def test_ting_comes_from_the_seat_view_and_is_computed_again_only_when_that_changes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[PrivateView] = []
+
+    def counted(rules: RuleSet, view: PrivateView) -> Ting:
+        calls.append(view)
+        return compute_ting(rules, view)
+    monkeypatch.setattr(messages, "compute_ting", counted)
+    hand, shown = Hand.new(QQ, seed=0), messages._Shown()
+    record = HandRecord(1, 1, hand, (1, 2, 3), ("Alice", "Bob", "Carol"))
+    seat = (hand.dealer + 1) % 3
+    view = hand.private_view(seat)
+    assert messages._ting_for(record, view, shown) == compute_ting(QQ, view)
+    assert calls == [view]  # the seat's own view, nothing else
+    messages._ting_for(record, hand.private_view(seat), shown)
+    assert len(calls) == 1  # nothing it reads has changed
+    while hand.private_view(seat).public.seats == view.public.seats:  # a card shows
+        mover = hand.to_act()[0]
+        hand.apply(mover, hand.legal_actions(mover)[-1])
+    messages._ting_for(record, hand.private_view(seat), shown)
+    assert len(calls) == 2  # its unseen counts may have changed
