@@ -5,6 +5,7 @@ chose to deal."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 from collections.abc import AsyncIterator
@@ -335,3 +336,21 @@ def test_ting_comes_from_the_seat_view_and_is_computed_again_only_when_that_chan
         hand.apply(mover, hand.legal_actions(mover)[-1])
     messages._ting_for(record, hand.private_view(seat), shown)
     assert len(calls) == 2  # its unseen counts may have changed
+
+
+async def test_a_waiting_seat_catches_up_within_a_few_seconds_in_one_edit(
+        fake_tg: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    deal_from(monkeypatch, **ONE_ASKED)
+    async with dealt(fake_tg, tmp_path) as d:  # the real paces
+        dealer, xia, shang = d.seat(0), d.seat(1), d.seat(2)
+        await d.told()
+        msg = hand_message(fake_tg, d.users[xia])
+        assert msg is not None
+        before, started = msg.edits, asyncio.get_running_loop().time()
+        await d.press(dealer, A.discard(EIGHT))  # the table changes twice under 下家's eyes,
+        await d.press(shang, A.PENG)  # who has no decision: then it waits for 上家's discard
+        await fake_tg.wait_for(lambda: msg.edits > before, timeout=messages.TABLE_PACE + 2)
+        caught_up = asyncio.get_running_loop().time() - started
+        assert messages.TABLE_PACE * 0.9 <= caught_up <= messages.TABLE_PACE + 1  # a few s
+        assert msg.edits == before + 1 and shows(d, xia, SeatMarks())  # both moves in one
+        assert messages.TABLE_PACE <= 5
