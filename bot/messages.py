@@ -67,7 +67,6 @@ class _Shown:
     own: object = None  # the seat's own part of the picture (see _own)
     held_since: float | None = None  # a change held back since (loop time)
     asked: _Asked | None = None  # the last claim decision shown
-    ting: tuple[object, Ting] | None = None  # the seat's 听 and what it was computed from
 
 
 @dataclass(frozen=True)
@@ -87,7 +86,6 @@ class _HandPlan:
     shown: _Shown
     view: PrivateView
     marks: SeatMarks
-    ting: Ting | None
     image: tuple[object, ...]
     text: tuple[str, InlineKeyboardMarkup | None]  # caption and keyboard
     own: object
@@ -136,13 +134,15 @@ def draw_table(pub: PublicView, names: Sequence[str], lang: str, marks: SeatMark
 
 
 def hand_signature(view: PrivateView, names: Sequence[str], lang: str,
-                   marks: SeatMarks = SeatMarks(), ting: Ting | None = None) -> tuple[object, ...]:
+                   marks: SeatMarks = SeatMarks()) -> tuple[object, ...]:
     """Everything ``render_hand`` draws, the whole table as the seat sees it: equal
-    signatures mean an identical picture."""
+    signatures mean an identical picture. The seat's 听 is a function of the view's parts
+    here (its legal discards and 臭胡 kinds included), so it is computed only to draw."""
     pub = view.public
     return (view.seat, view.hand, view.kans, view.melds, view.huxi, view.chou, view.highlight,
-            bool(view.legal), pub.dealer, pub.seats, pub.stock_count, pub.offer, pub.to_act,
-            pub.waiting, pub.outcome is not None, pub.last_event, tuple(names), lang, marks, ting)
+            view.legal, view.no_win, pub.dealer, pub.seats, pub.stock_count, pub.offer,
+            pub.to_act, pub.waiting, pub.outcome is not None, pub.last_event, tuple(names), lang,
+            marks)
 
 
 def draw_hand(view: PrivateView, names: Sequence[str], lang: str, marks: SeatMarks,
@@ -606,7 +606,7 @@ class Presenter:
             try:
                 if plan.image != shown.image:
                     photo = await self._render(draw_hand, plan.view, record.names, lang,
-                                               plan.marks, plan.ting)
+                                               plan.marks, _ting(record, plan.view))
                     await self._edit_media(user_id, msg_id, photo, caption, markup)
                 else:
                     await self._edit_caption(user_id, msg_id, caption, markup)
@@ -617,7 +617,7 @@ class Presenter:
                 msg_id = None  # the user deleted it: send it again
         if msg_id is None:
             photo = await self._render(draw_hand, plan.view, record.names, lang, plan.marks,
-                                       plan.ting)
+                                       _ting(record, plan.view))
             msg = await self.bot.send_photo(user_id, photo, caption=caption, reply_markup=markup)
             msg_id = msg.message_id
             await self.service.remember_seat(table, seat, user_id, hand_msg_id=msg_id)
@@ -696,8 +696,8 @@ class Presenter:
         lang = player.lang
         view = record.hand.private_view(seat)
         shown = self._hand_shown(record).seats.setdefault(seat, _Shown())
-        marks, ting = self._marks_for(table, record, seat), _ting_for(record, view, shown)
-        image = hand_signature(view, record.names, lang, marks, ting)
+        marks = self._marks_for(table, record, seat)
+        image = hand_signature(view, record.names, lang, marks)
         markup = keyboard(table, seat, lang) if table.status == "playing" else None
         text = (self._hand_caption(table, record, seat, view, lang), markup)
         own = _own(view)
@@ -706,7 +706,7 @@ class Presenter:
         new_markup = shown.caption is None or markup != shown.caption[1]
         urgent = new_markup and (markup is not None or self._withdrawn(table, record, seat))
         if player.hand_msg_id is None:
-            return _HandPlan(shown, view, marks, ting, image, text, own, urgent)
+            return _HandPlan(shown, view, marks, image, text, own, urgent)
         if (image, text) == (shown.image, shown.caption):
             return None
         fresh = shown.image is None  # not shown since a restart: refreshed now
@@ -721,7 +721,7 @@ class Presenter:
             if wait > 0:
                 self._sync_hand_later(table, record, seat, user_id, delay=wait)
                 return None
-        return _HandPlan(shown, view, marks, ting, image, text, own, urgent)
+        return _HandPlan(shown, view, marks, image, text, own, urgent)
 
     def _marks_for(self, table: Table, record: HandRecord, seat: int) -> SeatMarks:
         """The seat's own 托管 (it knows it), the others' once public, and the computers."""
@@ -842,16 +842,10 @@ class Presenter:
         return True
 
 
-def _ting_for(record: HandRecord, view: PrivateView, shown: _Shown) -> Ting | None:
-    """The seat's 听 from its own view (``engine.ting``), recomputed only when something it
-    reads has changed: the analyzer is not free, and every change asks for every seat's plan."""
-    if record.hand.is_terminal():
-        return None
-    pub = view.public
-    key = (view.hand, view.melds, view.no_win, view.legal, pub.seats, pub.offer)
-    if shown.ting is None or shown.ting[0] != key:
-        shown.ting = (key, compute_ting(record.hand.rules, view))
-    return shown.ting[1]
+def _ting(record: HandRecord, view: PrivateView) -> Ting | None:
+    """The seat's 听 from its own view only (``engine.ting``), while the hand is played.
+    Computed only to draw a picture: the analyzer is not free."""
+    return None if record.hand.is_terminal() else compute_ting(record.hand.rules, view)
 
 
 def _robots(record: HandRecord) -> frozenset[int]:

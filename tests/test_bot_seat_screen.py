@@ -290,10 +290,8 @@ def test_equal_signatures_mean_equal_pictures(seed: int) -> None:
     while not hand.is_terminal():
         for seat in range(3):
             view = hand.private_view(seat)
-            ting = compute_ting(QQ, view)
-            picture = draw_hand(view, names, "zh", SeatMarks(), ting)
-            signature = hand_signature(view, names, "zh", SeatMarks(), ting)
-            assert pictures.setdefault(signature, picture) == picture
+            picture = draw_hand(view, names, "zh", SeatMarks(), compute_ting(QQ, view))
+            assert pictures.setdefault(hand_signature(view, names, "zh"), picture) == picture
         mover = hand.to_act()[0]
         hand.apply(mover, rng.choice(hand.legal_actions(mover)))
 
@@ -315,29 +313,25 @@ async def test_computer_players_are_marked_in_every_picture(fake_tg: FakeTelegra
         assert group_shows(d, computers)
 
 
-def test_ting_comes_from_the_seat_view_and_is_computed_again_only_when_that_changes(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[PrivateView] = []
+async def test_ting_is_computed_only_to_draw_a_seat_picture(
+        fake_tg: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The analyzer is not free: 听 is computed once per seat picture drawn, never for a
+    change that is held back or draws nothing new."""
+    views: list[PrivateView] = []
 
     def counted(rules: RuleSet, view: PrivateView) -> Ting:
-        calls.append(view)
+        views.append(view)
         return compute_ting(rules, view)
     monkeypatch.setattr(messages, "compute_ting", counted)
-    hand, shown = Hand.new(QQ, seed=0), messages._Shown()
-    record = HandRecord(1, 1, hand, (1, 2, 3), ("Alice", "Bob", "Carol"))
-    seat = (hand.dealer + 1) % 3
-    view = hand.private_view(seat)
-    assert messages._ting_for(record, view, shown) == compute_ting(QQ, view)
-    assert calls == [view]  # the seat's own view, nothing else
-    messages._ting_for(record, hand.private_view(seat), shown)
-    assert len(calls) == 1  # nothing it reads has changed
-    while hand.private_view(seat).public.seats == view.public.seats:  # a card shows
-        mover = hand.to_act()[0]
-        hand.apply(mover, hand.legal_actions(mover)[-1])
-    messages._ting_for(record, hand.private_view(seat), shown)
-    assert len(calls) == 2  # its unseen counts may have changed
-
-
+    deal_from(monkeypatch, **ONE_ASKED)
+    async with dealt(fake_tg, tmp_path) as d:
+        dealer, shang = d.seat(0), d.seat(2)
+        await d.press(dealer, A.discard(EIGHT))
+        await d.press(shang, A.PASS)
+        await d.told()
+        drawn = [c for c in fake_tg.calls if c.chat_id in {u.id for u in d.users}
+                 and c.method in ("sendPhoto", "editMessageMedia")]
+        assert len(views) == len(drawn) >= 5  # the three dealt, then the changes
 async def test_a_waiting_seat_catches_up_within_a_few_seconds_in_one_edit(
         fake_tg: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     deal_from(monkeypatch, **ONE_ASKED)
