@@ -35,9 +35,10 @@ from bot.tables import SEATS, Decision, HandRecord, Table, TableService
 from engine import actions as A
 from engine import cards as C
 from engine.record import seed_commitment
+from engine.rules import RuleSet
 from engine.state import Hand
 from engine.ting import ting as compute_ting
-from engine.views import Event, OutcomeKind, PrivateView, PublicView, Ting
+from engine.views import Event, OutcomeKind, PrivateView, PublicView
 from render import render_hand, render_settlement, render_table
 
 log = logging.getLogger(__name__)
@@ -146,8 +147,11 @@ def hand_signature(view: PrivateView, names: Sequence[str], lang: str,
 
 
 def draw_hand(view: PrivateView, names: Sequence[str], lang: str, marks: SeatMarks,
-              ting: Ting | None) -> bytes:
-    """The seat's picture (``render_hand``), in the renderer's thread."""
+              rules: RuleSet) -> bytes:
+    """The seat's picture (``render_hand``) with its 听 while the hand is played, in the
+    renderer's thread: the analyzer is not free, so 听 is computed only to draw, from the
+    seat's own view only, off the event loop (the policy's threads share its caches too)."""
+    ting = compute_ting(rules, view) if view.public.outcome is None else None
     return render_hand(view, names, lang, trustee=marks.trustee, robots=marks.robots, ting=ting)
 
 
@@ -606,7 +610,7 @@ class Presenter:
             try:
                 if plan.image != shown.image:
                     photo = await self._render(draw_hand, plan.view, record.names, lang,
-                                               plan.marks, _ting(record, plan.view))
+                                               plan.marks, record.hand.rules)
                     await self._edit_media(user_id, msg_id, photo, caption, markup)
                 else:
                     await self._edit_caption(user_id, msg_id, caption, markup)
@@ -617,7 +621,7 @@ class Presenter:
                 msg_id = None  # the user deleted it: send it again
         if msg_id is None:
             photo = await self._render(draw_hand, plan.view, record.names, lang, plan.marks,
-                                       _ting(record, plan.view))
+                                       record.hand.rules)
             msg = await self.bot.send_photo(user_id, photo, caption=caption, reply_markup=markup)
             msg_id = msg.message_id
             await self.service.remember_seat(table, seat, user_id, hand_msg_id=msg_id)
@@ -628,8 +632,8 @@ class Presenter:
             self._offered(record, seat, shown, table.decisions[seat])
             self._ping_later(table, record, seat, user_id, PING_DELAY)
         if player.ping_msg_id is not None and shown.pinged != self._open_version(table, seat):
-            calls += await self._unping(table, seat, user_id, player.ping_msg_id)
-        return calls
+            await self._unping(table, seat, user_id, player.ping_msg_id)
+        return calls  # (a deletion is no message: it does not slow the chat's next edit)
 
     def _offered(self, record: HandRecord, seat: int, shown: _Shown, decision: Decision) -> None:
         """Note a decision as shown: since when (for the ping) and, for a claim, where the
@@ -649,12 +653,11 @@ class Presenter:
             return None
         return decision.version
 
-    async def _unping(self, table: Table, seat: int, user_id: int, ping_msg_id: int) -> int:
+    async def _unping(self, table: Table, seat: int, user_id: int, ping_msg_id: int) -> None:
         """The seat answered what it was pinged for: the ping goes (the DM stays tidy)."""
         await self.gate.slot(key=user_id)
         await self._delete(user_id, ping_msg_id)
         await self.service.remember_seat(table, seat, user_id, ping_msg_id=None)
-        return 1
 
     def _withdrawn(self, table: Table, record: HandRecord, seat: int) -> bool:
         """The seat's message still shows the buttons of a claim that is gone unanswered by
@@ -840,12 +843,6 @@ class Presenter:
         except Forbidden:
             return False
         return True
-
-
-def _ting(record: HandRecord, view: PrivateView) -> Ting | None:
-    """The seat's 听 from its own view only (``engine.ting``), while the hand is played.
-    Computed only to draw a picture: the analyzer is not free."""
-    return None if record.hand.is_terminal() else compute_ting(record.hand.rules, view)
 
 
 def _robots(record: HandRecord) -> frozenset[int]:

@@ -263,9 +263,7 @@ async def test_tuoguan_after_a_claim_timeout_is_told_at_its_next_public_turn(
 def picture_of(d: Dealt, seat: int, marks: SeatMarks) -> bytes:
     """What the seat's picture should be now, with these marks."""
     hand = d.record.hand
-    view = hand.private_view(seat)
-    ting = None if hand.is_terminal() else compute_ting(hand.rules, view)
-    return draw_hand(view, d.record.names, "zh", marks, ting)
+    return draw_hand(hand.private_view(seat), d.record.names, "zh", marks, hand.rules)
 
 
 def group_shows(d: Dealt, marks: SeatMarks) -> bool:
@@ -290,7 +288,7 @@ def test_equal_signatures_mean_equal_pictures(seed: int) -> None:
     while not hand.is_terminal():
         for seat in range(3):
             view = hand.private_view(seat)
-            picture = draw_hand(view, names, "zh", SeatMarks(), compute_ting(QQ, view))
+            picture = draw_hand(view, names, "zh", SeatMarks(), QQ)
             assert pictures.setdefault(hand_signature(view, names, "zh"), picture) == picture
         mover = hand.to_act()[0]
         hand.apply(mover, rng.choice(hand.legal_actions(mover)))
