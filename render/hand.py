@@ -12,19 +12,23 @@ to bottom, in a portrait layout that stays readable at a phone's width:
 * its hand in columns by point, 坎 first and framed as locked, a 听 badge on each card whose
   discard leaves the hand 听, and the 听 line below;
 * its own melds (cards the others cannot see marked 暗) and its 臭 kinds.
+
+The last move's melds or discard glow orange, as in the group picture.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from engine import cards as C
 from engine.views import MeldView, OfferHow, PrivateView, SeatView, Ting, Wait
 from render import fonts
 from render import theme as T
-from render.scene import Box, CardSlot, Rect, Scene, column_height, render
+from render.scene import MAX_SIDE, Box, CardSlot, Rect, Scene, column_height, render
 from render.strings import table
+from render.table import Touched, last_move
 from render.widgets import (
     Run,
     event_text,
@@ -45,6 +49,7 @@ MINI_ADV = T.MINI.w + 6
 DISC_ADV = T.DISC.w + 4
 DISC_ROW = T.DISC.h + 4
 OWN_ADV = T.OWN.w + 6
+MIN_HAND_STEP = 40  # the own hand's columns overlap at most this much more to fit
 MELD_ADV = T.MELD.w + 14
 STRIP_H = T.OWN.h + 24
 TING_PX = 24
@@ -122,28 +127,20 @@ def layout_hand(
     others = seats_in_play_order(view)
     bands = [_band_height(view.public.seats[i]) for i in others]
     cols = hand_columns(view)
-    hand_h = max((column_height(len(c), T.OWN) for c in cols), default=T.OWN.h)
     ting_lines = _ting_lines(ting, s, WIDTH - 2 * M)
     ting_h = len(ting_lines) * TING_LINE + (6 if ting_lines else 0)
-    height = (
-        M
-        + sum(h + GAP for h in bands)
-        + STRIP_H
-        + 16
-        + hand_h
-        + 12
-        + ting_h
-        + _own_melds_height(view)
-        + M
-    )
-    scene = Scene(WIDTH, height)
+    rest = M + sum(h + GAP for h in bands) + STRIP_H + 16 + 12 + ting_h
+    rest += _own_melds_height(view) + M
+    size = hand_size(max((len(c) for c in cols), default=1), MAX_SIDE - rest)
+    hand_h = max((column_height(len(c), size) for c in cols), default=size.h)
+    scene = Scene(WIDTH, rest + hand_h)
     y = M
     for i, h in zip(others, bands, strict=True):
         _seat_band(scene, view, names, s, i, y, h, trustee, robots)
         y += h + GAP
     _strip(scene, view, names, s, y, trustee)
     y += STRIP_H + 16
-    _hand(scene, view, cols, y, ting)
+    _hand(scene, view, cols, y, size, ting)
     y += hand_h + 12
     for line in ting_lines:
         _runs(scene, M, y, line, TING_PX)
@@ -197,15 +194,30 @@ def _seat_band(
     )
     _band_title(scene, view, names, s, i, y, seat_mark(s, i, trustee, robots))
     top = y + BAND_HEAD
+    touched = last_move(pub)
     for j, meld in enumerate(seat.melds):
-        meld_column(scene, M + PAD + j * MINI_ADV, top, meld, T.MINI, i, owner=False)
+        x = M + PAD + j * MINI_ADV
+        if is_touched(touched, "melds", i, j):
+            glow(
+                scene,
+                Rect(x, top, T.MINI.w, column_height(len(meld.cards), T.MINI)),
+                T.LAST_MOVE,
+                3,
+            )
+        meld_column(scene, x, top, meld, T.MINI, i, owner=False)
     dx = _discards_x(seat)
     scene.add(Box(Rect(dx - 6, top, 2, h - BAND_HEAD - PAD), fill=T.FELT_LINE))
     cols = _discard_cols(seat)
     for j, kind in enumerate(seat.discards):
-        scene.card(
-            dx + (j % cols) * DISC_ADV, top + (j // cols) * DISC_ROW, kind, T.DISC, "discard", i
-        )
+        x, cy = dx + (j % cols) * DISC_ADV, top + (j // cols) * DISC_ROW
+        if is_touched(touched, "discard", i, j):
+            glow(scene, Rect(x, cy, T.DISC.w, T.DISC.h), T.LAST_MOVE, 3)
+        scene.card(x, cy, kind, T.DISC, "discard", i)
+
+
+def is_touched(touched: Touched, what: str, seat: int, index: int) -> bool:
+    """Did the last move (``render.table.last_move``) put this meld or discard down?"""
+    return touched[0] == what and touched[1] == seat and index in touched[2]
 
 
 def _band_title(
@@ -305,8 +317,22 @@ def _own_title(
 # --- the hand and 听 ----------------------------------------------------------------------
 
 
+def hand_size(tallest: int, room: int) -> T.CardSize:
+    """The own hand's cards: ``T.OWN``, its columns overlapping more when the tallest would
+    not fit ``room`` (rare: 4 seats, long other bands and a point held 5 or 6 times)."""
+    if tallest < 2 or column_height(tallest, T.OWN) <= room:
+        return T.OWN
+    step = max(MIN_HAND_STEP, (room - T.OWN.h) // (tallest - 1))
+    return replace(T.OWN, step=min(step, T.OWN.step))
+
+
 def _hand(
-    scene: Scene, view: PrivateView, cols: list[list[tuple[int, bool]]], y: int, ting: Ting | None
+    scene: Scene,
+    view: PrivateView,
+    cols: list[list[tuple[int, bool]]],
+    y: int,
+    size: T.CardSize,
+    ting: Ting | None,
 ) -> None:
     """The hand in point columns, 坎 framed; a 听 badge on each discard that leaves 听."""
     discards = {d for d, _ in ting.by_discard} if ting is not None else set()
@@ -314,25 +340,27 @@ def _hand(
         x = M + i * OWN_ADV
         kinds = [k for k, _ in col]
         locked = [lk for _, lk in col]
-        scene.column(x, y, list(kinds), T.OWN, "hand", view.seat, locked=locked)
-        _kan_frames(scene, x, y, col)
+        scene.column(x, y, list(kinds), size, "hand", view.seat, locked=locked)
+        _kan_frames(scene, x, y, col, size)
     for slot in [c for c in scene.cards if c.role == "hand"]:
         if slot.kind in discards and not slot.locked:
             ting_badge(scene, slot)
 
 
-def _kan_frames(scene: Scene, x: int, y: int, col: list[tuple[int, bool]]) -> None:
+def _kan_frames(
+    scene: Scene, x: int, y: int, col: list[tuple[int, bool]], size: T.CardSize
+) -> None:
     n_locked = sum(lk for _, lk in col)
     for start in range(0, n_locked, 3):  # a column may hold a small and a big 坎
-        top = y + start * T.OWN.step
+        top = y + start * size.step
         last = start + 2 == len(col) - 1
-        h = 2 * T.OWN.step + (T.OWN.h if last else T.OWN.step)
+        h = 2 * size.step + (size.h if last else size.step)
         scene.add(
             Box(
-                Rect(x - 3, top - 3, T.OWN.w + 6, h + 6),
+                Rect(x - 3, top - 3, size.w + 6, h + 6),
                 outline=T.BACK_EDGE,
                 width=3,
-                radius=T.OWN.radius + 2,
+                radius=size.radius + 2,
             )
         )
 
@@ -416,8 +444,13 @@ def _own_melds(scene: Scene, view: PrivateView, s: Mapping[str, str], y: int) ->
     if not view.melds:
         scene.text(M, y, s["no_melds"], 20, T.TEXT_DIM)
     melds_h = _own_melds_h(view.melds)
+    touched = last_move(view.public)
     for i, meld in enumerate(view.melds):
         x = M + i * MELD_ADV
+        if is_touched(touched, "melds", view.seat, i):
+            glow(
+                scene, Rect(x, y, T.MELD.w, column_height(len(meld.cards), T.MELD)), T.LAST_MOVE, 4
+            )
         meld_column(scene, x, y, meld, T.MELD, view.seat, owner=True)
         _meld_label(scene, x + T.MELD.w // 2, y + melds_h + 4, meld)
         if not all(meld.face_up):

@@ -225,7 +225,7 @@ def paint(scene: Scene) -> Image.Image:
     return img
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=512)  # ~5.5 KB a mask: <= 3 MB; 95 % hits (2048 entries: 95.6 %)
 def text_mask(text: str, px: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
     """``text`` rasterised once as a coverage mask, and the mask's offset from the anchor
     point: the same labels, names and numbers come back in every picture of a table."""

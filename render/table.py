@@ -38,7 +38,10 @@ def _check(view: PublicView, names: Sequence[str]) -> None:
         raise ValueError(f"need {len(view.seats)} names, got {len(names)}")
 
 
-def last_move(view: PublicView) -> tuple[str, int | None, tuple[int, ...]]:
+Touched = tuple[str, int | None, tuple[int, ...]]  # what the last move touched: see last_move
+
+
+def last_move(view: PublicView) -> Touched:
     """What the last public event touched: ("offer"|"melds"|"discard"|"", seat, indexes)."""
     ev: Event | None = view.last_event
     if ev is None or ev.seat is None:
@@ -102,7 +105,7 @@ def _header(
     view: PublicView,
     names: Sequence[str],
     s: Mapping[str, str],
-    touched: tuple[str, int | None, tuple[int, ...]],
+    touched: Touched,
 ) -> None:
     # 亮张 and stock, left.
     x, y = M, 20
@@ -186,7 +189,7 @@ def _seat_row(
     i: int,
     y: int,
     h: int,
-    touched: tuple[str, int | None, tuple[int, ...]],
+    touched: Touched,
     mark: Run | None,
 ) -> None:
     seat = view.seats[i]

@@ -61,4 +61,4 @@ SMALL = CardSize(38, 52, 32, 5)  # discards and 臭 kinds: never overlapped
 # the other seats' melds and discards are compact.
 OWN = CardSize(66, 92, 50, 8)
 MINI = CardSize(38, 52, 28, 5)
-DISC = CardSize(32, 42, 42, 4)  # never overlapped
+DISC = CardSize(36, 48, 48, 5)  # never overlapped

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import copy
 import io
+import itertools
 import random
+from dataclasses import replace
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -36,7 +38,7 @@ from render import theme as T
 from render.hand import layout_hand, seats_in_play_order, status_line
 from render.scene import MAX_SIDE, Box, CardSlot, Scene, Text, paint
 from render.strings import table
-from render.table import layout_table
+from render.table import last_move, layout_table
 
 NAMES = ("甲一", "乙二", "丙三", "丁四")
 
@@ -130,6 +132,7 @@ def test_hidden_melds_are_backs_for_random_engine_positions() -> None:
             me = len(h.log) % 3
             v = h.private_view(me)
             scene = layout_hand(v, NAMES)
+            assert scene.height <= MAX_SIDE  # no scaling down by the encoder's safety net
             img = paint(scene)
             for i in seats_in_play_order(v):
                 slots = [c for c in scene.cards if c.role == "meld" and c.seat == i]
@@ -331,3 +334,50 @@ def test_card_slots_of_other_seats_never_carry_a_hidden_kind() -> None:
     scene = layout_hand(view(4), NAMES)
     hidden: list[CardSlot] = [c for c in scene.cards if c.seat != 0 and c.kind is None]
     assert len(hidden) == 3 * 6
+
+
+def test_the_last_move_glows_in_the_seat_picture_too() -> None:
+    """The melds or the discard the last move put down glow, in whichever band (or among the
+    seat's own melds) they lie; the offer is highlighted as the pending card instead."""
+    seen: set[str] = set()
+    for seed in range(30):
+        for h in positions(seed):
+            v = h.private_view(seed % 3)
+            what, who, idx = last_move(v.public)
+            scene = layout_hand(v, NAMES)
+            glows = [b for b in scene.items if isinstance(b, Box) and b.fill == T.LAST_MOVE]
+            if what not in ("melds", "discard"):
+                assert glows == []
+                continue
+            assert len(glows) == len(idx)
+            role = "meld" if what == "melds" else "discard"
+            lit = [c for c in scene.cards if any(g.rect.contains(c.rect) for g in glows)]
+            assert lit and {(c.role, c.seat) for c in lit} == {(role, who)}
+            seen.add(what + (" own" if who == v.seat else ""))
+    assert {"melds", "melds own"} <= seen
+
+
+def test_a_card_nobody_took_glows_in_its_discard_row() -> None:
+    scene = layout_hand(view(3, last=Event("to_row", 2, (k("贰"),))), NAMES)
+    glows = [b for b in scene.items if isinstance(b, Box) and b.fill == T.LAST_MOVE]
+    lit = [c for c in scene.cards if any(g.rect.contains(c.rect) for g in glows)]
+    assert [(c.role, c.seat, c.kind) for c in lit] == [("discard", 2, k("贰"))]
+
+
+def test_a_tall_hand_at_a_full_four_seat_table_overlaps_more_to_fit() -> None:
+    """Two 坎 of one point (a column of 6) under three full bands: the hand's columns overlap
+    more, instead of the encoder scaling the whole picture down."""
+    ti = MeldView(GroupKind.TI, (k("九"),) * 4, (True, False, False, False))
+    tall = replace(
+        view(4),
+        hand=tuple(C.parse_cards("四 四 四 肆 肆 肆 一 二")),
+        kans=(k("四"), k("肆")),
+        melds=(ti,),
+    )
+    scene = layout_hand(tall, NAMES)
+    assert scene.height <= MAX_SIDE
+    column = [c.rect.y for c in scene.cards if c.role == "hand" and C.point(c.kind or 0) == 4]
+    steps = {b - a for a, b in itertools.pairwise(column)}
+    assert len(column) == 6 and len(steps) == 1 and steps.pop() < T.OWN.step
+    normal = [c.rect.y for c in layout_hand(view(4), NAMES).cards if c.role == "hand"]
+    assert normal[1] - normal[0] == T.OWN.step  # 一 一: the usual overlap
