@@ -3,9 +3,10 @@
 Only a seat's :class:`~engine.views.PrivateView` and the public events (``visible_to is None``)
 go in. Two facts of the rules make the record informative (RULES.md 5.1, 5.4, 9.7): cards
 enter a hand only at the deal, so a seat that could not 碰 or 吃 a kind once never can later;
-and when an offered card ends in a discard row, every seat that had a claim on it passed
-publicly, so a seat that was eligible and did not pass had no claim. A pass makes the kind
-臭 for that seat (6.1), and nobody may 吃/碰 a kind he discarded (6.2).
+and a seat that could and passed has made the kind 臭 (6.1). Either way, when an offered card
+ends in a discard row, no seat that was eligible can 碰 or 吃 that kind any more. Who passed
+is private (9.11), so the record never says which of the two it was. Nobody may 吃/碰 a kind
+he discarded (6.2).
 """
 
 from __future__ import annotations
@@ -29,7 +30,6 @@ class Knowledge:
     ``unseen[k]``: copies of kind ``k`` this seat has not seen (in other hands, the stock or a
     face-down 偎). ``pool``: how many unseen cards there are. ``hand_sizes[s]``: cards in seat
     ``s``'s hand. ``no_peng[s]`` / ``no_chi[s]``: kinds seat ``s`` can no longer 碰 / 吃.
-    ``others_chou[s]``: kinds seat ``s`` is known to have made 臭 by passing or discarding.
     """
 
     seat: int
@@ -116,34 +116,28 @@ def read(view: PrivateView, public_events: Sequence[Event]) -> Knowledge:
     no_chi: list[set[int]] = [set() for _ in range(players)]
     chou: list[set[int]] = [set() for _ in range(players)]
     offer: tuple[int, int, str] | None = None  # (card, source seat, how)
-    passed: set[int] = set()
     for e in public_events:
         if e.visible_to is not None:
             continue
         if e.kind in ("draw", "discard") and e.cards:
-            offer, passed = (e.cards[0], e.seat, e.kind), set()  # type: ignore[assignment]
+            offer = (e.cards[0], e.seat, e.kind)  # type: ignore[assignment]
             if e.kind == "discard":
                 chou[e.seat].add(e.cards[0])  # type: ignore[index]
             else:  # a drawer holding a pair would have 偎-ed it
                 no_peng[e.seat].add(e.cards[0])  # type: ignore[index]
-        elif e.kind == "pass" and offer is not None and e.seat is not None:
-            passed.add(e.seat)
         elif e.kind in _ENDS and offer is not None:
             card, src, how = offer
-            if e.kind != "pao":
-                for s in passed:
-                    chou[s].add(card)
             if e.kind in ("to_row", "chi"):
                 taker = e.seat if e.kind == "chi" else None
                 chi_seats = {src, (src + 1) % players} if how == "draw" else {(src + 1) % players}
                 for s in range(players):
-                    if s in passed or s == taker:
+                    if s == taker:
                         continue
                     if s != src and not (e.kind == "chi" and s in chi_seats):
                         no_peng[s].add(card)
                     if e.kind == "to_row" and s in chi_seats:
                         no_chi[s].add(card)
-            offer, passed = None, set()
+            offer = None
     for s in range(players):
         no_peng[s] |= chou[s]
         no_chi[s] |= chou[s]

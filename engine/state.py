@@ -707,7 +707,7 @@ class Hand:
             chou=tuple(sorted(s.chou)),
             legal=self.legal_actions(seat),
             highlight=highlight,
-            no_win=tuple(sorted(k for k in range(C.KINDS) if not s.may_win_on(k))),
+            no_win=tuple(sorted(k for k in s.chou_hu if not s.may_win_on(k))),
         )
 
     def card_census(self) -> list[int]:

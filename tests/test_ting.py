@@ -208,3 +208,18 @@ def test_a_hidden_card_elsewhere_never_changes_ting(
     a, b = real.private_view(seat), swapped.private_view(seat)
     if a == b:
         assert ting(QQ, a) == ting(QQ, b)
+
+
+def test_a_declined_win_is_no_wait_until_the_current_huxi_changes() -> None:
+    """臭胡 (6.6) reaches ting through PrivateView.no_win."""
+    from handkit import hand
+
+    h = hand(dealer="壹贰叁壹贰叁一二三四五六七八九肆伍陆柒捌玖", xia="壹贰叁二七十贰柒拾一二三四五六肆伍陆柒捌")
+    assert A.HU in h.legal_actions(1)  # 天胡 on the 亮张 玖
+    before = ting(QQ, h.private_view(1))
+    h.apply(1, A.PASS)
+    h.apply(0, A.PASS)  # the dealer could win on it too
+    after = h.private_view(1)
+    assert after.no_win == (card("玖"),)
+    assert card("玖") in [w.card for w in before.waits]
+    assert card("玖") not in [w.card for w in ting(QQ, after).waits]
