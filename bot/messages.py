@@ -5,10 +5,13 @@ goes, with a short move log), then a settlement message with 再来一局 / 离�
 goes through the group's :class:`~bot.outbox.Outbox`, paced to one call per
 ``group_interval`` seconds. Each seated player has one hand message in the private chat (photo
 and a keyboard of exactly his legal actions), paced to one call per ``dm_interval`` seconds
-(Telegram allows about one a second in a private chat). It is edited at once when a new
-decision is his; any other change to it waits a little and rides on the next edit (see
-:meth:`Presenter._sync_hand`). A short ping, which unlike an edit notifies, goes to a player
-whose decision has waited ``PING_DELAY`` seconds. Every call waits its turn at the bot-wide
+(Telegram allows about one a second in a private chat). Its picture is the whole table as
+that seat may see it (托管 and 电脑 marks, its 听); its caption says what the table waits for
+without naming who may claim, and the time left on the seat's own decision. It is edited at
+once when a new decision is his or his buttons are withdrawn; any other change to it waits a
+little and rides on the next edit (see :meth:`Presenter._sync_hand`). A short ping, which
+unlike an edit notifies, goes to a player whose decision has waited ``PING_DELAY`` seconds,
+and is deleted once he has answered. Every call waits its turn at the bot-wide
 :class:`~bot.gate.Gate`.
 """
 
