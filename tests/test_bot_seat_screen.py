@@ -346,3 +346,18 @@ async def test_a_waiting_seat_catches_up_within_a_few_seconds_in_one_edit(
         assert messages.TABLE_PACE * 0.9 <= caught_up <= messages.TABLE_PACE + 1  # a few s
         assert msg.edits == before + 1 and shows(d, xia, SeatMarks())  # both moves in one
         assert messages.TABLE_PACE <= 5
+
+
+async def test_tuoguan_after_a_discard_timeout_is_told_at_once(
+        fake_tg: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    deal_from(monkeypatch, **ONE_ASKED)
+    async with dealt(fake_tg, tmp_path, action_timeout=1.0) as d:
+        dealer = d.seat(0)
+        note = t("zh", "trustee_note", name=d.name(dealer))
+        hand = d.record.hand
+        # nobody presses: the dealer's discard turn, which all can see, times out
+        await fake_tg.wait_for(lambda: any(m.text == note for m in fake_tg.messages(d.group)),
+                               timeout=5)
+        assert hand.log[0][0] == dealer and hand.log[0][1].startswith("d:")
+        assert not d.table.players[d.seat(2)].autoplay  # told at his discard, a second before
+        # 上家's claim on it can time out in turn
