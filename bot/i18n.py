@@ -137,7 +137,6 @@ ZH: dict[str, str] = {
     "ping": "⏰ 轮到你了(第 {table} 桌)",
     # group table
     "table_caption": "第 {hand} 局 · 庄家 {dealer} · 墩 {stock}",
-    "waiting_for": "等待:{names}",
     # settlement
     "settle_win": "🏆 {winner} 胡牌!胡息 {huxi} · 底 {di} · 番 {fan}",
     "settle_mingtang": "名堂:{items}",
@@ -240,6 +239,14 @@ ZH: dict[str, str] = {
     "unconfirmed": "牌局进行中:请先确认。",
     "calc_count_many": "牌太多了:共 {n} 张,胡牌时手牌、门子加胡的那张应为 {expected} 张。",
     "calc_count_few": "牌太少了:共 {n} 张,胡牌时手牌、门子加胡的那张至少 {expected} 张。",
+    # seat screen and clock (#14, #10): what a seat reads while it waits, and for how long
+    "wait_discard": "等待:{name} 出牌",
+    "wait_answers": "等待表态",
+    "time_left": "还剩 {seconds} 秒",
+    "dm_taken": "{name} {what}了这张牌",
+    "dm_over_escape": "🏃 {name} 逃跑,本局结束",
+    "trustee_note": "🤖 {name} 超时未操作,由电脑托管",
+    "trustee_mark": "🤖 托管:{names}",
     **EVENT_NAMES,
 }
 
@@ -346,7 +353,6 @@ EN: dict[str, str] = {
     "robot_names": "Xiaoming Xiaohong Aqiang Azhen Laowang Dabao",
     "ping": "⏰ Your turn (table {table})",
     "table_caption": "Hand {hand} · dealer {dealer} · stock {stock}",
-    "waiting_for": "Waiting for: {names}",
     "settle_win": "🏆 {winner} wins! 胡息 {huxi} · 底 {di} · 番 {fan}",
     "settle_mingtang": "名堂: {items}",
     "settle_plain": "平胡",
@@ -455,6 +461,14 @@ EN: dict[str, str] = {
     "unconfirmed": "A hand is being played: confirm first.",
     "calc_count_many": "Too many cards: {n}; at a win the hand, the melds and the winning card make {expected}.",
     "calc_count_few": "Too few cards: {n}; at a win the hand, the melds and the winning card make at least {expected}.",
+    # seat screen and clock (#14, #10): what a seat reads while it waits, and for how long
+    "wait_discard": "Waiting: {name} to discard",
+    "wait_answers": "Waiting for answers (表态)",
+    "time_left": "{seconds} s left",
+    "dm_taken": "{name} took the card: {what}",
+    "dm_over_escape": "🏃 {name} left (逃跑): hand over",
+    "trustee_note": "🤖 {name} did not act in time: 托管 (the bot plays)",
+    "trustee_mark": "🤖 托管: {names}",
     **EVENT_NAMES,
 }
 

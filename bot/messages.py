@@ -5,10 +5,13 @@ goes, with a short move log), then a settlement message with 再来一局 / 离�
 goes through the group's :class:`~bot.outbox.Outbox`, paced to one call per
 ``group_interval`` seconds. Each seated player has one hand message in the private chat (photo
 and a keyboard of exactly his legal actions), paced to one call per ``dm_interval`` seconds
-(Telegram allows about one a second in a private chat). It is edited at once when a new
-decision is his; any other change to it waits a little and rides on the next edit (see
-:meth:`Presenter._sync_hand`). A short ping, which unlike an edit notifies, goes to a player
-whose decision has waited ``PING_DELAY`` seconds. Every call waits its turn at the bot-wide
+(Telegram allows about one a second in a private chat). Its picture is the whole table as
+that seat may see it (托管 and 电脑 marks, its 听); its caption says what the table waits for
+without naming who may claim, and the time left on the seat's own decision. It is edited at
+once when a new decision is his or his buttons are withdrawn; any other change to it waits a
+little and rides on the next edit (see :meth:`Presenter._sync_hand`). A short ping, which
+unlike an edit notifies, goes to a player whose decision has waited ``PING_DELAY`` seconds,
+and is deleted once he has answered. Every call waits its turn at the bot-wide
 :class:`~bot.gate.Gate`.
 """
 
@@ -33,10 +36,13 @@ from bot.gate import Gate
 from bot.i18n import t
 from bot.outbox import Job, Outbox
 from bot.store import Store
-from bot.tables import SEATS, HandRecord, Table, TableService
+from bot.tables import SEATS, Decision, HandRecord, Table, TableService
 from engine import actions as A
 from engine import cards as C
 from engine.record import seed_commitment
+from engine.rules import RuleSet
+from engine.state import Hand
+from engine.ting import ting as compute_ting
 from engine.views import Event, OutcomeKind, PrivateView, PublicView
 from render import render_hand, render_settlement, render_table
 
@@ -44,10 +50,14 @@ log = logging.getLogger(__name__)
 
 LOG_EVENTS = 5  # public events shown under the table photo
 QUIET_EVENTS = frozenset({"deal", "pass", "to_row"})
+CLAIM_ENDS = frozenset({"chi", "peng", "pao", "hu", "to_row"})  # events that settle a claim
 DISCARDS_PER_ROW = 5
 PING_DELAY = 10.0  # a decision still open this long gets a ping (seconds)
 PRESSED_PACE = 3.0  # a seat's own change without new buttons is held at most this long
-TABLE_PACE = 15.0  # a waiting seat's picture follows the table at most this often (seconds)
+# A waiting seat's picture (the whole table since #14) follows it at most this often
+# (seconds): "within a few seconds", merged into one edit. Measured with bench/bench_load.py:
+# 5 s keeps the Bot API calls per action within 10 % of the 15 s used before.
+TABLE_PACE = 5.0
 
 
 @dataclass
@@ -62,6 +72,17 @@ class _Shown:
     offered: tuple[int, float] | None = None  # decision version shown, and since (loop time)
     own: object = None  # the seat's own part of the picture (see _own)
     held_since: float | None = None  # a change held back since (loop time)
+    asked: _Asked | None = None  # the last claim decision shown
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """A claim decision (吃/碰/胡 on a card) as its message showed it: how far the hand's log
+    and history were then, to tell later whether the seat answered and who took the card."""
+
+    version: int
+    log_at: int
+    history_at: int
 
 
 @dataclass(frozen=True)
@@ -70,6 +91,7 @@ class _HandPlan:
 
     shown: _Shown
     view: PrivateView
+    marks: SeatMarks
     image: tuple[object, ...]
     text: tuple[str, InlineKeyboardMarkup | None]  # caption and keyboard
     own: object
@@ -85,6 +107,7 @@ class _HandShown:
     table: tuple[PublicView, str] | None = None  # the group's table photo: view and caption
     settle_caption: str | None = None
     totals: dict[int, int] | None = None  # table totals after this hand, by user
+    trustee: set[int] = field(default_factory=set)  # seats whose 托管 the table may know
 
 
 @dataclass
@@ -102,11 +125,39 @@ class _TableShown:
     open_settlement: HandRecord | None = None  # the hand whose settlement has buttons
 
 
-def hand_signature(view: PrivateView, names: Sequence[str], lang: str) -> tuple[object, ...]:
-    """Everything ``render_hand`` draws: equal signatures mean an identical picture."""
+@dataclass(frozen=True)
+class SeatMarks:
+    """What a seat's picture marks beside the names: seats in 托管 as that seat may know it,
+    and computer players."""
+
+    trustee: frozenset[int] = frozenset()
+    robots: frozenset[int] = frozenset()
+
+
+def draw_table(pub: PublicView, names: Sequence[str], lang: str, marks: SeatMarks) -> bytes:
+    """The group's picture (``render_table``), in the renderer's thread."""
+    return render_table(pub, names, lang, trustee=marks.trustee, robots=marks.robots)
+
+
+def hand_signature(view: PrivateView, names: Sequence[str], lang: str,
+                   marks: SeatMarks = SeatMarks()) -> tuple[object, ...]:
+    """Everything ``render_hand`` draws, the whole table as the seat sees it: equal
+    signatures mean an identical picture. The seat's 听 is a function of the view's parts
+    here (its legal discards and 臭胡 kinds included), so it is computed only to draw."""
     pub = view.public
     return (view.seat, view.hand, view.kans, view.melds, view.huxi, view.chou, view.highlight,
-            pub.offer, pub.stock_count, pub.to_act, bool(view.legal), pub.dealer, tuple(names), lang)
+            view.legal, view.no_win, pub.dealer, pub.seats, pub.stock_count, pub.offer,
+            pub.to_act, pub.waiting, pub.outcome is not None, pub.last_event, tuple(names), lang,
+            marks)
+
+
+def draw_hand(view: PrivateView, names: Sequence[str], lang: str, marks: SeatMarks,
+              rules: RuleSet) -> bytes:
+    """The seat's picture (``render_hand``) with its 听 while the hand is played, in the
+    renderer's thread: the analyzer is not free, so 听 is computed only to draw, from the
+    seat's own view only, off the event loop (the policy's threads share its caches too)."""
+    ting = compute_ting(rules, view) if view.public.outcome is None else None
+    return render_hand(view, names, lang, trustee=marks.trustee, robots=marks.robots, ting=ting)
 
 
 def _own(view: PrivateView) -> tuple[object, ...]:
@@ -152,6 +203,30 @@ def move_log(record: HandRecord, lang: str) -> list[str]:
     return [event_line(e, record.names, lang) for e in events[-LOG_EVENTS:]]
 
 
+def waiting_line(pub: PublicView, names: Sequence[str], lang: str) -> str | None:
+    """What the table waits for, as anyone may know it: the seat that must discard, or only
+    that answers are awaited, never who is asked (#10: that would tell what he holds)."""
+    if pub.to_act:
+        return t(lang, "wait_discard", name=names[pub.to_act[0]])
+    if pub.waiting:
+        return t(lang, "wait_answers")
+    return None
+
+
+def claim_taker(history: Sequence[Event], since: int) -> Event | None:
+    """The public event that settled the claim opened at ``history[since]``: who took the card
+    (吃, 碰, 跑 or 胡), or None if it went to the discard row or is still open."""
+    for event in history[since:]:
+        if event.visible_to is None and event.kind in CLAIM_ENDS:
+            return event if event.kind != "to_row" else None
+    return None
+
+
+def last_action(hand: Hand, seat: int) -> str:
+    """The seat's last logged action ("" before its first)."""
+    return next((action for s, action in reversed(hand.log) if s == seat), "")
+
+
 class Presenter:
     """The Telegram side of the table observer: schedules every message and edit."""
 
@@ -165,7 +240,8 @@ class Presenter:
         self.dm_interval = dm_interval
         self.default_lang = default_lang
         self.username = username
-        self._outboxes: dict[int, Outbox] = {}
+        self._outboxes: dict[Hashable, Outbox] = {}  # by chat; ("tidy", chat) for deletions
+        self._unpinging: set[tuple[int, int]] = set()  # pings (chat, message) being deleted
         self._hands: WeakKeyDictionary[HandRecord, _HandShown] = WeakKeyDictionary()
         self._tables: WeakKeyDictionary[Table, _TableShown] = WeakKeyDictionary()
         self._group_lang: dict[int, str] = {}
@@ -263,11 +339,35 @@ class Presenter:
         if table.status == "between":
             self._queue_settlement(table, record)
         elif table.status == "playing":
+            self._publish_trustee(table, record)
             self._put(table.chat_id, ("table", record.id), lambda: self._table(table, record))
         for seat, user_id in enumerate(record.users):
             self._sync_hand_later(table, record, seat, user_id)
 
+    def _publish_trustee(self, table: Table, record: HandRecord) -> None:
+        """Tell the table which seats are in 托管, each once with a line in the group, as soon
+        as that tells nobody more than the play itself: a timeout on a claim would show that
+        the seat had been asked (what it holds), so its 托管 waits for its next public turn
+        (a discard) or the end of the hand. A seat that took back is unmarked at once."""
+        trustee = self._hand_shown(record).trustee
+        if not trustee and not any(p.autoplay for p in table.players.values()):
+            return
+        public_turn = record.hand.public_view().to_act
+        for seat, user_id in enumerate(record.users):
+            player = table.players.get(seat)
+            if player is None or player.user_id != user_id or not player.autoplay:
+                trustee.discard(seat)
+                continue
+            if seat in trustee:
+                continue
+            if record.hand.is_terminal() or seat in public_turn \
+                    or last_action(record.hand, seat).startswith("d:"):
+                trustee.add(seat)
+                name = record.names[seat]
+                self.note(table.chat_id, lambda lang, name=name: t(lang, "trustee_note", name=name))
+
     def settled(self, table: Table, record: HandRecord) -> None:
+        self._publish_trustee(table, record)
         self._put(table.chat_id, ("table", record.id), lambda: self._table(table, record))
         self._queue_settlement(table, record)
         for seat, user_id in enumerate(record.users):
@@ -386,7 +486,8 @@ class Presenter:
         if plan is None:
             return 0
         pub, caption = plan
-        photo = await self._render(render_table, pub, record.names, lang)
+        marks = SeatMarks(frozenset(self._hand_shown(record).trustee), _robots(record))
+        photo = await self._render(draw_table, pub, record.names, lang, marks)
         if record.group_msg_id is None:
             msg = await self.bot.send_photo(table.chat_id, photo, caption=caption)
             await self.service.remember_hand(record, group_msg_id=msg.message_id)
@@ -405,9 +506,13 @@ class Presenter:
         if hand.seed is not None:  # the commitment, from the first picture of the hand on
             head += " · " + t(lang, "table_seal", fp=fairness.fingerprint(hand.seed))
         lines = [head, *move_log(record, lang)]
-        if pub.to_act:
-            lines.append(t(lang, "waiting_for",
-                           names=t(lang, "name_sep").join(record.names[s] for s in pub.to_act)))
+        trustee = self._hand_shown(record).trustee
+        if trustee:
+            lines.append(t(lang, "trustee_mark", names=t(lang, "name_sep").join(
+                record.names[s] for s in sorted(trustee))))
+        waiting = waiting_line(pub, record.names, lang)
+        if waiting is not None:
+            lines.append(waiting)
         plan = (pub, "\n".join(lines))
         return None if self._hand_shown(record).table == plan else plan
 
@@ -506,18 +611,19 @@ class Presenter:
             self._put_after(delay, user_id, ("hand", record.id), job)
             return
         self._put(user_id, ("hand", record.id), job)
-        if self._unoffered(table, record, seat):
-            self.gate.promote(user_id)  # new buttons: not behind this chat's catch-up
+        if self._unoffered(table, record, seat) or self._withdrawn(table, record, seat):
+            self.gate.promote(user_id)  # new buttons, or dead ones: not behind a catch-up
 
     async def _sync_hand(self, table: Table, record: HandRecord, seat: int, user_id: int) -> int:
         """Bring one hand message up to date; returns the calls made. Only the user dealt into
         ``seat`` of this hand ever sees its cards.
 
         A new decision (new buttons) is shown at once, ahead of other traffic (see
-        :mod:`bot.gate`). Any other change while the hand is played is held back and rides on
-        the next edit: the seat's own (a pressed keyboard going, the cards after his move) up
-        to ``PRESSED_PACE`` seconds, the table's alone (a card drawn elsewhere) up to
-        ``TABLE_PACE`` (the group's photo shows the table meanwhile). A button pressed in that
+        :mod:`bot.gate`), with the table as it is then; so are buttons withdrawn unanswered.
+        Any other change while the hand is played is held back and rides on the next edit: the
+        seat's own (a pressed keyboard going, the cards after his move) up to ``PRESSED_PACE``
+        seconds, the table's alone (a card drawn elsewhere) up to ``TABLE_PACE``: a picture
+        with buttons is always current, a waiting one lags a few seconds. A button pressed in that
         time is answered as outdated; the press itself was confirmed by its answer. Else
         nearly every move costs an edit in each of three DMs, where the floor is one edit per
         decision."""
@@ -535,10 +641,12 @@ class Presenter:
             return 0
         shown, msg_id, lang = plan.shown, player.hand_msg_id, player.lang
         calls, (caption, markup) = 0, plan.text
+        caption = "\n".join(self._with_clock(table, seat, [caption], lang))
         if msg_id is not None:
             try:
                 if plan.image != shown.image:
-                    photo = await self._render(render_hand, plan.view, record.names, lang)
+                    photo = await self._render(draw_hand, plan.view, record.names, lang,
+                                               plan.marks, record.hand.rules)
                     await self._edit_media(user_id, msg_id, photo, caption, markup)
                 else:
                     await self._edit_caption(user_id, msg_id, caption, markup)
@@ -548,7 +656,8 @@ class Presenter:
                     raise
                 msg_id = None  # the user deleted it: send it again
         if msg_id is None:
-            photo = await self._render(render_hand, plan.view, record.names, lang)
+            photo = await self._render(draw_hand, plan.view, record.names, lang, plan.marks,
+                                       record.hand.rules)
             msg = await self.bot.send_photo(user_id, photo, caption=caption, reply_markup=markup)
             msg_id = msg.message_id
             await self.service.remember_seat(table, seat, user_id, hand_msg_id=msg_id)
@@ -556,9 +665,74 @@ class Presenter:
         shown.msg_id, shown.lang, shown.own, shown.held_since = msg_id, lang, plan.own, None
         shown.image, shown.caption = plan.image, plan.text
         if self._unoffered(table, record, seat):
-            shown.offered = (table.decisions[seat].version, asyncio.get_running_loop().time())
+            self._offered(record, seat, shown, table.decisions[seat])
             self._ping_later(table, record, seat, user_id, PING_DELAY)
+        ping = player.ping_msg_id
+        if ping is not None and (user_id, ping) not in self._unpinging \
+                and shown.pinged != self._open_version(table, seat):
+            self._unping_later(table, seat, user_id, ping)
         return calls
+
+    def _offered(self, record: HandRecord, seat: int, shown: _Shown, decision: Decision) -> None:
+        """Note a decision as shown: since when (for the ping) and, for a claim, where the
+        hand stood (to tell later whether it was withdrawn, and who took the card)."""
+        shown.offered = (decision.version, asyncio.get_running_loop().time())
+        claim = not any(a.startswith("d:") for a in decision.legal)
+        hand = record.hand
+        shown.asked = _Asked(decision.version, len(hand.log), len(hand.history)) if claim \
+            else None
+
+    @staticmethod
+    def _open_version(table: Table, seat: int) -> int | None:
+        """The version of the seat's open decision, None if it has none to answer itself."""
+        decision, player = table.decisions.get(seat), table.players.get(seat)
+        if decision is None or not decision.legal or player is None or player.autoplay \
+                or table.status != "playing":
+            return None
+        return decision.version
+
+    def _unping_later(self, table: Table, seat: int, user_id: int, ping_msg_id: int) -> None:
+        """The seat answered what it was pinged for: the ping goes (the DM stays tidy).
+
+        In a queue of the chat's own beside its outbox, with the gate's last priority: a
+        deletion waiting there for its turn must not hold back the chat's next decision
+        (in bench_load it doubled the p99 from a move to the next buttons)."""
+        async def job() -> int:
+            try:
+                await self.gate.slot()
+                await self._delete(user_id, ping_msg_id)
+                player = table.players.get(seat)
+                if player is not None and player.ping_msg_id == ping_msg_id:  # none sent since
+                    await self.service.remember_seat(table, seat, user_id, ping_msg_id=None)
+            finally:
+                self._unpinging.discard((user_id, ping_msg_id))
+            return 0  # no message: nothing to pace
+        self._unpinging.add((user_id, ping_msg_id))
+        box = self._outboxes.setdefault(("tidy", user_id), Outbox(0.0))
+        box.put(("unping", ping_msg_id), job)
+
+    def _withdrawn(self, table: Table, record: HandRecord, seat: int) -> bool:
+        """The seat's message still shows the buttons of a claim that is gone unanswered by
+        it (a higher claim took the card, or the hand ended): they must go at once."""
+        shown = self._hand_shown(record).seats.get(seat)
+        if shown is None or shown.asked is None or shown.caption is None \
+                or shown.caption[1] is None:
+            return False
+        if self._open_version(table, seat) == shown.asked.version:
+            return False
+        return all(s != seat for s, _ in record.hand.log[shown.asked.log_at:])
+
+    def _with_clock(self, table: Table, seat: int, parts: list[str], lang: str) -> list[str]:
+        """``parts`` and the time left on the seat's open decision, read now: a caption shows
+        it as of the edits made anyway, never with an edit of its own."""
+        left = self._seconds_left(table, seat)
+        return parts if left is None else [*parts, t(lang, "time_left", seconds=left)]
+
+    def _seconds_left(self, table: Table, seat: int) -> int | None:
+        if self._open_version(table, seat) is None:
+            return None
+        since = table.decisions[seat].since
+        return max(0, round(since + self.service.action_timeout - self.service.clock()))
 
     def _unoffered(self, table: Table, record: HandRecord, seat: int) -> bool:
         """The seat has a decision of its own (not played by 托管) that its hand message has
@@ -577,27 +751,40 @@ class Presenter:
         lang = player.lang
         view = record.hand.private_view(seat)
         shown = self._hand_shown(record).seats.setdefault(seat, _Shown())
-        image = hand_signature(view, record.names, lang)
+        marks = self._marks_for(table, record, seat)
+        image = hand_signature(view, record.names, lang, marks)
         markup = keyboard(table, seat, lang) if table.status == "playing" else None
         text = (self._hand_caption(table, record, seat, view, lang), markup)
         own = _own(view)
-        # new buttons (a decision, or 托管's take-back) go first; other changes may wait
-        urgent = markup is not None and (shown.caption is None or markup != shown.caption[1])
+        # new buttons (a decision, or 托管's take-back) go first, and so does the end of
+        # buttons withdrawn unanswered; other changes may wait
+        new_markup = shown.caption is None or markup != shown.caption[1]
+        urgent = new_markup and (markup is not None or self._withdrawn(table, record, seat))
         if player.hand_msg_id is None:
-            return _HandPlan(shown, view, image, text, own, urgent)
+            return _HandPlan(shown, view, marks, image, text, own, urgent)
         if (image, text) == (shown.image, shown.caption):
             return None
         fresh = shown.image is None  # not shown since a restart: refreshed now
         if not urgent and not fresh and table.status == "playing" and not self._flushing:
             now = asyncio.get_running_loop().time()
+            # the seat's own change (its cards, its keyboard going) or the table's alone
+            # (a move elsewhere, in the picture and in the caption's 等待 line)?
             pace = max(TABLE_PACE, self.group_interval) \
-                if own == shown.own and text == shown.caption else PRESSED_PACE
+                if own == shown.own and not new_markup else PRESSED_PACE
             shown.held_since = shown.held_since if shown.held_since is not None else now
             wait = shown.held_since + pace - now
             if wait > 0:
                 self._sync_hand_later(table, record, seat, user_id, delay=wait)
                 return None
-        return _HandPlan(shown, view, image, text, own, urgent)
+        return _HandPlan(shown, view, marks, image, text, own, urgent)
+
+    def _marks_for(self, table: Table, record: HandRecord, seat: int) -> SeatMarks:
+        """The seat's own 托管 (it knows it), the others' once public, and the computers."""
+        trustee = set(self._hand_shown(record).trustee)
+        player = table.players.get(seat)
+        if player is not None and player.user_id == record.users[seat] and player.autoplay:
+            trustee.add(seat)
+        return SeatMarks(frozenset(trustee), _robots(record))
 
     def _ping_later(self, table: Table, record: HandRecord, seat: int, user_id: int,
                     delay: float) -> None:
@@ -621,9 +808,11 @@ class Presenter:
             self._ping_later(table, record, seat, user_id, wait)
             return 0
         await self.gate.slot(key=user_id)
-        if player.ping_msg_id is not None:
+        if player.ping_msg_id is not None and (user_id, player.ping_msg_id) not in self._unpinging:
             await self._delete(user_id, player.ping_msg_id)
-        msg = await self.bot.send_message(user_id, t(player.lang, "ping", table=table.id))
+        text = " · ".join(self._with_clock(table, seat, [t(player.lang, "ping", table=table.id)],
+                                           player.lang))
+        msg = await self.bot.send_message(user_id, text)
         await self.service.remember_seat(table, seat, user_id, ping_msg_id=msg.message_id)
         shown.pinged = decision.version
         return 1
@@ -631,17 +820,29 @@ class Presenter:
     def _hand_caption(self, table: Table, record: HandRecord, seat: int, view: PrivateView,
                       lang: str) -> str:
         head = t(lang, "dm_caption", table=table.id, hand=record.no, huxi=view.huxi)
+        taken = self._taken_line(record, seat, lang) if not view.legal else None
         if record.hand.is_terminal() or table.status == "closed":
-            status = t(lang, "dm_over")
+            status = _over_line(record, lang)
         elif table.players[seat].autoplay:
             status = t(lang, "dm_autoplay")
         elif not view.legal:
-            status = t(lang, "dm_wait")
+            status = waiting_line(view.public, record.names, lang) or t(lang, "dm_wait")
         elif any(a.startswith("d:") for a in view.legal):
             status = t(lang, "dm_turn_discard")
         else:
             status = t(lang, "dm_turn_claim")
-        return f"{head}\n{status}"
+        return "\n".join(line for line in (head, taken, status) if line)
+
+    def _taken_line(self, record: HandRecord, seat: int, lang: str) -> str | None:
+        """Who took the card the seat was last asked about ("Bob 碰了这张牌"): it tells a seat
+        whose buttons went, or whose 吃 was overtaken, what happened."""
+        shown = self._hand_shown(record).seats.get(seat)
+        if shown is None or shown.asked is None:
+            return None
+        event = claim_taker(record.hand.history, shown.asked.history_at)
+        if event is None or event.seat is None or event.seat == seat:
+            return None
+        return t(lang, "dm_taken", name=record.names[event.seat], what=t(lang, f"ev_{event.kind}"))
 
     async def _retire_hand(self, record: HandRecord, seat: int, user_id: int) -> int:
         """A player gone from the table (逃跑): his hand message says it is over, no buttons."""
@@ -694,6 +895,19 @@ class Presenter:
         except Forbidden:
             return False
         return True
+
+
+def _robots(record: HandRecord) -> frozenset[int]:
+    return frozenset(s for s, user_id in enumerate(record.users) if robots.is_robot(user_id))
+
+
+def _over_line(record: HandRecord, lang: str) -> str:
+    """Why the hand ended, for a seat's caption: who left (逃跑), else just that it is over
+    (the group's settlement tells the rest)."""
+    outcome = record.hand.outcome
+    if outcome is not None and outcome.kind == OutcomeKind.ESCAPE and outcome.escaper is not None:
+        return t(lang, "dm_over_escape", name=record.names[outcome.escaper])
+    return t(lang, "dm_over")
 
 
 def _gone(e: BadRequest) -> bool:

@@ -25,6 +25,7 @@ from bot.messages import event_line
 from bot.tables import HandRecord, Table
 from engine import actions as A
 from engine import policy
+from engine.ting import ting as compute_ting
 from engine.views import OutcomeKind
 from render import render_hand
 
@@ -106,7 +107,8 @@ def check_private(tg: FakeTelegram, table: Table, users: list[FakeUser], render:
                 assert any(text == A.label(A.discard(k), lang) for k in own)
         if render:
             view = record.hand.private_view(seat)
-            assert msg.photo_bytes == render_hand(view, record.names, lang)
+            ting = compute_ting(record.hand.rules, view)  # the picture shows the seat's 听
+            assert msg.photo_bytes == render_hand(view, record.names, lang, ting=ting)
 
 
 def check_group(tg: FakeTelegram, group, record: HandRecord) -> None:
