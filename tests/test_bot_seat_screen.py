@@ -87,14 +87,16 @@ class Dealt:
         await self.svc.presenter.idle()
         return moves
 
-    async def press(self, seat: int, action: str, *, may_be_late: bool = False) -> None:
+    async def press(self, seat: int, action: str, *, may_be_late: bool = False,
+                    answer_starts: str = "✓ ") -> None:
         """The seat presses the button of ``action`` on its decision as the bot keeps it
-        (``may_be_late``: the decision may be gone by the time the press arrives)."""
+        (``may_be_late``: the decision may be gone by the time the press arrives;
+        ``answer_starts``: how the answer must begin, a confirmation by default)."""
         decision = self.table.decisions[seat]
         msg = await self.tg.wait_for(lambda: hand_message(self.tg, self.users[seat]))
         data = f"a:{self.table.id}:{decision.version}:{decision.legal.index(action)}"
         answer = await self.tg.press(self.users[seat], msg.message_id, self.users[seat], data)
-        assert may_be_late or (answer.text or "").startswith("✓ "), answer
+        assert may_be_late or (answer.text or "").startswith(answer_starts), answer
 
 
 def deal_from(monkeypatch: pytest.MonkeyPatch, **places: Any) -> None:
@@ -177,7 +179,8 @@ async def test_a_chi_overtaken_by_a_peng_says_so(fake_tg: FakeTelegram, tmp_path
         await d.press(dealer, A.discard(EIGHT))
         await d.svc.presenter.idle()
         chi = next(a for a in d.table.decisions[xia].legal if a.startswith("c:"))
-        await d.press(xia, chi)  # recorded; it waits for the 碰 decision
+        pending = t("zh", "claim_pending", move="")[:2]  # 已选: recorded, not yet certain
+        await d.press(xia, chi, answer_starts=pending)  # it waits for the 碰 decision
         await d.press(shang, A.PENG)
         await d.svc.presenter.idle()
         taken = t("zh", "dm_taken", name=d.name(shang), what=t("zh", "ev_peng"))
@@ -189,7 +192,7 @@ async def test_after_an_escape_the_others_read_who_left(fake_tg: FakeTelegram,
                                                         tmp_path: Path) -> None:
     async with dealt(fake_tg, tmp_path) as d:
         await d.svc.presenter.idle()
-        await d.svc.service.leave(d.table.id, d.users[2].id)
+        await d.svc.service.leave(d.table.id, d.users[2].id, hand_id=d.record.id)
         await d.svc.presenter.idle()
         for seat in (0, 1):
             assert status(d.caption(seat)) == t("zh", "dm_over_escape", name="Carol")
@@ -298,7 +301,7 @@ async def test_computer_players_are_marked_in_every_picture(fake_tg: FakeTelegra
                                                             tmp_path: Path) -> None:
     async with running_bot(make_config(fake_tg, tmp_path / "db.sqlite3")) as app:
         alice, group, lobby, table = await one_human_two_computers(fake_tg, app)
-        await fake_tg.press_button(lobby, alice, "开始")
+        await fake_tg.press_button(lobby, alice, "开局")
         d = Dealt(fake_tg, services(app), [alice], group, table)
         hand = d.record.hand
 
