@@ -20,7 +20,7 @@ highest-胡息 split of each alternative is also its highest-scoring one.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 from typing import Literal
 
@@ -261,19 +261,7 @@ def _analyze(
     else:
         readings = _with_card(list(melds), sets, free_hand, card, source)
     best: Win | None = None
-    for table, hand_groups, free in readings:
-        fixed = [*table, *hand_groups]
-        pairs = 1 if any(g.kind in FOUR_KINDS for g in fixed) else 0
-        need = rules.groups_to_win - len(fixed) - pairs
-        if need < 0 or sum(free) != 3 * need + 2 * pairs:
-            continue
-        fixed_huxi = sum(g.huxi for g in fixed)
-        if fixed_huxi + _partial_huxi(free) < rules.min_huxi:
-            continue
-        x = _pack(free)
-        free_huxi = _best(x, pairs)
-        if free_huxi < 0 or fixed_huxi + free_huxi < rules.min_huxi:
-            continue
+    for fixed, x, pairs in _winning_readings(rules, readings):
         groups = [*fixed, *_split(x, pairs)]
         win = settle(
             rules,
@@ -297,7 +285,16 @@ def can_win(
     Unchecked and uncached: the caller passes a valid holding and memoises what it needs.
     """
     sets, free_hand = _hand_sets(hand)
-    for table, hand_groups, free in _with_card(list(melds), sets, free_hand, card, source):
+    readings = _with_card(list(melds), sets, free_hand, card, source)
+    return next(_winning_readings(rules, readings), None) is not None
+
+
+def _winning_readings(
+    rules: RuleSet, readings: Iterable[_Reading]
+) -> Iterator[tuple[list[Group], int, int]]:
+    """(fixed groups, packed free cards, pairs) of each reading that makes enough 门子 and
+    胡息; the free cards split into groups by :func:`_split`."""
+    for table, hand_groups, free in readings:
         fixed = [*table, *hand_groups]
         pairs = 1 if any(g.kind in FOUR_KINDS for g in fixed) else 0
         need = rules.groups_to_win - len(fixed) - pairs
@@ -306,10 +303,10 @@ def can_win(
         fixed_huxi = sum(g.huxi for g in fixed)
         if fixed_huxi + _partial_huxi(free) < rules.min_huxi:
             continue
-        free_huxi = _best(_pack(free), pairs)
+        x = _pack(free)
+        free_huxi = _best(x, pairs)
         if free_huxi >= 0 and fixed_huxi + free_huxi >= rules.min_huxi:
-            return True
-    return False
+            yield fixed, x, pairs
 
 
 _caches: dict[int, tuple[RuleSet, dict[tuple, Win | None]]] = {}
