@@ -842,7 +842,7 @@ class Presenter:
         event = claim_taker(record.hand.history, shown.asked.history_at)
         if event is None or event.seat is None or event.seat == seat:
             return None
-        return t(lang, "dm_taken", name=record.names[event.seat], what=t(lang, f"ev_{event.kind}"))
+        return t(lang, f"taken_{event.kind}", name=record.names[event.seat])
 
     async def _retire_hand(self, record: HandRecord, seat: int, user_id: int) -> int:
         """A player gone from the table (逃跑): his hand message says it is over, no buttons."""

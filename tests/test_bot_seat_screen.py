@@ -166,8 +166,8 @@ async def test_a_claim_taken_by_a_higher_one_loses_its_buttons_at_once(
         await fake_tg.wait_for(lambda: buttons(d, xia) and buttons(d, shang), timeout=5)
         await d.press(shang, A.PENG)
         await fake_tg.wait_for(lambda: not buttons(d, xia), timeout=2)  # not 60 s later
-        taken = t("zh", "dm_taken", name=d.name(shang), what=t("zh", "ev_peng"))
-        assert taken == f"{d.name(shang)} 碰了这张牌"
+        taken = t("zh", "taken_peng", name=d.name(shang))
+        assert taken == f"{d.name(shang)} 碰 了这张牌"
         assert taken in d.caption(xia).splitlines()
 
 
@@ -183,7 +183,7 @@ async def test_a_chi_overtaken_by_a_peng_says_so(fake_tg: FakeTelegram, tmp_path
         await d.press(xia, chi, answer_starts=pending)  # it waits for the 碰 decision
         await d.press(shang, A.PENG)
         await d.svc.presenter.idle()
-        taken = t("zh", "dm_taken", name=d.name(shang), what=t("zh", "ev_peng"))
+        taken = t("zh", "taken_peng", name=d.name(shang))
         assert taken in d.caption(xia).splitlines()
         assert taken not in d.caption(shang)  # his own 碰 is no news to him
 
