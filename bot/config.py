@@ -115,17 +115,20 @@ def load_config(environ: Mapping[str, str], env_file: Path | None = Path(".env")
         send_interval=_number(values, "SEND_INTERVAL", 0.04, 1 / 30),
         autoplay_delay=_number(values, "AUTOPLAY_DELAY", 1.5, 0.0),
         seed=_seed(values.get("BOT_SEED", "").strip()),
-        webhook=_webhook(values),
+        webhook=_webhook(values, local_api=bool(values.get("BOT_API_BASE_URL", "").strip())),
     )
 
 
-def _webhook(values: Mapping[str, str]) -> Webhook | None:
+def _webhook(values: Mapping[str, str], *, local_api: bool) -> Webhook | None:
+    """Telegram posts only to https; a local Bot API server (``--local``) also to http."""
     url = values.get("WEBHOOK_URL", "").strip()
     if not url:
         return None
     parts = urlsplit(url)
-    if parts.scheme != "https" or not parts.hostname:
-        raise ConfigError(f"WEBHOOK_URL must be a public https:// URL, got {url!r}")
+    schemes = ("https", "http") if local_api else ("https",)
+    if parts.scheme not in schemes or not parts.hostname:
+        raise ConfigError(f"WEBHOOK_URL must be an https:// URL (http:// only with a local Bot "
+                          f"API server in BOT_API_BASE_URL), got {url!r}")
     secret = values.get("WEBHOOK_SECRET", "").strip()
     if not WEBHOOK_SECRET_RE.fullmatch(secret):
         raise ConfigError("WEBHOOK_SECRET must be set with WEBHOOK_URL: 1 to 256 letters, "

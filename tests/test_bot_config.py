@@ -156,3 +156,11 @@ def test_bad_webhook_settings(env: dict[str, str], message: str) -> None:
     with pytest.raises(ConfigError, match=message) as caught:
         load_config({"BOT_TOKEN": GOOD, **env}, None)
     assert env.get("WEBHOOK_SECRET", "\0") not in str(caught.value)
+
+
+def test_a_local_bot_api_server_may_post_to_http() -> None:
+    env = {"BOT_TOKEN": GOOD, "WEBHOOK_URL": "http://bot:8443/hook", "WEBHOOK_SECRET": "S3CRET"}
+    with pytest.raises(ConfigError, match="https://"):
+        load_config(env, None)
+    config = load_config({**env, "BOT_API_BASE_URL": "http://localhost:8081/bot"}, None)
+    assert config.webhook is not None and config.webhook.url == "http://bot:8443/hook"
