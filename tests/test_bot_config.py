@@ -164,3 +164,13 @@ def test_a_local_bot_api_server_may_post_to_http() -> None:
         load_config(env, None)
     config = load_config({**env, "BOT_API_BASE_URL": "http://localhost:8081/bot"}, None)
     assert config.webhook is not None and config.webhook.url == "http://bot:8443/hook"
+
+
+def test_env_example_documents_every_webhook_setting_at_its_default() -> None:
+    example = ROOT / ".env.example"
+    keys = parse_dotenv(example.read_text(encoding="utf-8"))
+    assert {"WEBHOOK_URL", "WEBHOOK_SECRET", "WEBHOOK_PORT", "WEBHOOK_LISTEN"} <= keys.keys()
+    assert load_config({"BOT_TOKEN": GOOD}, example).webhook is None  # polling as shipped
+    hook = load_config({"BOT_TOKEN": GOOD, "WEBHOOK_URL": "https://b.example/h",
+                        "WEBHOOK_SECRET": "S3CRET"}, example).webhook
+    assert hook is not None and (hook.port, hook.listen) == (8443, "0.0.0.0")
