@@ -175,10 +175,10 @@ def claim_database(path: Path) -> int:
     same database would answer every press twice, so it is refused here. The lock is
     ``flock`` on the database file itself, which SQLite's own (``fcntl``) locks ignore.
     """
+    if not path.parent.is_dir():
+        raise StartupError(f"DB_PATH {path}: the directory {path.parent} does not exist")
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    except FileNotFoundError:
-        raise StartupError(f"DB_PATH {path}: the directory {path.parent} does not exist") from None
     except OSError as e:
         raise StartupError(f"DB_PATH {path} cannot be opened for writing: {e.strerror}") from None
     try:

@@ -46,6 +46,12 @@ def test_missing_directory(tmp_path: Path) -> None:
     assert not path.parent.exists()
 
 
+def test_a_directory_nobody_may_write_in(tmp_path: Path) -> None:
+    """sysfs refuses new files to everyone, root included (chmod does not stop root)."""
+    path = Path("/sys/paohuzi.sqlite3")
+    _one_line_naming(_run(tmp_path, path), path, "cannot be opened for writing: Permission denied")
+
+
 def test_a_directory_is_not_a_database(tmp_path: Path) -> None:
     path = tmp_path / "data"
     path.mkdir()

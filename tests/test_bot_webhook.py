@@ -28,9 +28,10 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-async def _post(port: int, update: dict, headers: dict[str, str]) -> int:
+async def _post(port: int, update: dict, headers: dict[str, str],
+                path: str = "/tg/hook-7f3a") -> int:
     """POST one update to the bot as Telegram does; retried while the server is not up yet."""
-    url = f"http://127.0.0.1:{port}/tg/hook-7f3a"
+    url = f"http://127.0.0.1:{port}{path}"
     loop = asyncio.get_running_loop()
     deadline = loop.time() + 20
     async with aiohttp.ClientSession() as session:
@@ -70,6 +71,8 @@ async def test_webhook_serves_updates_with_the_secret_only(fake_tg: FakeTelegram
         [update] = fake_tg.world.updates
         assert await _post(port, update, {}) == 403
         assert await _post(port, update, {SECRET_HEADER: "wrong"}) == 403
+        assert await _post(port, update, {SECRET_HEADER: SECRET}, path="/") == 404
+        assert await _post(port, update, {SECRET_HEADER: SECRET}, path="/tg/other") == 404
         await asyncio.sleep(0.5)  # a refused update must not be handled, even late
         assert [m for m in fake_tg.messages(alice) if m.message_id > sent.message_id] == []
 
