@@ -171,9 +171,11 @@ def claim_database(path: Path) -> int:
     """Check that ``path`` is a usable SQLite database and lock it for this process.
 
     Returns the file descriptor that holds the lock: keep it open while the bot runs (the
-    kernel releases the lock when the process ends, however it ends). A second bot on the
-    same database would answer every press twice, so it is refused here. The lock is
-    ``flock`` on the database file itself, which SQLite's own (``fcntl``) locks ignore.
+    kernel releases the lock when the process ends, however it ends), and close it only after
+    the store is closed (closing any descriptor of a file drops the process's POSIX locks on
+    it, SQLite's included). A second bot on the same database would answer every press
+    twice, so it is refused here. The lock is ``flock`` on the database file itself, which
+    SQLite's own (``fcntl``) locks ignore.
     """
     if not path.parent.is_dir():
         raise StartupError(f"DB_PATH {path}: the directory {path.parent} does not exist")

@@ -43,7 +43,7 @@ class Webhook:
     """Webhook mode: Telegram POSTs updates to ``url``; the bot serves its path on
     ``listen:port`` and refuses requests without the secret header."""
 
-    url: str  # the public https URL given to setWebhook
+    url: str  # given to setWebhook: public https (http only for a local Bot API server)
     secret: str = field(repr=False)  # setWebhook's secret_token, checked on every request
     port: int = 8443
     listen: str = "0.0.0.0"
