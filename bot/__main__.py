@@ -1,10 +1,12 @@
-"""``python -m bot`` / ``paohuzi-bot``: read the configuration and run with long polling."""
+"""``python -m bot`` / ``paohuzi-bot``: read the configuration, claim the database and run
+(long polling, or a webhook with WEBHOOK_URL). Start-up errors are one line and exit 2."""
 
 from __future__ import annotations
 
 import logging
 import os
 import sys
+from typing import NoReturn
 
 from bot.config import ConfigError, load_config
 
@@ -13,15 +15,26 @@ def main() -> None:
     try:
         config = load_config(os.environ)
     except ConfigError as e:
-        print(f"paohuzi-bot: {e}", file=sys.stderr)
-        sys.exit(2)
+        _fail(str(e))
     logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s",
                         level=logging.INFO)
     # httpx logs every request URL at INFO, and those URLs contain the token.
     logging.getLogger("httpx").setLevel(logging.WARNING)
-    from bot.app import build_application  # after the config is known to be good
+    from bot.app import StartupError, claim_database, run  # after the config is known good
 
-    build_application(config).run_polling(allowed_updates=["message", "callback_query"])
+    try:
+        lock = claim_database(config.db_path)
+    except StartupError as e:
+        _fail(str(e))
+    try:
+        run(config)
+    finally:
+        os.close(lock)
+
+
+def _fail(message: str) -> NoReturn:
+    print(f"paohuzi-bot: {message}", file=sys.stderr)
+    sys.exit(2)
 
 
 if __name__ == "__main__":

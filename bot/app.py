@@ -1,12 +1,17 @@
 """Building the Application: handlers, lifecycle (database opened in post_init, closed in
-post_shutdown), the rate limiter and the one global error handler."""
+post_shutdown), the rate limiter and the one global error handler; claiming the database
+before start and running by long polling or webhook."""
 
 from __future__ import annotations
 
+import fcntl
 import logging
+import os
 import random
 import re
+import sqlite3
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 from telegram.ext import (
@@ -32,6 +37,11 @@ log = logging.getLogger(__name__)
 GROUP_COMMANDS = ("new", "join", "leave", "begin", "stop", "addbot", "removebot", "rank", "me",
                   "history", "calc", "export", "help", "rules", "lang")
 PRIVATE_COMMANDS = ("start", "calc", "rank", "me", "help", "rules")
+ALLOWED_UPDATES = ["message", "callback_query"]
+
+
+class StartupError(Exception):
+    """The bot cannot start; the message is one line for the operator."""
 
 
 @dataclass
@@ -155,3 +165,58 @@ def build_application(
     if config.api_base_url:
         builder = builder.base_url(config.api_base_url)
     return builder.build()
+
+
+def claim_database(path: Path) -> int:
+    """Check that ``path`` is a usable SQLite database and lock it for this process.
+
+    Returns the file descriptor that holds the lock: keep it open while the bot runs (the
+    kernel releases the lock when the process ends, however it ends), and close it only after
+    the store is closed (closing any descriptor of a file drops the process's POSIX locks on
+    it, SQLite's included). A second bot on the same database would answer every press
+    twice, so it is refused here. The lock is ``flock`` on the database file itself, which
+    SQLite's own (``fcntl``) locks ignore.
+    """
+    if not path.parent.is_dir():
+        raise StartupError(f"DB_PATH {path}: the directory {path.parent} does not exist")
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as e:
+        raise StartupError(f"DB_PATH {path} cannot be opened for writing: {e.strerror}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise StartupError(f"DB_PATH {path} is in use by another running paohuzi-bot; "
+                           "stop it first (one bot per database)") from None
+    try:
+        _check_writable(path)
+    except sqlite3.Error as e:
+        os.close(fd)
+        raise StartupError(f"DB_PATH {path} is not a usable SQLite database: {e}") from None
+    return fd
+
+
+def _check_writable(path: Path) -> None:
+    """Open the database as the store will (WAL) and take a write lock, writing nothing."""
+    db = sqlite3.connect(path, isolation_level=None)
+    try:
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("BEGIN IMMEDIATE")
+        db.execute("ROLLBACK")
+    finally:
+        db.close()
+
+
+def run(config: Config) -> None:
+    """Serve until stopped: long polling by default, PTB's webhook server with WEBHOOK_URL."""
+    app = build_application(config)
+    hook = config.webhook
+    if hook is None:
+        app.run_polling(allowed_updates=ALLOWED_UPDATES)
+        return
+    # setWebhook is called with the URL and the secret at start; PTB's server refuses any
+    # request whose X-Telegram-Bot-Api-Secret-Token header is not the secret (403).
+    app.run_webhook(listen=hook.listen, port=hook.port, url_path=hook.path,
+                    webhook_url=hook.url, secret_token=hook.secret,
+                    allowed_updates=ALLOWED_UPDATES)

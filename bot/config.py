@@ -10,8 +10,10 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 TOKEN_RE = re.compile(r"\d+:[A-Za-z0-9_-]{30,}")
+WEBHOOK_SECRET_RE = re.compile(r"[A-Za-z0-9_-]{1,256}")  # what setWebhook's secret_token allows
 LANGS = ("zh", "en")
 
 
@@ -33,6 +35,23 @@ class Config:
     send_interval: float = 0.04  # the same over all chats (25 a second)
     autoplay_delay: float = 1.5  # pause before the bot plays a seat in 托管
     seed: int | None = None  # tests and benchmarks: deals follow (seed, table, hand number)
+    webhook: Webhook | None = None  # None: long polling
+
+
+@dataclass(frozen=True)
+class Webhook:
+    """Webhook mode: Telegram POSTs updates to ``url``; the bot serves its path on
+    ``listen:port`` and refuses requests without the secret header."""
+
+    url: str  # given to setWebhook: public https (http only for a local Bot API server)
+    secret: str = field(repr=False)  # setWebhook's secret_token, checked on every request
+    port: int = 8443
+    listen: str = "0.0.0.0"
+
+    @property
+    def path(self) -> str:
+        """The path served, as PTB's ``url_path`` wants it (no leading slash)."""
+        return urlsplit(self.url).path.lstrip("/")
 
 
 def parse_dotenv(text: str) -> dict[str, str]:
@@ -96,7 +115,29 @@ def load_config(environ: Mapping[str, str], env_file: Path | None = Path(".env")
         send_interval=_number(values, "SEND_INTERVAL", 0.04, 1 / 30),
         autoplay_delay=_number(values, "AUTOPLAY_DELAY", 1.5, 0.0),
         seed=_seed(values.get("BOT_SEED", "").strip()),
+        webhook=_webhook(values, local_api=bool(values.get("BOT_API_BASE_URL", "").strip())),
     )
+
+
+def _webhook(values: Mapping[str, str], *, local_api: bool) -> Webhook | None:
+    """Telegram posts only to https; a local Bot API server (``--local``) also to http."""
+    url = values.get("WEBHOOK_URL", "").strip()
+    if not url:
+        return None
+    parts = urlsplit(url)
+    schemes = ("https", "http") if local_api else ("https",)
+    if parts.scheme not in schemes or not parts.hostname:
+        raise ConfigError(f"WEBHOOK_URL must be an https:// URL (http:// only with a local Bot "
+                          f"API server in BOT_API_BASE_URL), got {url!r}")
+    secret = values.get("WEBHOOK_SECRET", "").strip()
+    if not WEBHOOK_SECRET_RE.fullmatch(secret):
+        raise ConfigError("WEBHOOK_SECRET must be set with WEBHOOK_URL: 1 to 256 letters, "
+                          "digits, '_' or '-' (the value is not shown)")
+    port_text = values.get("WEBHOOK_PORT", "").strip() or "8443"
+    if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+        raise ConfigError(f"WEBHOOK_PORT must be a port number (1-65535), got {port_text!r}")
+    listen = values.get("WEBHOOK_LISTEN", "").strip() or "0.0.0.0"
+    return Webhook(url=url, secret=secret, port=int(port_text), listen=listen)
 
 
 def _seed(text: str) -> int | None:

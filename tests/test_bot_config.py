@@ -1,4 +1,5 @@
-"""Configuration: .env parsing, the environment winning, and a clean exit 2 on a bad token."""
+"""Configuration: .env parsing, the environment winning, a clean exit 2 on a bad token, and
+the webhook settings."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import Config, ConfigError, load_config, parse_dotenv
+from bot.config import Config, ConfigError, Webhook, load_config, parse_dotenv
 
 ROOT = Path(__file__).resolve().parent.parent
 GOOD = "123456789:AAbbCCddEEffGGhhIIjjKKllMMnnOOpp_-x"
@@ -118,3 +119,58 @@ async def test_python_m_bot_serves_and_never_logs_the_token(fake_tg, tmp_path: P
     secret = fake_tg.token.split(":")[1]
     assert secret not in out.decode() + err.decode()
     assert "started as @PaohuziTestBot" in err.decode()
+
+
+def test_long_polling_unless_a_webhook_url_is_set() -> None:
+    assert load_config({"BOT_TOKEN": GOOD}, None).webhook is None
+
+
+def test_webhook_settings() -> None:
+    config = load_config({"BOT_TOKEN": GOOD, "WEBHOOK_URL": "https://bot.example:8443/tg/hook",
+                          "WEBHOOK_SECRET": "abc_DEF-123"}, None)
+    assert config.webhook == Webhook(url="https://bot.example:8443/tg/hook",
+                                     secret="abc_DEF-123", port=8443, listen="0.0.0.0")
+    assert config.webhook.path == "tg/hook"  # PTB's url_path: the URL's path, no leading /
+    assert "abc_DEF-123" not in repr(config)
+    local = load_config({"BOT_TOKEN": GOOD, "WEBHOOK_URL": "https://bot.example/",
+                         "WEBHOOK_SECRET": "x", "WEBHOOK_PORT": "80",
+                         "WEBHOOK_LISTEN": "127.0.0.1"}, None).webhook
+    assert local is not None
+    assert (local.port, local.listen, local.path) == (80, "127.0.0.1", "")
+
+
+@pytest.mark.parametrize("env, message", [
+    ({"WEBHOOK_URL": "https://bot.example/hook"}, "WEBHOOK_SECRET must be set"),
+    ({"WEBHOOK_URL": "https://bot.example/hook", "WEBHOOK_SECRET": "no spaces"},
+     "WEBHOOK_SECRET"),
+    ({"WEBHOOK_URL": "https://bot.example/hook", "WEBHOOK_SECRET": "x" * 257},
+     "WEBHOOK_SECRET"),
+    ({"WEBHOOK_URL": "http://bot.example/hook", "WEBHOOK_SECRET": "S3CRET"}, "https://"),
+    ({"WEBHOOK_URL": "bot.example/hook", "WEBHOOK_SECRET": "S3CRET"}, "https://"),
+    ({"WEBHOOK_URL": "https://bot.example/hook", "WEBHOOK_SECRET": "S3CRET",
+      "WEBHOOK_PORT": "70000"}, "WEBHOOK_PORT"),
+    ({"WEBHOOK_URL": "https://bot.example/hook", "WEBHOOK_SECRET": "S3CRET",
+      "WEBHOOK_PORT": "http"}, "WEBHOOK_PORT"),
+])
+def test_bad_webhook_settings(env: dict[str, str], message: str) -> None:
+    with pytest.raises(ConfigError, match=message) as caught:
+        load_config({"BOT_TOKEN": GOOD, **env}, None)
+    assert env.get("WEBHOOK_SECRET", "\0") not in str(caught.value)
+
+
+def test_a_local_bot_api_server_may_post_to_http() -> None:
+    env = {"BOT_TOKEN": GOOD, "WEBHOOK_URL": "http://bot:8443/hook", "WEBHOOK_SECRET": "S3CRET"}
+    with pytest.raises(ConfigError, match="https://"):
+        load_config(env, None)
+    config = load_config({**env, "BOT_API_BASE_URL": "http://localhost:8081/bot"}, None)
+    assert config.webhook is not None and config.webhook.url == "http://bot:8443/hook"
+
+
+def test_env_example_documents_every_webhook_setting_at_its_default() -> None:
+    example = ROOT / ".env.example"
+    keys = parse_dotenv(example.read_text(encoding="utf-8"))
+    assert {"WEBHOOK_URL", "WEBHOOK_SECRET", "WEBHOOK_PORT", "WEBHOOK_LISTEN"} <= keys.keys()
+    assert load_config({"BOT_TOKEN": GOOD}, example).webhook is None  # polling as shipped
+    hook = load_config({"BOT_TOKEN": GOOD, "WEBHOOK_URL": "https://b.example/h",
+                        "WEBHOOK_SECRET": "S3CRET"}, example).webhook
+    assert hook is not None and (hook.port, hook.listen) == (8443, "0.0.0.0")

@@ -68,16 +68,28 @@ async def get_me(world: World, p: Params) -> dict:
     }
 
 
+@method("setWebhook")
+async def set_webhook(world: World, p: Params) -> bool:
+    """Only recorded: tests deliver ``world.updates`` to the URL themselves, with the secret."""
+    _set_allowed_updates(world, p)
+    if p.bool("drop_pending_updates"):
+        world.updates.clear()
+    world.webhook_url, world.webhook_secret = p.str("url") or "", p.str("secret_token")
+    return True
+
+
 @method("deleteWebhook")
 async def delete_webhook(world: World, p: Params) -> bool:
     if p.bool("drop_pending_updates"):
         world.updates.clear()
+    world.webhook_url, world.webhook_secret = "", None
     return True
 
 
 @method("getWebhookInfo")
 async def get_webhook_info(world: World, p: Params) -> dict:
-    return {"url": "", "has_custom_certificate": False, "pending_update_count": len(world.updates)}
+    return {"url": world.webhook_url, "has_custom_certificate": False,
+            "pending_update_count": len(world.updates)}
 
 
 @method("close", "logOut", "setMyDescription", "setMyShortDescription", "setMyName",
@@ -122,9 +134,10 @@ async def delete_my_commands(world: World, p: Params) -> bool:
 
 @method("getUpdates")
 async def get_updates(world: World, p: Params) -> list:
-    allowed = p.json("allowed_updates")
-    if allowed is not None:
-        world.allowed_updates = set(allowed) or None  # [] means "back to the default"
+    if world.webhook_url:
+        raise ApiError(409, "Conflict: can't use getUpdates method while webhook is active; "
+                            "use deleteWebhook to delete the webhook first")
+    _set_allowed_updates(world, p)
     offset = p.int("offset")
     if offset:
         world.confirm_updates(offset)
@@ -135,6 +148,12 @@ async def get_updates(world: World, p: Params) -> list:
     while not world.updates and not world.closing and loop.time() < deadline:
         await world.wait_change(deadline - loop.time())
     return world.updates[:limit]
+
+
+def _set_allowed_updates(world: World, p: Params) -> None:
+    allowed = p.json("allowed_updates")
+    if allowed is not None:
+        world.allowed_updates = set(allowed) or None  # [] means "back to the default"
 
 
 # -- validation helpers --------------------------------------------------------------------------

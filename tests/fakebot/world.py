@@ -63,6 +63,8 @@ class World:
         self.files: dict[str, StoredFile] = {}
         self.updates: list[dict] = []
         self.allowed_updates: set[str] | None = None
+        self.webhook_url = ""  # setWebhook: Telegram then refuses getUpdates (409)
+        self.webhook_secret: str | None = None  # setWebhook's secret_token
         self.pending_queries: dict[str, asyncio.Future[CallbackAnswer]] = {}
         self.commands: dict[tuple[str, str], list[dict]] = {}
         self.calls: list[Call] = []
