@@ -116,6 +116,8 @@ async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
 
 def _add_handlers(app: Application, h: Handlers) -> None:  # type: ignore[type-arg]
     private = filters.ChatType.PRIVATE
+    # a group upgraded to a supergroup: before anything else
+    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, h.migrated), group=-2)
     app.add_handler(CommandHandler("start", h.start, filters=private))
     app.add_handler(CommandHandler("help", h.help))
     app.add_handler(CommandHandler("rules", h.rules))

@@ -390,5 +390,18 @@ class Handlers:
         await service.again(table_id, user.id)
         return Reply(t(lang, "ready"))
 
+    # --- group shapes ------------------------------------------------------------------
+
+    async def migrated(self, update: Update, context: Context) -> None:
+        """A group upgraded to a supergroup: ``migrate_to_chat_id`` in the old chat,
+        ``migrate_from_chat_id`` in the new one (either suffices; both arrive)."""
+        msg = update.effective_message
+        if msg is None:
+            return
+        if msg.migrate_to_chat_id is not None:
+            await self.presenter.migrate(msg.chat.id, msg.migrate_to_chat_id)
+        elif msg.migrate_from_chat_id is not None:
+            await self.presenter.migrate(msg.migrate_from_chat_id, msg.chat.id)
+
     async def error(self, update: object, context: Context) -> None:
         log.error("unhandled error while handling an update", exc_info=context.error)

@@ -35,10 +35,10 @@ class FakeUser:
 
 @dataclass(eq=False)
 class FakeChat:
-    """A private chat (id = the user's id) or a group (negative id)."""
+    """A private chat (id = the user's id), a group or a channel (negative ids)."""
 
     id: int
-    type: Literal["private", "group", "supergroup"]
+    type: Literal["private", "group", "supergroup", "channel"]
     title: str | None = None
     user: FakeUser | None = None  # the other party of a private chat
     username: str | None = None
