@@ -8,7 +8,12 @@ import random
 import re
 from dataclasses import dataclass, field
 
-from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
+from telegram import (
+    BotCommand,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    Update,
+)
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -16,6 +21,7 @@ from telegram.ext import (
     CallbackQueryHandler,
     CommandHandler,
     MessageHandler,
+    TypeHandler,
     filters,
 )
 
@@ -116,8 +122,10 @@ async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
 
 def _add_handlers(app: Application, h: Handlers) -> None:  # type: ignore[type-arg]
     private = filters.ChatType.PRIVATE
-    # a group upgraded to a supergroup: before anything else
+    # first a group upgraded to a supergroup (its service message may come from a bot
+    # stand-in), then nothing from bots (see Handlers.ignore_bots)
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, h.migrated), group=-2)
+    app.add_handler(TypeHandler(Update, h.ignore_bots), group=-1)
     app.add_handler(CommandHandler("start", h.start, filters=private))
     app.add_handler(CommandHandler("help", h.help))
     app.add_handler(CommandHandler("rules", h.rules))

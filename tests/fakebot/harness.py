@@ -211,22 +211,24 @@ class FakeTelegram:
     async def post_in_channel(self, channel: FakeChat, text: str) -> FakeMessage:
         """A post in a channel: a ``channel_post`` update (sent on behalf of the channel, so
         it has ``sender_chat`` and no ``from``) if the bot is in the channel."""
-        msg = self.world.add_message(channel, self.channel_bot, text=text, entities=_entities(text))
+        msg = self.world.add_message(channel, self.channel_bot, text=text,
+                                     entities=_entities(text), sender_chat=channel)
         if channel.bot_member:
             payload = msg.to_json()
             del payload["from"]
-            self.world.push_update("channel_post", {**payload, "sender_chat": channel.to_json()})
+            self.world.push_update("channel_post", payload)
         return msg
 
     async def send_on_behalf(self, group: FakeChat, of: FakeChat, text: str) -> FakeMessage:
         """A message sent in ``group`` on behalf of a chat: by an anonymous admin (``of`` is
         the group itself) or by a user posting as channel ``of``. Telegram shows a bot as its
         sender (GroupAnonymousBot or Channel_Bot) and, unlike other bots' messages, gives it
-        to the bots of the group."""
+        to the bots of the group (as any message: privacy mode applies)."""
         sender = self.anonymous_admin if of is group else self.channel_bot
-        msg = self.world.add_message(group, sender, text=text, entities=_entities(text))
-        if group.bot_member:
-            self.world.push_update("message", {**msg.to_json(), "sender_chat": of.to_json()})
+        msg = self.world.add_message(group, sender, text=text, entities=_entities(text),
+                                     sender_chat=of)
+        if self._bot_sees(msg):
+            self.world.push_update("message", msg.to_json())
         return msg
 
     def set_admin(self, group: FakeChat, user: FakeUser, admin: bool = True) -> None:
@@ -268,7 +270,7 @@ class FakeTelegram:
 
     def _bot_sees(self, msg: FakeMessage) -> bool:
         chat = msg.chat
-        if msg.sender.is_bot:  # bots never see other bots' messages, in any mode
+        if msg.from_bot:  # bots never see other bots' messages, in any mode
             return False
         if chat.is_private:
             return True

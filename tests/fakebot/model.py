@@ -128,10 +128,12 @@ class FakeMessage:
     edits: int = 0
     edit_date: int | None = None
     deleted: bool = False
+    sender_chat: FakeChat | None = None  # sent on behalf of this chat (sender: a stand-in)
 
     @property
     def from_bot(self) -> bool:
-        return self.sender.is_bot
+        """Sent by the bot under test (not by a stand-in for a chat)."""
+        return self.sender.is_bot and self.sender_chat is None
 
     @property
     def photo_bytes(self) -> bytes | None:
@@ -169,6 +171,8 @@ class FakeMessage:
             "chat": self.chat.to_json(),
             "date": self.date,
         }
+        if self.sender_chat is not None:
+            data["sender_chat"] = self.sender_chat.to_json()
         if self.edit_date is not None:
             data["edit_date"] = self.edit_date
         if self.text is not None:
