@@ -221,10 +221,11 @@ class TableService:
     async def move_chat(self, old: int, new: int) -> Table | None:
         """Telegram gave the group ``old`` the id ``new``: its open table (returned, if any),
         history and leaderboard move there in one transaction, and the hand goes on. The
-        table's group messages stay behind in the old chat, so their ids are forgotten: the
-        lobby, table photo and settlement to come are posted afresh. Idempotent (Telegram
-        tells it up to three times: two service messages and refused calls); returns None when
-there was no open table to move, or it was moved already."""
+        table's group messages (its lobby, its last hand's photo and settlement) stay behind
+        in the old chat, so their ids are forgotten: those to come are posted afresh, and
+        no id of the old chat is compared with one of the new. Idempotent (Telegram tells
+        it up to three times: two service messages and refused calls); returns None when
+        there was no open table to move, or it was moved already."""
         table = self.in_chat(old)
         if table is None:  # history and leaderboard only
             async with self.store.transaction() as tx:
@@ -233,7 +234,7 @@ there was no open table to move, or it was moved already."""
         async with table.lock:
             if table.chat_id != old:  # moved meanwhile, told by another signal
                 return None
-            record = table.current if table.status in ("playing", "between") else None
+            record = table.current
             async with self.store.transaction() as tx:
                 await tx.move_chat(old, new)
                 await tx.update_table(table.id, lobby_msg_id=None)

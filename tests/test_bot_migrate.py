@@ -130,6 +130,30 @@ async def test_a_lobby_moves_and_is_posted_again(tg: FakeTelegram, tmp_path) -> 
         await tg.wait_for(lambda: "电脑" in (tg.message(new, lobby.message_id).text or ""))
 
 
+async def test_back_in_the_lobby_after_a_hand_the_lobby_is_posted_once(tg: FakeTelegram,
+                                                                       tmp_path) -> None:
+    """The table's last hand has messages in the old chat only: the new chat's lobby is not
+    taken for one above them (and posted again at every change)."""
+    async with running_bot(make_config(tg, tmp_path / "db.sqlite3",
+                                       action_timeout=TIMEOUT)) as app:
+        svc = services(app)
+        alice, old, table = await table_in_basic_group(tg, app)
+        await play_out(tg, app, table)
+        await tg.send_text(old, alice, "/removebot")
+        await tg.wait_for(lambda: table.status == "lobby")
+        await svc.presenter.idle()
+        new = tg.upgrade_to_supergroup(old)
+        await tg.wait_for(lambda: table.chat_id == new.id)
+        await svc.presenter.idle()
+        for command, seated in (("/addbot", 3), ("/removebot", 2), ("/addbot", 3)):
+            await tg.send_text(new, alice, command)
+            await tg.wait_for(lambda seated=seated: len(table.players) == seated)
+            await svc.presenter.idle()
+        lobbies = [m for m in tg.messages(new) if "第 1 桌" in (m.text or "")]
+        assert len(lobbies) == 1 and lobbies[0].message_id == table.lobby_msg_id
+        assert "加入" not in [text for text, _ in lobbies[0].buttons]  # full again
+
+
 async def test_store_move_adds_up_scores_and_keeps_the_language(tmp_path) -> None:
     store = await Store.open(tmp_path / "db.sqlite3")
     try:
