@@ -41,7 +41,7 @@ class Outbox:
         self._next_at = 0.0
         self._task: asyncio.Task[None] | None = None
         self._network_failures: dict[Hashable, int] = {}
-        self._migrated: set[Hashable] = set()  # jobs already tried again after a migration
+        self._after_move: Job | None = None  # the job being tried again after a migration
 
     def put(self, key: Hashable, job: Job) -> bool:
         """Queue ``job`` under ``key``; False when a one-off note is dropped (queue full)."""
@@ -81,7 +81,7 @@ class Outbox:
                     self._retry(key, job, loop.time() + seconds)
                     continue
                 except ChatMigrated as e:
-                    if await self._migrate(key, e.new_chat_id):
+                    if await self._migrate(job, e.new_chat_id):
                         self._retry(key, job, loop.time())
                         continue
                     log.error("outgoing job %r dropped: its chat moved to %s", key,
@@ -108,19 +108,18 @@ class Outbox:
                     made = 1
                 else:
                     self._network_failures.pop(key, None)
-                    self._migrated.discard(key)
                 if made:
                     self._next_at = loop.time() + self.interval * made
         finally:
             self._task = None
 
-    async def _migrate(self, key: Hashable, new_chat_id: int) -> bool:
+    async def _migrate(self, job: Job, new_chat_id: int) -> bool:
         """Move the chat for a job refused with ``ChatMigrated``; True if it is to be tried
-        again (once: a second refusal means the job does not follow the move)."""
-        if self.on_migrated is None or key in self._migrated:
-            self._migrated.discard(key)
+        again (once: refused again, it does not follow the move)."""
+        if self.on_migrated is None or job is self._after_move:
+            self._after_move = None
             return False
-        self._migrated.add(key)
+        self._after_move = job
         try:
             await self.on_migrated(new_chat_id)
         except Exception:
