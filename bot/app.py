@@ -13,7 +13,12 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
+from telegram import (
+    BotCommand,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    Update,
+)
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -21,6 +26,7 @@ from telegram.ext import (
     CallbackQueryHandler,
     CommandHandler,
     MessageHandler,
+    TypeHandler,
     filters,
 )
 
@@ -126,6 +132,10 @@ async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
 
 def _add_handlers(app: Application, h: Handlers) -> None:  # type: ignore[type-arg]
     private = filters.ChatType.PRIVATE
+    # first a group upgraded to a supergroup (its service message may come from a bot
+    # stand-in), then nothing from bots (see Handlers.ignore_bots)
+    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, h.migrated), group=-2)
+    app.add_handler(TypeHandler(Update, h.ignore_bots), group=-1)
     app.add_handler(CommandHandler("start", h.start, filters=private))
     app.add_handler(CommandHandler("help", h.help))
     app.add_handler(CommandHandler("rules", h.rules))

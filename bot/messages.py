@@ -245,6 +245,7 @@ class Presenter:
         self._hands: WeakKeyDictionary[HandRecord, _HandShown] = WeakKeyDictionary()
         self._tables: WeakKeyDictionary[Table, _TableShown] = WeakKeyDictionary()
         self._group_lang: dict[int, str] = {}
+        self._moved: dict[int, int] = {}  # basic group id -> its supergroup's id
         self._note_ids = itertools.count()
         self._held: dict[tuple[int, Hashable], _Held] = {}
         self._flushing = False  # idle(): nothing is held back
@@ -258,9 +259,38 @@ class Presenter:
     def outbox(self, chat_id: int) -> Outbox:
         box = self._outboxes.get(chat_id)
         if box is None:
-            box = Outbox(self.group_interval if chat_id < 0 else self.dm_interval)
+            if chat_id < 0:
+                box = Outbox(self.group_interval,
+                             on_migrated=lambda new: self.migrate(chat_id, new))
+            else:
+                box = Outbox(self.dm_interval)
             self._outboxes[chat_id] = box
         return box
+
+    def chat_now(self, chat_id: int) -> int:
+        """The chat's id now: a basic group's supergroup id once it was upgraded."""
+        return self._moved.get(chat_id, chat_id)
+
+    async def migrate(self, old: int, new: int) -> None:
+        """The group ``old`` became the supergroup ``new`` (told by a service message or by a
+        call refused with ChatMigrated). The service moves its table and records; whatever
+        is queued for the old id goes to the new one through the same outbox (one pace,
+        one order), and the table's group messages are posted afresh there."""
+        self._moved[old] = new
+        box = self._outboxes.get(old)
+        if box is not None:
+            self._outboxes.setdefault(new, box)
+        for chat_id in (old, new):
+            self._group_lang.pop(chat_id, None)
+        table = await self.service.move_chat(old, new)
+        if table is None:
+            return
+        log.info("table %s moved with its group from %s to %s", table.id, old, new)
+        self._table_shown(table).lobby_text = None
+        if table.current is not None:
+            shown = self._hand_shown(table.current)
+            shown.table, shown.settle_caption = None, None
+        self.changed(table)
 
     def _put(self, chat_id: int, key: Hashable, job: Job) -> bool:
         return self.outbox(chat_id).put(key, job)
@@ -397,13 +427,14 @@ class Presenter:
         in ``lang`` or the chat's language, with one row of (label, callback data) buttons
         from ``buttons_of(lang)`` if given (a question: 确认 / 取消)."""
         async def job() -> int:
-            chosen = lang or (await self.group_lang(chat_id) if chat_id < 0
+            target = self.chat_now(chat_id)
+            chosen = lang or (await self.group_lang(target) if target < 0
                               else self.default_lang)
             markup = None if buttons_of is None else InlineKeyboardMarkup(
                 [[InlineKeyboardButton(text, callback_data=data)
                   for text, data in buttons_of(chosen)]])
-            await self.gate.slot(key=chat_id)
-            await self.bot.send_message(chat_id, text_of(chosen), reply_markup=markup)
+            await self.gate.slot(key=target)
+            await self.bot.send_message(target, text_of(chosen), reply_markup=markup)
             return 1
         self._put(chat_id, ("note", next(self._note_ids)), job)
 
@@ -411,9 +442,10 @@ class Presenter:
                  caption_of: Callable[[str], str]) -> None:
         """A file in a chat (``/export``), queued like a note."""
         async def job() -> int:
-            lang = await self.group_lang(chat_id) if chat_id < 0 else self.default_lang
-            await self.gate.slot(key=chat_id)
-            await self.bot.send_document(chat_id, InputFile(data, filename=name),
+            target = self.chat_now(chat_id)
+            lang = await self.group_lang(target) if target < 0 else self.default_lang
+            await self.gate.slot(key=target)
+            await self.bot.send_document(target, InputFile(data, filename=name),
                                          caption=caption_of(lang))
             return 1
         self._put(chat_id, ("note", next(self._note_ids)), job)

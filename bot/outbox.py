@@ -6,7 +6,9 @@ state (jobs read the state when they run, not when they are queued). The worker 
 at a time and waits ``interval`` seconds per message-or-edit a job reports, which caps a group
 at 60 / interval calls a minute however fast people play. A job that hits ``RetryAfter`` goes
 back to the front of the queue and the worker sleeps as told: nothing is lost, since the moves
-are already in the database and the job re-sends the latest state.
+are already in the database and the job re-sends the latest state. A job refused with
+``ChatMigrated`` (the group became a supergroup) is tried once more after ``on_migrated``
+has moved the chat: the job reads the chat id when it runs.
 """
 
 from __future__ import annotations
@@ -18,24 +20,28 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 from datetime import timedelta
 
-from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
+from telegram.error import BadRequest, ChatMigrated, NetworkError, RetryAfter, TelegramError
 from telegram.warnings import PTBDeprecationWarning
 
 log = logging.getLogger(__name__)
 
 Job = Callable[[], Awaitable[int]]  # returns how many messages or edits it made
+OnMigrated = Callable[[int], Awaitable[None]]  # told the chat's new id
 NETWORK_RETRIES = 3  # a job failing with network errors is tried again after 1, 2, 4 s
 NETWORK_BACKOFF = 1.0
 
 
 class Outbox:
-    def __init__(self, interval: float, max_notes: int = 3) -> None:
+    def __init__(self, interval: float, max_notes: int = 3,
+                 on_migrated: OnMigrated | None = None) -> None:
         self.interval = interval
+        self.on_migrated = on_migrated
         self.max_notes = max_notes  # one-off messages (key ("note", …)) that may wait at once
         self._jobs: OrderedDict[Hashable, Job] = OrderedDict()
         self._next_at = 0.0
         self._task: asyncio.Task[None] | None = None
         self._network_failures: dict[Hashable, int] = {}
+        self._after_move: Job | None = None  # the job being tried again after a migration
 
     def put(self, key: Hashable, job: Job) -> bool:
         """Queue ``job`` under ``key``; False when a one-off note is dropped (queue full)."""
@@ -74,6 +80,13 @@ class Outbox:
                     log.warning("429 from Telegram: retrying in %s s", seconds)
                     self._retry(key, job, loop.time() + seconds)
                     continue
+                except ChatMigrated as e:
+                    if await self._migrate(job, e.new_chat_id):
+                        self._retry(key, job, loop.time())
+                        continue
+                    log.error("outgoing job %r dropped: its chat moved to %s", key,
+                              e.new_chat_id)
+                    made = 0
                 except BadRequest as e:  # (a NetworkError in PTB) retrying would not help
                     log.warning("outgoing job %r failed: %s", key, e)
                     made = 1
@@ -99,6 +112,20 @@ class Outbox:
                     self._next_at = loop.time() + self.interval * made
         finally:
             self._task = None
+
+    async def _migrate(self, job: Job, new_chat_id: int) -> bool:
+        """Move the chat for a job refused with ``ChatMigrated``; True if it is to be tried
+        again (once: refused again, it does not follow the move)."""
+        if self.on_migrated is None or job is self._after_move:
+            self._after_move = None
+            return False
+        self._after_move = job
+        try:
+            await self.on_migrated(new_chat_id)
+        except Exception:
+            log.exception("could not move the chat to %s", new_chat_id)
+            return False
+        return True
 
     def _retry(self, key: Hashable, job: Job, at: float) -> None:
         """Back to the front of the queue (a newer job for the key, if queued, wins)."""

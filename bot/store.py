@@ -407,6 +407,22 @@ class Tx:
             " dm_ok = MAX(dm_ok, excluded.dm_ok), seen_at = datetime('now')",
             user_id, name, username, lang, int(dm_ok))
 
+    async def move_chat(self, old: int, new: int) -> None:
+        """A group upgraded to a supergroup (``old`` id -> ``new`` id): its tables (and so
+        their hands, history and hand numbers), its leaderboard and its settings move to the
+        new id; scores the new id already holds are added up."""
+        await self.exec("UPDATE tables SET chat_id = ? WHERE chat_id = ?", new, old)
+        await self.exec(
+            "INSERT INTO scores (chat_id, user_id, points, hands, wins)"
+            " SELECT ?, user_id, points, hands, wins FROM scores WHERE chat_id = ?"
+            " ON CONFLICT (chat_id, user_id) DO UPDATE SET points = points + excluded.points,"
+            " hands = hands + excluded.hands, wins = wins + excluded.wins", new, old)
+        await self.exec("DELETE FROM scores WHERE chat_id = ?", old)
+        await self.exec("INSERT INTO chats (chat_id, title, lang) SELECT ?, title, lang"
+                        " FROM chats WHERE chat_id = ? ON CONFLICT (chat_id) DO NOTHING",
+                        new, old)
+        await self.exec("DELETE FROM chats WHERE chat_id = ?", old)
+
     async def create_table(self, chat_id: int, opener_id: int, base: int) -> int:
         return await self.exec(
             "INSERT INTO tables (chat_id, opener_id, status, base) VALUES (?, ?, 'lobby', ?)",

@@ -216,6 +216,37 @@ class TableService:
     def table_of_user(self, user_id: int) -> Table | None:
         return next((t for t in self._tables.values() if t.seat_of(user_id) is not None), None)
 
+    # --- a group upgraded to a supergroup --------------------------------------------
+
+    async def move_chat(self, old: int, new: int) -> Table | None:
+        """Telegram gave the group ``old`` the id ``new``: its open table (returned, if any),
+        history and leaderboard move there in one transaction, and the hand goes on. The
+        table's group messages (its lobby, its last hand's photo and settlement) stay behind
+        in the old chat, so their ids are forgotten: those to come are posted afresh, and
+        no id of the old chat is compared with one of the new. Idempotent (Telegram tells
+        it up to three times: two service messages and refused calls); returns None when
+        there was no open table to move, or it was moved already."""
+        table = self.in_chat(old)
+        if table is None:  # history and leaderboard only
+            async with self.store.transaction() as tx:
+                await tx.move_chat(old, new)
+            return None
+        async with table.lock:
+            if table.chat_id != old:  # moved meanwhile, told by another signal
+                return None
+            record = table.current
+            async with self.store.transaction() as tx:
+                await tx.move_chat(old, new)
+                await tx.update_table(table.id, lobby_msg_id=None)
+                if record is not None:
+                    await tx.update_hand(record.id, group_msg_id=None, settle_msg_id=None)
+            table.chat_id, table.lobby_msg_id = new, None
+            if record is not None:
+                record.group_msg_id = record.settle_msg_id = None
+            del self._by_chat[old]
+            self._by_chat[new] = table.id
+        return table
+
     # --- start-up --------------------------------------------------------------------
 
     async def load(self) -> list[Table]:

@@ -52,8 +52,14 @@ Key facts:
   ``send_text(user, user, "/start")`` (a user's own DM), else the bot gets 403.
 * Other user-side events: ``block(user)`` (403 "bot was blocked by the user"),
   ``delete(chat, message_id)`` (later edits: 400 "message to edit not found"),
-  ``remove_bot(group)`` (403), ``upgrade_to_supergroup(group)`` (ChatMigrated),
-  ``press(chat, message_id, user, data)`` for stale buttons.
+  ``remove_bot(group)`` (403), ``upgrade_to_supergroup(group)`` (ChatMigrated, and the two
+  service messages unless ``tell=False``), ``press(chat, message_id, user, data)`` for stale
+  buttons.
+* Channels and chat stand-ins: ``channel(title)``, ``add_bot_to_channel(channel, by)``
+  (``my_chat_member``), ``post_in_channel(channel, text)`` (``channel_post``),
+  ``send_on_behalf(group, of, text)`` (an anonymous admin, ``of`` = the group, or a user
+  posting as a channel: sender GroupAnonymousBot / Channel_Bot). Like Telegram, the bot never
+  gets messages that other bots send.
 * Never sleep blindly: ``wait_for(predicate)``, ``wait_reply(msg)``, ``settle()`` (quiet bot)
   and ``press()`` (returns the answerCallbackQuery) wake on every bot call.
 * Debugging: ``transcript(chat)`` renders a chat as text; a ``wait_for`` timeout lists the

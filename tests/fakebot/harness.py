@@ -50,9 +50,18 @@ class FakeTelegram:
         self.world.flood.limits = rate_limits
         self.world.privacy_mode = privacy_mode
         self._server = BotApiServer(self.world)
+        # the accounts Telegram shows as the sender of what is sent on behalf of a chat: an
+        # anonymous group admin, and a user posting as a channel
+        self.anonymous_admin = self._account(1087968824, "Group", "GroupAnonymousBot")
+        self.channel_bot = self._account(136817688, "Channel", "Channel_Bot")
         self._user_ids = itertools.count(100_001)
         self._group_ids = itertools.count(1)
         self._query_ids = itertools.count(1)
+
+    def _account(self, user_id: int, first_name: str, username: str) -> FakeUser:
+        user = FakeUser(user_id, first_name, username=username, is_bot=True)
+        self.world.users[user_id] = user
+        return user
 
     # -- lifecycle -----------------------------------------------------------------------------
 
@@ -142,17 +151,20 @@ class FakeTelegram:
         self.world.chats[chat_id] = chat
         return chat
 
-    def upgrade_to_supergroup(self, group: FakeChat) -> FakeChat:
+    def upgrade_to_supergroup(self, group: FakeChat, *, tell: bool = True) -> FakeChat:
         """Telegram's basic group -> supergroup migration: a new chat id; the bot's calls to
         the old id get 400 with ``migrate_to_chat_id`` (PTB: ChatMigrated), and the bot gets
         the two service messages (migrate_to_chat_id in the old chat, migrate_from_chat_id
-        in the new one)."""
+        in the new one) unless ``tell`` is False (as when those updates are lost, e.g. while
+        a webhook was down: then only the refused calls tell the bot)."""
         if group.type != "group":
             raise ValueError("only basic groups (group(..., supergroup=False)) migrate")
         new = self.group(group.title or "", username=group.username)
         new.members.update(group.members)
         old_json = group.to_json()
         group.migrated_to = new.id
+        if not tell:
+            return new
         date = int(time.time())
         someone = next((self.world.users[u] for u, s in group.members.items()
                         if s == "creator"), self.bot)
@@ -166,6 +178,58 @@ class FakeTelegram:
         })
         new_msg.deleted = True  # a service message: not part of what tests read
         return new
+
+    def channel(self, title: str, *, owner: FakeUser | None = None) -> FakeChat:
+        """A channel the bot is not (yet) in; see :meth:`add_bot_to_channel`."""
+        chat_id = -(1_000_000_000_000 + next(self._group_ids))
+        chat = FakeChat(chat_id, "channel", title=title, bot_member=False)
+        if owner is not None:
+            chat.members[owner.id] = "creator"
+        self.world.chats[chat_id] = chat
+        return chat
+
+    def add_bot_to_channel(self, channel: FakeChat, by: FakeUser) -> None:
+        """An admin adds the bot to a channel as an administrator (bots can only be admins
+        there): the bot gets a ``my_chat_member`` update."""
+        channel.bot_member = True
+        channel.members[self.bot.id] = "administrator"
+        self.world.push_update("my_chat_member", {
+            "chat": channel.to_json(), "from": by.to_json(), "date": int(time.time()),
+            "old_chat_member": {"user": self.bot.to_json(), "status": "left"},
+            "new_chat_member": {**self._admin_rights(), "user": self.bot.to_json(),
+                                "status": "administrator"},
+        })
+
+    @staticmethod
+    def _admin_rights() -> dict:
+        rights = ("can_be_edited", "is_anonymous", "can_manage_chat", "can_delete_messages",
+                  "can_manage_video_chats", "can_restrict_members", "can_promote_members",
+                  "can_change_info", "can_invite_users", "can_post_stories",
+                  "can_edit_stories", "can_delete_stories")
+        return {r: r not in ("can_be_edited", "is_anonymous") for r in rights}
+
+    async def post_in_channel(self, channel: FakeChat, text: str) -> FakeMessage:
+        """A post in a channel: a ``channel_post`` update (sent on behalf of the channel, so
+        it has ``sender_chat`` and no ``from``) if the bot is in the channel."""
+        msg = self.world.add_message(channel, self.channel_bot, text=text,
+                                     entities=_entities(text), sender_chat=channel)
+        if channel.bot_member:
+            payload = msg.to_json()
+            del payload["from"]
+            self.world.push_update("channel_post", payload)
+        return msg
+
+    async def send_on_behalf(self, group: FakeChat, of: FakeChat, text: str) -> FakeMessage:
+        """A message sent in ``group`` on behalf of a chat: by an anonymous admin (``of`` is
+        the group itself) or by a user posting as channel ``of``. Telegram shows a bot as its
+        sender (GroupAnonymousBot or Channel_Bot) and, unlike other bots' messages, gives it
+        to the bots of the group (as any message: privacy mode applies)."""
+        sender = self.anonymous_admin if of is group else self.channel_bot
+        msg = self.world.add_message(group, sender, text=text, entities=_entities(text),
+                                     sender_chat=of)
+        if self._bot_sees(msg):
+            self.world.push_update("message", msg.to_json())
+        return msg
 
     def set_admin(self, group: FakeChat, user: FakeUser, admin: bool = True) -> None:
         group.members[user.id] = "administrator" if admin else "member"
@@ -198,18 +262,16 @@ class FakeTelegram:
             user.started, user.blocked = True, False  # writing to the bot restarts it
         elif chat.members.get(user.id, "left") == "left":
             chat.members[user.id] = "member"
-        entities = [
-            {"type": "bot_command", "offset": utf16_len(text[: m.start()]),
-             "length": utf16_len(m.group())}
-            for m in _COMMAND.finditer(text)
-        ]
-        msg = self.world.add_message(chat, user, text=text, entities=entities, reply_to=reply_to)
+        msg = self.world.add_message(chat, user, text=text, entities=_entities(text),
+                                     reply_to=reply_to)
         if self._bot_sees(msg):
             self.world.push_update("message", msg.to_json())
         return msg
 
     def _bot_sees(self, msg: FakeMessage) -> bool:
         chat = msg.chat
+        if msg.from_bot:  # bots never see other bots' messages, in any mode
+            return False
         if chat.is_private:
             return True
         if not chat.bot_member:
@@ -397,3 +459,9 @@ class FakeTelegram:
 
 
 __all__ = ["Button", "ButtonMatch", "ChatLike", "FakeTelegram"]
+
+
+def _entities(text: str) -> list[dict]:
+    """A ``bot_command`` entity for every ``/command`` or ``/command@Bot`` in ``text``."""
+    return [{"type": "bot_command", "offset": utf16_len(text[: m.start()]),
+             "length": utf16_len(m.group())} for m in _COMMAND.finditer(text)]

@@ -35,10 +35,10 @@ class FakeUser:
 
 @dataclass(eq=False)
 class FakeChat:
-    """A private chat (id = the user's id) or a group (negative id)."""
+    """A private chat (id = the user's id), a group or a channel (negative ids)."""
 
     id: int
-    type: Literal["private", "group", "supergroup"]
+    type: Literal["private", "group", "supergroup", "channel"]
     title: str | None = None
     user: FakeUser | None = None  # the other party of a private chat
     username: str | None = None
@@ -128,10 +128,12 @@ class FakeMessage:
     edits: int = 0
     edit_date: int | None = None
     deleted: bool = False
+    sender_chat: FakeChat | None = None  # sent on behalf of this chat (sender: a stand-in)
 
     @property
     def from_bot(self) -> bool:
-        return self.sender.is_bot
+        """Sent by the bot under test (not by a stand-in for a chat)."""
+        return self.sender.is_bot and self.sender_chat is None
 
     @property
     def photo_bytes(self) -> bytes | None:
@@ -169,6 +171,8 @@ class FakeMessage:
             "chat": self.chat.to_json(),
             "date": self.date,
         }
+        if self.sender_chat is not None:
+            data["sender_chat"] = self.sender_chat.to_json()
         if self.edit_date is not None:
             data["edit_date"] = self.edit_date
         if self.text is not None:
