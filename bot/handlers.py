@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
+import regex
 from telegram import CallbackQuery, Chat, Update, User
 from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
@@ -19,7 +20,7 @@ from telegram.ext import ContextTypes
 
 from bot import calc, fairness, stats
 from bot import callbacks as cb
-from bot.i18n import CATALOGS, lang_of, t
+from bot.i18n import CATALOGS, isolate, lang_of, t
 from bot.messages import Presenter
 from bot.store import Store
 from bot.tables import Person, Refusal, TableService
@@ -29,7 +30,7 @@ log = logging.getLogger(__name__)
 
 Context = ContextTypes.DEFAULT_TYPE
 JOIN_PAYLOAD = "j"
-NAME_CHARS = 16  # display names are cut to this many characters
+NAME_GRAPHEMES = 16  # display names are cut to this many characters as seen (\X clusters)
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,14 @@ class Reply:
     text: str | None
     url: str | None = None
     alert: bool = False
+
+
+def display_name(user: User) -> str:
+    """How the bot calls ``user`` in every text and picture: the first name cut to
+    ``NAME_GRAPHEMES`` grapheme clusters, so that an emoji (👨‍👩‍👧, 👍🏽, 🇨🇳) or a letter with its
+    marks is kept whole or left out, never split; isolated (:func:`bot.i18n.isolate`)."""
+    raw = user.first_name or user.username or str(user.id)
+    return isolate("".join(regex.findall(r"\X", raw)[:NAME_GRAPHEMES]))
 
 
 def refusal_text(refusal: Refusal, lang: str) -> str:
@@ -61,7 +70,7 @@ class Handlers:
 
     async def _person(self, user: User, dm_ok: bool = False) -> Person:
         lang = self._lang(user)
-        name = (user.first_name or user.username or str(user.id))[:NAME_CHARS]
+        name = display_name(user)
         await self.store.upsert_user(user.id, name, user.username, lang, dm_ok)
         return Person(user.id, name, lang)
 
@@ -121,7 +130,7 @@ class Handlers:
             chat = await context.bot.get_chat(chat_id)
         except TelegramError:
             return str(chat_id)
-        return chat.title or str(chat_id)
+        return isolate(chat.title) if chat.title else str(chat_id)
 
     async def help(self, update: Update, context: Context) -> None:
         await self._text(update, "help")
