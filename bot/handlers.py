@@ -7,15 +7,17 @@ buttons) and changes nothing.
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import logging
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from functools import partial
 
 import regex
 from telegram import CallbackQuery, Chat, Update, User
 from telegram.constants import ChatMemberStatus
-from telegram.error import TelegramError
+from telegram.error import RetryAfter, TelegramError
 from telegram.ext import ContextTypes
 
 from bot import calc, fairness, stats
@@ -62,6 +64,7 @@ class Handlers:
     presenter: Presenter
     store: Store
     default_lang: str
+    _probes: Iterator[int] = field(default_factory=itertools.count, init=False, repr=False)
 
     # --- helpers ---------------------------------------------------------------------
 
@@ -91,10 +94,30 @@ class Handlers:
         user = await self.store.user(person.user_id)
         if user is not None and user.dm_ok:
             return True
-        if not await self.presenter.probe_dm(person.user_id, t(person.lang, "dm_ready")):
+        if not await self._probe_dm(person):
             return False
         await self.store.upsert_user(person.user_id, person.name, None, person.lang, dm_ok=True)
         return True
+
+    async def _probe_dm(self, person: Person) -> bool:
+        """Whether a private message (``dm_ready``) reaches the user; False when he has not
+        opened the bot. Sent like a reply, in turn in his chat's paced outbox and sent again
+        after a 429 (which, sent directly, lost the join waiting for it); at the gate it goes
+        first, since a join waits for it."""
+        reached: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+
+        async def job() -> int:
+            await self.presenter.gate.slot(urgent=True)
+            try:
+                reached.set_result(await self.presenter.probe_dm(
+                    person.user_id, t(person.lang, "dm_ready")))
+            except RetryAfter:
+                raise  # the outbox waits as told, then runs this job again
+            except Exception as e:  # for the handler waiting on it (and the error handler)
+                reached.set_exception(e)
+            return 1
+        self.presenter.outbox(person.user_id).put(("probe", next(self._probes)), job)
+        return await reached
 
     @staticmethod
     async def _is_admin(context: Context, chat_id: int, user_id: int) -> bool:

@@ -62,3 +62,24 @@ async def test_quick_private_commands_are_all_answered_in_order(fake_tg: FakeTel
         assert [m.text for m in tg.messages(bob)] == [
             t("en", "help"), t("en", "rules"), t("en", "unknown_command")]
         assert tg.rejections  # the second and third had to wait
+
+
+@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+async def test_a_join_whose_private_probe_meets_a_429_still_seats(fake_tg: FakeTelegram,
+                                                                    tmp_path) -> None:
+    """/join first checks that the bot may write to the player (a short private message).
+    Right after an answer in his private chat, that check is refused with 429: it is sent
+    again a second later, and the join stands."""
+    tg = fake_tg
+    tg.rate_limits = RateLimits(private_per_second=1, private_burst=1)
+    async with running_bot(make_config(tg, tmp_path / "db.sqlite3")):
+        alice, bob = tg.user("Alice"), tg.user("Bob")
+        group = tg.group("牌友群", members=(alice, bob))
+        tg.start_private(alice)
+        lobby = await tg.wait_reply(await tg.send_text(group, alice, "/new"))
+        await tg.wait_reply(await tg.send_text(bob, bob, "/help"))  # Bob has opened the bot
+        await tg.send_text(group, bob, "/join")
+        await tg.wait_for(lambda: "Bob" in (tg.message(group, lobby.message_id).text or ""),
+                          what="Bob seated")
+        assert [m.text for m in tg.messages(bob)] == [t("zh", "help"), t("zh", "dm_ready")]
+        assert [r.chat_id for r in tg.rejections] == [bob.id]
