@@ -7,18 +7,22 @@ buttons) and changes nothing.
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import logging
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import partial
 
+import regex
 from telegram import CallbackQuery, Chat, Update, User
 from telegram.constants import ChatMemberStatus
-from telegram.error import TelegramError
+from telegram.error import RetryAfter, TelegramError
 from telegram.ext import ApplicationHandlerStop, ContextTypes
 
 from bot import calc, fairness, stats
 from bot import callbacks as cb
-from bot.i18n import CATALOGS, lang_of, t
+from bot.i18n import CATALOGS, isolate, lang_of, t
 from bot.messages import Presenter
 from bot.store import Store
 from bot.tables import Person, Refusal, TableService
@@ -28,7 +32,7 @@ log = logging.getLogger(__name__)
 
 Context = ContextTypes.DEFAULT_TYPE
 JOIN_PAYLOAD = "j"
-NAME_CHARS = 16  # display names are cut to this many characters
+NAME_GRAPHEMES = 16  # display names are cut to this many characters as seen (\X clusters)
 
 
 @dataclass(frozen=True)
@@ -38,6 +42,14 @@ class Reply:
     text: str | None
     url: str | None = None
     alert: bool = False
+
+
+def display_name(user: User) -> str:
+    """How the bot calls ``user`` in every text and picture: the first name cut to
+    ``NAME_GRAPHEMES`` grapheme clusters, so that an emoji (👨‍👩‍👧, 👍🏽, 🇨🇳) or a letter with its
+    marks is kept whole or left out, never split; isolated (:func:`bot.i18n.isolate`)."""
+    raw = user.first_name or user.username or str(user.id)
+    return isolate("".join(regex.findall(r"\X", raw)[:NAME_GRAPHEMES]))
 
 
 def refusal_text(refusal: Refusal, lang: str) -> str:
@@ -52,6 +64,7 @@ class Handlers:
     presenter: Presenter
     store: Store
     default_lang: str
+    _probes: Iterator[int] = field(default_factory=itertools.count, init=False, repr=False)
 
     # --- helpers ---------------------------------------------------------------------
 
@@ -60,22 +73,51 @@ class Handlers:
 
     async def _person(self, user: User, dm_ok: bool = False) -> Person:
         lang = self._lang(user)
-        name = (user.first_name or user.username or str(user.id))[:NAME_CHARS]
+        name = display_name(user)
         await self.store.upsert_user(user.id, name, user.username, lang, dm_ok)
         return Person(user.id, name, lang)
 
     def _reply_group(self, chat: Chat, key: str, **fields: object) -> None:
         self.presenter.note(chat.id, lambda lang: t(lang, key, **fields))
 
+    def _say(self, chat: Chat, user: User | None, text_of: Callable[[str], str]) -> None:
+        """Reply in the chat's language: the user's in a private chat, the group's in a group.
+
+        Every reply goes through the chat's paced outbox and the bot-wide gate, which wait
+        their turn and send again after a 429; a reply sent directly was lost to one (23 of
+        90 simultaneous /start welcomes)."""
+        lang = self._lang(user) if chat.type == Chat.PRIVATE else None
+        self.presenter.note(chat.id, text_of, lang=lang)
+
     async def _can_dm(self, person: Person) -> bool:
         """Has the user opened the bot? Known from /start, else found out by trying a DM."""
         user = await self.store.user(person.user_id)
         if user is not None and user.dm_ok:
             return True
-        if not await self.presenter.probe_dm(person.user_id, t(person.lang, "dm_ready")):
+        if not await self._probe_dm(person):
             return False
         await self.store.upsert_user(person.user_id, person.name, None, person.lang, dm_ok=True)
         return True
+
+    async def _probe_dm(self, person: Person) -> bool:
+        """Whether a private message (``dm_ready``) reaches the user; False when he has not
+        opened the bot. Sent like a reply, in turn in his chat's paced outbox and sent again
+        after a 429 (which, sent directly, lost the join waiting for it); at the gate it goes
+        first, since a join waits for it."""
+        reached: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+
+        async def job() -> int:
+            await self.presenter.gate.slot(urgent=True)
+            try:
+                reached.set_result(await self.presenter.probe_dm(
+                    person.user_id, t(person.lang, "dm_ready")))
+            except RetryAfter:
+                raise  # the outbox waits as told, then runs this job again
+            except Exception as e:  # for the handler waiting on it (and the error handler)
+                reached.set_exception(e)
+            return 1
+        self.presenter.outbox(person.user_id).put(("probe", next(self._probes)), job)
+        return await reached
 
     @staticmethod
     async def _is_admin(context: Context, chat_id: int, user_id: int) -> bool:
@@ -89,8 +131,8 @@ class Handlers:
 
     async def start(self, update: Update, context: Context) -> None:
         """Private /start, optionally with a deep-link payload ``j<table id>`` that seats."""
-        msg, user = update.effective_message, update.effective_user
-        if msg is None or user is None:
+        chat, user = update.effective_chat, update.effective_user
+        if chat is None or user is None:
             return
         person = await self._person(user, dm_ok=True)
         payload = context.args[0] if context.args else ""
@@ -98,12 +140,12 @@ class Handlers:
             try:
                 table = await self.service.join(int(payload[1:]), person)
             except Refusal as r:
-                await msg.reply_text(t(person.lang, r.code))
+                self._say(chat, user, partial(refusal_text, r))
                 return
-            chat = await self._chat_title(context, table.chat_id)
-            await msg.reply_text(t(person.lang, "joined_dm", chat=chat, table=table.id))
+            title = await self._chat_title(context, table.chat_id)
+            self._say(chat, user, lambda lang: t(lang, "joined_dm", chat=title, table=table.id))
             return
-        await msg.reply_text(t(person.lang, "start_private", name=person.name))
+        self._say(chat, user, lambda lang: t(lang, "start_private", name=person.name))
 
     @staticmethod
     async def _chat_title(context: Context, chat_id: int) -> str:
@@ -111,7 +153,7 @@ class Handlers:
             chat = await context.bot.get_chat(chat_id)
         except TelegramError:
             return str(chat_id)
-        return chat.title or str(chat_id)
+        return isolate(chat.title) if chat.title else str(chat_id)
 
     async def help(self, update: Update, context: Context) -> None:
         await self._text(update, "help")
@@ -120,21 +162,15 @@ class Handlers:
         await self._text(update, "rules")
 
     async def _text(self, update: Update, key: str) -> None:
-        chat, msg = update.effective_chat, update.effective_message
-        if chat is None or msg is None:
-            return
-        if chat.type == Chat.PRIVATE:
-            await msg.reply_text(t(self._lang(update.effective_user), key))
-        else:
-            self._reply_group(chat, key)
+        self._answer(update, lambda lang: t(lang, key))
 
     async def lang(self, update: Update, context: Context) -> None:
         """/lang zh|en: a group admin sets the language of the group's messages."""
-        chat, msg, user = update.effective_chat, update.effective_message, update.effective_user
-        if chat is None or msg is None or user is None:
+        chat, user = update.effective_chat, update.effective_user
+        if chat is None or user is None:
             return
         if chat.type == Chat.PRIVATE:
-            await msg.reply_text(t(self._lang(user), "group_only"))
+            self._say(chat, user, lambda lang: t(lang, "group_only"))
             return
         wanted = context.args[0].lower() if context.args else ""
         if wanted not in CATALOGS:
@@ -146,22 +182,16 @@ class Handlers:
             self.presenter.set_group_lang(chat.id, wanted)
             self._reply_group(chat, "lang_set")
 
-    async def _answer(self, update: Update, text_of: Callable[[str], str]) -> None:
-        """Reply in the chat's language: the user's in a private chat, the group's in a group
-        (through the group's paced outbox)."""
-        chat, msg = update.effective_chat, update.effective_message
-        if chat is None or msg is None:
-            return
-        if chat.type == Chat.PRIVATE:
-            await msg.reply_text(text_of(self._lang(update.effective_user)))
-        else:
-            self.presenter.note(chat.id, text_of)
+    def _answer(self, update: Update, text_of: Callable[[str], str]) -> None:
+        """:meth:`_say` in the update's chat, to its sender."""
+        if update.effective_chat is not None:
+            self._say(update.effective_chat, update.effective_user, text_of)
 
     async def _group_chat(self, update: Update) -> Chat | None:
         """The group this command was sent in; in a private chat, say it is for groups."""
         chat = update.effective_chat
         if chat is not None and chat.type == Chat.PRIVATE:
-            await self._answer(update, lambda lang: t(lang, "group_only"))
+            self._answer(update, lambda lang: t(lang, "group_only"))
             return None
         return chat
 
@@ -172,7 +202,7 @@ class Handlers:
             return
         parts = msg.text.split(maxsplit=1)
         text = parts[1] if len(parts) > 1 else ""
-        await self._answer(update, lambda lang: calc.answer(text, lang))
+        self._answer(update, lambda lang: calc.answer(text, lang))
 
     async def rank(self, update: Update, context: Context) -> None:
         """/rank: this group's top players; /rank all (and /rank in private): everyone's."""
@@ -182,7 +212,7 @@ class Handlers:
         everyone = chat.type == Chat.PRIVATE or \
             bool(context.args and context.args[0].lower() in stats.ALL_WORDS)
         rows = await self.store.ranking(None if everyone else chat.id, stats.TOP)
-        await self._answer(update, lambda lang: stats.rank_text(rows, lang, everyone))
+        self._answer(update, lambda lang: stats.rank_text(rows, lang, everyone))
 
     async def me(self, update: Update, context: Context) -> None:
         """/me: one's points, 等级, hands, wins and best hand (and this group's share)."""
@@ -192,7 +222,7 @@ class Handlers:
         person = await self._person(user)
         here = None if chat.type == Chat.PRIVATE else chat.id
         me = await stats.me_data(self.store, user.id, person.name, here)
-        await self._answer(update, lambda lang: stats.me_text(me, lang))
+        self._answer(update, lambda lang: stats.me_text(me, lang))
 
     async def history(self, update: Update, context: Context) -> None:
         """/history: the group's last finished hands."""
@@ -200,7 +230,7 @@ class Handlers:
         if chat is None:
             return
         items = await stats.history_data(self.store, chat.id)
-        await self._answer(update, lambda lang: stats.history_text(items, lang))
+        self._answer(update, lambda lang: stats.history_text(items, lang))
 
     async def export(self, update: Update, context: Context) -> None:
         """/export: the group's last finished hand as a verifiable JSON document."""
@@ -209,7 +239,7 @@ class Handlers:
             return
         last = await self.store.finished_hands(chat.id, 1)
         if not last:
-            await self._answer(update, lambda lang: t(lang, "export_none"))
+            self._answer(update, lambda lang: t(lang, "export_none"))
             return
         played = last[0]
         name, data, sha = fairness.export_file(played)
@@ -218,13 +248,7 @@ class Handlers:
 
     async def unknown(self, update: Update, context: Context) -> None:
         """Any other text in a private chat, or a command addressed to this bot in a group."""
-        chat, msg = update.effective_chat, update.effective_message
-        if chat is None or msg is None:
-            return
-        if chat.type == Chat.PRIVATE:
-            await msg.reply_text(t(self._lang(update.effective_user), "unknown_command"))
-        else:
-            self._reply_group(chat, "unknown_command")
+        self._answer(update, lambda lang: t(lang, "unknown_command"))
 
     async def group_command(self, update: Update, context: Context) -> None:
         """/new /join /leave /begin /stop /addbot /removebot in a group."""
@@ -233,7 +257,7 @@ class Handlers:
             return
         command = msg.text.split()[0][1:].split("@")[0].lower()
         if chat.type == Chat.PRIVATE:
-            await msg.reply_text(t(self._lang(user), "group_only"))
+            self._say(chat, user, lambda lang: t(lang, "group_only"))
             return
         person = await self._person(user)
         try:

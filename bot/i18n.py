@@ -3,12 +3,13 @@
 ``t(lang, key, **fields)`` formats an entry; a missing English entry falls back to Chinese.
 An English entry words a count with ``{n} {n:plural:hand:hands}`` (see :class:`_Formatter`).
 Private chats follow the user's Telegram ``language_code`` (:func:`lang_of`); groups use the
-chat's setting.
+chat's setting. Names and chat titles go into text through :func:`isolate`.
 """
 
 from __future__ import annotations
 
 import string
+import unicodedata
 
 # Move-log words are game terms: Chinese in both languages.
 EVENT_NAMES: dict[str, str] = {
@@ -491,6 +492,26 @@ def t(lang: str, key: str, **fields: object) -> str:
     """The text ``key`` in ``lang`` (Chinese when missing), formatted with ``fields``."""
     text = CATALOGS.get(lang, ZH).get(key) or ZH[key]
     return _FORMATTER.format(text, **fields) if fields else text
+
+
+FSI, PDI = "\u2068", "\u2069"  # Unicode's first strong isolate and pop directional isolate
+_ISOLATE_MARKS = dict.fromkeys(map(ord, "\u2066\u2067\u2068\u2069"))  # LRI RLI FSI PDI
+# Bidi classes that can turn a left-to-right line around: right-to-left letters, Arabic
+# digits, and the explicit embeddings, overrides and isolates.
+_TURNING = frozenset({"R", "AL", "AN", "LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI",
+                      "PDI"})
+
+
+def isolate(name: str) -> str:
+    """``name`` (a user's or a chat's) safe inside a line of text: wrapped in FSI … PDI when
+    it holds right-to-left letters or direction marks, so that an override (U+202E) in it
+    cannot reverse the rest of the line, nor an Arabic or Hebrew name reorder the figures
+    after it. The name's own isolate marks are dropped first: an unmatched PDI would end the
+    wrapping early. A name without such characters cannot turn our left-to-right catalogs
+    around and is left as typed (no invisible characters in what users copy)."""
+    if not any(unicodedata.bidirectional(ch) in _TURNING for ch in name):
+        return name
+    return f"{FSI}{name.translate(_ISOLATE_MARKS)}{PDI}"
 
 
 def lang_of(language_code: str | None, default: str) -> str:

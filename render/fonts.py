@@ -2,8 +2,8 @@
 
 Only ``render/fonts/`` is read: no system font is needed. Text the subsets cannot draw is
 cleaned by :func:`clean` (emoji dropped, unknown letters become ``?``) and cut to a measured
-width by :func:`fit` (ending in ``…``), so a name can neither break rendering nor leave its
-box.
+width between grapheme clusters by :func:`fit` (ending in ``…``), so a name can neither break
+rendering nor leave its box.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
+import regex
 from PIL import ImageFont
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
@@ -71,18 +72,24 @@ def clean(text: str, bold: bool = False) -> str:
 
 
 def fit(text: str, fnt: Font, max_width: float) -> str:
-    """The longest prefix of ``text`` that fits ``max_width``, ending in ``…`` when cut."""
+    """The longest prefix of ``text`` that fits ``max_width``, ending in ``…`` when cut. The
+    cut falls between grapheme clusters (``\\X``): an emoji sequence or a letter with its
+    marks is kept whole or left out, never split."""
     if fnt.getlength(text) <= max_width:
         return text
-    lo, hi = 0, len(text)  # text[:lo] + '…' fits; text[:hi] + '…' does not (or hi == len)
+    ends = [0] + [m.end() for m in regex.finditer(r"\X", text)]  # where a cut may fall
+
+    def cut(n: int) -> str:  # the first n clusters, and '…'
+        return text[:ends[n]].rstrip() + ELLIPSIS
+
+    lo, hi = 0, len(ends) - 1  # cut(lo) fits; cut(hi) does not (or hi is the whole text)
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if fnt.getlength(text[:mid].rstrip() + ELLIPSIS) <= max_width:
+        if fnt.getlength(cut(mid)) <= max_width:
             lo = mid
         else:
             hi = mid - 1
-    cut = text[:lo].rstrip() + ELLIPSIS
-    return cut if fnt.getlength(cut) <= max_width else ""
+    return cut(lo) if fnt.getlength(cut(lo)) <= max_width else ""
 
 
 def name(raw: str, fnt: Font, max_width: float) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import unicodedata
 
 import pytest
+import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -121,3 +122,42 @@ def test_cleaned_and_fitted_text_is_drawable_and_fits(raw: str, px: int, max_wid
     assert out in ("", clean) or (
         out.endswith(fonts.ELLIPSIS) and clean.startswith(out[:-1].rstrip())
     )
+
+
+
+def cluster_ends(text: str) -> set[int]:
+    """Where a cut may fall: the start, and the end of every grapheme cluster."""
+    return {0} | {m.end() for m in regex.finditer(r"\X", text)}
+
+
+def fitted_prefix(raw: str, fitted: str) -> str:
+    return fitted if fitted == raw else fitted.removesuffix(fonts.ELLIPSIS)
+
+
+@pytest.mark.parametrize("raw", [
+    "👨‍👩‍👧‍👦" * 8,  # a ZWJ family: seven code points, one cluster
+    "a👍🏽" * 8,  # a skin tone modifier
+    "🇨🇳🇯🇵" * 6,  # flags: pairs of regional indicators
+    "q\u0301x\u0308" * 10,  # letters with marks no precomposed letter holds
+])
+def test_fit_never_splits_a_grapheme_cluster(raw: str) -> None:
+    f = fonts.font(24)
+    cuts = set()
+    for width in range(int(f.getlength(fonts.ELLIPSIS)) + 1, int(f.getlength(raw)), 3):
+        out = fonts.fit(raw, f, width)
+        assert out.endswith(fonts.ELLIPSIS) and f.getlength(out) <= width
+        kept = fitted_prefix(raw, out)
+        assert raw.startswith(kept) and len(kept) in cluster_ends(raw), (width, kept)
+        cuts.add(kept)
+    assert len(cuts) > 3  # many widths, many different cuts
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    raw=st.text(alphabet=st.sampled_from("a 小\u302a👍🏽\u200d👩🇨🇳e\u0301"), max_size=40),
+    max_width=st.integers(min_value=0, max_value=300),
+)
+def test_fitted_text_ends_between_clusters(raw: str, max_width: int) -> None:
+    f = fonts.font(20)
+    kept = fitted_prefix(raw, fonts.fit(raw, f, max_width))
+    assert raw.startswith(kept) and len(kept) in cluster_ends(raw)
