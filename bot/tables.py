@@ -718,7 +718,9 @@ class TableService:
 
     async def _apply(self, table: Table, seat: int, action: str, *, auto: bool,
                      leaving: bool = False) -> None:
-        """Apply, then commit (write-ahead) before anyone is told; a failed commit reloads."""
+        """Apply, then commit (write-ahead) before anyone is told. A failed commit reloads
+        the table from the database, shows every seat its decision again and is refused
+        (``store_failed``), so the press gets a toast instead of no answer at all."""
         record = table.current
         assert record is not None
         hand = record.hand
@@ -745,7 +747,8 @@ class TableService:
         except Exception:
             log.exception("could not store an action of table %s; reloading it", table.id)
             await self._reload(table)
-            raise
+            self.observer.changed(table)  # every seat's decision again, with live buttons
+            raise Refusal("store_failed") from None
         table.version = version
         if tuoguan:
             table.players[seat].autoplay = True
