@@ -120,6 +120,8 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
     # timers re-armed from the replayed state.
     for table in await service.load():
         hub.changed(table)
+    for table, record in await service.unposted_settlements():
+        presenter.unposted(table, record)
     log.info("started as @%s with %d open tables", app.bot.username, len(service.tables()))
 
 

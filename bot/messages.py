@@ -404,6 +404,11 @@ class Presenter:
             if table.seat_of(user_id) is None:  # left (逃跑): final picture, no keyboard
                 self._sync_hand_later(table, record, seat, user_id)
 
+    def unposted(self, table: Table, record: HandRecord) -> None:
+        """After a restart: post the settlement of a hand the group never saw (without
+        buttons: its table has moved on)."""
+        self._queue_settlement(table, record)
+
     def _queue_settlement(self, table: Table, record: HandRecord) -> None:
         self._put(table.chat_id, ("settle", record.id), lambda: self._settlement(table, record))
 

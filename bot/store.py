@@ -295,8 +295,21 @@ class Store:
         """The table's latest hand with its action log."""
         row = await self._one(
             "SELECT * FROM hands WHERE table_id = ? ORDER BY no DESC LIMIT 1", table_id)
-        if row is None:
-            return None
+        return None if row is None else await self._hand_row(row)
+
+    async def unposted_hands(self) -> list[tuple[int, HandRow]]:
+        """(table id, hand) of every finished hand whose settlement was never posted (the
+        bot stopped before it could be), oldest first."""
+        rows = await self._all("SELECT * FROM hands WHERE status = 'done'"
+                               " AND settle_msg_id IS NULL ORDER BY id")
+        return [(r["table_id"], await self._hand_row(r)) for r in rows]
+
+    async def table(self, table_id: int) -> TableRow | None:
+        """A table, open or closed."""
+        row = await self._one("SELECT * FROM tables WHERE id = ?", table_id)
+        return None if row is None else _table_row(row)
+
+    async def _hand_row(self, row: aiosqlite.Row) -> HandRow:
         log = await self._all(
             "SELECT seat, action FROM actions WHERE hand_id = ? ORDER BY seq", row["id"])
         users = await self._all(

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from bot import robots
-from bot.store import Store, TableRow, Tx
+from bot.store import HandRow, Store, TableRow, Tx
 from engine import actions as A
 from engine.rules import QQ, RuleSet, get_rule_set
 from engine.state import Hand, IllegalAction, next_dealer
@@ -269,17 +269,44 @@ class TableService:
                                            s.ready, s.autoplay, s.hand_msg_id, s.ping_msg_id)
         hand_row = await self.store.last_hand(row.id)
         if hand_row is not None:
-            hand = Hand.replay(get_rule_set(hand_row.rule_set), seed=hand_row.seed,
-                               dealer=hand_row.dealer, base=row.base, log=list(hand_row.log))
-            # a running hand is played by the seated; a finished one by those in its results
-            users = hand_row.users or tuple(table.players[s].user_id for s in range(SEATS))
-            names = tuple([(await self._name_lang(u))[0] for u in users])
-            table.current = HandRecord(hand_row.id, hand_row.no, hand, users, names,
-                                       hand_row.group_msg_id, hand_row.settle_msg_id)
+            table.current = await self._record(table, hand_row)
         self._refresh_decisions(table)
         self._mark_between(table)
         self._mark_full(table)
         return table
+
+    async def _record(self, table: Table, hand_row: HandRow) -> HandRecord:
+        """A stored hand, replayed from its log."""
+        hand = Hand.replay(get_rule_set(hand_row.rule_set), seed=hand_row.seed,
+                           dealer=hand_row.dealer, base=table.base, log=list(hand_row.log))
+        # a running hand is played by the seated; a finished one by those in its results
+        users = hand_row.users or tuple(table.players[s].user_id for s in range(SEATS))
+        names = tuple([(await self._name_lang(u))[0] for u in users])
+        return HandRecord(hand_row.id, hand_row.no, hand, users, names,
+                          hand_row.group_msg_id, hand_row.settle_msg_id)
+
+    async def unposted_settlements(self) -> list[tuple[Table, HandRecord]]:
+        """Finished hands whose settlement never reached the group (the bot stopped first)
+        and that the restored tables do not show by themselves: the table moved on (someone
+        left, /stop, the next hand began) or closed. A closed table comes back only as the
+        place to post in. Call after :meth:`load`."""
+        found: list[tuple[Table, HandRecord]] = []
+        for table_id, hand_row in await self.store.unposted_hands():
+            table = self._tables.get(table_id) or await self._closed_table(table_id)
+            current = table.current
+            if current is not None and current.id == hand_row.id and table.status == "between":
+                continue  # its table waits for 再来一局 under it: posted as the table is shown
+            try:
+                found.append((table, await self._record(table, hand_row)))
+            except Exception:  # e.g. a log this engine no longer replays: keep the others
+                log.exception("the settlement of hand %s could not be rebuilt", hand_row.id)
+        return found
+
+    async def _closed_table(self, table_id: int) -> Table:
+        row = await self.store.table(table_id)
+        assert row is not None, f"hand of unknown table {table_id}"
+        return Table(row.id, row.chat_id, row.opener_id, row.base, "closed", row.dealer,
+                     row.draws_in_row, row.version)
 
     async def _name_lang(self, user_id: int) -> tuple[str, str]:
         user = await self.store.user(user_id)

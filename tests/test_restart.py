@@ -21,8 +21,11 @@ from pathlib import Path
 
 import pytest
 from fakebot import FakeMessage, FakeTelegram, FakeUser
+from test_bot_e2e import make_config, play_hand, running_bot
+from test_bot_e2e import start_hand as start_hand_in_process
 
 from bot.i18n import t
+from bot.messages import Presenter
 from engine import actions as A
 from engine import policy
 from engine.rules import QQ, get_rule_set
@@ -358,3 +361,32 @@ async def test_unacknowledged_press_is_never_half_applied(tg: FakeTelegram,
         await dms_current(tg, bot.db, users)
         state = stored(bot.db)
     check_finished(await play_until(tg, bot.db, users, lambda h: False))
+
+
+async def test_a_settlement_never_posted_is_posted_after_a_restart(
+        tg: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot stops between a hand's end and its settlement post, and the table moves on
+    (/stop) first: after the restart the group gets that settlement, with its seed, and
+    without buttons (issue #11.7)."""
+    config = make_config(tg, tmp_path / "db.sqlite3")
+    async with running_bot(config) as app:
+        users, group, _lobby, _svc, table = await start_hand_in_process(tg, app)
+        # the post never runs, as if the bot had died the moment the hand was stored
+        monkeypatch.setattr(Presenter, "_queue_settlement", lambda *_: None)
+        table = await play_hand(tg, app, users, group, random.Random(3))
+        record = table.current
+        assert table.status == "between" and record.settle_msg_id is None
+        await tg.send_text(group, users[0], "/stop")
+        await tg.wait_for(lambda: table.status == "closed" or None, what="the table closed")
+    monkeypatch.undo()
+    seal = str(record.hand.seed)  # told only once the hand is over, in its settlement
+    assert not any(seal in (m.caption or "") for m in tg.messages(group))
+    async with running_bot(config):
+        posted = await tg.wait_for(lambda: next(
+            (m for m in tg.messages(group) if m.photo_bytes and seal in (m.caption or "")),
+            None), what="the settlement posted")
+        assert not any(data for row in posted.keyboard for _, data in row)  # no live buttons
+    with sqlite3.connect(config.db_path) as db:
+        (settle_msg_id,) = db.execute("SELECT settle_msg_id FROM hands WHERE id = ?",
+                                      (record.id,)).fetchone()
+    assert settle_msg_id == posted.message_id  # posted once: not again at the next start
