@@ -2,9 +2,13 @@
 
 ``a:{table}:{version}:{index}`` plays entry ``index`` of the presser's own legal-action list
 at keyboard ``version``; the seat is never in the data, it is the presser's own.
-The other kinds carry only a table id: ``j`` join, ``l`` leave, ``b`` begin, ``g`` 再来一局,
-``m`` take back control from 托管, ``h`` 提示 (what the policy would play now), ``r`` add
-a computer player. Confirmations carry the hand they belong to, ``{kind}:{table}:{hand}``
+Buttons in private chats carry only a table id: ``m`` take back control from 托管, ``h`` 提示
+(what the policy would play now). Group buttons carry what they belong to, as
+``{kind}:{table}:{mark}`` (in ``version``), the table's latest hand id then (0 before the
+first; see ``TableService.button_mark``): the lobby's ``j`` join, ``l`` leave, ``b`` begin,
+``r`` add a computer player, and the settlement's ``g`` 再来一局 and ``q`` leave. One shown
+before the table moved on is refused as outdated, also after a restart.
+Confirmations carry the hand they belong to, ``{kind}:{table}:{hand}``
 (in ``version``): ``e`` confirms 逃跑, ``s`` confirms stopping a running hand, ``k`` keeps
 playing (cancels either); a confirmation of a hand no longer running is outdated.
 """
@@ -15,9 +19,12 @@ import re
 from dataclasses import dataclass
 
 MAX_BYTES = 64
-SIMPLE_KINDS = frozenset("jlbgmhr")
+SIMPLE_KINDS = frozenset("mh")
+LOBBY_KINDS = frozenset("jlbr")
+SETTLEMENT_KINDS = frozenset("gq")
+GROUP_KINDS = LOBBY_KINDS | SETTLEMENT_KINDS
 CONFIRM_KINDS = frozenset("esk")
-PATTERN = r"\A(?:a:[0-9]+:[0-9]+:[0-9]+|[jlbgmhr]:[0-9]+|[esk]:[0-9]+:[0-9]+)\Z"
+PATTERN = r"\A(?:a:[0-9]+:[0-9]+:[0-9]+|[mh]:[0-9]+|[jlbrgqesk]:[0-9]+:[0-9]+)\Z"
 _RE = re.compile(PATTERN)
 
 
@@ -42,6 +49,13 @@ def simple(kind: str, table_id: int) -> str:
     if kind not in SIMPLE_KINDS:
         raise ValueError(f"unknown button kind {kind!r}")
     return _checked(f"{kind}:{table_id}")
+
+
+def group(kind: str, table_id: int, mark: int) -> str:
+    """A lobby or settlement button of the table whose latest hand was ``mark``."""
+    if kind not in GROUP_KINDS:
+        raise ValueError(f"unknown group button kind {kind!r}")
+    return _checked(f"{kind}:{table_id}:{mark}")
 
 
 def confirm(kind: str, table_id: int, hand_id: int) -> str:

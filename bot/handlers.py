@@ -349,6 +349,9 @@ class Handlers:
             if press.kind in cb.CONFIRM_KINDS:
                 await self._confirmation(query, press, user, lang, context)
                 return
+            if press.kind in cb.GROUP_KINDS:  # of this very lobby or settlement, or outdated
+                status = "lobby" if press.kind in cb.LOBBY_KINDS else "between"
+                self.service.check_live(press.table_id, status, press.version)
             reply = await self._press(press, user, lang)
         except Refusal as r:
             await query.answer(refusal_text(r, lang), show_alert=False)
@@ -395,14 +398,9 @@ class Handlers:
                 return Reply(None, url=self.presenter.deep_link(table_id))
             await service.join(table_id, person)
             return Reply(t(lang, "ok"))
-        if press.kind == "l":
-            quote = service.escape_quote(table_id, user.id)
-            if quote is None:
-                await service.leave(table_id, user.id)
-                return Reply(t(lang, "ok"))
-            self._ask_escape(table_id, user.id, lang, quote)
-            # the amount, for the presser alone, until he dismisses it
-            return Reply(t(lang, "escape_alert", points=quote[1]), alert=True)
+        if press.kind in ("l", "q"):  # never a 逃跑: no hand runs under a live group button
+            await service.leave(table_id, user.id)
+            return Reply(t(lang, "ok"))
         if press.kind == "r":
             table = service.get(table_id)
             await service.add_robot(table_id, user.id,

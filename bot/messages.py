@@ -471,7 +471,8 @@ class Presenter:
     def _lobby_keyboard(self, table: Table, lang: str) -> InlineKeyboardMarkup:
         """加入 and 加电脑 while a seat is free; 离开 and 开局 always."""
         def button(key: str, kind: str) -> InlineKeyboardButton:
-            return InlineKeyboardButton(t(lang, key), callback_data=cb.simple(kind, table.id))
+            data = cb.group(kind, table.id, self.service.button_mark(table))
+            return InlineKeyboardButton(t(lang, key), callback_data=data)
         free = len(table.players) < SEATS
         first = [button("btn_join", "j")] if free else []
         first += [button("btn_leave", "l"), button("btn_begin", "b")]
@@ -567,8 +568,10 @@ class Presenter:
         if live:
             table_shown.open_settlement = record
             markup = InlineKeyboardMarkup([[
-                InlineKeyboardButton(t(lang, "btn_again"), callback_data=cb.simple("g", table.id)),
-                InlineKeyboardButton(t(lang, "btn_leave"), callback_data=cb.simple("l", table.id)),
+                InlineKeyboardButton(t(lang, "btn_again"),
+                                     callback_data=cb.group("g", table.id, record.id)),
+                InlineKeyboardButton(t(lang, "btn_leave"),
+                                     callback_data=cb.group("q", table.id, record.id)),
             ]])
         elif table_shown.open_settlement is record:
             table_shown.open_settlement = None

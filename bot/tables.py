@@ -209,6 +209,20 @@ class TableService:
         except KeyError:
             raise Refusal("unknown_table") from None
 
+    @staticmethod
+    def button_mark(table: Table) -> int:
+        """What the table's group buttons belong to: its latest hand (0 before the first).
+        The database knows it, so after a restart too a lobby or settlement shown before the
+        table moved on (a later hand, back to the lobby) is told apart from the current one."""
+        return table.current.id if table.current is not None else 0
+
+    def check_live(self, table_id: int, status: str, mark: int) -> None:
+        """Refuse as outdated a group button of a table not in ``status`` (``lobby`` for the
+        lobby's, ``between`` for a settlement's) or of another hand than its latest."""
+        table = self.get(table_id)
+        if table.status != status or mark != self.button_mark(table):
+            raise Refusal("stale")
+
     def in_chat(self, chat_id: int) -> Table | None:
         table_id = self._by_chat.get(chat_id)
         return self._tables[table_id] if table_id is not None else None

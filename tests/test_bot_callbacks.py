@@ -26,7 +26,7 @@ def test_simple_data(kind: str) -> None:
 
 
 @pytest.mark.parametrize("data", [
-    None, "", "a:1:2", "a:1:2:3:4", "a:-1:2:3", "a:1:2:x", "z:1", "j:1:2", "a:1:2:3 ",
+    None, "", "a:1:2", "a:1:2:3:4", "a:-1:2:3", "a:1:2:x", "z:1", "j:1", "m:1:2", "a:1:2:3 ",
     "a:1:2:3\n", "a:" + "9" * 70 + ":1:1", "j:１",
 ])
 def test_malformed_data_is_refused(data: str | None) -> None:
@@ -48,3 +48,13 @@ def test_confirmations_carry_their_hand(kind: str) -> None:
     assert cb.parse(f"{kind}:1") is None  # a confirmation without its hand is refused
     with pytest.raises(ValueError):
         cb.confirm("a", 1, 1)
+
+
+@pytest.mark.parametrize("kind", sorted(cb.GROUP_KINDS))
+def test_group_buttons_carry_their_mark(kind: str) -> None:
+    data = cb.group(kind, BIG, BIG)
+    assert len(data.encode()) <= cb.MAX_BYTES
+    assert cb.parse(data) == cb.Press(kind, BIG, BIG)
+    assert cb.parse(f"{kind}:1") is None  # as sent before they carried it: outdated
+    with pytest.raises(ValueError):
+        cb.group("m", 1, 1)

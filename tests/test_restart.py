@@ -225,13 +225,13 @@ async def seat_three(tg: FakeTelegram) -> tuple[list[FakeUser], object, FakeMess
         tg.start_private(user)
     lobby = await tg.wait_reply(await tg.send_text(group, users[0], "/new"), timeout=20)
     for user in users[1:]:
-        assert (await tg.press(group, lobby.message_id, user, "j:1", timeout=20)).text == \
+        assert (await tg.press(group, lobby.message_id, user, "j:1:0", timeout=20)).text == \
             t("zh", "ok")
     return users, group, lobby
 
 
 async def begin(tg: FakeTelegram, db: Path, users: list[FakeUser], lobby: FakeMessage) -> Stored:
-    assert (await tg.press(lobby.chat, lobby.message_id, users[0], "b:1", timeout=20)).text \
+    assert (await tg.press(lobby.chat, lobby.message_id, users[0], "b:1:0", timeout=20)).text \
         is None
     state = stored(db)
     assert (state.seed, state.dealer) == dealt(1, 1, None)
@@ -283,7 +283,7 @@ async def test_sigkill_during_claims_discard_and_settlement(tg: FakeTelegram,
     await bot.stop(signal.SIGKILL)  # during settlement, before 再来一局
     await bot.start()
     for user in users:
-        await tg.press(group, lobby.message_id, user, "g:1", timeout=20)
+        await tg.press(group, lobby.message_id, user, "g:1:1", timeout=20)
     nxt = stored(bot.db)
     assert nxt.hand_no == 2 and nxt.hand_status == "running"
     ref = reference(state.seed, state.dealer)
