@@ -363,21 +363,27 @@ async def test_unacknowledged_press_is_never_half_applied(tg: FakeTelegram,
     check_finished(await play_until(tg, bot.db, users, lambda h: False))
 
 
+@pytest.mark.parametrize("moved_on", ["stopped", "next_hand"])
 async def test_a_settlement_never_posted_is_posted_after_a_restart(
-        tg: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tg: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, moved_on: str) -> None:
     """The bot stops between a hand's end and its settlement post, and the table moves on
-    (/stop) first: after the restart the group gets that settlement, with its seed, and
-    without buttons (issue #11.7)."""
+    first (/stop, or all three pressed 再来一局 and the next hand began): after the restart
+    the group gets that settlement, with its seed, and without buttons (issue #11.7)."""
     config = make_config(tg, tmp_path / "db.sqlite3")
     async with running_bot(config) as app:
-        users, group, _lobby, _svc, table = await start_hand_in_process(tg, app)
+        users, group, lobby, _svc, table = await start_hand_in_process(tg, app)
         # the post never runs, as if the bot had died the moment the hand was stored
         monkeypatch.setattr(Presenter, "_queue_settlement", lambda *_: None)
         table = await play_hand(tg, app, users, group, random.Random(3))
         record = table.current
         assert table.status == "between" and record.settle_msg_id is None
-        await tg.send_text(group, users[0], "/stop")
-        await tg.wait_for(lambda: table.status == "closed" or None, what="the table closed")
+        if moved_on == "stopped":
+            await tg.send_text(group, users[0], "/stop")
+            await tg.wait_for(lambda: table.status == "closed" or None, what="the table closed")
+        else:
+            for user in users:  # 再来一局 from a client that still had the settlement's data
+                await tg.press(group, lobby.message_id, user, f"g:{table.id}:{record.id}")
+            assert table.status == "playing" and table.current is not record
     monkeypatch.undo()
     seal = str(record.hand.seed)  # told only once the hand is over, in its settlement
     assert not any(seal in (m.caption or "") for m in tg.messages(group))
