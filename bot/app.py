@@ -164,10 +164,16 @@ def build_application(
     The default rate limiter holds Telegram's limits (30 calls/s, 20 a minute per group) and
     does not retry a 429 itself: the outbox re-sends the latest state instead. ``rng`` draws
     the seeds (tests pass a seeded one; the default is the system's cryptographic source).
+
+    Updates are handled concurrently: one handled at a time, each waiting for its own Bot API
+    round trips, a press at one table would queue behind every other table's (50–200 ms each
+    from a real server). Changes stay ordered per table: every ``TableService`` change takes
+    that table's lock.
     """
     builder = (
         Application.builder()
         .token(config.token)
+        .concurrent_updates(True)
         .rate_limiter(rate_limiter or AIORateLimiter(max_retries=0))
         .post_init(lambda app: _post_init(app, config, rng))
         .post_shutdown(_post_shutdown)
