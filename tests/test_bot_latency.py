@@ -7,7 +7,7 @@ import asyncio
 import time
 
 from fakebot import FakeMessage, FakeTelegram, FakeUser
-from test_bot_e2e import make_config, running_bot
+from test_bot_e2e import make_config, running_bot, services
 from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
 
 DELAY = 0.4  # seconds of network round trip on every call, as far from Telegram as it gets
@@ -37,3 +37,18 @@ async def test_presses_at_two_tables_are_answered_concurrently(tg: FakeTelegram,
         first, second = await asyncio.gather(
             *(answered_at(tg, lobby, user) for lobby, user in lobbies))
         assert abs(first - second) < DELAY / 2
+
+
+async def test_two_new_at_once_in_one_group_open_one_table(tg: FakeTelegram, tmp_path) -> None:
+    """What one chat (or one user) sends is still handled in order: a second /new arriving
+    while the first is being written finds the table."""
+    async with running_bot(make_config(tg, tmp_path / "db.sqlite3")) as app:
+        alice, bob = tg.user("Alice"), tg.user("Bob")
+        for user in (alice, bob):
+            tg.start_private(user)
+        group = tg.group("牌友群", members=(alice, bob))
+        tg.delay = DELAY
+        await asyncio.gather(tg.send_text(group, alice, "/new"), tg.send_text(group, bob, "/new"))
+        await tg.wait_for(lambda: len(tg.messages(group)) >= 2, timeout=30)  # lobby, refusal
+        tables = services(app).service.tables()
+        assert len(tables) == 1 and len(tables[0].players) == 1
