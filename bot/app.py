@@ -129,10 +129,14 @@ class OrderedPerSender(BaseUpdateProcessor):
 
 
 def _sender_keys(update: object) -> set[int]:
-    """The chat and the user an update comes from (a private chat's id is its user's)."""
+    """The chat and the user an update comes from (a private chat's id is its user's). A
+    button press is only its user's: a button acts on the table it names, under its lock,
+    so the three presses of 再来一局 in one group need not wait for each other's answers."""
     if not isinstance(update, Update):
         return set()
     chat, user = update.effective_chat, update.effective_user
+    if update.callback_query is not None:
+        chat = None
     return {x.id for x in (chat, user) if x is not None}
 
 

@@ -52,3 +52,17 @@ async def test_two_new_at_once_in_one_group_open_one_table(tg: FakeTelegram, tmp
         await tg.wait_for(lambda: len(tg.messages(group)) >= 2, timeout=30)  # lobby, refusal
         tables = services(app).service.tables()
         assert len(tables) == 1 and len(tables[0].players) == 1
+
+
+async def test_presses_of_two_players_in_one_group_are_answered_concurrently(
+        tg: FakeTelegram, tmp_path) -> None:
+    async with running_bot(make_config(tg, tmp_path / "db.sqlite3")):
+        alice, bob, carol = tg.user("Alice"), tg.user("Bob"), tg.user("Carol")
+        for user in (alice, bob, carol):
+            tg.start_private(user)
+        group = tg.group("牌友群", members=(alice, bob, carol))
+        lobby = await tg.wait_reply(await tg.send_text(group, alice, "/new"))
+        tg.delay = DELAY
+        first, second = await asyncio.gather(answered_at(tg, lobby, bob),
+                                             answered_at(tg, lobby, carol))
+        assert abs(first - second) < DELAY / 2
