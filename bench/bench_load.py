@@ -19,7 +19,8 @@ Figures, over the play phase (after every table has started):
 * CPU ms per action: the bot process's user+system time / accepted actions.
 * press latency: from the fake handing a button-press update out in getUpdates to the bot's
   answerCallbackQuery for it (the first call an update gets); p50 / p99. Also, not targets:
-  from a move to the next buttons shown at its table (how fast play goes round), and to the
+  from a move to the next buttons shown at its table (how fast play goes round; a move made
+  while another player at the table still has buttons is not counted), and to the
   first call in the presser's chat (his picture catching up: held back, and last in line
   when the bot is at Telegram's ceiling).
 * Bot API calls per action (getUpdates excluded), by method, and the floor: every press needs
@@ -105,6 +106,7 @@ class Load:
         self.decisions: set[tuple[int, str]] = set()  # (chat, table:version) keyboards shown
         self.table_of: dict[int, int] = {}  # user id -> group id
         self.moved: dict[int, list[float]] = {}  # group id -> moves awaiting the next buttons
+        self.deciding: dict[int, set[int]] = {}  # group id -> users with buttons not pressed
         self.round: list[float] = []  # move -> next buttons shown at its table (seconds)
         self.preshown = 0  # decisions on screen when play starts (their calls came before)
         self.tasks: set[asyncio.Task[None]] = set()
@@ -159,6 +161,8 @@ class Load:
         data = [b["callback_data"] for row in rows for b in row if "callback_data" in b]
         if chat_id > 0:
             actions = [d for d in data if d.startswith("a:")]
+            deciding = self.deciding.setdefault(self.table_of.get(chat_id, 0), set())
+            (deciding.add if actions else deciding.discard)(chat_id)
             if actions and self.playing:
                 shown = (chat_id, actions[0].rsplit(":", 1)[0])
                 if shown not in self.decisions:
@@ -188,7 +192,10 @@ class Load:
             if not self.playing:
                 return
         if data.startswith("a:"):
-            self.moved.setdefault(self.table_of[user.id], []).append(time.perf_counter())
+            deciding = self.deciding.setdefault(self.table_of[user.id], set())
+            deciding.discard(user.id)
+            if not deciding:  # else the next buttons wait for another player's think time too
+                self.moved.setdefault(self.table_of[user.id], []).append(time.perf_counter())
         try:
             answer = await self.tg.press(chat_id, message_id, user, data, timeout=120)
         except (LookupError, TimeoutError):
