@@ -78,6 +78,8 @@ async def test_names_are_cut_by_grapheme_and_isolated_in_every_line(
             tg.start_private(user)
         lobby = await tg.wait_reply(await tg.send_text(group, evil, "/new"))  # 开桌人:‮evil(…
         await tg.send_text(group, emoji, "/join")
+        # updates of different chats are handled concurrently: seat 2 first, then Bob
+        await tg.wait_for(lambda: len(services(app).service.tables()[0].players) == 2)
         await tg.send_text(bob, bob, "/start j1")
         await tg.send_text(evil, evil, "/start")
         await tg.wait_for(lambda: len(tg.messages(bob)) == 1 and tg.messages(evil))

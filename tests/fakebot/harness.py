@@ -35,6 +35,8 @@ class FakeTelegram:
     also be set or cleared at any time through the attribute.
     ``privacy_mode`` (BotFather's default, on) means that in groups where the bot is not an
     admin it only gets commands, replies to its messages and @mentions, not other chatter.
+    ``delay`` (seconds, default 0) is a network round trip added to every Bot API call, as a
+    server that far from Telegram sees it; it can be changed at any time through the attribute.
     """
 
     def __init__(
@@ -45,8 +47,10 @@ class FakeTelegram:
         rate_limits: RateLimits | None = None,
         clock: Callable[[], float] = time.monotonic,
         privacy_mode: bool = True,
+        delay: float = 0.0,
     ) -> None:
         self.world = World(token, bot_username, clock)
+        self.world.delay = delay
         self.world.flood.limits = rate_limits
         self.world.privacy_mode = privacy_mode
         self._server = BotApiServer(self.world)
@@ -91,6 +95,14 @@ class FakeTelegram:
     def bot(self) -> FakeUser:
         """The bot's own account (getMe); ``tg.set_admin(group, tg.bot)`` makes it an admin."""
         return self.world.bot
+
+    @property
+    def delay(self) -> float:
+        return self.world.delay
+
+    @delay.setter
+    def delay(self, seconds: float) -> None:
+        self.world.delay = seconds
 
     @property
     def rate_limits(self) -> RateLimits | None:

@@ -2,11 +2,13 @@
 
 Routes ``/bot{token}/{method}`` like api.telegram.org; every request is logged in
 ``world.calls``, every error response in ``world.errors``; waiters are woken when a request
-arrives and when it is answered.
+arrives and when it is answered. ``world.delay`` adds a network round trip to every call: half
+before the call is handled, half before its answer goes back.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -66,7 +68,11 @@ class BotApiServer:
             if handler is None:
                 world.unknown_methods.append(name)
                 raise ApiError(404, "Not Found: method not found")
+            if world.delay:  # the network: the request reaches Telegram half a trip later
+                await asyncio.sleep(world.delay / 2)
             result = await handler(world, params)
+            if world.delay:  # and its answer reaches the bot half a trip after that
+                await asyncio.sleep(world.delay / 2)
         except ApiError as err:
             world.errors.append(ErrorRecord(name, chat_id, err.code, err.description))
             return _error_response(err)

@@ -72,6 +72,7 @@ class World:
         self.unknown_methods: list[str] = []
         self.flood = FloodControl(clock)
         self.privacy_mode = True
+        self.delay = 0.0  # seconds of network round trip added to every call (see server)
         self.closing = False
         self._ids = itertools.count(1)
         self._update_ids = itertools.count(500_000_001)
