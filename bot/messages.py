@@ -771,17 +771,15 @@ class Presenter:
     def _seconds_left(self, table: Table, seat: int) -> int | None:
         if self._open_version(table, seat) is None:
             return None
-        since = table.decisions[seat].since
-        return max(0, round(since + self.service.action_timeout - self.service.clock()))
+        return max(0, round(self.service.deadline(table, seat) - self.service.clock()))
 
     def _unoffered(self, table: Table, record: HandRecord, seat: int) -> bool:
         """The seat has a decision of its own (not played by 托管) that its hand message has
         not shown yet."""
-        decision, player = table.decisions.get(seat), table.players.get(seat)
+        version = self._open_version(table, seat)
         shown = self._hand_shown(record).seats.get(seat)
-        return decision is not None and bool(decision.legal) and player is not None \
-            and not player.autoplay and table.status == "playing" \
-            and (shown is None or shown.offered is None or shown.offered[0] != decision.version)
+        return version is not None \
+            and (shown is None or shown.offered is None or shown.offered[0] != version)
 
     def _hand_plan(self, table: Table, record: HandRecord, seat: int,
                    user_id: int) -> _HandPlan | None:

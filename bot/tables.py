@@ -56,8 +56,7 @@ class PressAnswer:
 # Public events that settle an offered card (or the hand): who took it, or that nobody did.
 _TAKING = frozenset({"hu", "pao", "peng", "chi", "to_row", "escape", "huangzhuang"})
 _MOVE_EVENT = {"chi": "chi", A.PENG: "peng", A.HU: "hu"}  # an action kind's event kind
-_TAKEN_KEYS = {"hu": "taken_hu", "pao": "taken_pao", "peng": "taken_peng", "chi": "taken_chi",
-               "escape": "taken_escape"}
+_TAKEN = frozenset({"hu", "pao", "peng", "chi", "escape"})  # each has its "taken_<kind>" answer
 
 
 @dataclass(frozen=True)
@@ -624,13 +623,16 @@ class TableService:
         history = table.current.hand.history[decision.events:]
         return [e for e in history if e.visible_to is None and e.kind in _TAKING]
 
-    def _taken_since(self, table: Table, seat: int, decision: Decision) -> Refusal | None:
-        """"Bob 碰 了这张牌" when another seat took the card (or won, or left) first."""
-        events = self._settling_events(table, decision)
-        if not events or events[0].seat in (None, seat) or events[0].kind not in _TAKEN_KEYS:
+    def _taken_since(self, table: Table, seat: int, decision: Decision,
+                     events: list[Event] | None = None) -> Refusal | None:
+        """"Bob 碰 了这张牌" when another seat took the card (or won, or left) first;
+        ``events``: the settling events, when the caller has them already."""
+        if events is None:
+            events = self._settling_events(table, decision)
+        if not events or events[0].seat in (None, seat) or events[0].kind not in _TAKEN:
             return None
         assert table.current is not None
-        return Refusal(_TAKEN_KEYS[events[0].kind], name=table.current.names[events[0].seat])
+        return Refusal(f"taken_{events[0].kind}", name=table.current.names[events[0].seat])
 
     def _press_answer(self, table: Table, seat: int, decision: Decision,
                       action: str) -> PressAnswer:
@@ -644,7 +646,7 @@ class TableService:
             return PressAnswer("claim_pending", action)
         if events[0].seat == seat and events[0].kind == _MOVE_EVENT.get(kind):
             return PressAnswer("played", action)
-        taken = self._taken_since(table, seat, decision)
+        taken = self._taken_since(table, seat, decision, events)
         raise taken if taken is not None else Refusal("stale")
 
     async def take_back(self, table_id: int, user_id: int) -> Table:
@@ -685,9 +687,10 @@ class TableService:
         hand = table.hand
         if hand is None:
             return None
-        return min((self._deadline(table, s) for s in hand.to_act()), default=None)
+        return min((self.deadline(table, s) for s in hand.to_act()), default=None)
 
-    def _deadline(self, table: Table, seat: int) -> float:
+    def deadline(self, table: Table, seat: int) -> float:
+        """When the seat's open decision times out (or a 托管/computer seat plays)."""
         player = table.players[seat]
         limit = self.autoplay_delay if player.autoplay or player.robot else self.action_timeout
         return table.decisions[seat].since + limit
@@ -708,7 +711,7 @@ class TableService:
         async with table.lock:
             while (hand := table.hand) is not None:
                 now = self.clock()
-                due = [s for s in hand.to_act() if self._deadline(table, s) <= now + 1e-3]
+                due = [s for s in hand.to_act() if self.deadline(table, s) <= now + 1e-3]
                 if not due:
                     break
                 seat = due[0]
