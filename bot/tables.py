@@ -555,7 +555,7 @@ class TableService:
         hand = Hand.new(self.rules, seed=seed, dealer=dealer, base=table.base)
         version = table.version + 1
         async with self.store.transaction() as tx:
-            hand_id = await tx.create_hand(table.id, no, self.rules.id, seed, dealer)
+            hand_id = await tx.create_hand(table.id, no, self.rules.key, seed, dealer)
             await tx.reset_seats(table.id)
             await tx.update_table(table.id, status="playing", dealer=dealer, version=version)
             record = HandRecord(hand_id, no, hand,

@@ -7,7 +7,7 @@ the flow of a hand (``engine.state``) reads these fields and hard-codes none of 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 
 @dataclass(frozen=True)
@@ -88,6 +88,26 @@ class RuleSet:
     draws_before_dealer_passes: int = 3  # consecutive 荒庄 before the 下家 deals
     escape_plus: int = 8  # 逃跑: P = (floor((H2 - di_offset)/di_divisor) + escape_plus) * d
     default_base: int = 3  # 房间底分 d
+    # Table shapes (issue 12): the seat counts a table may choose, and what a shape implies.
+    seat_choices: tuple[int, ...] = (3,)
+    sits_out: bool = False  # the dealer's opposite is 醒家 and sits the hand out (hunan, 4 seats)
+    birds: bool = False  # onlookers may 打鸟 (hunan, 4 seats)
+    mingtang_multiply: bool = False  # 名堂 multiply (hunan) instead of adding up (qq)
+    two_seat: str | None = None  # a two-seat table's option: "min21" or "setaside" (hunan)
+
+    @property
+    def key(self) -> str:
+        """The table's rules as one string, stored with every hand: ``get_rule_set(key)``."""
+        parts = [self.id]
+        if len(self.seat_choices) > 1:
+            parts.append(str(self.players))
+        if self.two_seat:
+            parts.append(self.two_seat)
+        return "/".join(parts)
+
+    def xing_seat(self, dealer: int) -> int | None:
+        """The 醒家 of a hand dealt by ``dealer``: his opposite, when this shape has one."""
+        return (dealer + self.players // 2) % self.players if self.sits_out else None
 
     @property
     def deck_size(self) -> int:
@@ -106,8 +126,30 @@ QQ = RuleSet()
 RULE_SETS: dict[str, RuleSet] = {QQ.id: QQ}
 
 
-def get_rule_set(rule_id: str) -> RuleSet:
+def table_rules(rule_id: str, seats: int | None = None, two_seat: str | None = None) -> RuleSet:
+    """The rules of a table: a rule set, its seat count (default: the first choice) and the
+    two-seat option. Raises ``ValueError`` with a readable message for a shape not offered."""
     try:
-        return RULE_SETS[rule_id]
+        base = RULE_SETS[rule_id]
     except KeyError:
         raise ValueError(f"unknown rule set {rule_id!r}; known: {', '.join(RULE_SETS)}") from None
+    seats = base.seat_choices[0] if seats is None else seats
+    if seats not in base.seat_choices:
+        choices = "/".join(map(str, base.seat_choices))
+        raise ValueError(f"rule set {rule_id!r} is played by {choices} seats, not {seats}")
+    if two_seat is not None and seats != 2:
+        raise ValueError("the two-seat option applies to two-seat tables only")
+    return replace(base, players=seats, two_seat=two_seat)
+
+
+def get_rule_set(key: str) -> RuleSet:
+    """The rules named by a :attr:`RuleSet.key` (``qq``, ``hunan/4``, ``hunan/2/setaside``…)."""
+    rule_id, *shape = key.split("/")
+    try:
+        seats = int(shape[0]) if shape else None
+    except ValueError:
+        raise ValueError(f"bad rules key {key!r}") from None
+    rules = table_rules(rule_id, seats, shape[1] if len(shape) > 1 else None)
+    if rules.key != key and shape:
+        raise ValueError(f"bad rules key {key!r}")
+    return rules

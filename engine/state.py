@@ -199,7 +199,7 @@ class Hand:
         return hand
 
     def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"rules": self.rules.id, "dealer": self.dealer, "base": self.base}
+        d: dict[str, Any] = {"rules": self.rules.key, "dealer": self.dealer, "base": self.base}
         if self.seed is not None:
             d["seed"] = self.seed
         else:
@@ -676,7 +676,7 @@ class Hand:
         )
         public_events = [e for e in self.history if e.visible_to is None]
         return PublicView(
-            rule_set=self.rules.id,
+            rule_set=self.rules.key,
             dealer=self.dealer,
             seats=seats,
             stock_count=len(self._stock),

@@ -84,6 +84,7 @@ class Win:
     base: int  # 房间底分 d
     winner_points: int  # + 2·x·f·d
     loser_points: int  # − x·f·d, paid by each loser
+    dihu: bool = False  # 地胡 (four14): a non-dealer wins before his first draw
 
 
 class OutcomeKind(StrEnum):
@@ -99,6 +100,9 @@ class Outcome:
     winner: int | None = None
     win: Win | None = None
     escaper: int | None = None
+    xing: int | None = None  # the hand's 醒家 (hunan, 4 seats): his points are 醒筹
+    bird_card: int | None = None  # the last stock card, which names the seat birds follow
+    fed_by: int | None = None  # the seat whose discard was won on (four14), else None
 
 
 @dataclass(frozen=True)
@@ -116,6 +120,7 @@ class PublicView:
     move_no: int
     outcome: Outcome | None
     waiting: bool = False  # the table awaits answers (吃/碰/胡 on an offer, 自摸, 天胡) it does not name
+    xing: int | None = None  # the 醒家 sitting this hand out (hunan, 4 seats), else None
 
 
 @dataclass(frozen=True)
