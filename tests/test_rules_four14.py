@@ -329,3 +329,12 @@ def test_a_hand_nobody_takes_ends_huangzhuang_when_the_23_cards_are_drawn() -> N
     pass_until(h, lambda h: False)
     assert h.outcome.kind == OutcomeKind.DRAW and h.outcome.points == (0, 0, 0, 0)
     assert h.stock_count == 0 and h.history[-1].kind == "huangzhuang"
+
+
+def test_escape_pays_each_of_the_three_others() -> None:
+    h = four14()
+    h3 = sum(analyzer.best_huxi(FOUR14, h._seats[s].hand, h._seats[s].melds) for s in (0, 2, 3))
+    penalty = ((h3 - 6) // 3 + 8) * 3
+    h.escape(1)
+    assert h.outcome.kind == OutcomeKind.ESCAPE
+    assert h.outcome.points == (penalty, -3 * penalty, penalty, penalty)
