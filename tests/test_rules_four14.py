@@ -338,3 +338,51 @@ def test_escape_pays_each_of_the_three_others() -> None:
     h.escape(1)
     assert h.outcome.kind == OutcomeKind.ESCAPE
     assert h.outcome.points == (penalty, -3 * penalty, penalty, penalty)
+
+
+# ----- priorities round a four-seat table ------------------------------------------------------
+
+
+def test_forced_wins_go_round_from_the_dealer() -> None:
+    h = four14(dui="一一一一二二二二", shang="四四四四五五五五")
+    assert h.outcome.winner == 2 and h.outcome.win.dihu
+
+
+def test_liangzhang_wins_go_round_from_the_dealer() -> None:
+    h = four14(liang="九", dui=WAITS_369, shang=RED4_WAITS_9, keep_out={0: "三六九"})
+    assert h.phase == Phase.LIANG and h.to_act() == (2, 3)
+    h.apply(3, A.HU)
+    assert h.to_act() == (2,)
+    h.apply(2, A.HU)
+    assert h.outcome.winner == 2 and h.outcome.win.dihu
+
+
+def test_on_a_drawn_card_the_drawers_xia_goes_before_seats_farther_on() -> None:
+    # The 下家 draws 拾 (untaken), the 对家 draws 九: the 上家 (the drawer's 下家, still with
+    # untouched cards: 地胡) goes before the 下家 (who has drawn: no 地胡).
+    h = four14(xia=WAITS_369, shang=RED4_WAITS_9, stock="拾九",
+               keep_out={0: "三六九", 2: "七八九十玖捌贰柒拾"})
+    pass_until(h, lambda h: h.public_view().offer is not None
+               and h.public_view().offer.card == card("九"))
+    assert h.public_view().offer.seat == 2 and set(h.to_act()) == {1, 3}
+    h.apply(1, A.HU)
+    assert h.to_act() == (3,)
+    h.apply(3, A.HU)
+    assert h.outcome.winner == 3 and h.outcome.win.dihu and h.outcome.fed_by is None
+
+
+def test_po_pao_hu_a_discard_is_won_on_before_the_forced_pao() -> None:
+    h = four14(dealer="九", dui=WAITS_369, shang="九九九", keep_out={1: "七八十玖"})
+    h.apply(0, A.discard(card("九")))
+    assert h.to_act() == (2,)  # the 上家's 跑 is forced: he is not asked
+    h.apply(2, A.HU)
+    assert h.outcome.winner == 2 and h.outcome.fed_by == 0
+
+
+def test_a_declined_discard_win_lets_the_pao_happen_and_the_first_pao_discards() -> None:
+    h = four14(dealer="九", dui=WAITS_369, shang="九九九", keep_out={1: "七八十玖"})
+    h.apply(0, A.discard(card("九")))
+    h.apply(2, A.PASS)
+    assert [e.kind for e in h.history if e.visible_to is None][-1] == "pao"
+    # 11 in hand + 4 on the table = 15 > 14 + max(0, 1 − 1): he discards
+    assert h.to_act() == (3,) and h.phase == Phase.DISCARD
