@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from engine import actions as A
 from engine import analyzer
 from engine import cards as C
 from engine.melds import Group, GroupKind
+from engine.record import export_hand, verify
 from engine.rules import FOUR14, HandStats, get_rule_set, table_rules
 from engine.scoring import di_shu, mingtang, total_fan
+from engine.simulate import play_random
 from engine.state import Hand, Phase, next_dealer
 from engine.views import Outcome, OutcomeKind
 
@@ -386,3 +390,15 @@ def test_a_declined_discard_win_lets_the_pao_happen_and_the_first_pao_discards()
     assert [e.kind for e in h.history if e.visible_to is None][-1] == "pao"
     # 11 in hand + 4 on the table = 15 > 14 + max(0, 1 − 1): he discards
     assert h.to_act() == (3,) and h.phase == Phase.DISCARD
+
+
+def test_the_record_of_a_discard_win_names_the_feeder_and_verifies() -> None:
+    for seed in range(200):  # the first random hand won on a discard
+        h = play_random(Hand.new(FOUR14, seed=seed), random.Random(seed))
+        if h.outcome.fed_by is not None:
+            break
+    doc = export_hand(h)
+    assert doc["rules"] == "four14" and doc["result"]["fed_by"] == h.outcome.fed_by
+    assert verify(doc).ok
+    doc["result"]["fed_by"] = (h.outcome.fed_by + 1) % 4
+    assert not verify(doc).ok
