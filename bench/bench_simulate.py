@@ -2,7 +2,7 @@
 
     python bench/bench_simulate.py [HANDS] [SEED] [RULES_KEY ...]
 
-Without keys it measures qq and every hunan shape. Prints wall-clock and CPU-time rates: on a
+Without keys it measures qq, every hunan shape and four14. Prints wall-clock and CPU-time rates: on a
 busy machine the CPU figure is the fairer one.
 """
 
@@ -14,7 +14,7 @@ import time
 from engine.rules import get_rule_set
 from engine.simulate import run
 
-KEYS = ("qq", "hunan/4", "hunan/3", "hunan/2/min21", "hunan/2/setaside")
+KEYS = ("qq", "hunan/4", "hunan/3", "hunan/2/min21", "hunan/2/setaside", "four14")
 
 
 def measure(key: str, hands: int, seed: int) -> None:

@@ -95,6 +95,7 @@ class _Seat:
     no_peng: set[int] = field(default_factory=set)  # may not 碰
     declined_peng: set[int] = field(default_factory=set)  # 忍碰: a later 偎 is 臭偎
     chou_hu: dict[int, int] = field(default_factory=dict)  # kind -> 当前胡息 when a win was declined
+    started: bool = False  # has drawn, taken or discarded: his dealt cards are no longer untouched
 
     @property
     def huxi(self) -> int:
@@ -411,7 +412,8 @@ class Hand:
             s = self._seats[seat]
             if analyzer.forced_tianhu(self.rules, s.hand):
                 win = analyzer.forced_tianhu_win(
-                    self.rules, s.hand, zimo=seat == self.dealer, base=self.base
+                    self.rules, s.hand, zimo=seat == self.dealer, base=self.base,
+                    dihu=self._dihu(seat),
                 )
                 self._emit("tianhu", seat, tuple(C.expand(s.hand)))
                 self._win(seat, win)
@@ -422,16 +424,23 @@ class Hand:
         self, seat: int, card: int | None, source: str | None, *, haidi: bool = False,
         tianhu: bool = False,
     ) -> Win | None:
-        """The analyzer's verdict on this seat's cards (valid by construction: unchecked)."""
+        """The analyzer's verdict on this seat's cards (valid by construction: unchecked).
+        A win of a seat whose dealt cards are untouched is 地胡 where the rules have it."""
         s = self._seats[seat]
+        dihu = self._dihu(seat)
         return analyzer.analyze(
             self.rules, s.hand, s.melds, card, source=source,  # type: ignore[arg-type]
-            haidi=haidi, tianhu=tianhu, base=self.base, checked=False,
+            haidi=haidi, tianhu=tianhu and not dihu, base=self.base, checked=False, dihu=dihu,
         )
+
+    def _dihu(self, seat: int) -> bool:
+        """地胡 (``rules.dihu``): a non-dealer who has not yet drawn, taken or discarded."""
+        return self.rules.dihu and seat != self.dealer and not self._seats[seat].started
 
     def _liang_win(self, seat: int) -> Win | None:
         """天胡 on the 亮张: the dealer's 21 cards as they stand (not 自摸: only the forced
-        天胡 is, section 8), or another seat's 20 cards with the 亮张."""
+        天胡 is, section 8), or another seat's 20 cards with the 亮张 (地胡 where the rules
+        have it)."""
         if seat == self.dealer:
             return self._win_for(seat, None, None, tianhu=True)
         return self._win_for(seat, self.liangzhang, "other", tianhu=True)
@@ -468,8 +477,10 @@ class Hand:
         self._after_take(self.dealer)
 
     def _after_take(self, seat: int) -> None:
-        """RULES.md 5.5: discard exactly when hand+table > 20 + max(0, T−1), else 下家 draws."""
+        """RULES.md 5.5: discard exactly when hand+table > 20 + max(0, T−1), else 下家 draws.
+        Every take (吃, 碰, 跑, 偎, 提) ends here: the seat's dealt cards are touched."""
         s = self._seats[seat]
+        s.started = True
         if s.card_total > self.rules.discard_threshold(s.ti_pao) and s.discardable():
             self.phase = Phase.DISCARD
             self._actor = seat
@@ -488,6 +499,7 @@ class Hand:
         card = self._stock.pop()
         self._fresh = (seat, card)
         s = self._seats[seat]
+        s.started = True
         wei = s.meld_of(card, GroupKind.WEI, GroupKind.CHOUWEI)
         if s.hand[card] == 3 or wei is not None:
             if wei is not None:
@@ -534,6 +546,7 @@ class Hand:
     def _discard(self, seat: int, card: int) -> None:
         s = self._seats[seat]
         s.hand[card] -= 1
+        s.started = True
         s.bar(card, chi=True, both=self.rules.chou_bars_peng)  # 6.2: nor 吃 his own discards
         self._emit("discard", seat, (card,))
         self._open_claim(Offer(card, seat, OfferHow.DISCARD), haidi=False)
@@ -543,12 +556,11 @@ class Hand:
         r, c, src = self.rules, offer.card, offer.seat
         drawn = offer.how == OfferHow.DRAW
         options: dict[int, list[str]] = {}
-        if drawn or r.win_on_discard:
-            for seat in self._order_from(src):
-                s = self._seats[seat]
-                source = "self" if seat == src else "other"
-                if s.may_win_on(c) and self._win_for(seat, c, source, haidi=haidi):
-                    options.setdefault(seat, []).append(A.HU)
+        for seat in self._win_askees(offer):
+            s = self._seats[seat]
+            source = "self" if seat == src else "other"
+            if s.may_win_on(c) and self._win_for(seat, c, source, haidi=haidi):
+                options.setdefault(seat, []).append(A.HU)
         pao_seat = self._pao_seat(offer)
         if pao_seat is None:
             for seat in self._order_from(src):
@@ -568,6 +580,15 @@ class Hand:
             offer, {s: (*o, A.PASS) for s, o in options.items()}, pao_seat=pao_seat, haidi=haidi
         )
         self._resolve_claim()
+
+    def _win_askees(self, offer: Offer) -> tuple[int, ...]:
+        """Who may win on a face-up card, in priority order: on a drawn card everyone, the
+        drawer first, then his 下家 onwards; on a discard (only where the rules allow it)
+        everyone but the discarder, his 下家 first."""
+        order = self._order_from(offer.seat)
+        if offer.how == OfferHow.DRAW:
+            return order
+        return order[1:] if self.rules.win_on_discard else ()
 
     def _pao_seat(self, offer: Offer) -> int | None:
         """5.3: the one seat forced to 跑 this card, if any."""
@@ -654,7 +675,8 @@ class Hand:
         assert win is not None
         self._emit("hu", seat, (claim.offer.card,))
         self._won_offer = claim.offer.card
-        self._win(seat, win)
+        fed = claim.offer.seat if claim.offer.how == OfferHow.DISCARD else None
+        self._win(seat, win, fed_by=fed)
 
     def _pao(self, seat: int, card: int) -> None:
         s = self._seats[seat]
@@ -684,15 +706,16 @@ class Hand:
         self._emit("chi", seat, tuple(k for g in groups for k in g), groups=groups)
         self._after_take(seat)
 
-    def _win(self, seat: int, win: Win) -> None:
-        """The winner is paid by every other playing seat, who also pays the 醒家 his 醒筹."""
+    def _win(self, seat: int, win: Win, fed_by: int | None = None) -> None:
+        """The winner is paid by every other playing seat, who also pays the 醒家 his 醒筹; on
+        a discard win too (its discarder is named in ``fed_by``, not charged more)."""
         losers = [i for i in self._order_from(seat) if i != seat]
         points = [0] * self.players
         points[seat] = win.winner_points
         for i in losers:
             points[i] = win.loser_points
         self._finish(Outcome(OutcomeKind.WIN, self._with_xing_stake(points, losers),
-                             winner=seat, win=win))
+                             winner=seat, win=win, fed_by=fed_by))
 
     def _with_xing_stake(self, points: list[int], payers: list[int]) -> tuple[int, ...]:
         """Add the 醒筹: each payer gives the 醒家 ``xing_stake`` 底分 (none without a 醒家)."""

@@ -84,7 +84,7 @@ class Win:
     base: int  # 房间底分 d
     winner_points: int  # + 2·x·f·d
     loser_points: int  # − x·f·d, paid by each loser
-    dihu: bool = False  # 地胡 (four14): a non-dealer wins before his first draw
+    dihu: bool = False  # 地胡 (four14): a non-dealer wins before he has drawn, taken or discarded
 
 
 class OutcomeKind(StrEnum):
