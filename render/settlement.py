@@ -102,7 +102,6 @@ def _win_height(win: Win, lines: Sequence[Line]) -> int:
 def score_lines(win: Win, rules: RuleSet, s: Mapping[str, str]) -> list[Line]:
     """The score panel: 胡息, 底 and 番 adding up (qq, four14), or 囤 with 自摸 and the 名堂
     multiplying (hunan); then how the points follow."""
-    loser_pays = -win.loser_points
     if rules.mingtang_multiply:
         di = [Line(s["tun"].format(n=win.di), 24, T.TEXT, True, 38)]
         if win.zimo and rules.zimo_bonus:
@@ -118,9 +117,8 @@ def score_lines(win: Win, rules: RuleSet, s: Mapping[str, str]) -> list[Line]:
         *di,
         *(Line(item, 22, T.TEXT, False, 32) for item in items),
         Line(total.format(n=win.fan), 24, T.TEXT, True, 40),
-        Line(
-            formula.format(x=win.di, f=win.fan, d=win.base, p=loser_pays), 18, T.TEXT_DIM, False, 24
-        ),
+        Line(formula.format(x=win.di, f=win.fan, d=win.base), 18, T.TEXT_DIM, False, 28),
+        Line(s["each_pays"].format(p=-win.loser_points), 20, T.TEXT, True, 26),
     ]
 
 

@@ -81,11 +81,9 @@ def seat_mark(
 
 def rules_label(s: Mapping[str, str], key: str) -> str:
     """The rules in force, short, from a ``RuleSet.key``: the rule set's name, the seat count
-    when it offers several, and the two-seat option ("湖南跑胡子 · 2人 · 去20张")."""
+    and the two-seat option ("湖南跑胡子 · 2人 · 去20张")."""
     rules = get_rule_set(key)
-    parts = [s.get(f"rules_{rules.id}", rules.id)]
-    if len(rules.seat_choices) > 1:
-        parts.append(s["rules_seats"].format(n=rules.players))
+    parts = [s.get(f"rules_{rules.id}", rules.id), s["rules_seats"].format(n=rules.players)]
     if rules.two_seat:
         parts.append(s[f"rules_{rules.two_seat}"])
     return s["rules_sep"].join(parts)
