@@ -47,9 +47,17 @@ XING = 2  # the 醒家 of the hand-built hunan/4 table: the dealer (seat 0)'s op
 TOTALS4 = (1234, -560, 88, 7)
 
 
+def moved_to(pub: PublicView, seat: int) -> PublicView:
+    """The same table with its offer and last move made by ``seat`` (not seat 2)."""
+    offer = None if pub.offer is None else replace(pub.offer, seat=seat)
+    last = None if pub.last_event is None else replace(pub.last_event, seat=seat)
+    return replace(pub, offer=offer, last_event=last)
+
+
 def hunan4(outcome: Outcome | None = None) -> PublicView:
-    """A hunan/4 table dealt by seat 0: seat 2 sits out as 醒家 with nothing at all."""
-    pub = public_view(outcome)
+    """A hunan/4 table dealt by seat 0: seat 2 sits out as 醒家 with nothing at all; seat 3's
+    discard is on offer."""
+    pub = moved_to(public_view(outcome), 3)
     seats = (pub.seats[0], pub.seats[1], SeatView(XING, 0, (), (), 0), FOURTH)
     return replace(pub, rule_set="hunan/4", seats=seats, dealer=0, xing=XING)
 
@@ -63,7 +71,8 @@ def with_rules(view: PrivateView, key: str) -> PrivateView:
 
 
 def hunan_win(points: tuple[int, ...], xing: int | None) -> Outcome:
-    """Seat 0 wins by 自摸 with 红胡: 4 囤 (自摸's +1 included) × 2 × 底分 3 = 24 a loser."""
+    """Seat 0 wins by 自摸 with 红胡: 28 胡息 make 5 囤, 自摸 +1: 6 囤 × 2 × 底分 1 = 12 a
+    loser."""
     groups = (
         Group(GroupKind.TI, cards("拾拾拾拾")),
         Group(GroupKind.KAN, cards("叁叁叁")),
@@ -78,19 +87,19 @@ def hunan_win(points: tuple[int, ...], xing: int | None) -> Outcome:
         huxi=28,
         mingtang=(("红胡", 2),),
         fan=2,
-        di=4,
+        di=6,
         zimo=True,
         haidi=False,
         tianhu=False,
-        base=3,
-        winner_points=48,
-        loser_points=-24,
+        base=1,
+        winner_points=points[0],
+        loser_points=-12,
     )
     return Outcome(OutcomeKind.WIN, points, winner=0, win=win, xing=xing)
 
 
-# Seat 0 wins; the losers 1 and 3 pay 24 and 3 醒筹 each; the 醒家 collects 6.
-HUNAN4_WIN = hunan_win((48, -27, 6, -27), XING)
+# Seat 0 wins; the losers 1 and 3 pay 12 and 1 醒筹 each; the 醒家 collects 2.
+HUNAN4_WIN = hunan_win((24, -13, 2, -13), XING)
 
 
 def four14_win() -> Outcome:
@@ -106,7 +115,7 @@ def four14(outcome: Outcome | None = None) -> PublicView:
 
 
 def two_seats(outcome: Outcome | None = None, key: str = "hunan/2/setaside") -> PublicView:
-    pub = public_view(outcome)
+    pub = moved_to(public_view(outcome), 1)
     return replace(pub, rule_set=key, seats=pub.seats[:2])
 
 
@@ -126,7 +135,7 @@ CASES = {
     ),
     "rules_settlement_four14_zh": lambda: layout_settlement(four14(four14_win()), NAMES, TOTALS4),
     "rules_settlement_hunan2_en": lambda: layout_settlement(
-        two_seats(hunan_win((48, -48), None)), NAMES, TOTALS4[:2], "en"
+        two_seats(hunan_win((12, -12), None)), NAMES, TOTALS4[:2], "en"
     ),
 }
 
@@ -171,7 +180,7 @@ def overlaps(a: Rect, b: Rect) -> bool:
         (
             "hunan/2/setaside",
             "湖南跑胡子 · 2人 · 去20张",
-            "湖南 Hunan · 2 seats · 20 cards set aside",
+            "湖南 Hunan · 2 seats · 20 cards out",
         ),
     ],
 )
@@ -258,12 +267,12 @@ def test_hunan_settlement_shows_tun_zimo_multipliers_and_xing_chips() -> None:
     for lang in ("zh", "en"):
         s = table(lang)
         shown = texts(layout_settlement(hunan4(HUNAN4_WIN), NAMES, TOTALS4, lang))
-        assert s["tun"].format(n=4) in shown
+        assert s["tun"].format(n=6) in shown
         assert s["tun_zimo"].format(n=get_rule_set("hunan/4").zimo_bonus) in shown
         assert "红胡 ×2" in shown and s["mult_total"].format(n=2) in shown
-        assert s["formula_tun"].format(x=4, f=2, d=3) in shown
-        assert s["each_pays"].format(p=24) in shown
-        assert shown.count(s["xing_chips"]) == 1 and "+6" in shown
+        assert s["formula_tun"].format(x=6, f=2, d=1) in shown
+        assert s["each_pays"].format(p=12) in shown
+        assert shown.count(s["xing_chips"]) == 1 and "+2" in shown
         assert s["xing"] in shown  # the 醒家's row is marked
         assert s["fan_total"].format(n=2) not in shown  # 名堂 multiply: no 番 total
 
@@ -301,10 +310,10 @@ def test_four14_settlement_marks_the_discarder_and_dihu() -> None:
 
 
 def test_two_seat_settlement_has_one_loser_and_totals() -> None:
-    scene = layout_settlement(two_seats(hunan_win((48, -48), None)), NAMES, TOTALS4[:2])
+    scene = layout_settlement(two_seats(hunan_win((12, -12), None)), NAMES, TOTALS4[:2])
     check_scene(scene)
     shown = texts(scene)
-    assert "+48" in shown and "-48" in shown and "1,234" in shown and "-560" in shown
+    assert "+12" in shown and "-12" in shown and "1,234" in shown and "-560" in shown
     assert "row:2" not in scene.named
     escape = two_seats(Outcome(OutcomeKind.ESCAPE, (-30, 30), escaper=0))
     assert table("zh")["escape_note_one"].format(p=30) in texts(layout_settlement(escape, NAMES))
