@@ -31,11 +31,13 @@ from test_render_snapshots import (
     win_outcome,
 )
 
+from engine import cards as C
+from engine.birds import settle_birds
 from engine.melds import Group, GroupKind
 from engine.rules import get_rule_set
 from engine.state import Hand
 from engine.views import Outcome, OutcomeKind, PrivateView, PublicView, SeatView, Win
-from render import render_hand, render_table
+from render import fonts, render_hand, render_table
 from render.hand import layout_hand, relation_key, seats_in_play_order
 from render.scene import Rect, Scene, Text, paint
 from render.settlement import layout_settlement
@@ -98,8 +100,22 @@ def hunan_win(points: tuple[int, ...], xing: int | None) -> Outcome:
     return Outcome(OutcomeKind.WIN, points, winner=0, win=win, xing=xing)
 
 
-# Seat 0 wins; the losers 1 and 3 pay 12 and 1 醒筹 each; the 醒家 collects 2.
-HUNAN4_WIN = hunan_win((24, -13, 2, -13), XING)
+# Seat 0 wins; the losers 1 and 3 pay 12 and 1 醒筹 each; the 醒家 collects 2. The stock's
+# last card, 伍, sends the birds with the dealer (seat 0).
+HUNAN4_WIN = replace(hunan_win((24, -13, 2, -13), XING), bird_card=C.parse_card("伍"))
+BIRD_NAMES = ("鸟人阿飞", "Birdwatcher Bob")
+
+
+def birds_of(pub: PublicView) -> tuple[tuple[str, int], ...]:
+    """Two birds and their points as the engine settles them (the bot passes these)."""
+    assert pub.outcome is not None
+    each, _ = settle_birds(get_rule_set(pub.rule_set), pub.outcome, pub.dealer, len(BIRD_NAMES))
+    return tuple((name, each) for name in BIRD_NAMES)
+
+
+def hunan4_birds(lang: str) -> Scene:
+    pub = hunan4(HUNAN4_WIN)
+    return layout_settlement(pub, NAMES, TOTALS4, lang, birds=birds_of(pub))
 
 
 def four14_win() -> Outcome:
@@ -129,7 +145,8 @@ CASES = {
     "rules_seat_hunan2_zh": lambda: layout_hand(
         with_rules(discarding_view(2), "hunan/2/min21"), NAMES, "zh"
     ),
-    "rules_settlement_hunan4_zh": lambda: layout_settlement(hunan4(HUNAN4_WIN), NAMES, TOTALS4),
+    "rules_settlement_hunan4_birds_zh": lambda: hunan4_birds("zh"),
+    "rules_settlement_hunan4_birds_en": lambda: hunan4_birds("en"),
     "rules_settlement_hunan4_draw_en": lambda: layout_settlement(
         hunan4(Outcome(OutcomeKind.DRAW, (-3, 0, 3, 0), xing=XING)), NAMES, None, "en"
     ),
@@ -275,6 +292,42 @@ def test_hunan_settlement_shows_tun_zimo_multipliers_and_xing_chips() -> None:
         assert shown.count(s["xing_chips"]) == 1 and "+2" in shown
         assert s["xing"] in shown  # the 醒家's row is marked
         assert s["fan_total"].format(n=2) not in shown  # 名堂 multiply: no 番 total
+
+
+@pytest.mark.parametrize(
+    ("card", "seat", "role"),
+    [
+        ("伍", 0, "dealer_seat"),
+        ("贰", 1, "next_seat"),
+        ("柒", XING, "xing"),
+        ("四", 3, "prev_seat"),
+    ],
+)
+def test_birds_show_the_bird_card_the_seat_it_names_and_each_bird(
+    card: str, seat: int, role: str
+) -> None:
+    pub = hunan4(replace(HUNAN4_WIN, bird_card=C.parse_card(card)))
+    birds = birds_of(pub)
+    assert birds[0][1] == pub.outcome.points[seat]  # type: ignore[union-attr]  # 共输赢
+    for lang in ("zh", "en"):
+        s = table(lang)
+        scene = layout_settlement(pub, NAMES, TOTALS4, lang, birds=birds)
+        check_scene(scene)
+        shown = texts(scene)
+        assert s["birds_title"] in shown
+        assert s["bird_follows"].format(role=s[role], name=fonts.clean(NAMES[seat])) in shown
+        assert [c.kind for c in scene.cards if c.role == "bird"] == [C.parse_card(card)]
+        rows = [scene.named[f"bird:{j}"] for j in range(len(birds))]
+        assert rows[0].y > scene.named[f"row:{len(pub.seats) - 1}"].bottom  # under the seats
+        signed = f"{birds[0][1]:+d}" if birds[0][1] else "0"
+        assert shown.count(signed) >= len(birds) + 1  # each bird, and the seat it follows
+
+
+def test_no_birds_no_bird_panel() -> None:
+    scene = layout_settlement(hunan4(HUNAN4_WIN), NAMES, TOTALS4)
+    assert table("zh")["birds_title"] not in texts(scene)
+    assert not [c for c in scene.cards if c.role == "bird"]
+    assert scene.height < hunan4_birds("zh").height
 
 
 def test_qq_settlement_keeps_fan_added_up_and_shows_what_each_loser_pays() -> None:
