@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
+from engine.birds import settle_birds
 from engine.rules import QQ, RuleSet, get_rule_set
 from engine.state import Hand
 from engine.views import OutcomeKind, PrivateView, PublicView, Ting, Wait
@@ -21,6 +22,7 @@ from render.table import render_table
 
 NAMES = ("小明", "Alice Wonderland", "老王🀄", "Zoë")
 TOTALS = (1234, -560, 88)
+BIRDS = ("鸟人阿飞", "Birdwatcher Bob")  # two onlookers who 打鸟 at the hunan/4 table
 
 
 def play(seed: int, rules: RuleSet = QQ) -> Iterator[Hand]:
@@ -131,13 +133,29 @@ def sample_ting(view: PrivateView) -> Ting:
     return Ting(waits=waits, by_discard=tuple((k, waits) for k in free[:2]))
 
 
+def with_birds(view: PublicView, names: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    """Each bird's (name, points), as the bot passes them to the settlement."""
+    assert view.outcome is not None
+    each, _ = settle_birds(get_rule_set(view.rule_set), view.outcome, view.dealer, len(names))
+    return tuple((name, each) for name in names)
+
+
 def ruleset_images(seed: int, lang: str) -> dict[str, bytes]:
-    """Pictures of the other rule sets and seat counts, from their engine hands."""
-    four14 = get_rule_set("four14")
+    """Pictures of the other rule sets and seat counts, from their engine hands: a hunan/4
+    table with its 醒家, a settlement with 醒筹 and two birds, four14 and a two-seat table."""
+    four14, hunan4 = get_rule_set("four14"), get_rule_set("hunan/4")
+    totals4 = (*TOTALS, 321)
+    hunan_won = ended(seed, OutcomeKind.WIN, hunan4)
     return {
+        "hunan4_table": render_table(rich_public(seed, hunan4), NAMES, lang),
+        "hunan4_seat": render_hand(rich_private(seed, hunan4), NAMES, lang),
+        "hunan4_settlement": render_settlement(
+            hunan_won, NAMES, totals4, lang, birds=with_birds(hunan_won, BIRDS)
+        ),
+        "hunan2_seat": render_hand(rich_private(seed, get_rule_set("hunan/2/min21")), NAMES, lang),
         "four14_seat": render_hand(rich_private(seed, four14), NAMES, lang),
         "four14_settlement": render_settlement(
-            ended(seed, OutcomeKind.WIN, four14), NAMES, (*TOTALS, 321), lang
+            ended(seed, OutcomeKind.WIN, four14), NAMES, totals4, lang
         ),
     }
 

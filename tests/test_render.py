@@ -308,6 +308,10 @@ def test_demo_writes_one_image_of_every_kind(tmp_path) -> None:  # type: ignore[
     assert written == [
         "four14_seat",
         "four14_settlement",
+        "hunan2_seat",
+        "hunan4_seat",
+        "hunan4_settlement",
+        "hunan4_table",
         "seat2",
         "seat3",
         "seat4",
