@@ -26,9 +26,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from PIL import Image, ImageChops, ImageStat  # noqa: E402
 
+from engine.rules import get_rule_set  # noqa: E402
 from engine.views import OutcomeKind, PrivateView  # noqa: E402
 from render import render_hand, render_settlement, render_table  # noqa: E402
 from render.demo import (  # noqa: E402
+    BIRDS,
     NAMES,
     TOTALS,
     ended,
@@ -37,6 +39,7 @@ from render.demo import (  # noqa: E402
     rich_private,
     rich_public,
     sample_ting,
+    with_birds,
 )
 from render.hand import layout_hand  # noqa: E402
 from render.scene import paint  # noqa: E402
@@ -99,6 +102,28 @@ def jpeg_settings(view: PrivateView, runs: int) -> None:
                 )
 
 
+Cases = dict[str, tuple[Callable[[], bytes], str]]
+
+
+def ruleset_cases() -> Cases:
+    """The pictures of the other rule sets (issue 12), from their own engine hands: a hunan/4
+    table with a 醒家 (one compact band), four14 (four full bands), a hunan/2 seat, and a
+    hunan settlement with two birds."""
+    hunan4, four14 = get_rule_set("hunan/4"), get_rule_set("four14")
+    seat_h4, seat_f14 = rich_private(7, hunan4), rich_private(7, four14)
+    seat_h2, table_h4 = rich_private(7, get_rule_set("hunan/2")), rich_public(7, hunan4)
+    won = ended(7, OutcomeKind.WIN, hunan4)
+    totals, birds = (*TOTALS, 321), with_birds(won, BIRDS)
+    seat = f"<= {SEAT_MS} ms, <= {SEAT_KIB} KiB"
+    return {
+        "seat hunan/4": (lambda: render_hand(seat_h4, NAMES), seat),
+        "seat four14": (lambda: render_hand(seat_f14, NAMES), seat),
+        "seat hunan/2": (lambda: render_hand(seat_h2, NAMES), ""),
+        "table hunan/4": (lambda: render_table(table_h4, NAMES), "<= 40 ms"),
+        "settle birds": (lambda: render_settlement(won, NAMES, totals, birds=birds), ""),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=200)
@@ -108,12 +133,13 @@ def main() -> None:
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     private, public = rich_private(), rich_public()
     settled = ended(7, OutcomeKind.WIN)
-    cases: dict[str, tuple[Callable[[], bytes], str]] = {
+    cases: Cases = {
         "seat 3": (seat_picture(private, 3), f"<= {SEAT_MS} ms, <= {SEAT_KIB} KiB"),
         "seat 4": (seat_picture(private, 4), f"<= {SEAT_MS} ms, <= {SEAT_KIB} KiB"),
         "seat 2": (seat_picture(private, 2), ""),
         "table": (lambda: render_table(public, NAMES), "<= 40 ms"),
         "settlement": (lambda: render_settlement(settled, NAMES, TOTALS), ""),
+        **ruleset_cases(),
     }
     for name, (fn, target) in cases.items():
         ms, size = median_ms(fn, args.runs)
