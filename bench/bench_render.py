@@ -26,18 +26,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from PIL import Image, ImageChops, ImageStat  # noqa: E402
 
-from engine.rules import get_rule_set  # noqa: E402
 from engine.views import OutcomeKind, PrivateView  # noqa: E402
 from render import render_hand, render_settlement, render_table  # noqa: E402
 from render.demo import (  # noqa: E402
     BIRDS,
     NAMES,
     TOTALS,
+    TOTALS4,
     ended,
     play,
     reseated,
     rich_private,
     rich_public,
+    ruleset_positions,
     sample_ting,
     with_birds,
 )
@@ -74,6 +75,25 @@ def largest_seat_kib(n: int, seeds: range) -> float:
     return max(sizes) / 1024
 
 
+Cases = dict[str, tuple[Callable[[], bytes], str]]
+
+
+def ruleset_cases() -> Cases:
+    """The pictures of the other rule sets (issue 12), from their own engine hands: a hunan/4
+    table and seat with a 醒家 (one compact band), four14 (four full bands), a hunan/2 seat,
+    and a hunan settlement with two birds."""
+    p = ruleset_positions()
+    birds = with_birds(p.hunan4_won, BIRDS)
+    seat = f"<= {SEAT_MS} ms, <= {SEAT_KIB} KiB"
+    return {
+        "hunan4 seat": (lambda: render_hand(p.hunan4_seat, NAMES), seat),
+        "four14 seat": (lambda: render_hand(p.four14_seat, NAMES), seat),
+        "hunan2 seat": (lambda: render_hand(p.hunan2_seat, NAMES), ""),
+        "hunan table": (lambda: render_table(p.hunan4_table, NAMES), "<= 40 ms"),
+        "bird settle": (lambda: render_settlement(p.hunan4_won, NAMES, TOTALS4, birds=birds), ""),
+    }
+
+
 def psnr(a: Image.Image, b: Image.Image) -> float:
     rms = ImageStat.Stat(ImageChops.difference(a, b)).rms
     mse = sum(v * v for v in rms) / len(rms)
@@ -100,28 +120,6 @@ def jpeg_settings(view: PrivateView, runs: int) -> None:
                     f"  q={quality} {sub_name} optimize={optimize!s:<5} {size / 1024:6.1f} KiB"
                     f"  {ms:5.2f} ms  PSNR {psnr(img, decoded):5.2f} dB"
                 )
-
-
-Cases = dict[str, tuple[Callable[[], bytes], str]]
-
-
-def ruleset_cases() -> Cases:
-    """The pictures of the other rule sets (issue 12), from their own engine hands: a hunan/4
-    table with a 醒家 (one compact band), four14 (four full bands), a hunan/2 seat, and a
-    hunan settlement with two birds."""
-    hunan4, four14 = get_rule_set("hunan/4"), get_rule_set("four14")
-    seat_h4, seat_f14 = rich_private(7, hunan4), rich_private(7, four14)
-    seat_h2, table_h4 = rich_private(7, get_rule_set("hunan/2")), rich_public(7, hunan4)
-    won = ended(7, OutcomeKind.WIN, hunan4)
-    totals, birds = (*TOTALS, 321), with_birds(won, BIRDS)
-    seat = f"<= {SEAT_MS} ms, <= {SEAT_KIB} KiB"
-    return {
-        "seat hunan/4": (lambda: render_hand(seat_h4, NAMES), seat),
-        "seat four14": (lambda: render_hand(seat_f14, NAMES), seat),
-        "seat hunan/2": (lambda: render_hand(seat_h2, NAMES), ""),
-        "table hunan/4": (lambda: render_table(table_h4, NAMES), "<= 40 ms"),
-        "settle birds": (lambda: render_settlement(won, NAMES, totals, birds=birds), ""),
-    }
 
 
 def main() -> None:
