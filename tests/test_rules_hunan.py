@@ -19,6 +19,7 @@ from engine import actions as A
 from engine import cards as C
 from engine.analyzer import analyze
 from engine.melds import Group, GroupKind
+from engine.policy_info import read
 from engine.rules import HUNAN, QQ, RULE_SETS, HandStats, RuleSet, get_rule_set, table_rules
 from engine.scoring import di_shu, mingtang
 from engine.state import Hand, IllegalAction, next_dealer
@@ -353,3 +354,19 @@ def test_bird_card_is_the_last_card_of_the_stock_on_every_4_seat_outcome() -> No
             h.apply(seat, rng.choice(h.legal_actions(seat)))
         assert h.outcome.bird_card == h.deck[-1]
         assert h.outcome.xing == H4.xing_seat(h.dealer)
+
+
+def test_computer_players_read_the_xiajia_past_the_xing() -> None:
+    """At 4 seats seat 1's 下家 is seat 3 (the 醒家, seat 2, holds nothing): the 吃 risk of a
+    discard is judged on seat 3's hand."""
+    h = Hand.new(H4, seed=2, dealer=0)
+    know = read(h.private_view(1), h.history)
+    assert know.xiajia(1) == 3 and know.xiajia(3) == 0
+    assert any(know.chi_risk(k) > 0 for k in range(C.KINDS))
+
+
+def test_each_table_shape_is_one_rules_object() -> None:
+    """The analyzer memoises per rules object: reading a key again must not make a new one."""
+    assert get_rule_set("qq") is QQ and get_rule_set("hunan/4") is HUNAN
+    assert get_rule_set("hunan/2") is get_rule_set("hunan/2/min21") is MIN21
+    assert get_rule_set("hunan/3") is table_rules("hunan", 3)
