@@ -20,12 +20,13 @@ from render.strings import level_label, pages
 WIDTH = 780
 M = 20
 TOP = 10  # rows shown
+MIN_ROWS = 3  # room kept below a short board, so that it is not a thin banner in the chat
 RECENT = 20  # hands in a sparkline
 TITLE_H = 64
 HEAD_H = 36
 ROW_H = 66
 NAME_PX = 24
-LEVEL_PX = 17
+LEVEL_PX = 18
 FIGURE_PX = 24
 HEAD_PX = 18
 RANK_X, NAME_X = M + 10, M + 64
@@ -56,12 +57,12 @@ def win_rate(hands: int, wins: int) -> str:
 def layout_leaderboard(rows: Sequence[BoardRow], lang: str = "zh", *, title: str) -> Scene:
     s = pages(lang)
     shown = list(rows[:TOP])
-    body = ROW_H * len(shown) if shown else ROW_H
+    body = ROW_H * max(MIN_ROWS, len(shown))
     scene = Scene(WIDTH, TITLE_H + HEAD_H + body + M)
     scene.name(Rect(M, 10, WIDTH - 2 * M, TITLE_H - 16), "title", title, 32, T.GOLD)
     _head(scene, s)
     if not shown:
-        y = TITLE_H + HEAD_H + ROW_H // 2
+        y = TITLE_H + HEAD_H + body // 2
         scene.text(WIDTH // 2, y, s["board_empty"], 24, T.TEXT_DIM, anchor="mm",
                    max_width=WIDTH - 2 * M)
     for i, row in enumerate(shown):

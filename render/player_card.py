@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from engine.rules import LEVELS, LOWEST_LEVEL, level_title
 from render import fonts
@@ -177,11 +177,16 @@ def _draw_line(img_draw: ImageDraw.ImageDraw, card: PlayerCard, area: Rect) -> N
     img_draw.ellipse((x - 5, y - 5, x + 5, y + 5), fill=T.GOLD)
 
 
-def render_player_card(card: PlayerCard, lang: str = "zh") -> bytes:
-    """The /me picture of ``card`` (its name: any text, cleaned and cut to fit)."""
+def paint_player_card(card: PlayerCard, lang: str = "zh") -> Image.Image:
+    """The card painted, its chart line included (what the snapshot tests compare)."""
     with _FONT_LOCK:  # layout measures text and paint draws it; the line needs no font
         scene = layout_player_card(card, lang)
         img = paint(scene)
     if "chart" in scene.named:
         _draw_line(ImageDraw.Draw(img), card, scene.named["chart"])
-    return encode(img, FORMAT)
+    return img
+
+
+def render_player_card(card: PlayerCard, lang: str = "zh") -> bytes:
+    """The /me picture of ``card`` (its name: any text, cleaned and cut to fit)."""
+    return encode(paint_player_card(card, lang), FORMAT)
