@@ -306,6 +306,10 @@ def test_demo_writes_one_image_of_every_kind(tmp_path) -> None:  # type: ignore[
     render_main(["demo", str(tmp_path), "--lang", "zh"])
     written = sorted(p.name.split("_zh")[0] for p in tmp_path.iterdir())
     assert written == [
+        "leaderboard",
+        "player_card",
+        "replay_end",
+        "replay_mid",
         "seat2",
         "seat3",
         "seat4",
