@@ -28,7 +28,8 @@ from render.widgets import event_text, glow, kind_name, meld_column, pill
 WIDTH = 780
 M = 20
 PAD = 12
-HEAD_H = 156
+HEAD_H = 176
+LINE_H = 32  # between the header's lines
 BAND_GAP = 10
 TITLE_H = 40
 CARD = T.MINI
@@ -147,9 +148,9 @@ def _header(
         glow(scene, rect, T.LAST_MOVE if last_move(pub)[0] == "offer" else T.HIGHLIGHT, 4)
         scene.card(rect.x, rect.y, pub.offer.card, T.MELD, "offer", pub.offer.seat)
         x = rect.right + 18
-    lines = _step_lines(frame, pub, names, s, p)
-    for i, (text, ink) in enumerate(lines):
-        scene.text(x, y + 22 + i * 36, text, LINE_PX, ink, anchor="lm", max_width=WIDTH - M - x)
+    width = WIDTH - M - x
+    for i, (text, ink) in enumerate(_step_lines(frame, pub, names, s, p, width)):
+        scene.text(x, y + 18 + i * LINE_H, text, LINE_PX, ink, anchor="lm", max_width=width)
     scene.add(Box(Rect(M, HEAD_H - 12, WIDTH - 2 * M, 2), fill=T.FELT_LINE))
 
 
@@ -159,24 +160,47 @@ def _step_lines(
     names: Sequence[str],
     s: Mapping[str, str],
     p: Mapping[str, str],
+    width: int,
 ) -> list[tuple[str, T.RGB]]:
-    """Two lines at most: what the step did (its first event, the decision), then the result
-    at the last step, else what followed the decision, else whose move it is now."""
-    f = fonts.font(LINE_PX)
+    """Three lines at most: what the step did (its first event: the decision); what followed
+    it, the latest first to keep (it explains the card on offer); the result at the last
+    step. With nothing following, whose move it is now."""
     told = [event_text(ev, names, s, LINE_PX, 220) for ev in shown_events(frame.moved)]
     lines = [(told[0] if told else p["replay_start"], T.TEXT)]
     result = result_text(pub, names, s)
+    followed = pack_latest(told[1:], fonts.font(LINE_PX), width, 1 if result is not None else 2)
+    lines += [(line, T.TEXT_DIM) for line in followed]
     if result is not None:
         lines.append((result, T.GOLD))
-    elif len(told) > 1:
-        lines.append((" · ".join(told[1:]), T.TEXT_DIM))
-    elif pub.offer is not None and pub.offer.how == OfferHow.LIANG:
-        who = fonts.name(names[pub.offer.seat], f, 260)
-        lines.append((s["how_liang"].format(name=who), T.TEXT_DIM))
-    elif pub.to_act:
-        who = s["name_sep"].join(fonts.name(names[i], f, 260) for i in pub.to_act)
-        lines.append((s["to_act"].format(names=who), T.TEXT_DIM))
+    elif not followed:
+        lines += [(hint, T.TEXT_DIM) for hint in _whose_move(pub, names, s)]
     return lines
+
+
+def _whose_move(pub: PublicView, names: Sequence[str], s: Mapping[str, str]) -> list[str]:
+    """Who turned up the 亮张 on offer, or who must discard now (never who may claim)."""
+    f = fonts.font(LINE_PX)
+    if pub.offer is not None and pub.offer.how == OfferHow.LIANG:
+        return [s["how_liang"].format(name=fonts.name(names[pub.offer.seat], f, 260))]
+    if pub.to_act:
+        who = s["name_sep"].join(fonts.name(names[i], f, 260) for i in pub.to_act)
+        return [s["to_act"].format(names=who)]
+    return []
+
+
+def pack_latest(parts: Sequence[str], fnt: fonts.Font, width: float, lines: int) -> list[str]:
+    """``parts`` joined by " · " into at most ``lines`` lines of ``width``, filled from the
+    last part backwards; parts that do not fit any more are replaced by a leading "…"."""
+    out: list[list[str]] = []
+    for part in reversed(parts):
+        if out and fnt.getlength(" · ".join([part, *out[-1]])) <= width:
+            out[-1].insert(0, part)
+        elif len(out) < lines:
+            out.append([part])
+        else:
+            out[-1][0] = f"{fonts.ELLIPSIS} {out[-1][0]}"
+            break
+    return [" · ".join(line) for line in reversed(out)]
 
 
 def _band(

@@ -33,7 +33,8 @@ from engine.replay import ReplayFrame, replay_views
 from engine.rules import QQ
 from engine.state import Hand
 from engine.views import Event, OutcomeKind, PrivateView, PublicView
-from render.replay import layout_replay, render_replay_step, shown_events
+from render import fonts
+from render.replay import layout_replay, pack_latest, render_replay_step, shown_events
 from render.scene import Scene, Text, paint
 from render.strings import LANGS, pages, table
 
@@ -226,3 +227,13 @@ def test_random_hands_at_every_fourth_step(seed: int) -> None:
         check_cards(scene, f)
         check_scene(scene)
     decode(render_replay_step(frame(h, len(h.log)), NAMES, "zh"))
+
+
+def test_what_followed_a_decision_keeps_the_latest_events() -> None:
+    f = fonts.font(22)
+    parts = ["甲 摸出 一", "无人要", "乙 摸出 二", "丙 碰 三"]
+    assert pack_latest(parts, f, 2000, 2) == [" · ".join(parts)]
+    one = f.getlength("丙 碰 三 · 乙 摸出 二") + 1  # two parts a line
+    assert pack_latest(parts, f, one, 2) == ["甲 摸出 一 · 无人要", "乙 摸出 二 · 丙 碰 三"]
+    assert pack_latest(parts, f, one, 1) == ["… 乙 摸出 二 · 丙 碰 三"]
+    assert pack_latest([], f, one, 2) == []
