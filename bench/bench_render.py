@@ -27,7 +27,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from PIL import Image, ImageChops, ImageStat  # noqa: E402
 
-from engine.replay import replay_views  # noqa: E402
 from engine.views import OutcomeKind, PrivateView  # noqa: E402
 from render import render_hand, render_settlement, render_table  # noqa: E402
 from render.demo import (  # noqa: E402
@@ -41,7 +40,7 @@ from render.demo import (  # noqa: E402
     sample_ting,
 )
 from render.demo_pages import NAMES as PAGE_NAMES  # noqa: E402
-from render.demo_pages import sample_card, sample_rows, won_hand  # noqa: E402
+from render.demo_pages import frame_at, sample_card, sample_rows, won_hand  # noqa: E402
 from render.hand import layout_hand  # noqa: E402
 from render.leaderboard import render_leaderboard  # noqa: E402
 from render.player_card import render_player_card  # noqa: E402
@@ -60,6 +59,25 @@ def median_ms(fn: Callable[[], bytes], runs: int) -> tuple[float, int]:
         fn()
         times.append(time.perf_counter() - t)
     return statistics.median(times) * 1000, size
+
+
+def page_cases(runs: int) -> None:
+    """Issue 13's pictures: the leaderboard (ten rows), the player card (80 hands charted)
+    and a replay step half way through a won hand — the frame replayed outside the timed call
+    (the picture's own cost), then replay and picture together (a ▶ press with no cache)."""
+    rows, card, hand = sample_rows(), sample_card(), won_hand(7)
+    half = len(hand.log) // 2
+    frame = frame_at(hand, half)
+    cases: dict[str, tuple[Callable[[], bytes], str]] = {
+        "leaderboard": (lambda: render_leaderboard(rows, title="本群排行"), f"<= {BOARD_MS} ms"),
+        "player card": (lambda: render_player_card(card), f"<= {CARD_MS} ms"),
+        "replay step": (lambda: render_replay_step(frame, PAGE_NAMES), f"<= {REPLAY_MS} ms"),
+        "replay+step": (lambda: render_replay_step(frame_at(hand, half), PAGE_NAMES), ""),
+    }
+    for name, (fn, target) in cases.items():
+        ms, size = median_ms(fn, runs)
+        goal = f"  (target {target})" if target else ""
+        print(f"{name:<11} median {ms:6.2f} ms  {size / 1024:6.1f} KiB{goal}")
 
 
 def seat_picture(view: PrivateView, n: int) -> Callable[[], bytes]:
@@ -105,28 +123,6 @@ def jpeg_settings(view: PrivateView, runs: int) -> None:
                     f"  q={quality} {sub_name} optimize={optimize!s:<5} {size / 1024:6.1f} KiB"
                     f"  {ms:5.2f} ms  PSNR {psnr(img, decoded):5.2f} dB"
                 )
-
-
-def page_cases(runs: int) -> None:
-    """Issue 13's pictures: the leaderboard (ten rows), the player card (80 hands charted)
-    and a replay step half way through a won hand — the frame replayed outside the timed call
-    (the picture's own cost), then replay and picture together (a ▶ press with no cache)."""
-    rows, card, hand = sample_rows(), sample_card(), won_hand(7)
-    record = (hand.rules.key, hand.seed, hand.dealer, hand.base, hand.log, len(hand.log) // 2)
-    frame = replay_views(*record)  # type: ignore[arg-type]
-    cases: dict[str, tuple[Callable[[], bytes], str]] = {
-        "leaderboard": (lambda: render_leaderboard(rows, title="本群排行"), f"<= {BOARD_MS} ms"),
-        "player card": (lambda: render_player_card(card), f"<= {CARD_MS} ms"),
-        "replay step": (lambda: render_replay_step(frame, PAGE_NAMES), f"<= {REPLAY_MS} ms"),
-        "replay+step": (
-            lambda: render_replay_step(replay_views(*record), PAGE_NAMES),  # type: ignore[arg-type]
-            "",
-        ),
-    }
-    for name, (fn, target) in cases.items():
-        ms, size = median_ms(fn, runs)
-        goal = f"  (target {target})" if target else ""
-        print(f"{name:<11} median {ms:6.2f} ms  {size / 1024:6.1f} KiB{goal}")
 
 
 def main() -> None:

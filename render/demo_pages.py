@@ -49,12 +49,16 @@ def won_hand(seed: int) -> Hand:
     raise LookupError("no won hand")
 
 
+def frame_at(hand: Hand, k: int) -> ReplayFrame:
+    """The finished ``hand`` replayed from its record to step ``k``."""
+    assert hand.seed is not None
+    return replay_views(hand.rules.key, hand.seed, hand.dealer, hand.base, hand.log, k)
+
+
 def sample_frame(seed: int = 7, where: float = 0.5) -> ReplayFrame:
     """A frame ``where`` of the way through a won hand (1.0: the last step)."""
     h = won_hand(seed)
-    k = round(len(h.log) * where)
-    assert h.seed is not None
-    return replay_views(h.rules.key, h.seed, h.dealer, h.base, h.log, k)
+    return frame_at(h, round(len(h.log) * where))
 
 
 def sample_pages(seed: int = 7, lang: str = "zh") -> dict[str, bytes]:
