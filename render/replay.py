@@ -3,11 +3,12 @@
 Built from an ``engine.replay.ReplayFrame`` (every seat's private view, which only a finished
 hand may give). A header with 第 k/n 步, the stock, the card on offer (glowing) and what the
 step did — its events for every audience, a pass included, since nothing is secret once the
-hand is over — or the result at the last step; then one band per seat in seat order: 庄, the
-name, 醒家 or the 胡/逃 mark, cards in hand and 胡息 (the seat's full 胡息, 坎 and hidden melds
-included; at the last step its points), the hand in point columns with 坎 framed, the melds
-with the cards the others could not see marked 暗, and the discards. The meld or discard the
-step put down glows orange, as on the group's table picture.
+hand is over — and at the last step the result, with the card won on where the offer was.
+Then one band per seat in seat order: 庄, the name, 醒家 or the 胡/逃 mark, cards in hand and
+胡息 (the seat's full 胡息, 坎 and hidden melds included; at the last step its points), the
+hand in point columns with 坎 framed, the melds with the cards the others could not see
+marked 暗, and the discards. The meld or discard the step put down glows orange, as on the
+group's table picture.
 """
 
 from __future__ import annotations
@@ -111,6 +112,12 @@ def shown_events(moved: Sequence[Event]) -> list[Event]:
     return out
 
 
+def won_on(moved: Sequence[Event]) -> Event | None:
+    """The step's 胡 event when it names the card won on: a card taken off the table by the
+    win, in no hand or row any more, so the header shows it where the offer was."""
+    return next((ev for ev in moved if ev.kind == "hu" and ev.cards), None)
+
+
 def result_text(pub: PublicView, names: Sequence[str], s: Mapping[str, str]) -> str | None:
     """The hand's result in one line (胡牌：name 自摸 …, 荒庄, 逃跑：name), or None."""
     o = pub.outcome
@@ -143,10 +150,15 @@ def _header(
     scene.text(WIDTH - M, 36, s["stock"].format(n=pub.stock_count), LINE_PX, T.TEXT_DIM,
                anchor="rm")
     x, y = M, 66
+    rect = Rect(x + 6, y + 6, T.MELD.w, T.MELD.h)
+    won = won_on(frame.moved)
     if pub.offer is not None:
-        rect = Rect(x + 6, y + 6, T.MELD.w, T.MELD.h)
         glow(scene, rect, T.LAST_MOVE if last_move(pub)[0] == "offer" else T.HIGHLIGHT, 4)
         scene.card(rect.x, rect.y, pub.offer.card, T.MELD, "offer", pub.offer.seat)
+        x = rect.right + 18
+    elif won is not None:
+        glow(scene, rect, T.GOLD, 4)
+        scene.card(rect.x, rect.y, won.cards[0], T.MELD, "won", won.seat)
         x = rect.right + 18
     width = WIDTH - M - x
     for i, (text, ink) in enumerate(_step_lines(frame, pub, names, s, p, width)):

@@ -237,3 +237,11 @@ def test_what_followed_a_decision_keeps_the_latest_events() -> None:
     assert pack_latest(parts, f, one, 2) == ["甲 摸出 一 · 无人要", "乙 摸出 二 · 丙 碰 三"]
     assert pack_latest(parts, f, one, 1) == ["… 乙 摸出 二 · 丙 碰 三"]
     assert pack_latest([], f, one, 2) == []
+
+
+def test_the_card_won_on_is_shown_at_the_winning_step(won: Hand) -> None:
+    f = frame(won, len(won.log))
+    hu = next(ev for ev in f.moved if ev.kind == "hu")
+    slots = [c for c in layout_replay(f, NAMES, "zh").cards if c.role == "won"]
+    assert [(c.kind, c.seat) for c in slots] == [(hu.cards[0], hu.seat)]
+    assert not [c for c in layout_replay(frame(won, 1), NAMES, "zh").cards if c.role == "won"]
