@@ -150,7 +150,9 @@ def _tiles(scene: Scene, card: PlayerCard, s: Mapping[str, str]) -> None:
 def _chart_frame(scene: Scene, card: PlayerCard, s: Mapping[str, str]) -> None:
     """The chart's title, panel, value labels and zero line; the line itself is drawn on the
     painted image (``_draw_line``) into ``scene.named["chart"]``."""
-    scene.text(M, CHART_Y, s["card_chart"], 22, T.TEXT_DIM)
+    n = len(card.timeline)
+    scene.text(M, CHART_Y, s["card_chart_n"].format(n=n) if n else s["card_chart"], 22,
+               T.TEXT_DIM)
     panel = Rect(M, CHART_Y + 36, WIDTH - 2 * M, CHART_H + 24)
     scene.add(Box(panel, fill=T.FELT_DARK, radius=12))
     totals = running_totals(card)

@@ -119,6 +119,7 @@ def test_the_six_figures() -> None:
     empty = texts(NEW, "en")
     assert empty.count(pages("en")["card_none"]) == 3  # win rate, best 胡息, top 名堂
     assert pages("en")["card_no_chart"] in empty
+    assert "积分走势（60 局）" in shown and pages("en")["card_chart"] in empty
 
 
 def test_running_totals_end_at_the_points_now() -> None:

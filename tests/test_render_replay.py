@@ -31,7 +31,7 @@ from test_render_snapshots import (
 from engine import actions as A
 from engine.replay import ReplayFrame, replay_views
 from engine.rules import QQ
-from engine.state import Hand
+from engine.state import Hand, IllegalAction
 from engine.views import Event, OutcomeKind, PrivateView, PublicView
 from render import fonts
 from render.replay import layout_replay, pack_latest, render_replay_step, shown_events
@@ -176,6 +176,9 @@ def test_bad_steps_and_unfinished_hands_are_refused(won: Hand) -> None:
     for k in (-1, len(won.log) + 1):
         with pytest.raises(ValueError, match="outside"):
             frame(won, k)
+    bad = [*won.log[:3], (won.log[3][0], "d:no-such-card"), *won.log[4:]]
+    with pytest.raises(IllegalAction):
+        replay_views("qq", won.seed, won.dealer, won.base, bad, len(bad))  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="not ended"):
         replay_views("qq", won.seed, won.dealer, won.base, won.log[:-1], 3)  # type: ignore[arg-type]
 
