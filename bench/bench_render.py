@@ -3,7 +3,8 @@
     python bench/bench_render.py [--runs 200] [--jpeg]
 
 Targets: the seat's picture (the whole table seen from one seat, issue 14) <= 20 ms and
-<= 150 KiB at 3 and 4 seats; the table <= 40 ms (issue 3). Positions come from fixed-seed
+<= 150 KiB at 3 and 4 seats; the table <= 40 ms (issue 3); the leaderboard and the player
+card <= 30 ms, a replay step <= 20 ms (issue 13). Positions come from fixed-seed
 engine hands (render.demo; 2- and 4-seat tables are reshaped 3-seat positions until such rule
 sets exist); sprite and text caches are warmed by one untimed run, as in a running bot.
 ``--jpeg`` also prints the encoder settings side by side (size, time, PSNR) for the 4-seat
@@ -42,10 +43,16 @@ from render.demo import (  # noqa: E402
     sample_ting,
     with_birds,
 )
+from render.demo_pages import NAMES as PAGE_NAMES  # noqa: E402
+from render.demo_pages import frame_at, sample_card, sample_rows, won_hand  # noqa: E402
 from render.hand import layout_hand  # noqa: E402
+from render.leaderboard import render_leaderboard  # noqa: E402
+from render.player_card import render_player_card  # noqa: E402
+from render.replay import render_replay_step  # noqa: E402
 from render.scene import paint  # noqa: E402
 
 SEAT_MS, SEAT_KIB = 20, 150
+BOARD_MS, CARD_MS, REPLAY_MS = 30, 30, 20  # issue 13
 
 
 def median_ms(fn: Callable[[], bytes], runs: int) -> tuple[float, int]:
@@ -56,6 +63,25 @@ def median_ms(fn: Callable[[], bytes], runs: int) -> tuple[float, int]:
         fn()
         times.append(time.perf_counter() - t)
     return statistics.median(times) * 1000, size
+
+
+def page_cases(runs: int) -> None:
+    """Issue 13's pictures: the leaderboard (ten rows), the player card (80 hands charted)
+    and a replay step half way through a won hand — the frame replayed outside the timed call
+    (the picture's own cost), then replay and picture together (a ▶ press with no cache)."""
+    rows, card, hand = sample_rows(), sample_card(), won_hand(7)
+    half = len(hand.log) // 2
+    frame = frame_at(hand, half)
+    cases: dict[str, tuple[Callable[[], bytes], str]] = {
+        "leaderboard": (lambda: render_leaderboard(rows, title="本群排行"), f"<= {BOARD_MS} ms"),
+        "player card": (lambda: render_player_card(card), f"<= {CARD_MS} ms"),
+        "replay step": (lambda: render_replay_step(frame, PAGE_NAMES), f"<= {REPLAY_MS} ms"),
+        "replay+step": (lambda: render_replay_step(frame_at(hand, half), PAGE_NAMES), ""),
+    }
+    for name, (fn, target) in cases.items():
+        ms, size = median_ms(fn, runs)
+        goal = f"  (target {target})" if target else ""
+        print(f"{name:<11} median {ms:6.2f} ms  {size / 1024:6.1f} KiB{goal}")
 
 
 def seat_picture(view: PrivateView, n: int) -> Callable[[], bytes]:
@@ -143,6 +169,7 @@ def main() -> None:
         ms, size = median_ms(fn, args.runs)
         goal = f"  (target {target})" if target else ""
         print(f"{name:<11} median {ms:6.2f} ms  {size / 1024:6.1f} KiB{goal}")
+    page_cases(args.runs)
     kib = largest_seat_kib(4, range(20))
     print(f"seat 4 largest of 20 late positions: {kib:.1f} KiB (target <= {SEAT_KIB} KiB)")
     if args.jpeg:

@@ -17,6 +17,7 @@ from engine.birds import settle_birds
 from engine.rules import QQ, RuleSet, get_rule_set
 from engine.state import Hand
 from engine.views import OutcomeKind, PrivateView, PublicView, Ting, Wait
+from render.demo_pages import sample_pages
 from render.hand import render_hand
 from render.settlement import render_settlement
 from render.table import render_table
@@ -185,6 +186,7 @@ def write_demo(outdir: Path, seed: int = 7, lang: str = "zh") -> list[Path]:
     """One image of every kind; returns the files written."""
     outdir.mkdir(parents=True, exist_ok=True)
     images = {
+        **sample_pages(seed, lang),
         **{
             f"seat{n}": render_hand(
                 reseated(rich_private(seed), n),

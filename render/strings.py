@@ -217,3 +217,95 @@ def all_text() -> Iterable[str]:
     """Every template of every language (placeholders included, which are ASCII anyway)."""
     for strings in TABLES.values():
         yield from strings.values()
+
+
+# ----- Issue 13: the leaderboard, the player card and the replay step (render13) -----------
+# Their own tables, kept apart from ``TABLES`` so that the Bold subset needs no rebuild: these
+# pictures draw their fixed words with the Regular font, which holds the common hanzi
+# (tests/test_render_leaderboard.py checks the coverage). Game terms stay Chinese.
+
+PAGES_ZH: Mapping[str, str] = {
+    "col_rank": "名次",
+    "col_player": "玩家",
+    "col_level": "等级",
+    "col_points": "积分",
+    "col_hands": "局数",
+    "col_rate": "胜率",
+    "col_recent": "近20局",
+    "board_empty": "还没有人打完一局，快来开一桌",
+    "card_level": "等级",
+    "card_next": "距 {title} 还差 {n} 分",
+    "card_top": "已是最高等级",
+    "card_chart": "积分走势",
+    "card_chart_n": "积分走势（{n} 局）",
+    "card_no_chart": "打完一局后显示积分走势",
+    "card_hands": "局数",
+    "card_wins": "胜局",
+    "card_rate": "胜率",
+    "card_zimo": "自摸",
+    "card_best": "最大胡息",
+    "card_mingtang": "最常名堂",
+    "card_mingtang_n": "{name} ×{n}",
+    "card_none": "无",
+    "replay_step": "第 {k}/{n} 步",
+    "replay_start": "发牌后",
+    "replay_hand": "手牌",
+    "replay_melds": "门子",
+    "replay_xing": "醒家",
+}
+
+PAGES_EN: Mapping[str, str] = {
+    "col_rank": "#",
+    "col_player": "Player",
+    "col_level": "等级",
+    "col_points": "Points",
+    "col_hands": "Hands",
+    "col_rate": "Win %",
+    "col_recent": "Last 20",
+    "board_empty": "Nobody has finished a hand yet: open a table",
+    "card_level": "等级",
+    "card_next": "{n} points to {title}",
+    "card_top": "Highest 等级 reached",
+    "card_chart": "Points over time",
+    "card_chart_n": "Points over time · hands: {n}",
+    "card_no_chart": "The chart appears after a first hand",
+    "card_hands": "Hands",
+    "card_wins": "Wins",
+    "card_rate": "Win rate",
+    "card_zimo": "自摸",
+    "card_best": "Best 胡息",
+    "card_mingtang": "Top 名堂",
+    "card_mingtang_n": "{name} ×{n}",
+    "card_none": "none",
+    "replay_step": "Step {k}/{n}",
+    "replay_start": "After the deal",
+    "replay_hand": "Hand",
+    "replay_melds": "Melds",
+    "replay_xing": "醒家",
+}
+
+# The 等级 titles in English, shown beside the Chinese one (as the bot's catalog words them).
+LEVEL_EN: Mapping[str, str] = {
+    "帝王": "Emperor", "丞相": "Chancellor", "巡抚": "Provincial governor", "总督": "Viceroy",
+    "知府": "Prefect", "通判": "Vice-prefect", "知县": "County magistrate",
+    "大地主": "Great landlord", "小地主": "Small landlord", "大财主": "Rich man",
+    "小财主": "Well-off man", "衙役": "Yamen runner", "商人": "Merchant", "掌柜": "Shopkeeper",
+    "富农": "Rich peasant", "中农": "Middle peasant", "猎人": "Hunter", "渔夫": "Fisherman",
+    "贫农": "Poor peasant", "佃户": "Tenant farmer", "长工": "Farmhand", "短工": "Day labourer",
+    "包身工": "Bonded labourer",
+}
+
+PAGES: Mapping[str, Mapping[str, str]] = {"zh": PAGES_ZH, "en": PAGES_EN}
+
+
+def pages(lang: str) -> Mapping[str, str]:
+    """The leaderboard / player card / replay strings of ``lang`` (an error if unknown)."""
+    try:
+        return PAGES[lang]
+    except KeyError:
+        raise ValueError(f"unknown language {lang!r}; known: {', '.join(LANGS)}") from None
+
+
+def level_label(title: str, lang: str) -> str:
+    """An 等级 title as shown: Chinese, with its English beside it in English."""
+    return f"{title} {LEVEL_EN[title]}" if lang == "en" else title
