@@ -22,7 +22,7 @@ from telegram.ext import ApplicationHandlerStop, ContextTypes
 
 from bot import calc, fairness, stats
 from bot import callbacks as cb
-from bot.i18n import CATALOGS, isolate, lang_of, t
+from bot.i18n import CATALOGS, isolate, lang_of, rule_set_name, t
 from bot.messages import Presenter
 from bot.store import Store
 from bot.tables import Person, Refusal, TableService
@@ -75,7 +75,7 @@ def rules_from_args(args: list[str]) -> RuleSet:
 
 def new_usage(lang: str) -> str:
     """/new's usage with every rule set and its seat counts."""
-    choices = "\n".join(t(lang, "new_choice", id=rid, name=t(lang, f"rs_{rid}"),
+    choices = "\n".join(t(lang, "new_choice", id=rid, name=rule_set_name(rid, lang),
                            seats="/".join(map(str, rules.seat_choices)))
                          for rid, rules in RULE_SETS.items())
     return t(lang, "new_usage", choices=choices)

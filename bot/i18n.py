@@ -536,6 +536,11 @@ def t(lang: str, key: str, **fields: object) -> str:
     return _FORMATTER.format(text, **fields) if fields else text
 
 
+def rule_set_name(rule_id: str, lang: str) -> str:
+    """A rule set's display name (``rs_<id>``), or its id for a rule set not named yet."""
+    return t(lang, f"rs_{rule_id}") if f"rs_{rule_id}" in ZH else rule_id
+
+
 FSI, PDI = "\u2068", "\u2069"  # Unicode's first strong isolate and pop directional isolate
 _ISOLATE_MARKS = dict.fromkeys(map(ord, "\u2066\u2067\u2068\u2069"))  # LRI RLI FSI PDI
 # Bidi classes that can turn a left-to-right line around: right-to-left letters, Arabic

@@ -33,7 +33,7 @@ from telegram.error import BadRequest, Forbidden
 from bot import callbacks as cb
 from bot import fairness, robots
 from bot.gate import Gate
-from bot.i18n import t
+from bot.i18n import rule_set_name, t
 from bot.outbox import Job, Outbox
 from bot.store import Store
 from bot.tables import BASES, SLOW, TIMERS, Decision, HandRecord, Table, TableService
@@ -232,7 +232,7 @@ def last_action(hand: Hand, seat: int) -> str:
 
 def rules_label(rules: RuleSet, lang: str) -> str:
     """The rules in brief: ``湖南跑胡子 · 4人``, ``湖南跑胡子 · 2人 · 去20张``, ``跑胡子``."""
-    parts = [t(lang, f"rs_{rules.id}")]
+    parts = [rule_set_name(rules.id, lang)]
     if len(rules.seat_choices) > 1:
         parts.append(t(lang, "rules_seats", n=rules.players))
     if rules.two_seat:
@@ -254,7 +254,7 @@ def settings_keyboard(table: Table, mark: int, lang: str) -> InlineKeyboardMarku
         return InlineKeyboardButton(("✓ " if on else "") + label,
                                     callback_data=cb.option(table.id, mark, code))
     rules = table.rules
-    rows = [[button(t(lang, f"rs_{rid}"), f"r{rid}", rid == rules.id) for rid in RULE_SETS]]
+    rows = [[button(rule_set_name(rid, lang), f"r{rid}", rid == rules.id) for rid in RULE_SETS]]
     if len(rules.seat_choices) > 1:
         rows.append([button(t(lang, "rules_seats", n=n), f"s{n}", n == rules.players)
                      for n in rules.seat_choices])
