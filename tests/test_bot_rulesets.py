@@ -8,6 +8,7 @@ variant's rules."""
 
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
 from dataclasses import replace
@@ -25,6 +26,7 @@ from bot.i18n import t
 from bot.messages import PING_DELAY, SLOW_REPING, Presenter, _Shown, settings_keyboard
 from bot.store import MIGRATIONS, Store
 from bot.tables import SLOW, SLOW_TIMEOUT, Decision, Refusal, Table, TableService
+from engine.record import verify
 from engine.rules import QQ, RULE_SETS
 from tests.test_bot_tables import PEOPLE, Clock, _Observer
 
@@ -247,3 +249,31 @@ def test_the_settings_keyboard_ticks_what_is_in_force(duo: None) -> None:
     assert ["底分 1", "底分 2", "底分 3", "✓ 底分 5", "底分 10"] in rows
     assert ["30秒", "60秒", "120秒", "✓ 慢速"] in rows
     assert rows[-1] == ["↩ 返回"]
+
+
+async def test_a_four14_table_of_one_human_and_three_computers_to_settlement(
+        tg: FakeTelegram, tmp_path: Path) -> None:
+    """/new 六胡抢 opens a 4-seat four14 table; /addbot fills it; all four play (nobody sits
+    out) to the settlement, and /export's record verifies."""
+    async with running_bot(make_config(tg, tmp_path / "db.sqlite3")) as app:
+        alice = tg.user("Alice", language_code="zh-hans")
+        group = tg.group("六胡抢群", members=(alice,))
+        tg.start_private(alice)
+        lobby = await tg.wait_reply(await tg.send_text(group, alice, "/new 六胡抢"))
+        assert "六胡抢" in lobby.text and "4人到齐" in lobby.text and "4. (空)" in lobby.text
+        table = services(app).service.in_chat(group.id)
+        for _ in range(3):
+            await tg.send_text(group, alice, "/addbot")
+        await tg.wait_for(lambda: table.full)
+        await tg.press_button(lobby, alice, "开局")
+        hand = table.current.hand
+        assert (hand.rules.key, hand.players, hand.public_view().xing) == ("four14", 4, None)
+        await alice_plays(tg, app, alice, table, random.Random(4))
+        assert table.status == "between"
+        await services(app).presenter.idle()
+        record = table.current
+        assert len(record.hand.outcome.points) == 4 and sum(record.hand.outcome.points) == 0
+        assert tg.message(group, record.settle_msg_id) is not None
+        sent = await tg.wait_reply(await tg.send_text(group, alice, "/export"))
+        doc = json.loads(sent.document_bytes)
+        assert doc["rules"] == "four14" and verify(doc).ok
