@@ -292,7 +292,7 @@ class Handlers:
         try:
             await self._run_group(command, chat, person, context)
         except Refusal as r:
-            self._reply_group(chat, r.code)
+            self.presenter.note(chat.id, partial(refusal_text, r))
 
     async def _run_group(self, command: str, chat: Chat, person: Person, context: Context) -> None:
         table = self.service.in_chat(chat.id)

@@ -51,7 +51,8 @@ ZH: dict[str, str] = {
     "cmd_removebot": "请走一位电脑玩家",
     "help": (
         "跑胡子机器人 · 三人一桌\n"
-        "/new 开桌 · /join 入座 · /leave 离座 · /begin 开局 · /stop 结束本桌\n"
+        "/new 开桌(/new hunan 4 · /new four14:规则和人数;大厅里 ⚙ 改设置)\n"
+        "/join 入座 · /leave 离座 · /begin 开局 · /stop 结束本桌\n"
         "/addbot 加电脑玩家(一人也能开一桌)· /removebot 请走电脑\n"
         "/rules 规则简介 · /lang en 切换群语言\n"
         "/rank 本群排行(/rank all 总榜)· /me 我的战绩 · /history 最近牌局\n"
@@ -290,7 +291,8 @@ EN: dict[str, str] = {
     "cmd_removebot": "remove a computer player",
     "help": (
         "跑胡子 bot · three players a table\n"
-        "/new open · /join sit · /leave leave · /begin start · /stop close the table\n"
+        "/new open (/new hunan 4 · /new four14: rules and seats; ⚙ in the lobby for settings)\n"
+        "/join sit · /leave leave · /begin start · /stop close the table\n"
         "/addbot adds a computer player (one person can play a table) · /removebot removes one\n"
         "/rules the rules in short · /lang zh switches the group's language\n"
         "/rank this group's leaderboard (/rank all: everyone) · /me your record · /history last hands\n"
