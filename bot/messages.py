@@ -593,9 +593,8 @@ class Presenter:
         """The group's table photo as it should be now, or None if it already is."""
         hand = record.hand
         pub = hand.public_view()
-        head = rules_label(hand.rules, lang) + " · " + t(
-            lang, "table_caption", hand=record.no, dealer=record.names[pub.dealer],
-            stock=pub.stock_count)
+        head = t(lang, "table_caption", hand=record.no, dealer=record.names[pub.dealer],
+                 stock=pub.stock_count)
         if hand.seed is not None:  # the commitment, from the first picture of the hand on
             head += " · " + t(lang, "table_seal", fp=fairness.fingerprint(hand.seed))
         lines = [head, *move_log(record, lang)]
@@ -657,8 +656,7 @@ class Presenter:
         outcome = record.hand.outcome
         assert outcome is not None
         names = record.names
-        lines = [rules_label(record.hand.rules, lang) + " · "
-                 + t(lang, "settings_base", base=record.hand.base)]
+        lines: list[str] = []
         if outcome.kind == OutcomeKind.WIN and outcome.win is not None:
             win = outcome.win
             assert outcome.winner is not None
@@ -945,8 +943,7 @@ class Presenter:
 
     def _hand_caption(self, table: Table, record: HandRecord, seat: int, view: PrivateView,
                       lang: str) -> str:
-        head = t(lang, "dm_caption", table=table.id, hand=record.no, huxi=view.huxi) \
-            + " · " + rules_label(record.hand.rules, lang)
+        head = t(lang, "dm_caption", table=table.id, hand=record.no, huxi=view.huxi)
         taken = self._taken_line(record, seat, lang) if not view.legal else None
         if record.hand.is_terminal() or table.status == "closed":
             status = _over_line(record, lang)
