@@ -241,7 +241,7 @@ def test_the_settings_keyboard_ticks_what_is_in_force(duo: None) -> None:
     table = Table(1, -100, 10, 5, "lobby", None, 0, 0, rules=rules_from_args(["duo", "2"]),
                   timer=SLOW)
     rows = [[b.text for b in row] for row in settings_keyboard(table, 0, "zh").inline_keyboard]
-    assert rows[0] == ["跑胡子", "✓ duo"]
+    assert rows[0][0] == "跑胡子" and rows[0][-1] == "✓ duo" and len(rows[0]) == len(RULE_SETS)
     assert ["3人", "✓ 2人"] in rows
     assert ["21胡起胡", "去20张"] in rows  # the two-seat option: none chosen yet
     assert ["底分 1", "底分 2", "底分 3", "✓ 底分 5", "底分 10"] in rows
