@@ -30,7 +30,7 @@ from engine.record import verify
 from engine.rules import QQ, RULE_SETS
 from tests.test_bot_tables import PEOPLE, Clock, _Observer
 
-DUO = replace(QQ, id="duo", seat_choices=(3, 2))
+DUO = replace(QQ, id="duo", seat_choices=(3, 2), default_base=2)
 
 
 @pytest.fixture
@@ -146,6 +146,9 @@ async def test_the_timer_is_the_tables(service) -> None:
     svc: TableService = service()
     table = await svc.open(-100, PEOPLE[0])
     assert svc.timeout(table) == 60  # the bot's default
+    await svc.configure(table.id, PEOPLE[0].user_id, "base", "10")
+    await svc.configure(table.id, PEOPLE[0].user_id, "rules", "duo")
+    assert (table.rules.key, table.base) == ("duo/3", 2)  # a rule set brings its 底分
     for timer, seconds in ((30, 30), (120, 120), (SLOW, SLOW_TIMEOUT)):
         await svc.configure(table.id, PEOPLE[0].user_id, "timer", str(timer))
         assert svc.timeout(table) == seconds
@@ -194,7 +197,7 @@ async def test_settings_through_the_lobby_and_a_two_seat_table_to_settlement(
     async with running_bot(config) as app:
         svc = services(app)
         lobby = await tg.wait_reply(await tg.send_text(group, alice, "/new duo"))
-        assert t("zh", "lobby_rules", rules="duo · 3人", base=3, timer="30秒") in lobby.text
+        assert t("zh", "lobby_rules", rules="duo · 3人", base=2, timer="30秒") in lobby.text
         assert "3人到齐" in lobby.text
         assert (await tg.press_button(lobby, bob, "⚙ 设置")).text == \
             t("zh", "only_opener_settings")
