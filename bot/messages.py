@@ -246,9 +246,10 @@ def timer_label(seconds: int | float | None, lang: str) -> str:
     return t(lang, "timer_seconds", seconds=f"{seconds:g}")
 
 
-def settings_keyboard(table: Table, mark: int, lang: str) -> InlineKeyboardMarkup:
+def settings_keyboard(table: Table, mark: int, lang: str, timer: float) -> InlineKeyboardMarkup:
     """The lobby's ⚙ keyboard: one row per option (rule set, seats, 两人 option, 底分,
-    timer), the option in force ticked, and 返回. (A hook for more options: a row here and
+    timer: ``timer`` is the one in force, the bot's default until one is chosen), the option
+    in force ticked, and 返回. (A hook for more options: a row here and
     a setting in ``TableService.configure``.)"""
     def button(label: str, code: str, on: bool) -> InlineKeyboardButton:
         return InlineKeyboardButton(("✓ " if on else "") + label,
@@ -263,7 +264,7 @@ def settings_keyboard(table: Table, mark: int, lang: str) -> InlineKeyboardMarku
                      for o in ("min21", "setaside")])
     rows.append([button(t(lang, "settings_base", base=b), f"b{b}", b == table.base)
                  for b in BASES])
-    rows.append([button(timer_label(s, lang), f"t{s}", s == table.timer) for s in TIMERS])
+    rows.append([button(timer_label(s, lang), f"t{s}", s == timer) for s in TIMERS])
     rows.append([InlineKeyboardButton(t(lang, "btn_settings_back"),
                                       callback_data=cb.option(table.id, mark, "k"))])
     return InlineKeyboardMarkup(rows)
@@ -505,21 +506,24 @@ class Presenter:
             else t(lang, "seat_empty", n=s + 1) for s in table.seats)
         opener = next((p.name for p in table.players.values() if p.user_id == table.opener_id),
                       "—")
-        timer = self.service.action_timeout if table.timer is None else table.timer
         rules = t(lang, "lobby_rules", rules=rules_label(table.rules, lang), base=table.base,
-                  timer=timer_label(timer, lang))
+                  timer=timer_label(self._timer(table), lang))
         text = t(lang, "lobby", table=table.id, opener=opener, seats=seats, rules=rules,
                  n=table.rules.players)
         if table.full_since is not None:  # said once: no ticking edits
             text += "\n\n" + t(lang, "lobby_full", seconds=f"{self.service.full_start_delay:g}")
         return text
 
+    def _timer(self, table: Table) -> float:
+        """The table's decision timer as chosen (SLOW for 慢速), else the bot's default."""
+        return self.service.action_timeout if table.timer is None else table.timer
+
     def _lobby_keyboard(self, table: Table, lang: str) -> InlineKeyboardMarkup:
         """加入 and 加电脑 while a seat is free; 离开 and 开局 always; ⚙ before the first deal
         (the opener's settings keyboard instead while he has it open)."""
         mark = self.service.button_mark(table)
         if table.settings_open and table.configurable:
-            return settings_keyboard(table, mark, lang)
+            return settings_keyboard(table, mark, lang, self._timer(table))
 
         def button(key: str, kind: str) -> InlineKeyboardButton:
             return InlineKeyboardButton(t(lang, key), callback_data=cb.group(kind, table.id, mark))

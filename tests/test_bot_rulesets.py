@@ -16,9 +16,8 @@ from pathlib import Path
 
 import pytest
 from fakebot import FakeTelegram
-from test_bot_e2e import make_config, running_bot, services
+from test_bot_e2e import action_buttons, hand_message, make_config, running_bot, services
 from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
-from test_bot_robots import alice_plays
 from test_store_migrations import _old_database
 
 from bot.handlers import new_usage, rules_from_args
@@ -26,6 +25,7 @@ from bot.i18n import t
 from bot.messages import PING_DELAY, SLOW_REPING, Presenter, _Shown, settings_keyboard
 from bot.store import MIGRATIONS, Store
 from bot.tables import SLOW, SLOW_TIMEOUT, Decision, Refusal, Table, TableService
+from engine import policy
 from engine.record import verify
 from engine.rules import QQ, RULE_SETS
 from tests.test_bot_tables import PEOPLE, Clock, _Observer
@@ -175,6 +175,39 @@ def buttons(msg) -> list[str]:  # type: ignore[no-untyped-def]
     return [text for row in msg.keyboard for text, _ in row]
 
 
+async def alice_plays(tg: FakeTelegram, app, alice, table: Table,  # type: ignore[no-untyped-def]
+                      rng: random.Random, until=lambda: False) -> None:
+    """Alice (seat 0) presses the policy's move, now and then another, whenever her DM shows
+    her current decision, until the hand ends (or ``until()``); computers play between. Her
+    turn is read once the hand and the table's decision agree (an action is applied to the
+    hand before it is committed and the decisions follow)."""
+    while True:
+        def her_turn() -> object:
+            if table.status != "playing" or until():
+                return "over"
+            decision, hand = table.decisions.get(0), table.current.hand
+            if decision is None or not decision.legal \
+                    or tuple(hand.legal_actions(0)) != tuple(decision.legal):
+                return None
+            msg = hand_message(tg, alice)
+            shown = action_buttons(msg)
+            current = f"a:{table.id}:{decision.version}:"
+            return (msg, decision) if shown and all(d.startswith(current) for _, d in shown) \
+                else None
+        found = await tg.wait_for(her_turn, timeout=20)
+        if found == "over":
+            return
+        msg, decision = found
+        hand = table.current.hand
+        events = [e for e in hand.history if e.visible_to is None]
+        action = policy.choose(hand.private_view(0), events) if rng.random() < 0.8 \
+            else rng.choice(decision.legal)
+        data = f"a:{table.id}:{decision.version}:{decision.legal.index(action)}"
+        answer = await tg.press(alice, msg.message_id, alice, data)
+        assert answer.text, answer
+        await services(app).presenter.idle()
+
+
 async def test_bad_new_arguments_get_the_usage_and_open_nothing(tg: FakeTelegram,
                                                                 tmp_path: Path) -> None:
     async with running_bot(make_config(tg, tmp_path / "db.sqlite3")) as app:
@@ -203,6 +236,7 @@ async def test_settings_through_the_lobby_and_a_two_seat_table_to_settlement(
             t("zh", "only_opener_settings")
         await tg.press_button(lobby, alice, "⚙ 设置")
         await tg.wait_for(lambda: "✓ 3人" in buttons(tg.message(group, lobby.message_id)))
+        assert "✓ 30秒" in buttons(tg.message(group, lobby.message_id))  # the bot's default
         assert (await tg.press_button(lobby, bob, "底分 5")).text == \
             t("zh", "only_opener_settings")
         for label in ("2人", "底分 5", "60秒"):
@@ -243,7 +277,8 @@ async def test_settings_through_the_lobby_and_a_two_seat_table_to_settlement(
 def test_the_settings_keyboard_ticks_what_is_in_force(duo: None) -> None:
     table = Table(1, -100, 10, 5, "lobby", None, 0, 0, rules=rules_from_args(["duo", "2"]),
                   timer=SLOW)
-    rows = [[b.text for b in row] for row in settings_keyboard(table, 0, "zh").inline_keyboard]
+    rows = [[b.text for b in row]
+            for row in settings_keyboard(table, 0, "zh", SLOW).inline_keyboard]
     assert rows[0][0] == "跑胡子" and rows[0][-1] == "✓ duo" and len(rows[0]) == len(RULE_SETS)
     assert ["3人", "✓ 2人"] in rows
     assert ["21胡起胡", "去20张"] in rows  # the two-seat option: none chosen yet
