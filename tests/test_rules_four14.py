@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from engine import actions as A
+from engine import analyzer
 from engine import cards as C
-from engine.rules import FOUR14, get_rule_set, table_rules
-from engine.state import Hand
+from engine.melds import Group, GroupKind
+from engine.record import export_hand, verify
+from engine.rules import FOUR14, HandStats, get_rule_set, table_rules
+from engine.scoring import di_shu, mingtang, total_fan
+from engine.simulate import play_random
+from engine.state import Hand, Phase, next_dealer
+from engine.views import Outcome, OutcomeKind
 
 # Deal order from the dealer (seat 0): dealer 15 (the last is the 亮张), 下家 14, 对家 14,
 # 上家 14, then the stock of 23 from the top.
@@ -16,12 +24,15 @@ SIZES = (15, 14, 14, 14, 23)
 
 def deck4(
     dealer: str = "", xia: str = "", dui: str = "", shang: str = "", stock: str = "",
-    keep_out: dict[int, str] | None = None,
+    keep_out: dict[int, str] | None = None, liang: str = "",
 ) -> list[int]:
     """A full deck with these places' cards first; each place is completed with cards left,
     one of a kind where it can, kinds no place mentions first (no pair, 坎 or win by accident
-    unless a test checks for it). ``keep_out`` maps a place index to kinds never added there."""
+    unless a test checks for it). ``keep_out`` maps a place index to kinds never added there;
+    ``liang`` is the 亮张 (else the dealer's last card, named or added)."""
     parts = [C.parse_cards(t) for t in (dealer, xia, dui, shang, stock)]
+    liang_card = C.parse_cards(liang)
+    parts[0] += liang_card  # counted out of the pool, moved to the end below
     pool = [C.COPIES - sum(p.count(k) for p in parts) for k in range(C.KINDS)]
     if min(pool) < 0:
         raise ValueError("more than four of a kind")
@@ -38,11 +49,14 @@ def deck4(
             spread.remove(k)
             held[k] += 1
             part.append(k)
+        if place == 0 and liang_card:
+            part.remove(liang_card[0])
+            part.append(liang_card[0])
         out += part
     return out
 
 
-def four14(**places: str) -> Hand:
+def four14(**places) -> Hand:
     return Hand.new(FOUR14, deck=deck4(**places), dealer=0)
 
 
@@ -180,3 +194,211 @@ def test_a_win_on_a_drawn_card_after_ones_own_first_draw_is_no_dihu() -> None:
     o = h.outcome
     assert o.winner == 1 and o.fed_by is None and not o.win.dihu
     assert o.win.di == 2 and o.points == (-6, 18, -6, -6)
+
+
+# ----- 门子与胡息 · 5 门子, at least 6 胡息 ---------------------------------------------------
+
+
+def peng(text: str) -> Group:
+    return Group(GroupKind.PENG, (card(text),) * 3)
+
+
+def test_five_groups_and_six_huxi_win() -> None:
+    # 碰 四 五 六 (1 each) + 一二三 (3) + 柒捌玖 = 5 门子, 6 胡息: x = 1; 12 small cards:
+    # 小字胡 8 + 2 = 10 番; d = 3: each other seat pays 1·10·3 = 30.
+    win = analyzer.analyze(FOUR14, C.counts(C.parse_cards("一二三柒捌")),
+                           [peng("四"), peng("五"), peng("六")], card("玖"), source="other")
+    assert win is not None and len(win.groups) == 5
+    assert (win.huxi, win.di, win.mingtang, win.loser_points) == (6, 1, (("小字胡", 10),), -30)
+
+
+def test_five_huxi_do_not_win() -> None:
+    # 碰 四 五 (1 each) + 一二三 (3) + 六七八 + 柒捌玖 = 5 门子 but 5 胡息.
+    assert analyzer.analyze(FOUR14, C.counts(C.parse_cards("一二三六七八柒捌")),
+                            [peng("四"), peng("五")], card("玖"), source="other") is None
+
+
+# ----- 结算 · settlement --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("huxi", "zimo", "tianhu", "x"),
+    [
+        (6, False, False, 1), (8, False, False, 1), (9, False, False, 2), (11, False, False, 2),
+        (12, False, False, 3), (14, False, False, 3), (15, False, False, 4),
+        (9, True, False, 3),  # 自摸 +1
+        (6, False, True, 3), (9, False, True, 5), (10, False, True, 5), (12, False, True, 7),
+        (12, True, True, 8),
+    ],
+)
+def test_di_shu_is_three_huxi_a_step_from_six(huxi: int, zimo: bool, tianhu: bool, x: int) -> None:
+    """Seed 002: 6–8 胡息 1 囤, 9–11 2 囤, 12–14 3 囤; 天胡 (2H − 3) / 3; 自摸 +1."""
+    assert di_shu(FOUR14, huxi, zimo=zimo, tianhu=tianhu) == x
+
+
+def stats(red: int = 3, big: int = 7, small: int = 8, all_sets: bool = False) -> HandStats:
+    return HandStats(red=red, big=big, small=small, all_sets=all_sets)
+
+
+@pytest.mark.parametrize(
+    ("hand_stats", "named"),
+    [
+        (stats(red=3), ()), (stats(red=5), ()), (stats(red=6), ()),
+        (stats(red=4), (("红胡", 2),)), (stats(red=7), (("红胡", 2),)),
+        (stats(red=1), (("真点胡", 4),)),
+        (stats(red=8), (("红乌", 4),)),
+        (stats(red=10), (("红乌", 6),)),  # no 假点胡 in four14
+        (stats(red=12), (("红乌", 8),)),  # 11–12 red are 红乌 only
+        (stats(red=0), (("乌胡", 5),)),
+        (stats(all_sets=True), (("对对胡", 5),)),
+        (stats(big=9, small=6), ()), (stats(big=10, small=5), (("大字胡", 6),)),
+        (stats(big=12, small=3), (("大字胡", 8),)),
+        (stats(big=6, small=9), ()), (stats(big=5, small=10), (("小字胡", 8),)),
+        (stats(big=2, small=13), (("小字胡", 11),)),
+    ],
+)
+def test_mingtang_thresholds(hand_stats: HandStats, named: tuple) -> None:
+    assert mingtang(FOUR14, hand_stats) == named
+
+
+def test_mingtang_add_up_and_haidi_adds_one_or_two() -> None:
+    named = mingtang(FOUR14, stats(red=0, big=2, small=13))
+    assert named == (("乌胡", 5), ("小字胡", 11))
+    assert total_fan(FOUR14, named, haidi=False) == 16
+    assert total_fan(FOUR14, named, haidi=True) == 18
+    assert total_fan(FOUR14, (), haidi=True) == 2
+
+
+# ----- 天胡 and 地胡 --------------------------------------------------------------------------
+
+
+def test_forced_tianhu_two_ti() -> None:
+    h = four14(dealer="壹壹壹壹贰贰贰贰三四五六八九肆")
+    o = h.outcome
+    assert o is not None and o.winner == 0 and o.win.tianhu and o.win.zimo
+    # H = 12 + 12 (no scoring run in 三四五六八九肆); x = (2·24 − 3) // 3 + 1 (自摸) = 16;
+    # 4 red (贰): 红胡 2 番; d = 3: each other seat pays 16·2·3 = 96.
+    assert (o.win.huxi, o.win.di, o.win.fan) == (24, 16, 2)
+    assert o.points == (288, -96, -96, -96)
+
+
+def test_forced_dihu_four_kan_for_a_non_dealer() -> None:
+    h = four14(xia="一一一四四四五五五八八八九肆")
+    o = h.outcome
+    assert o is not None and o.winner == 1
+    assert o.win.dihu and not o.win.tianhu and not o.win.zimo
+    # H = 4 × 3 = 12; x = (2·12 − 3) // 3 = 7; no red: 乌胡 5; 13 small: 小字胡 8 + 3;
+    # f = 16; each other seat pays 7·16·3 = 336.
+    assert (o.win.huxi, o.win.di, o.win.fan) == (12, 7, 16)
+    assert o.points == (-336, 1008, -336, -336)
+
+
+def test_a_ti_counts_as_a_kan_for_the_forced_win_but_three_kan_do_not() -> None:
+    assert four14(xia="一一一一四四四五五五八八八九").outcome.winner == 1
+    h = four14(xia="一一一四四四五五五八九")
+    assert h.outcome is None and h.to_act() == (0,)
+
+
+def test_tianhu_the_dealers_fifteen_cards() -> None:
+    h = four14(dealer="九" + WAITS_369, keep_out={1: "三六九", 2: "三六九", 3: "三六九"})
+    assert h.phase == Phase.LIANG and h.to_act() == (0,)
+    h.apply(0, A.HU)
+    o = h.outcome
+    assert o.win.tianhu and not o.win.zimo and not o.win.dihu
+    # H = 9: 天胡 x = (18 − 3) // 3 = 5, f = 1: each pays 15.
+    assert o.points == (45, -15, -15, -15)
+
+
+def test_dihu_a_non_dealer_wins_on_the_liangzhang() -> None:
+    h = four14(liang="九", xia=WAITS_369, keep_out={0: "三六九", 2: "三六九", 3: "三六九"})
+    assert h.liangzhang == card("九") and h.phase == Phase.LIANG and h.to_act() == (1,)
+    h.apply(1, A.HU)
+    o = h.outcome
+    assert o.win.dihu and not o.win.tianhu and o.fed_by is None
+    assert o.points == (-15, 45, -15, -15)
+
+
+# ----- 荒庄 -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dealer", range(4))
+def test_huangzhuang_passes_the_deal_to_the_xia_at_once(dealer: int) -> None:
+    drawn = Outcome(OutcomeKind.DRAW, (0, 0, 0, 0))
+    assert next_dealer(FOUR14, dealer, drawn, 0) == ((dealer + 1) % 4, 0)
+
+
+def test_a_hand_nobody_takes_ends_huangzhuang_when_the_23_cards_are_drawn() -> None:
+    h = four14()
+    assert h.stock_count == 23
+    pass_until(h, lambda h: False)
+    assert h.outcome.kind == OutcomeKind.DRAW and h.outcome.points == (0, 0, 0, 0)
+    assert h.stock_count == 0 and h.history[-1].kind == "huangzhuang"
+
+
+def test_escape_pays_each_of_the_three_others() -> None:
+    h = four14()
+    h3 = sum(analyzer.best_huxi(FOUR14, h._seats[s].hand, h._seats[s].melds) for s in (0, 2, 3))
+    penalty = ((h3 - 6) // 3 + 8) * 3
+    h.escape(1)
+    assert h.outcome.kind == OutcomeKind.ESCAPE
+    assert h.outcome.points == (penalty, -3 * penalty, penalty, penalty)
+
+
+# ----- priorities round a four-seat table ------------------------------------------------------
+
+
+def test_forced_wins_go_round_from_the_dealer() -> None:
+    h = four14(dui="一一一一二二二二", shang="四四四四五五五五")
+    assert h.outcome.winner == 2 and h.outcome.win.dihu
+
+
+def test_liangzhang_wins_go_round_from_the_dealer() -> None:
+    h = four14(liang="九", dui=WAITS_369, shang=RED4_WAITS_9, keep_out={0: "三六九"})
+    assert h.phase == Phase.LIANG and h.to_act() == (2, 3)
+    h.apply(3, A.HU)
+    assert h.to_act() == (2,)
+    h.apply(2, A.HU)
+    assert h.outcome.winner == 2 and h.outcome.win.dihu
+
+
+def test_on_a_drawn_card_the_drawers_xia_goes_before_seats_farther_on() -> None:
+    # The 下家 draws 拾 (untaken), the 对家 draws 九: the 上家 (the drawer's 下家, still with
+    # untouched cards: 地胡) goes before the 下家 (who has drawn: no 地胡).
+    h = four14(xia=WAITS_369, shang=RED4_WAITS_9, stock="拾九",
+               keep_out={0: "三六九", 2: "七八九十玖捌贰柒拾"})
+    pass_until(h, lambda h: h.public_view().offer is not None
+               and h.public_view().offer.card == card("九"))
+    assert h.public_view().offer.seat == 2 and set(h.to_act()) == {1, 3}
+    h.apply(1, A.HU)
+    assert h.to_act() == (3,)
+    h.apply(3, A.HU)
+    assert h.outcome.winner == 3 and h.outcome.win.dihu and h.outcome.fed_by is None
+
+
+def test_po_pao_hu_a_discard_is_won_on_before_the_forced_pao() -> None:
+    h = four14(dealer="九", dui=WAITS_369, shang="九九九", keep_out={1: "七八十玖"})
+    h.apply(0, A.discard(card("九")))
+    assert h.to_act() == (2,)  # the 上家's 跑 is forced: he is not asked
+    h.apply(2, A.HU)
+    assert h.outcome.winner == 2 and h.outcome.fed_by == 0
+
+
+def test_a_declined_discard_win_lets_the_pao_happen_and_the_first_pao_discards() -> None:
+    h = four14(dealer="九", dui=WAITS_369, shang="九九九", keep_out={1: "七八十玖"})
+    h.apply(0, A.discard(card("九")))
+    h.apply(2, A.PASS)
+    assert [e.kind for e in h.history if e.visible_to is None][-1] == "pao"
+    # 11 in hand + 4 on the table = 15 > 14 + max(0, 1 − 1): he discards
+    assert h.to_act() == (3,) and h.phase == Phase.DISCARD
+
+
+def test_the_record_of_a_discard_win_names_the_feeder_and_verifies() -> None:
+    for seed in range(200):  # the first random hand won on a discard
+        h = play_random(Hand.new(FOUR14, seed=seed), random.Random(seed))
+        if h.outcome.fed_by is not None:
+            break
+    doc = export_hand(h)
+    assert doc["rules"] == "four14" and doc["result"]["fed_by"] == h.outcome.fed_by
+    assert verify(doc).ok
+    doc["result"]["fed_by"] = (h.outcome.fed_by + 1) % 4
+    assert not verify(doc).ok
