@@ -259,9 +259,9 @@ def settings_keyboard(table: Table, mark: int, lang: str, timer: float) -> Inlin
     if len(rules.seat_choices) > 1:
         rows.append([button(t(lang, "rules_seats", n=n), f"s{n}", n == rules.players)
                      for n in rules.seat_choices])
-    if rules.players == 2:
+    if rules.players == 2 and rules.two_seat_choices:
         rows.append([button(t(lang, f"two_{o}"), f"x{o}", o == rules.two_seat)
-                     for o in ("min21", "setaside")])
+                     for o in rules.two_seat_choices])
     rows.append([button(t(lang, "settings_base", base=b), f"b{b}", b == table.base)
                  for b in BASES])
     rows.append([button(timer_label(s, lang), f"t{s}", s == timer) for s in TIMERS])

@@ -71,12 +71,15 @@ async def test_the_migration_gives_old_tables_qq_and_seats_up_to_four(tmp_path: 
 @pytest.mark.parametrize(("args", "key"), [
     ([], "qq"), (["qq"], "qq"), (["duo"], "duo/3"), (["duo", "2"], "duo/2"),
     (["2", "duo"], "duo/2"), (["DUO", "2人"], "duo/2"), (["跑胡子"], "qq"),
+    (["hunan"], "hunan/4"), (["湖南", "3"], "hunan/3"), (["hunan", "2"], "hunan/2/min21"),
+    (["六胡抢"], "four14"), (["four14", "4人"], "four14"),
 ])
 def test_new_arguments_name_the_rules(duo: None, args: list[str], key: str) -> None:
     assert rules_from_args(args).key == key
 
 
-@pytest.mark.parametrize("args", [["mahjong"], ["qq", "4"], ["duo", "5"], ["duo", "2", "x"]])
+@pytest.mark.parametrize("args", [["mahjong"], ["qq", "4"], ["duo", "5"], ["duo", "2", "x"],
+                                  ["four14", "3"], ["hunan", "1"]])
 def test_bad_new_arguments_are_refused(duo: None, args: list[str]) -> None:
     with pytest.raises(ValueError):
         rules_from_args(args)
@@ -281,10 +284,15 @@ def test_the_settings_keyboard_ticks_what_is_in_force(duo: None) -> None:
             for row in settings_keyboard(table, 0, "zh", SLOW).inline_keyboard]
     assert rows[0][0] == "跑胡子" and rows[0][-1] == "✓ duo" and len(rows[0]) == len(RULE_SETS)
     assert ["3人", "✓ 2人"] in rows
-    assert ["21胡起胡", "去20张"] in rows  # the two-seat option: none chosen yet
+    assert not any("21胡起胡" in row for row in rows)  # duo offers no two-seat option
     assert ["底分 1", "底分 2", "底分 3", "✓ 底分 5", "底分 10"] in rows
     assert ["30秒", "60秒", "120秒", "✓ 慢速"] in rows
     assert rows[-1] == ["↩ 返回"]
+    table.rules = rules_from_args(["hunan", "2"])
+    rows = [[b.text for b in row]
+            for row in settings_keyboard(table, 0, "zh", 30).inline_keyboard]
+    assert ["✓ 21胡起胡", "去20张"] in rows and ["4人", "3人", "✓ 2人"] in rows
+    assert ["✓ 30秒", "60秒", "120秒", "慢速"] in rows
 
 
 async def test_a_four14_table_of_one_human_and_three_computers_to_settlement(
@@ -313,3 +321,46 @@ async def test_a_four14_table_of_one_human_and_three_computers_to_settlement(
         sent = await tg.wait_reply(await tg.send_text(group, alice, "/export"))
         doc = json.loads(sent.document_bytes)
         assert doc["rules"] == "four14" and verify(doc).ok
+
+
+XING_SEED = 9  # running_bot's rng: the first dealer is seat 3, so seat 1 (Bob) is 醒家
+
+
+async def test_a_hunan_table_of_four_whose_xing_gets_one_line_and_no_picture(
+        tg: FakeTelegram, tmp_path: Path) -> None:
+    """/new 湖南 4: Alice and Bob with two computers. The dealer's opposite (Bob) is 醒家: one
+    short DM line, never a picture, a button or a ping, never 托管; Alice plays the hand to
+    its settlement, where Bob's points are his 醒筹; a restart does not tell him again."""
+    config = make_config(tg, tmp_path / "db.sqlite3", action_timeout=2.0)
+    alice = tg.user("Alice", language_code="zh-hans")
+    bob = tg.user("Bob", language_code="zh-hans")
+    group = tg.group("湖南群", members=(alice, bob))
+    tg.start_private(alice)
+    tg.start_private(bob)
+    async with running_bot(config, seed=XING_SEED) as app:
+        lobby = await tg.wait_reply(await tg.send_text(group, alice, "/new 湖南 4"))
+        assert "湖南跑胡子 · 4人" in lobby.text and "4人到齐" in lobby.text
+        await tg.press_button(lobby, bob, "加入")
+        table = services(app).service.in_chat(group.id)
+        for _ in range(2):
+            await tg.send_text(group, alice, "/addbot")
+        await tg.wait_for(lambda: table.full)
+        mark = len(tg.calls)
+        await tg.press_button(lobby, alice, "开局")
+        hand = table.current.hand
+        assert (hand.rules.key, hand.dealer, hand.public_view().xing) == ("hunan/4", 3, 1)
+        await alice_plays(tg, app, alice, table, random.Random(5),
+                          until=lambda: len(table.current.hand.log) >= 8)
+    async with running_bot(config, seed=XING_SEED) as app:  # a restart in the middle
+        table = services(app).service.in_chat(group.id)
+        assert table.status == "playing" and table.current.hand.public_view().xing == 1
+        await alice_plays(tg, app, alice, table, random.Random(5))
+        await services(app).presenter.idle()
+        outcome = table.current.hand.outcome
+        assert outcome.xing == 1 and len(outcome.points) == 4 and sum(outcome.points) == 0
+        assert not table.players[1].autoplay
+    to_bob = [c for c in tg.calls[mark:] if c.chat_id == bob.id]
+    assert [c.method for c in to_bob] == ["sendMessage"]  # told once, restart or not
+    assert [m.text for m in tg.messages(bob) if m.text == t("zh", "xing_dm")] == \
+        [t("zh", "xing_dm")]
+    assert not any(m.photo_bytes or m.keyboard for m in tg.messages(bob))
