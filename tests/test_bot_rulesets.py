@@ -20,6 +20,7 @@ from test_bot_e2e import action_buttons, hand_message, make_config, running_bot,
 from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
 from test_store_migrations import _old_database
 
+from bot.fairness import export_file
 from bot.handlers import new_usage, rules_from_args
 from bot.i18n import t
 from bot.messages import PING_DELAY, SLOW_REPING, Presenter, _Shown, settings_keyboard
@@ -27,7 +28,7 @@ from bot.store import MIGRATIONS, Store
 from bot.tables import SLOW, SLOW_TIMEOUT, Decision, Refusal, Table, TableService
 from engine import policy
 from engine.record import verify
-from engine.rules import QQ, RULE_SETS
+from engine.rules import QQ, RULE_SETS, get_rule_set
 from tests.test_bot_tables import PEOPLE, Clock, _Observer
 
 DUO = replace(QQ, id="duo", seat_choices=(3, 2), default_base=2)
@@ -364,3 +365,41 @@ async def test_a_hunan_table_of_four_whose_xing_gets_one_line_and_no_picture(
     assert [m.text for m in tg.messages(bob) if m.text == t("zh", "xing_dm")] == \
         [t("zh", "xing_dm")]
     assert not any(m.photo_bytes or m.keyboard for m in tg.messages(bob))
+
+
+@pytest.mark.parametrize("key", ["qq", "hunan/4", "hunan/3", "hunan/2/min21",
+                                 "hunan/2/setaside", "four14"])
+async def test_every_shape_deals_restarts_settles_and_exports(service, key: str) -> None:
+    """A table of each shape (one human timing out into 托管, computers in the other seats):
+    dealt by its rules, replayed as it was after a restart in the middle, settled zero-sum
+    over all its seats (醒家 included, who never acts nor goes into 托管), and its /export
+    record verifies."""
+    first: TableService = service()
+    rules = get_rule_set(key)
+    table = await first.open(-100, PEOPLE[0], rules)
+    for _ in range(rules.players - 1):
+        await first.add_robot(table.id, PEOPLE[0].user_id, "zh")
+    await first.begin(table.id, PEOPLE[0].user_id)
+    clock = first.clock
+    for _ in range(6):  # a few moves (of whoever is due: 托管 and computers)
+        clock.now += 100  # type: ignore[operator]
+        await first.play_due(table.id)
+    before = table.current.hand
+    second: TableService = service()
+    [table] = await second.load()
+    hand = table.current.hand
+    assert hand.rules.key == key and hand.log == before.log
+    assert hand.public_view() == before.public_view()
+    while table.status == "playing":
+        clock.now += 100  # type: ignore[operator]
+        await second.play_due(table.id)
+    outcome = hand.outcome
+    xing = rules.xing_seat(hand.dealer)
+    assert outcome.xing == xing and len(outcome.points) == rules.players
+    assert sum(outcome.points) == 0
+    if xing is not None:
+        assert all(seat != xing for seat, _ in hand.log) and not table.players[xing].autoplay
+    [played] = await second.store.finished_hands(-100, 1)
+    assert (played.rule_set, played.points) == (key, outcome.points)
+    _, data, _ = export_file(played)
+    assert verify(json.loads(data)).ok
