@@ -25,7 +25,7 @@ from bot.handlers import new_usage, rules_from_args
 from bot.i18n import t
 from bot.messages import PING_DELAY, SLOW_REPING, Presenter, _Shown, settings_keyboard
 from bot.store import MIGRATIONS, Store
-from bot.tables import SLOW, SLOW_TIMEOUT, Decision, Refusal, Table, TableService
+from bot.tables import SLOW, SLOW_TIMEOUT, Decision, Person, Refusal, Table, TableService
 from engine import policy
 from engine.record import verify
 from engine.rules import QQ, RULE_SETS, get_rule_set
@@ -403,3 +403,27 @@ async def test_every_shape_deals_restarts_settles_and_exports(service, key: str)
     assert (played.rule_set, played.points) == (key, outcome.points)
     _, data, _ = export_file(played)
     assert verify(json.loads(data)).ok
+
+
+async def test_the_xing_cannot_escape_and_leaves_after_the_hand(service) -> None:
+    """The 醒家 holds no cards: /leave during the hand is refused (no 逃跑 quote, no penalty);
+    the others still may 逃跑."""
+    svc: TableService = service()
+    dan = Person(13, "D", "zh")
+    await svc.store.upsert_user(dan.user_id, dan.name, None, dan.lang, dm_ok=True)
+    table = await svc.open(-100, PEOPLE[0], get_rule_set("hunan/4"))
+    for person in (*PEOPLE[1:], dan):
+        await svc.join(table.id, person)
+    await svc.begin(table.id, dan.user_id)
+    hand = table.current.hand
+    xing = hand.rules.xing_seat(hand.dealer)
+    xing_user = table.players[xing].user_id
+    with pytest.raises(Refusal, match="xing_stays"):
+        svc.escape_quote(table.id, xing_user)
+    with pytest.raises(Refusal, match="xing_stays"):
+        await svc.leave(table.id, xing_user, table.current.id)
+    assert table.status == "playing" and table.seat_of(xing_user) == xing
+    other = table.players[(xing + 1) % 4].user_id
+    hand_id, _ = svc.escape_quote(table.id, other)
+    await svc.leave(table.id, other, hand_id)
+    assert hand.outcome is not None and hand.outcome.escaper == (xing + 1) % 4
