@@ -664,12 +664,18 @@ class Presenter:
         if outcome.kind == OutcomeKind.WIN and outcome.win is not None:
             win = outcome.win
             assert outcome.winner is not None
-            lines.append(t(lang, "settle_win", winner=names[outcome.winner], huxi=win.huxi,
-                           di=win.di, fan=win.fan))
-            items = " ".join(t(lang, "mingtang_item", name=name, fan=fan)
+            # 湖南: 囤 times multiplying 名堂 (×n), else 底数 times 番 added up
+            times = record.hand.rules.mingtang_multiply
+            lines.append(t(lang, "settle_win_tun" if times else "settle_win",
+                           winner=names[outcome.winner], huxi=win.huxi, di=win.di, fan=win.fan))
+            item = "mingtang_times" if times else "mingtang_item"
+            items = " ".join(t(lang, item, name=name, fan=fan)
                              for name, fan in win.mingtang) or t(lang, "settle_plain")
-            flags = [t(lang, f) for f, on in (("flag_tianhu", win.tianhu), ("flag_zimo", win.zimo),
+            flags = [t(lang, f) for f, on in (("flag_tianhu", win.tianhu), ("flag_dihu", win.dihu),
+                                               ("flag_zimo", win.zimo),
                                                ("flag_haidi", win.haidi)) if on]
+            if outcome.fed_by is not None:
+                flags.append(t(lang, "flag_fed", name=names[outcome.fed_by]))
             lines.append(" · ".join([t(lang, "settle_mingtang", items=items), *flags]))
         elif outcome.kind == OutcomeKind.DRAW:
             lines.append(t(lang, "settle_draw"))
@@ -678,7 +684,8 @@ class Presenter:
             lines.append(t(lang, "settle_escape", name=names[outcome.escaper],
                            points=max(outcome.points)))
         for seat, user_id in enumerate(record.users):
-            lines.append(t(lang, "settle_points", name=names[seat], points=outcome.points[seat],
+            name = t(lang, "xing_name", name=names[seat]) if seat == outcome.xing else names[seat]
+            lines.append(t(lang, "settle_points", name=name, points=outcome.points[seat],
                            total=totals.get(user_id, 0)))
         seed = record.hand.seed
         if seed is not None:  # the hand is over: its seed may be told

@@ -25,10 +25,21 @@ from bot.handlers import new_usage, rules_from_args
 from bot.i18n import t
 from bot.messages import PING_DELAY, SLOW_REPING, Presenter, _Shown, settings_keyboard
 from bot.store import MIGRATIONS, Store
-from bot.tables import SLOW, SLOW_TIMEOUT, Decision, Person, Refusal, Table, TableService
+from bot.tables import (
+    SLOW,
+    SLOW_TIMEOUT,
+    Decision,
+    HandRecord,
+    Person,
+    Refusal,
+    Table,
+    TableService,
+)
 from engine import policy
 from engine.record import verify
 from engine.rules import QQ, RULE_SETS, get_rule_set
+from engine.simulate import play_random
+from engine.state import Hand
 from tests.test_bot_tables import PEOPLE, Clock, _Observer
 
 DUO = replace(QQ, id="duo", seat_choices=(3, 2), default_base=2)
@@ -360,6 +371,8 @@ async def test_a_hunan_table_of_four_whose_xing_gets_one_line_and_no_picture(
         outcome = table.current.hand.outcome
         assert outcome.xing == 1 and len(outcome.points) == 4 and sum(outcome.points) == 0
         assert not table.players[1].autoplay
+        settlement = tg.message(group, table.current.settle_msg_id)
+        assert f"Bob(醒家·醒筹): {outcome.points[1]:+d}" in settlement.caption
     to_bob = [c for c in tg.calls[mark:] if c.chat_id == bob.id]
     assert [c.method for c in to_bob] == ["sendMessage"]  # told once, restart or not
     assert [m.text for m in tg.messages(bob) if m.text == t("zh", "xing_dm")] == \
@@ -427,3 +440,35 @@ async def test_the_xing_cannot_escape_and_leaves_after_the_hand(service) -> None
     hand_id, _ = svc.escape_quote(table.id, other)
     await svc.leave(table.id, other, hand_id)
     assert hand.outcome is not None and hand.outcome.escaper == (xing + 1) % 4
+
+
+def _won(key: str, wanted) -> Hand:  # type: ignore[no-untyped-def]
+    """The first random hand of ``key`` whose win satisfies ``wanted(outcome)``."""
+    for seed in range(2000):
+        hand = play_random(Hand.new(get_rule_set(key), seed=seed, dealer=seed % 4),
+                           random.Random(seed))
+        if hand.outcome.win is not None and wanted(hand.outcome):
+            return hand
+    raise AssertionError(f"no such {key} hand")
+
+
+def test_the_settlement_caption_words_each_rule_sets_score() -> None:
+    """湖南: 囤 and 名堂 ×n, the 醒家's line says 醒筹; four14: who fed a discard win (点炮)."""
+    names = ("A", "B", "C", "D")
+
+    def caption(hand: Hand) -> str:
+        record = HandRecord(1, 1, hand, (1, 2, 3, 4), names)
+        presenter = Presenter.__new__(Presenter)  # the caption reads nothing of its own
+        return presenter._settlement_text(None, record, {}, "zh", live=False)  # type: ignore[arg-type]
+
+    hunan = _won("hunan/4", lambda o: o.win.mingtang)
+    win, xing = hunan.outcome.win, hunan.outcome.xing
+    text = caption(hunan)
+    assert f"胡息 {win.huxi} · {win.di} 囤 · 名堂 ×{win.fan}" in text
+    name, times = win.mingtang[0]
+    assert f"{name}×{times}" in text and "番" not in text
+    assert f"{names[xing]}(醒家·醒筹): {hunan.outcome.points[xing]:+d}" in text
+    four14 = _won("four14", lambda o: o.fed_by is not None)
+    text = caption(four14)
+    assert f"{names[four14.outcome.fed_by]} 点炮" in text and "醒家" not in text
+    assert f"番 {four14.outcome.win.fan}" in text
