@@ -37,7 +37,7 @@ NAME_GRAPHEMES = 16  # display names are cut to this many characters as seen (\X
 # /new's words (read, never written): the rule sets' names besides their ids, and 4人 for 4
 SEATS_WORD = "人"
 RULE_WORDS = {"湖南": "hunan", "湖南跑胡子": "hunan", "六胡抢": "four14", "四人十四张": "four14",
-              "跑胡子": "qq"}
+              "跑胡子": "qq", "qq跑胡子": "qq"}
 # a ⚙ option code's letter: the setting it changes (see bot.callbacks)
 OPTION_SETTINGS = {"r": "rules", "s": "seats", "x": "two_seat", "b": "base", "t": "timer"}
 

@@ -231,10 +231,9 @@ def last_action(hand: Hand, seat: int) -> str:
 
 
 def rules_label(rules: RuleSet, lang: str) -> str:
-    """The rules in brief: ``湖南跑胡子 · 4人``, ``湖南跑胡子 · 2人 · 去20张``, ``跑胡子``."""
-    parts = [rule_set_name(rules.id, lang)]
-    if len(rules.seat_choices) > 1:
-        parts.append(t(lang, "rules_seats", n=rules.players))
+    """The rules in brief, as the pictures label them: ``湖南跑胡子 · 4人``,
+    ``湖南跑胡子 · 2人 · 去20张``, ``QQ跑胡子 · 3人``."""
+    parts = [rule_set_name(rules.id, lang), t(lang, "rules_seats", n=rules.players)]
     if rules.two_seat:
         parts.append(t(lang, f"two_{rules.two_seat}"))
     return " · ".join(parts)

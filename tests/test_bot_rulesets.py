@@ -83,7 +83,8 @@ async def test_the_migration_gives_old_tables_qq_and_seats_up_to_four(tmp_path: 
 @pytest.mark.parametrize(("args", "key"), [
     ([], "qq"), (["qq"], "qq"), (["duo"], "duo/3"), (["duo", "2"], "duo/2"),
     (["2", "duo"], "duo/2"), (["DUO", "2人"], "duo/2"), (["跑胡子"], "qq"),
-    (["hunan"], "hunan/4"), (["湖南", "3"], "hunan/3"), (["hunan", "2"], "hunan/2/min21"),
+    (["QQ跑胡子"], "qq"), (["hunan"], "hunan/4"), (["湖南", "3"], "hunan/3"),
+    (["hunan", "2"], "hunan/2/min21"),
     (["六胡抢"], "four14"), (["four14", "4人"], "four14"),
 ])
 def test_new_arguments_name_the_rules(duo: None, args: list[str], key: str) -> None:
@@ -98,7 +99,7 @@ def test_bad_new_arguments_are_refused(duo: None, args: list[str]) -> None:
 
 
 def test_the_usage_lists_every_rule_set_and_its_seats(duo: None) -> None:
-    assert "duo(duo):3/2 人" in new_usage("zh") and "qq(跑胡子):3 人" in new_usage("zh")
+    assert "duo(duo):3/2 人" in new_usage("zh") and "qq(QQ跑胡子):3 人" in new_usage("zh")
     assert "duo (duo): 3/2 seats" in new_usage("en")
 
 
@@ -294,7 +295,7 @@ def test_the_settings_keyboard_ticks_what_is_in_force(duo: None) -> None:
                   timer=SLOW)
     rows = [[b.text for b in row]
             for row in settings_keyboard(table, 0, "zh", SLOW).inline_keyboard]
-    assert rows[0][0] == "跑胡子" and rows[0][-1] == "✓ duo" and len(rows[0]) == len(RULE_SETS)
+    assert rows[0][0] == "QQ跑胡子" and rows[0][-1] == "✓ duo" and len(rows[0]) == len(RULE_SETS)
     assert ["3人", "✓ 2人"] in rows
     assert not any("21胡起胡" in row for row in rows)  # duo offers no two-seat option
     assert ["底分 1", "底分 2", "底分 3", "✓ 底分 5", "底分 10"] in rows
