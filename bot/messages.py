@@ -11,7 +11,9 @@ without naming who may claim, and the time left on the seat's own decision. It i
 once when a new decision is his or his buttons are withdrawn; any other change to it waits a
 little and rides on the next edit (see :meth:`Presenter._sync_hand`). A short ping, which
 unlike an edit notifies, goes to a player whose decision has waited ``PING_DELAY`` seconds,
-and is deleted once he has answered. Every call waits its turn at the bot-wide
+and is deleted once he has answered (at a 慢速 table a second one follows before 托管). The
+hand's 醒家 (湖南, 4 seats) sits it out: he gets one short line instead of a hand message,
+never a picture, a button or a ping. Every call waits its turn at the bot-wide
 :class:`~bot.gate.Gate`.
 """
 
