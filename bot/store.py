@@ -2,9 +2,9 @@
 
 Everything a restart needs is here: open tables (with their rules key, 底分 and decision
 timer) and their seats, each hand's rule set, seed and dealer, and the **append-only** action
-log (SQLite triggers refuse UPDATE and DELETE on it) from which ``Hand.replay`` rebuilds a running hand. Writes go through
-:meth:`Store.transaction`, which commits or rolls back as a whole; one lock serialises them
-because the single connection is shared by every coroutine.
+log (SQLite triggers refuse UPDATE and DELETE on it) from which ``Hand.replay`` rebuilds a
+running hand. Writes go through :meth:`Store.transaction`, which commits or rolls back as a
+whole; one lock serialises them because the single connection is shared by every coroutine.
 """
 
 from __future__ import annotations
