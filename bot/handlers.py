@@ -27,6 +27,7 @@ from bot.messages import Presenter
 from bot.store import Store
 from bot.tables import Person, Refusal, TableService
 from engine import actions as A
+from engine.rules import RuleSet
 
 log = logging.getLogger(__name__)
 
@@ -204,15 +205,27 @@ class Handlers:
         text = parts[1] if len(parts) > 1 else ""
         self._answer(update, lambda lang: calc.answer(text, lang))
 
+    def _chat_rules(self, chat: Chat) -> RuleSet:
+        """The rules of the chat's table (the bot's default rules when it has none)."""
+        table = None if chat.type == Chat.PRIVATE else self.service.in_chat(chat.id)
+        if table is not None and table.current is not None:
+            return table.current.hand.rules
+        return self.service.rules
+
     async def rank(self, update: Update, context: Context) -> None:
-        """/rank: this group's top players; /rank all (and /rank in private): everyone's."""
+        """/rank [qq|hunan|four14] [all]: the top players of one rule set (the chat's table's
+        by default) in this group, or with ``all`` (and in private) in every group."""
         chat = update.effective_chat
         if chat is None:
             return
-        everyone = chat.type == Chat.PRIVATE or \
-            bool(context.args and context.args[0].lower() in stats.ALL_WORDS)
-        rows = await self.store.ranking(None if everyone else chat.id, stats.TOP)
-        self._answer(update, lambda lang: stats.rank_text(rows, lang, everyone))
+        query = stats.rank_query(context.args or [], chat.type == Chat.PRIVATE,
+                                 self._chat_rules(chat).id)
+        if query is None:
+            self._answer(update, stats.rank_usage)
+            return
+        rows = await self.store.ranking(None if query.everyone else chat.id, stats.TOP,
+                                        rule_set=query.rule_set)
+        self._answer(update, lambda lang: stats.rank_text(rows, lang, query))
 
     async def me(self, update: Update, context: Context) -> None:
         """/me: one's points, 等级, hands, wins and best hand (and this group's share)."""

@@ -161,11 +161,11 @@ ZH: dict[str, str] = {
     ),
     "export_none": "本群还没有打完的牌局可以导出。",
     # leaderboards
-    "rank_group": "🏅 本群排行榜(前 {n} 名)",
-    "rank_global": "🏅 总排行榜(前 {n} 名)",
+    "rank_group": "🏅 本群排行榜 · {rules}(前 {n} 名)",
+    "rank_global": "🏅 总排行榜 · {rules}(前 {n} 名)",
     "rank_line": "{pos}. {name} · {points} 分 · {title} · {hands} 局 {wins} 胜",
-    "rank_empty": "还没有打完的牌局。",
-    "me_head": "📇 {name} · 等级 {title}",
+    "rank_empty": "{rules}:还没有打完的牌局。",
+    "me_head": "📇 {name}",
     "me_total": "总计:{points} 分 · {hands} 局 · {wins} 胜 · 胜率 {rate}",
     "me_chat": "本群:{points} 分 · {hands} 局 · {wins} 胜 · 胜率 {rate}",
     "me_best": "最佳一手:+{points} 分 · 胡息 {huxi} · 番 {fan} · {items}(#{id})",
@@ -175,6 +175,14 @@ ZH: dict[str, str] = {
     "history_draw": "第 {no} 局 荒庄",
     "history_escape": "第 {no} 局 🏃 {name} 逃跑 · {points}",
     "history_empty": "本群还没有打完的牌局。",
+    # rule sets apart (#12): names, /rank's choice, /me per rule set, /rules, 打鸟
+    "ruleset_qq": "QQ 跑胡子",
+    "ruleset_hunan": "湖南跑胡子",
+    "ruleset_four14": "六胡抢(四人十四张)",
+    "rank_birds": " · 🐦 {birds} 鸟",
+    "rank_usage": "用法:/rank [{choices}] [all](all 为所有群的总榜)。各规则分开计分。",
+    "me_rules": "【{rules}】等级 {title}",
+    "me_birds": "打鸟 {birds} 次(分数已计入)",
     # /calc
     "calc_usage": (
         "用法:/calc 手牌 [门子] [+ 胡的那张牌] [自摸]\n"
@@ -374,14 +382,14 @@ EN: dict[str, str] = {
         "Check it: python -m engine verify {file}"
     ),
     "export_none": "No finished hand to export in this group yet.",
-    "rank_group": "🏅 This group's top {n}",
-    "rank_global": "🏅 Top {n} of all groups",
+    "rank_group": "🏅 This group's top {n} · {rules}",
+    "rank_global": "🏅 Top {n} of all groups · {rules}",
     "rank_line": (
         "{pos}. {name} · {points} {points:plural:pt:pts} · {title} · "
         "{hands} {hands:plural:hand:hands}, {wins} {wins:plural:win:wins}"
     ),
-    "rank_empty": "No finished hands yet.",
-    "me_head": "📇 {name} · 等级 {title}",
+    "rank_empty": "{rules}: no finished hands yet.",
+    "me_head": "📇 {name}",
     "me_total": (
         "Overall: {points} {points:plural:pt:pts} · {hands} {hands:plural:hand:hands} · "
         "{wins} {wins:plural:win:wins} · win rate {rate}"
@@ -397,6 +405,15 @@ EN: dict[str, str] = {
     "history_draw": "Hand {no} 荒庄 (draw)",
     "history_escape": "Hand {no} 🏃 {name} left (逃跑) · {points}",
     "history_empty": "No finished hands in this group yet.",
+    "ruleset_qq": "QQ 跑胡子 (qq)",
+    "ruleset_hunan": "湖南跑胡子 (hunan)",
+    "ruleset_four14": "六胡抢 四人十四张 (four14)",
+    "rank_birds": " · 🐦 {birds} {birds:plural:bird:birds}",
+    "rank_usage": (
+        "Usage: /rank [{choices}] [all] (all: every group). Each rule set is scored apart."
+    ),
+    "me_rules": "[{rules}] 等级 {title}",
+    "me_birds": "打鸟 (birds): {birds} (their points are counted)",
     "calc_usage": (
         "Usage: /calc hand [melds] [+ winning card] [self]\n"
         "Example: /calc 一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾\n"
