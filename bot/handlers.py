@@ -20,7 +20,7 @@ from telegram.constants import ChatMemberStatus
 from telegram.error import RetryAfter, TelegramError
 from telegram.ext import ApplicationHandlerStop, ContextTypes
 
-from bot import calc, fairness, stats
+from bot import calc, fairness, rulebook, stats
 from bot import callbacks as cb
 from bot.i18n import CATALOGS, isolate, lang_of, t
 from bot.messages import Presenter
@@ -160,7 +160,24 @@ class Handlers:
         await self._text(update, "help")
 
     async def rules(self, update: Update, context: Context) -> None:
-        await self._text(update, "rules")
+        """/rules [rule set [seats [option]]]: the rules of the chat's table (or those named)
+        in a few lines, as the caption of the rule set's full page."""
+        chat, user = update.effective_chat, update.effective_user
+        if chat is None:
+            return
+        rules = rulebook.asked_rules(context.args or [], self._chat_rules(chat))
+        if rules is None:
+            self._answer(update, rulebook.usage)
+            return
+        found = rulebook.page(rules.id)
+        if found is None:
+            self._answer(update, lambda lang: "\n".join(
+                (rulebook.summary(rules, lang), t(lang, "rules_no_page"))))
+            return
+        name, data = found
+        self.presenter.document(chat.id, name, data, lambda lang: "\n".join(
+            (rulebook.summary(rules, lang), t(lang, "rules_page"))),
+            lang=self._lang(user) if chat.type == Chat.PRIVATE else None)
 
     async def _text(self, update: Update, key: str) -> None:
         self._answer(update, lambda lang: t(lang, key))

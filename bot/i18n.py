@@ -61,15 +61,6 @@ ZH: dict[str, str] = {
         "手牌和操作按钮在各自与机器人的私聊里;群里只显示牌桌。按「💡 提示」看电脑会怎么打。\n"
         "第一次玩的人请先私聊机器人并按 Telegram 的 Start 按钮,否则机器人无法给你发牌。"
     ),
-    "rules": (
-        "跑胡子(qq 规则):80 张字牌,小字一至十、大字壹至拾各四张。\n"
-        "庄家 21 张(最后一张为亮张),闲家各 20 张,余下 19 张为墩。\n"
-        "吃、碰、偎、提、跑组成门子;凑满 7 方门子且胡息 ≥ 15 即可胡牌。\n"
-        "胡 > 跑 > 碰 > 吃;过牌会「臭」;出的牌不能被胡。\n"
-        "结算:底数 x = (胡息 − 12) ÷ 3 取整,自摸加 1;番数为名堂之和;"
-        "赢家 +2·x·番·底分,两家各 −x·番·底分。\n"
-        "超时不操作由机器人托管;牌局中离座算逃跑,要赔分。"
-    ),
     "start_private": (
         "你好,{name}!我是跑胡子机器人。\n"
         "把我拉进一个群,在群里发 /new 开桌,三人 /join 入座后 /begin 开局。\n"
@@ -183,6 +174,23 @@ ZH: dict[str, str] = {
     "rank_usage": "用法:/rank [{choices}] [all](all 为所有群的总榜)。各规则分开计分。",
     "me_rules": "【{rules}】等级 {title}",
     "me_birds": "打鸟 {birds} 次(分数已计入)",
+    "rules_head": "📖 {rules} · {seats} 人一桌",
+    "rules_win": "胡牌:凑满 {groups} 方门子,胡息至少 {min}。",
+    "rules_draw_win": "只能胡摸到的牌,别人打出的牌不能胡。",
+    "rules_discard_win": "别人打出的牌也能胡(摸牌的人优先,再按下家顺序)。",
+    "rules_points": (
+        "计分:底数 x = ⌊(胡息 − {offset}) ÷ {divisor}⌋{plus},自摸 +{zimo};"
+        "每位输家付 x × 番 × 底分。"
+    ),
+    "rules_fan_add": "名堂:各名堂的番相加。",
+    "rules_fan_multiply": "名堂:各名堂的倍数相乘(×2、×3……)。",
+    "rules_xing": "醒家:庄家对面的人本局不打牌,向每位输家收醒筹(荒庄时向庄家收)。",
+    "rules_birds": "打鸟:没入座的人可在开局前押一只鸟,最后一张墩牌指定它跟哪一家,与那家同输赢。",
+    "rules_two_min21": "两人一桌:胡息至少 21。",
+    "rules_two_setaside": "两人一桌:抽出 20 张牌不用。",
+    "rules_page": "完整规则见附件。超时由机器人托管;牌局中离座算逃跑,要赔分。",
+    "rules_no_page": "完整规则页还没有写好。",
+    "rules_usage": "用法:/rules [{choices}] [人数] [min21|setaside]",
     # /calc
     "calc_usage": (
         "用法:/calc 手牌 [门子] [+ 胡的那张牌] [自摸]\n"
@@ -288,15 +296,6 @@ EN: dict[str, str] = {
         "Your cards and buttons come in your private chat with the bot; the group sees the table. "
         "Press 💡 提示 Hint to see how the computer would play.\n"
         "First time? Open a private chat with the bot and press Start, or it cannot deal to you."
-    ),
-    "rules": (
-        "跑胡子 (rule set qq): 80 cards, small 一..十 and big 壹..拾, four of each.\n"
-        "The dealer gets 21 (the last is the 亮张), the others 20; 19 form the stock.\n"
-        "吃 碰 偎 提 跑 make melds; 7 melds with 胡息 ≥ 15 win.\n"
-        "胡 > 跑 > 碰 > 吃; passing makes a card 臭; a discard can never be won on.\n"
-        "Settlement: x = (胡息 − 12) ÷ 3 rounded down, +1 for 自摸; 番 = sum of 名堂; "
-        "winner +2·x·番·base, each loser −x·番·base.\n"
-        "If you do not act in time the bot plays for you (托管); leaving mid-hand is 逃跑 and costs points."
     ),
     "start_private": (
         "Hello, {name}! I deal 跑胡子.\n"
@@ -414,6 +413,32 @@ EN: dict[str, str] = {
     ),
     "me_rules": "[{rules}] 等级 {title}",
     "me_birds": "打鸟 (birds): {birds} (their points are counted)",
+    "rules_head": "📖 {rules} · {seats} seats",
+    "rules_win": "To win: {groups} 方门子 (melds) and at least {min} 胡息.",
+    "rules_draw_win": "Only a drawn card can be won on, never a discard.",
+    "rules_discard_win": "A discard can be won on too (the drawer first, then the nearest 下家).",
+    "rules_points": (
+        "Points: x = ⌊(胡息 − {offset}) ÷ {divisor}⌋{plus}, 自摸 +{zimo}; "
+        "each loser pays x × 番 × base."
+    ),
+    "rules_fan_add": "名堂: their 番 add up.",
+    "rules_fan_multiply": "名堂: they multiply (×2, ×3…).",
+    "rules_xing": (
+        "醒家: the dealer's opposite sits the hand out and collects 醒筹 from each loser "
+        "(from the dealer after a 荒庄)."
+    ),
+    "rules_birds": (
+        "打鸟 (birds): anyone not seated may place a bird before the deal; the last stock card "
+        "names the seat it follows, and it wins or loses with that seat."
+    ),
+    "rules_two_min21": "Two seats: at least 21 胡息.",
+    "rules_two_setaside": "Two seats: 20 cards are set aside unused.",
+    "rules_page": (
+        "The full rules are in the attached file. If you do not act in time the bot plays for "
+        "you (托管); leaving mid-hand is 逃跑 and costs points."
+    ),
+    "rules_no_page": "The full rule page is not written yet.",
+    "rules_usage": "Usage: /rules [{choices}] [seats] [min21|setaside]",
     "calc_usage": (
         "Usage: /calc hand [melds] [+ winning card] [self]\n"
         "Example: /calc 一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾\n"

@@ -444,14 +444,16 @@ class Presenter:
         self._put(chat_id, ("note", next(self._note_ids)), job)
 
     def document(self, chat_id: int, name: str, data: bytes,
-                 caption_of: Callable[[str], str]) -> None:
-        """A file in a chat (``/export``), queued like a note."""
+                 caption_of: Callable[[str], str], *, lang: str | None = None) -> None:
+        """A file in a chat (``/export``, ``/rules``), queued like a note; its caption in
+        ``lang`` or the chat's language."""
         async def job() -> int:
             target = self.chat_now(chat_id)
-            lang = await self.group_lang(target) if target < 0 else self.default_lang
+            chosen = lang or (await self.group_lang(target) if target < 0
+                              else self.default_lang)
             await self.gate.slot(key=target)
             await self.bot.send_document(target, InputFile(data, filename=name),
-                                         caption=caption_of(lang))
+                                         caption=caption_of(chosen))
             return 1
         self._put(chat_id, ("note", next(self._note_ids)), job)
 
