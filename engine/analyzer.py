@@ -254,6 +254,7 @@ def _analyze(
     haidi: bool,
     tianhu: bool,
     base: int,
+    dihu: bool,
 ) -> Win | None:
     sets, free_hand = _hand_sets(hand)
     if card is None or source is None:
@@ -271,6 +272,7 @@ def _analyze(
             haidi=haidi,
             tianhu=tianhu,
             base=base,
+            dihu=dihu,
         )
         if best is None or (win.winner_points, win.huxi) > (best.winner_points, best.huxi):
             best = win
@@ -339,6 +341,7 @@ def analyze(
     tianhu: bool = False,
     base: int = 3,
     checked: bool = True,
+    dihu: bool = False,
 ) -> Win | None:
     """The best winning arrangement (most points, then most 胡息), or None if no win.
 
@@ -352,11 +355,12 @@ def analyze(
     提/跑 stays in place), the card's new group from the hand, 提 and 坎 by kind, then
     一句话 and 绞 by lowest card (small cards before big), the 将 last. Results are memoised
     per rule-set object on the full argument tuple. ``checked=False`` skips validating the
-    holding: for the engine, whose holdings are valid by construction.
+    holding: for the engine, whose holdings are valid by construction. ``dihu`` scores the
+    win as a 地胡 (four14: the 天胡 底数, ``Win.dihu``).
     """
     if source not in ("self", "other", None) or (card is not None and source is None):
         raise ValueError(f"source must be 'self' or 'other' with a card, got {source!r}")
-    key = (tuple(hand), tuple(melds), card, source, haidi, tianhu, base)
+    key = (tuple(hand), tuple(melds), card, source, haidi, tianhu, base, dihu)
     cache = _cache_for(rules)
     try:
         return cache[key]
@@ -389,8 +393,11 @@ def forced_tianhu(rules: RuleSet, hand: Sequence[int]) -> bool:
     )
 
 
-def forced_tianhu_win(rules: RuleSet, hand: Sequence[int], *, zimo: bool, base: int) -> Win:
-    """Score a forced 天胡 (no meld structure needed, no minimum 胡息).
+def forced_tianhu_win(
+    rules: RuleSet, hand: Sequence[int], *, zimo: bool, base: int, dihu: bool = False
+) -> Win:
+    """Score a forced 天胡 (no meld structure needed, no minimum 胡息); a non-dealer's is a
+    地胡 where the rules have one (``dihu``).
 
     胡息 = 提 and 坎 plus the best partial arrangement of the rest; 名堂 over all cards. When
     every other card is in a pair, the all-pairs reading (对对胡) is weighed against the
@@ -403,7 +410,7 @@ def forced_tianhu_win(rules: RuleSet, hand: Sequence[int], *, zimo: bool, base: 
         readings.append([*sets, *(_group(_K.PAIR, (k, k)) for k, n in enumerate(free) if n)])
     all_cards = C.expand(hand)
     wins = [
-        settle(rules, g, all_cards, zimo=zimo, haidi=False, tianhu=True, base=base)
+        settle(rules, g, all_cards, zimo=zimo, haidi=False, tianhu=not dihu, base=base, dihu=dihu)
         for g in readings
     ]
     return max(wins, key=lambda w: (w.winner_points, w.huxi))

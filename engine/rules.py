@@ -94,6 +94,9 @@ class RuleSet:
     birds: bool = False  # onlookers may 打鸟 (hunan, 4 seats)
     mingtang_multiply: bool = False  # 名堂 multiply (hunan) instead of adding up (qq)
     two_seat: str | None = None  # a two-seat table's option: "min21" or "setaside" (hunan)
+    # four14: a non-dealer's win with his dealt cards untouched (before he draws, takes or
+    # discards anything) is 地胡, scored like 天胡; without it his 亮张 win is a 天胡 (qq).
+    dihu: bool = False
 
     @property
     def key(self) -> str:
@@ -122,8 +125,38 @@ class RuleSet:
         return self.other_cards + max(0, ti_pao - 1)
 
 
+# 六胡抢 (seed 002). 假点胡 is not in the seed's list, and 红胡's 11–12 band lies inside
+# 红乌 (≥ 8), so 红胡 is 4 or 7 red cards only (docs/rules/four14.md, decisions).
+FOUR14_MINGTANG: tuple[MingTang, ...] = (
+    MingTang("红胡", 2, lambda s: s.red in (4, 7)),
+    MingTang("真点胡", 4, lambda s: s.red == 1),
+    MingTang("红乌", 4, lambda s: s.red >= 8, lambda s: s.red - 8),
+    MingTang("乌胡", 5, lambda s: s.red == 0),
+    MingTang("对对胡", 5, lambda s: s.all_sets),
+    MingTang("大字胡", 6, lambda s: s.big >= 10, lambda s: s.big - 10),
+    MingTang("小字胡", 8, lambda s: s.small >= 10, lambda s: s.small - 10),
+)
+
 QQ = RuleSet()
-RULE_SETS: dict[str, RuleSet] = {QQ.id: QQ}
+FOUR14 = RuleSet(
+    id="four14",
+    players=4,
+    seat_choices=(4,),
+    dealer_cards=15,
+    other_cards=14,
+    groups_to_win=5,
+    min_huxi=6,
+    di_offset=6,  # x = floor((H − 6) / 3) + 1
+    di_plus=1,
+    tianhu_offset=3,  # 天胡 x = floor((2H − 3) / 3)
+    mingtang=FOUR14_MINGTANG,
+    win_on_discard=True,
+    forced_tianhu_ti=2,
+    forced_tianhu_kan=4,
+    draws_before_dealer_passes=1,
+    dihu=True,
+)
+RULE_SETS: dict[str, RuleSet] = {r.id: r for r in (QQ, FOUR14)}
 
 
 def table_rules(rule_id: str, seats: int | None = None, two_seat: str | None = None) -> RuleSet:

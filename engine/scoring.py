@@ -64,15 +64,17 @@ def settle(
     haidi: bool,
     tianhu: bool,
     base: int,
+    dihu: bool = False,
 ) -> Win:
     """Score an arrangement: 胡息 H = sum of the groups' 胡息; each loser pays x·f·d.
 
-    The winner receives what the losers pay, so a hand's points sum to zero.
+    The winner receives what the losers pay, so a hand's points sum to zero. A 地胡 (four14)
+    takes the 天胡 底数: the seed names both as 起手 wins and gives one formula.
     """
     huxi = sum(g.huxi for g in groups)
     named = mingtang(rules, hand_stats(all_cards, groups))
     fan = total_fan(rules, named, haidi=haidi)
-    x = di_shu(rules, huxi, zimo=zimo, tianhu=tianhu)
+    x = di_shu(rules, huxi, zimo=zimo, tianhu=tianhu or dihu)
     loss = x * fan * base
     return Win(
         groups=tuple(groups),
@@ -84,6 +86,7 @@ def settle(
         haidi=haidi,
         tianhu=tianhu,
         base=base,
+        dihu=dihu,
         winner_points=(rules.players - 1) * loss,
         loser_points=-loss,
     )

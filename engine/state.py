@@ -84,6 +84,7 @@ class _Seat:
     chou: set[int] = field(default_factory=set)  # may not 吃/碰 (臭牌, own discards)
     declined_peng: set[int] = field(default_factory=set)  # 忍碰: a later 偎 is 臭偎
     chou_hu: dict[int, int] = field(default_factory=dict)  # kind -> 当前胡息 when a win was declined
+    started: bool = False  # has drawn, taken or discarded: his dealt cards are no longer untouched
 
     @property
     def huxi(self) -> int:
@@ -378,7 +379,8 @@ class Hand:
             s = self._seats[seat]
             if analyzer.forced_tianhu(self.rules, s.hand):
                 win = analyzer.forced_tianhu_win(
-                    self.rules, s.hand, zimo=seat == self.dealer, base=self.base
+                    self.rules, s.hand, zimo=seat == self.dealer, base=self.base,
+                    dihu=self._dihu(seat),
                 )
                 self._emit("tianhu", seat, tuple(C.expand(s.hand)))
                 self._win(seat, win)
@@ -389,16 +391,23 @@ class Hand:
         self, seat: int, card: int | None, source: str | None, *, haidi: bool = False,
         tianhu: bool = False,
     ) -> Win | None:
-        """The analyzer's verdict on this seat's cards (valid by construction: unchecked)."""
+        """The analyzer's verdict on this seat's cards (valid by construction: unchecked).
+        A win of a seat whose dealt cards are untouched is 地胡 where the rules have it."""
         s = self._seats[seat]
+        dihu = self._dihu(seat)
         return analyzer.analyze(
             self.rules, s.hand, s.melds, card, source=source,  # type: ignore[arg-type]
-            haidi=haidi, tianhu=tianhu, base=self.base, checked=False,
+            haidi=haidi, tianhu=tianhu and not dihu, base=self.base, checked=False, dihu=dihu,
         )
+
+    def _dihu(self, seat: int) -> bool:
+        """地胡 (``rules.dihu``): a non-dealer who has not yet drawn, taken or discarded."""
+        return self.rules.dihu and seat != self.dealer and not self._seats[seat].started
 
     def _liang_win(self, seat: int) -> Win | None:
         """天胡 on the 亮张: the dealer's 21 cards as they stand (not 自摸: only the forced
-        天胡 is, section 8), or another seat's 20 cards with the 亮张."""
+        天胡 is, section 8), or another seat's 20 cards with the 亮张 (地胡 where the rules
+        have it)."""
         if seat == self.dealer:
             return self._win_for(seat, None, None, tianhu=True)
         return self._win_for(seat, self.liangzhang, "other", tianhu=True)
@@ -435,8 +444,10 @@ class Hand:
         self._after_take(self.dealer)
 
     def _after_take(self, seat: int) -> None:
-        """RULES.md 5.5: discard exactly when hand+table > 20 + max(0, T−1), else 下家 draws."""
+        """RULES.md 5.5: discard exactly when hand+table > 20 + max(0, T−1), else 下家 draws.
+        Every take (吃, 碰, 跑, 偎, 提) ends here: the seat's dealt cards are touched."""
         s = self._seats[seat]
+        s.started = True
         if s.card_total > self.rules.discard_threshold(s.ti_pao) and s.discardable():
             self.phase = Phase.DISCARD
             self._actor = seat
@@ -454,6 +465,7 @@ class Hand:
         card = self._stock.pop()
         self._fresh = (seat, card)
         s = self._seats[seat]
+        s.started = True
         wei = s.meld_of(card, GroupKind.WEI, GroupKind.CHOUWEI)
         if s.hand[card] == 3 or wei is not None:
             if wei is not None:
@@ -500,6 +512,7 @@ class Hand:
     def _discard(self, seat: int, card: int) -> None:
         s = self._seats[seat]
         s.hand[card] -= 1
+        s.started = True
         s.chou.add(card)  # 6.2: nobody may 吃/碰 a kind he discarded himself
         self._emit("discard", seat, (card,))
         self._open_claim(Offer(card, seat, OfferHow.DISCARD), haidi=False)
@@ -509,12 +522,11 @@ class Hand:
         r, c, src = self.rules, offer.card, offer.seat
         drawn = offer.how == OfferHow.DRAW
         options: dict[int, list[str]] = {}
-        if drawn or r.win_on_discard:
-            for seat in self._order_from(src):
-                s = self._seats[seat]
-                source = "self" if seat == src else "other"
-                if s.may_win_on(c) and self._win_for(seat, c, source, haidi=haidi):
-                    options.setdefault(seat, []).append(A.HU)
+        for seat in self._win_askees(offer):
+            s = self._seats[seat]
+            source = "self" if seat == src else "other"
+            if s.may_win_on(c) and self._win_for(seat, c, source, haidi=haidi):
+                options.setdefault(seat, []).append(A.HU)
         pao_seat = self._pao_seat(offer)
         if pao_seat is None:
             for seat in self._order_from(src):
@@ -534,6 +546,15 @@ class Hand:
             offer, {s: (*o, A.PASS) for s, o in options.items()}, pao_seat=pao_seat, haidi=haidi
         )
         self._resolve_claim()
+
+    def _win_askees(self, offer: Offer) -> tuple[int, ...]:
+        """Who may win on a face-up card, in priority order: on a drawn card everyone, the
+        drawer first, then his 下家 onwards; on a discard (only where the rules allow it)
+        everyone but the discarder, his 下家 first."""
+        order = self._order_from(offer.seat)
+        if offer.how == OfferHow.DRAW:
+            return order
+        return order[1:] if self.rules.win_on_discard else ()
 
     def _pao_seat(self, offer: Offer) -> int | None:
         """5.3: the one seat forced to 跑 this card, if any."""
@@ -620,7 +641,8 @@ class Hand:
         assert win is not None
         self._emit("hu", seat, (claim.offer.card,))
         self._won_offer = claim.offer.card
-        self._win(seat, win)
+        fed = claim.offer.seat if claim.offer.how == OfferHow.DISCARD else None
+        self._win(seat, win, fed_by=fed)
 
     def _pao(self, seat: int, card: int) -> None:
         s = self._seats[seat]
@@ -650,11 +672,12 @@ class Hand:
         self._emit("chi", seat, tuple(k for g in groups for k in g), groups=groups)
         self._after_take(seat)
 
-    def _win(self, seat: int, win: Win) -> None:
+    def _win(self, seat: int, win: Win, fed_by: int | None = None) -> None:
+        """Every other seat pays (a discard win too: its discarder is named, not charged)."""
         points = tuple(
             win.winner_points if i == seat else win.loser_points for i in range(self.players)
         )
-        self._finish(Outcome(OutcomeKind.WIN, points, winner=seat, win=win))
+        self._finish(Outcome(OutcomeKind.WIN, points, winner=seat, win=win, fed_by=fed_by))
 
     # ----- views --------------------------------------------------------------------
 
