@@ -214,13 +214,13 @@ class Handlers:
         return chat
 
     async def calc(self, update: Update, context: Context) -> None:
-        """/calc cards [melds] [+ card] [自摸], in any chat."""
+        """/calc [rule set] cards [melds] [+ card] [自摸], in any chat."""
         msg = update.effective_message
         if msg is None or not msg.text:
             return
         parts = msg.text.split(maxsplit=1)
         text = parts[1] if len(parts) > 1 else ""
-        self._answer(update, lambda lang: calc.answer(text, lang))
+        self._answer(update, lambda lang: calc.reply(text, lang))
 
     def _chat_rules(self, chat: Chat) -> RuleSet:
         """The rules of the chat's table (the bot's default rules when it has none)."""

@@ -56,6 +56,7 @@ ZH: dict[str, str] = {
         "/rules 规则简介 · /lang en 切换群语言\n"
         "/rank 本群排行(/rank all 总榜)· /me 我的战绩 · /history 最近牌局\n"
         "/calc 算胡,例:/calc 一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾\n"
+        "六胡抢规则:/calc four14 一二三 壹贰叁 四五六 贰柒拾 十十 + 拾\n"
         "/export 导出上一局记录。公平性:开局时公布种子的指纹 🔒(SHA-256 的前 8 位),"
         "结算时公布种子(点开「公平性」),可用 python -m engine verify 验证。\n"
         "手牌和操作按钮在各自与机器人的私聊里;群里只显示牌桌。按「💡 提示」看电脑会怎么打。\n"
@@ -191,9 +192,12 @@ ZH: dict[str, str] = {
     "rules_page": "完整规则见附件。超时由机器人托管;牌局中离座算逃跑,要赔分。",
     "rules_no_page": "完整规则页还没有写好。",
     "rules_usage": "用法:/rules [{choices}] [人数] [min21|setaside]",
+    "calc_losers_1": "输家",
+    "calc_losers_2": "两家",
+    "calc_losers_3": "三家",
     # /calc
     "calc_usage": (
-        "用法:/calc 手牌 [门子] [+ 胡的那张牌] [自摸]\n"
+        "用法:/calc [qq|hunan|four14] 手牌 [门子] [+ 胡的那张牌] [自摸](默认 qq 规则)\n"
         "例:/calc 一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾\n"
         "门子写成 碰:五五五、跑:拾拾拾拾、吃:七八九、偎:…、提:…;也可写 x1/d1 和 peng/pao/chi/wei/ti。"
     ),
@@ -204,7 +208,7 @@ ZH: dict[str, str] = {
     "calc_too_many": "{cards} 超过四张:每种牌只有四张。",
     "calc_win": "✅ 能胡!胡息 {huxi}",
     "calc_groups": "门子:{groups}",
-    "calc_score": "底 {di} · 番 {fan} · 底分 {base}:赢家 +{win},两家各 −{lose}",
+    "calc_score": "底 {di} · 番 {fan} · 底分 {base}:赢家 +{win},{losers}各 −{lose}",
     "calc_short": "❌ 不能胡:最多只有 {huxi} 胡息,不到 {need}。",
     "calc_no_groups": "❌ 不能胡:凑不成 {groups} 方门子(有提或跑时还要一对将)。",
     # --- bot10: presses, lobby, leaving, fairness (issue #10) ---
@@ -290,6 +294,7 @@ EN: dict[str, str] = {
         "/rules the rules in short · /lang zh switches the group's language\n"
         "/rank this group's leaderboard (/rank all: everyone) · /me your record · /history last hands\n"
         "/calc judges a hand, e.g. /calc 一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾\n"
+        "by the 六胡抢 rules: /calc four14 一二三 壹贰叁 四五六 贰柒拾 十十 + 拾\n"
         "/export sends the last hand's record. Fairness: the seed's fingerprint 🔒 (its SHA-256's "
         "first 8 digits) is shown at the start, the seed at the settlement (open 公平性 Fairness); "
         "check it with python -m engine verify.\n"
@@ -439,8 +444,11 @@ EN: dict[str, str] = {
     ),
     "rules_no_page": "The full rule page is not written yet.",
     "rules_usage": "Usage: /rules [{choices}] [seats] [min21|setaside]",
+    "calc_losers_1": "the loser",
+    "calc_losers_2": "each loser",
+    "calc_losers_3": "each loser",
     "calc_usage": (
-        "Usage: /calc hand [melds] [+ winning card] [self]\n"
+        "Usage: /calc [qq|hunan|four14] hand [melds] [+ winning card] [self] (qq by default)\n"
         "Example: /calc 一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾\n"
         "Melds: 碰:五五五, 跑:拾拾拾拾, 吃:七八九, 偎:…, 提:…; x1/d1 and peng/pao/chi/wei/ti work too."
     ),
@@ -451,7 +459,7 @@ EN: dict[str, str] = {
     "calc_too_many": "More than four of {cards}: there are only four of each card.",
     "calc_win": "✅ A win! 胡息 {huxi}",
     "calc_groups": "Groups: {groups}",
-    "calc_score": "底 {di} · 番 {fan} · base {base}: winner +{win}, each loser −{lose}",
+    "calc_score": "底 {di} · 番 {fan} · base {base}: winner +{win}, {losers} −{lose}",
     "calc_short": "❌ Not a win: at most {huxi} 胡息, fewer than {need}.",
     "calc_no_groups": "❌ Not a win: the cards do not make {groups} 方门子 (with a 将 pair when there is a 提 or 跑).",
     # --- bot10: presses, lobby, leaving, fairness (issue #10) ---
