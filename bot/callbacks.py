@@ -8,6 +8,10 @@ Buttons in private chats carry only a table id: ``m`` take back control from 托
 first; see ``TableService.button_mark``): the lobby's ``j`` join, ``l`` leave, ``b`` begin,
 ``r`` add a computer player, and the settlement's ``g`` 再来一局 and ``q`` leave. One shown
 before the table moved on is refused as outdated, also after a restart.
+The lobby's ⚙ settings buttons are group buttons with an option code as well,
+``o:{table}:{mark}:{code}``: ``m`` opens the settings keyboard, ``k`` goes back, and a letter
+plus a value sets an option (``rhunan`` rule set, ``s4`` seats, ``xmin21`` two-seat option,
+``b5`` 底分, ``t60`` timer; see ``Handlers._option``).
 Confirmations carry the hand they belong to, ``{kind}:{table}:{hand}``
 (in ``version``): ``e`` confirms 逃跑, ``s`` confirms stopping a running hand, ``k`` keeps
 playing (cancels either); a confirmation of a hand no longer running is outdated.
@@ -24,7 +28,9 @@ LOBBY_KINDS = frozenset("jlbr")
 SETTLEMENT_KINDS = frozenset("gq")
 GROUP_KINDS = LOBBY_KINDS | SETTLEMENT_KINDS
 CONFIRM_KINDS = frozenset("esk")
-PATTERN = r"\A(?:a:[0-9]+:[0-9]+:[0-9]+|[mh]:[0-9]+|[jlbrgqesk]:[0-9]+:[0-9]+)\Z"
+OPTION_KIND = "o"
+PATTERN = (r"\A(?:a:[0-9]+:[0-9]+:[0-9]+|[mh]:[0-9]+|[jlbrgqesk]:[0-9]+:[0-9]+"
+           r"|o:[0-9]+:[0-9]+:[a-z][a-z0-9]{0,15})\Z")
 _RE = re.compile(PATTERN)
 
 
@@ -34,6 +40,7 @@ class Press:
     table_id: int
     version: int = 0
     index: int = 0
+    option: str = ""  # a settings button's option code
 
 
 def _checked(data: str) -> str:
@@ -65,9 +72,17 @@ def confirm(kind: str, table_id: int, hand_id: int) -> str:
     return _checked(f"{kind}:{table_id}:{hand_id}")
 
 
+def option(table_id: int, mark: int, code: str) -> str:
+    """A ⚙ settings button of the lobby of the table whose latest hand was ``mark``."""
+    return _checked(f"{OPTION_KIND}:{table_id}:{mark}:{code}")
+
+
 def parse(data: str | None) -> Press | None:
     """The press described by ``data``, or ``None`` when it is not ours or malformed."""
     if not data or len(data.encode()) > MAX_BYTES or not _RE.fullmatch(data):
         return None
     kind, *numbers = data.split(":")
+    if kind == OPTION_KIND:
+        table_id, mark, code = numbers
+        return Press(kind, int(table_id), int(mark), option=code)
     return Press(kind, *(int(n) for n in numbers))

@@ -22,18 +22,23 @@ from telegram.ext import ApplicationHandlerStop, ContextTypes
 
 from bot import calc, fairness, rulebook, stats
 from bot import callbacks as cb
-from bot.i18n import CATALOGS, isolate, lang_of, t
+from bot.i18n import CATALOGS, isolate, lang_of, rule_set_name, t
 from bot.messages import Presenter
 from bot.store import Store
-from bot.tables import Person, Refusal, TableService
+from bot.tables import DEFAULT_RULES, Person, Refusal, TableService
 from engine import actions as A
-from engine.rules import RuleSet
+from engine.rules import RULE_SETS, RuleSet, table_rules
 
 log = logging.getLogger(__name__)
 
 Context = ContextTypes.DEFAULT_TYPE
 JOIN_PAYLOAD = "j"
 NAME_GRAPHEMES = 16  # display names are cut to this many characters as seen (\X clusters)
+# /new's words for the rule sets (besides their ids)
+RULE_WORDS = {"湖南": "hunan", "湖南跑胡子": "hunan", "六胡抢": "four14", "四人十四张": "four14",
+              "跑胡子": "qq"}
+# a ⚙ option code's letter: the setting it changes (see bot.callbacks)
+OPTION_SETTINGS = {"r": "rules", "s": "seats", "x": "two_seat", "b": "base", "t": "timer"}
 
 
 @dataclass(frozen=True)
@@ -51,6 +56,29 @@ def display_name(user: User) -> str:
     marks is kept whole or left out, never split; isolated (:func:`bot.i18n.isolate`)."""
     raw = user.first_name or user.username or str(user.id)
     return isolate("".join(regex.findall(r"\X", raw)[:NAME_GRAPHEMES]))
+
+
+def rules_from_args(args: list[str]) -> RuleSet:
+    """The rules ``/new [qq|hunan|four14] [2|3|4]`` asks for (in either order; ``4人`` and
+    the Chinese names too); ``ValueError`` for anything else."""
+    rule_id, seats = "qq", None
+    for word in args:
+        word = word.lower().removesuffix("人")
+        if word.isdigit():
+            seats = int(word)
+        elif word in RULE_SETS or word in RULE_WORDS:
+            rule_id = RULE_WORDS.get(word, word)
+        else:
+            raise ValueError(f"unknown /new argument {word!r}")
+    return table_rules(rule_id, seats)
+
+
+def new_usage(lang: str) -> str:
+    """/new's usage with every rule set and its seat counts."""
+    choices = "\n".join(t(lang, "new_choice", id=rid, name=rule_set_name(rid, lang),
+                           seats="/".join(map(str, rules.seat_choices)))
+                         for rid, rules in RULE_SETS.items())
+    return t(lang, "new_usage", choices=choices)
 
 
 def refusal_text(refusal: Refusal, lang: str) -> str:
@@ -225,9 +253,7 @@ class Handlers:
     def _chat_rules(self, chat: Chat) -> RuleSet:
         """The rules of the chat's table (the bot's default rules when it has none)."""
         table = None if chat.type == Chat.PRIVATE else self.service.in_chat(chat.id)
-        if table is not None and table.current is not None:
-            return table.current.hand.rules
-        return self.service.rules
+        return DEFAULT_RULES if table is None else table.rules
 
     async def rank(self, update: Update, context: Context) -> None:
         """/rank [qq|hunan|four14] [all]: the top players of one rule set (the chat's table's
@@ -293,11 +319,16 @@ class Handlers:
         try:
             await self._run_group(command, chat, person, context)
         except Refusal as r:
-            self._reply_group(chat, r.code)
+            self.presenter.note(chat.id, partial(refusal_text, r))
 
     async def _run_group(self, command: str, chat: Chat, person: Person, context: Context) -> None:
         table = self.service.in_chat(chat.id)
         if command == "new":
+            try:
+                rules = rules_from_args(list(context.args or ()))
+            except ValueError:
+                self.presenter.note(chat.id, new_usage)
+                return
             if table is not None:
                 raise Refusal("table_exists")
             if not await self._can_dm(person):
@@ -305,7 +336,7 @@ class Handlers:
                 return
             await self.store.set_chat_lang(chat.id, await self.presenter.group_lang(chat.id),
                                            chat.title)
-            await self.service.open(chat.id, person)
+            await self.service.open(chat.id, person, rules)
             return
         if table is None:
             raise Refusal("no_table")
@@ -382,6 +413,10 @@ class Handlers:
             if press.kind in cb.GROUP_KINDS:  # of this very lobby or settlement, or outdated
                 status = "lobby" if press.kind in cb.LOBBY_KINDS else "between"
                 self.service.check_live(press.table_id, status, press.version)
+            if press.kind == cb.OPTION_KIND:  # ⚙, of this very lobby too
+                self.service.check_live(press.table_id, "lobby", press.version)
+                await query.answer(await self._option(press, user, lang))
+                return
             reply = await self._press(press, user, lang)
         except Refusal as r:
             await query.answer(refusal_text(r, lang), show_alert=False)
@@ -411,6 +446,18 @@ class Handlers:
             await query.edit_message_reply_markup(None)
         except TelegramError as e:  # e.g. already without buttons: nothing to do
             log.info("could not remove the buttons of a question: %s", e)
+
+    async def _option(self, press: cb.Press, user: User, lang: str) -> str | None:
+        """A ⚙ button: open or close the settings keyboard, or set one option."""
+        code = press.option
+        if code in ("m", "k"):
+            await self.service.show_settings(press.table_id, user.id, code == "m")
+            return None
+        setting = OPTION_SETTINGS.get(code[0])
+        if setting is None:
+            raise Refusal("bad_option")
+        await self.service.configure(press.table_id, user.id, setting, code[1:])
+        return t(lang, "ok")
 
     async def _press(self, press: cb.Press, user: User, lang: str) -> Reply:
         """The answer to a press. A move's toast confirms it: the pressed keyboard may stay a

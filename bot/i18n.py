@@ -51,7 +51,8 @@ ZH: dict[str, str] = {
     "cmd_removebot": "请走一位电脑玩家",
     "help": (
         "跑胡子机器人 · 三人一桌\n"
-        "/new 开桌 · /join 入座 · /leave 离座 · /begin 开局 · /stop 结束本桌\n"
+        "/new 开桌(/new hunan 4 · /new four14:规则和人数;大厅里 ⚙ 改设置)\n"
+        "/join 入座 · /leave 离座 · /begin 开局 · /stop 结束本桌\n"
         "/addbot 加电脑玩家(一人也能开一桌)· /removebot 请走电脑\n"
         "/rules 规则简介 · /lang en 切换群语言\n"
         "/rank 本群排行(/rank all 总榜)· /me 我的战绩 · /history 最近牌局\n"
@@ -72,8 +73,9 @@ ZH: dict[str, str] = {
     "lobby": (
         "🀄 跑胡子 · 第 {table} 桌\n"
         "开桌人:{opener}(可 /stop 结束本桌)\n"
+        "{rules}\n"
         "座位:\n{seats}\n\n"
-        "按「加入」入座,三人到齐按「开局」。\n"
+        "按「加入」入座,{n}人到齐按「开局」。\n"
         "第一次玩?先点「私聊入座」,在私聊里按 Telegram 的 Start 按钮,才能收到手牌。"
     ),
     "seat_line": "{n}. {name}",
@@ -99,7 +101,6 @@ ZH: dict[str, str] = {
     "already_seated": "你已经在座了。",
     "seated_elsewhere": "你已在另一桌入座,请先离开那一桌。",
     "not_seated": "你不在这一桌。",
-    "need_three": "要三人入座才能开局。",
     "in_play": "牌局进行中。",
     "not_your_turn": "现在不是你操作。",
     "stale": "这个按钮已过时,请用最新的按钮。",
@@ -168,9 +169,6 @@ ZH: dict[str, str] = {
     "history_escape": "第 {no} 局 🏃 {name} 逃跑 · {points}",
     "history_empty": "本群还没有打完的牌局。",
     # rule sets apart (#12): names, /rank's choice, /me per rule set, /rules, 打鸟
-    "ruleset_qq": "QQ 跑胡子",
-    "ruleset_hunan": "湖南跑胡子",
-    "ruleset_four14": "六胡抢(四人十四张)",
     "rank_birds": " · 🐦 {birds} 鸟",
     "rank_usage": "用法:/rank [{choices}] [all](all 为所有群的总榜)。各规则分开计分。",
     "me_rules": "【{rules}】等级 {title}",
@@ -267,6 +265,27 @@ ZH: dict[str, str] = {
     "dm_over_escape": "🏃 {name} 逃跑,本局结束",
     "trustee_note": "🤖 {name} 超时未操作,由电脑托管",
     "trustee_mark": "🤖 托管:{names}",
+    # table options (issue 12): the rules a table plays by, /new arguments, the lobby's ⚙
+    "rs_qq": "跑胡子",
+    "rs_hunan": "湖南跑胡子",
+    "rs_four14": "六胡抢",
+    "rules_seats": "{n}人",
+    "two_min21": "21胡起胡",
+    "two_setaside": "去20张",
+    "timer_seconds": "{seconds}秒",
+    "timer_slow": "慢速",
+    "lobby_rules": "规则:{rules} · 底分 {base} · 限时 {timer}",
+    "need_seats": "要 {n} 人入座才能开局。",
+    "new_usage": "用法:/new [规则] [人数],例:/new hunan 4。可选:\n{choices}",
+    "new_choice": "{id}({name}):{seats} 人",
+    "btn_settings": "⚙ 设置",
+    "btn_settings_back": "↩ 返回",
+    "settings_base": "底分 {base}",
+    "only_opener_settings": "只有开桌人可以修改设置。",
+    "settings_closed": "开过局后不能再改设置,请 /stop 后用 /new 重开。",
+    "bad_option": "没有这个选项。",
+    "too_many_seated": "已有 {seated} 人入座,不能改成 {n} 人桌;请先有人离座。",
+    "xing_dm": "本局你是醒家,休息一局:不发牌、不用操作,结算时收醒筹。",
     **EVENT_NAMES,
 }
 
@@ -289,7 +308,8 @@ EN: dict[str, str] = {
     "cmd_removebot": "remove a computer player",
     "help": (
         "跑胡子 bot · three players a table\n"
-        "/new open · /join sit · /leave leave · /begin start · /stop close the table\n"
+        "/new open (/new hunan 4 · /new four14: rules and seats; ⚙ in the lobby for settings)\n"
+        "/join sit · /leave leave · /begin start · /stop close the table\n"
         "/addbot adds a computer player (one person can play a table) · /removebot removes one\n"
         "/rules the rules in short · /lang zh switches the group's language\n"
         "/rank this group's leaderboard (/rank all: everyone) · /me your record · /history last hands\n"
@@ -311,8 +331,9 @@ EN: dict[str, str] = {
     "lobby": (
         "🀄 跑胡子 · table {table}\n"
         "Opener: {opener} (may /stop the table)\n"
+        "{rules}\n"
         "Seats:\n{seats}\n\n"
-        "Press 加入 Join to sit; 开局 Deal when three are seated.\n"
+        "Press 加入 Join to sit; 开局 Deal when {n} are seated.\n"
         "First time? Press “Open bot”, then Start in the private chat, to receive your cards."
     ),
     "seat_line": "{n}. {name}",
@@ -337,7 +358,6 @@ EN: dict[str, str] = {
     "already_seated": "You are already seated.",
     "seated_elsewhere": "You are seated at another table: leave it first.",
     "not_seated": "You are not at this table.",
-    "need_three": "Three seated players are needed to start.",
     "in_play": "A hand is being played.",
     "not_your_turn": "It is not your decision now.",
     "stale": "This button is out of date: use the latest one.",
@@ -409,9 +429,6 @@ EN: dict[str, str] = {
     "history_draw": "Hand {no} 荒庄 (draw)",
     "history_escape": "Hand {no} 🏃 {name} left (逃跑) · {points}",
     "history_empty": "No finished hands in this group yet.",
-    "ruleset_qq": "QQ 跑胡子 (qq)",
-    "ruleset_hunan": "湖南跑胡子 (hunan)",
-    "ruleset_four14": "六胡抢 四人十四张 (four14)",
     "rank_birds": " · 🐦 {birds} {birds:plural:bird:birds}",
     "rank_usage": (
         "Usage: /rank [{choices}] [all] (all: every group). Each rule set is scored apart."
@@ -518,6 +535,27 @@ EN: dict[str, str] = {
     "dm_over_escape": "🏃 {name} left (逃跑): hand over",
     "trustee_note": "🤖 {name} did not act in time: 托管 (the bot plays)",
     "trustee_mark": "🤖 托管: {names}",
+    # table options (issue 12): the rules a table plays by, /new arguments, the lobby's ⚙
+    "rs_qq": "跑胡子 qq",
+    "rs_hunan": "湖南 Hunan",
+    "rs_four14": "六胡抢 four14",
+    "rules_seats": "{n} seats",
+    "two_min21": "21胡起胡 min. 21 胡息",
+    "two_setaside": "去20张 20 cards out",
+    "timer_seconds": "{seconds} s",
+    "timer_slow": "慢速 slow",
+    "lobby_rules": "Rules: {rules} · 底分 {base} · timer {timer}",
+    "need_seats": "{n} seated players are needed to start.",
+    "new_usage": "Usage: /new [rules] [seats], e.g. /new hunan 4. Choices:\n{choices}",
+    "new_choice": "{id} ({name}): {seats} seats",
+    "btn_settings": "⚙ 设置 Settings",
+    "btn_settings_back": "↩ 返回 Back",
+    "settings_base": "底分 {base}",
+    "only_opener_settings": "Only the opener can change the settings.",
+    "settings_closed": "Settings are fixed once a hand was dealt: /stop, then /new.",
+    "bad_option": "No such option.",
+    "too_many_seated": "{seated} players are seated: the table cannot have {n} seats; someone must leave first.",
+    "xing_dm": "You are 醒家 this hand: you sit it out (no cards, nothing to do) and collect 醒筹 at the settlement.",
     **EVENT_NAMES,
 }
 
@@ -542,6 +580,11 @@ def t(lang: str, key: str, **fields: object) -> str:
     """The text ``key`` in ``lang`` (Chinese when missing), formatted with ``fields``."""
     text = CATALOGS.get(lang, ZH).get(key) or ZH[key]
     return _FORMATTER.format(text, **fields) if fields else text
+
+
+def rule_set_name(rule_id: str, lang: str) -> str:
+    """A rule set's display name (``rs_<id>``), or its id for a rule set not named yet."""
+    return t(lang, f"rs_{rule_id}") if f"rs_{rule_id}" in ZH else rule_id
 
 
 FSI, PDI = "\u2068", "\u2069"  # Unicode's first strong isolate and pop directional isolate

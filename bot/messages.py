@@ -33,14 +33,14 @@ from telegram.error import BadRequest, Forbidden
 from bot import callbacks as cb
 from bot import fairness, robots
 from bot.gate import Gate
-from bot.i18n import t
+from bot.i18n import rule_set_name, t
 from bot.outbox import Job, Outbox
 from bot.store import Store
-from bot.tables import SEATS, Decision, HandRecord, Table, TableService
+from bot.tables import BASES, SLOW, TIMERS, Decision, HandRecord, Table, TableService
 from engine import actions as A
 from engine import cards as C
 from engine.record import seed_commitment
-from engine.rules import RuleSet
+from engine.rules import RULE_SETS, RuleSet
 from engine.state import Hand
 from engine.ting import ting as compute_ting
 from engine.views import Event, OutcomeKind, PrivateView, PublicView
@@ -53,6 +53,7 @@ QUIET_EVENTS = frozenset({"deal", "pass", "to_row"})
 CLAIM_ENDS = frozenset({"chi", "peng", "pao", "hu", "to_row"})  # events that settle a claim
 DISCARDS_PER_ROW = 5
 PING_DELAY = 10.0  # a decision still open this long gets a ping (seconds)
+SLOW_REPING = 90.0  # at a 慢速 table a decision still open this long gets a second ping
 PRESSED_PACE = 3.0  # a seat's own change without new buttons is held at most this long
 # A waiting seat's picture (the whole table since #14) follows it at most this often
 # (seconds): "within a few seconds", merged into one edit. Measured with bench/bench_load.py:
@@ -69,6 +70,7 @@ class _Shown:
     image: object = None
     caption: tuple[str, InlineKeyboardMarkup | None] | None = None
     pinged: int | None = None  # decision version the last ping was for
+    pings: int = 0  # pings sent for that version (a 慢速 table pings twice)
     offered: tuple[int, float] | None = None  # decision version shown, and since (loop time)
     own: object = None  # the seat's own part of the picture (see _own)
     held_since: float | None = None  # a change held back since (loop time)
@@ -122,6 +124,7 @@ class _Held:
 @dataclass
 class _TableShown:
     lobby_text: str | None = None
+    lobby_markup: InlineKeyboardMarkup | None = None  # its keyboard (the ⚙ one or the main)
     open_settlement: HandRecord | None = None  # the hand whose settlement has buttons
 
 
@@ -225,6 +228,45 @@ def claim_taker(history: Sequence[Event], since: int) -> Event | None:
 def last_action(hand: Hand, seat: int) -> str:
     """The seat's last logged action ("" before its first)."""
     return next((action for s, action in reversed(hand.log) if s == seat), "")
+
+
+def rules_label(rules: RuleSet, lang: str) -> str:
+    """The rules in brief: ``湖南跑胡子 · 4人``, ``湖南跑胡子 · 2人 · 去20张``, ``跑胡子``."""
+    parts = [rule_set_name(rules.id, lang)]
+    if len(rules.seat_choices) > 1:
+        parts.append(t(lang, "rules_seats", n=rules.players))
+    if rules.two_seat:
+        parts.append(t(lang, f"two_{rules.two_seat}"))
+    return " · ".join(parts)
+
+
+def timer_label(seconds: int | float | None, lang: str) -> str:
+    if seconds == SLOW:
+        return t(lang, "timer_slow")
+    return t(lang, "timer_seconds", seconds=f"{seconds:g}")
+
+
+def settings_keyboard(table: Table, mark: int, lang: str) -> InlineKeyboardMarkup:
+    """The lobby's ⚙ keyboard: one row per option (rule set, seats, 两人 option, 底分,
+    timer), the option in force ticked, and 返回. (A hook for more options: a row here and
+    a setting in ``TableService.configure``.)"""
+    def button(label: str, code: str, on: bool) -> InlineKeyboardButton:
+        return InlineKeyboardButton(("✓ " if on else "") + label,
+                                    callback_data=cb.option(table.id, mark, code))
+    rules = table.rules
+    rows = [[button(rule_set_name(rid, lang), f"r{rid}", rid == rules.id) for rid in RULE_SETS]]
+    if len(rules.seat_choices) > 1:
+        rows.append([button(t(lang, "rules_seats", n=n), f"s{n}", n == rules.players)
+                     for n in rules.seat_choices])
+    if rules.players == 2:
+        rows.append([button(t(lang, f"two_{o}"), f"x{o}", o == rules.two_seat)
+                     for o in ("min21", "setaside")])
+    rows.append([button(t(lang, "settings_base", base=b), f"b{b}", b == table.base)
+                 for b in BASES])
+    rows.append([button(timer_label(s, lang), f"t{s}", s == table.timer) for s in TIMERS])
+    rows.append([InlineKeyboardButton(t(lang, "btn_settings_back"),
+                                      callback_data=cb.option(table.id, mark, "k"))])
+    return InlineKeyboardMarkup(rows)
 
 
 class Presenter:
@@ -462,25 +504,37 @@ class Presenter:
     def _lobby_text(self, table: Table, lang: str) -> str:
         seats = "\n".join(
             t(lang, "seat_line", n=s + 1, name=table.players[s].name) if s in table.players
-            else t(lang, "seat_empty", n=s + 1) for s in range(SEATS))
+            else t(lang, "seat_empty", n=s + 1) for s in table.seats)
         opener = next((p.name for p in table.players.values() if p.user_id == table.opener_id),
                       "—")
-        text = t(lang, "lobby", table=table.id, opener=opener, seats=seats)
+        timer = self.service.action_timeout if table.timer is None else table.timer
+        rules = t(lang, "lobby_rules", rules=rules_label(table.rules, lang), base=table.base,
+                  timer=timer_label(timer, lang))
+        text = t(lang, "lobby", table=table.id, opener=opener, seats=seats, rules=rules,
+                 n=table.rules.players)
         if table.full_since is not None:  # said once: no ticking edits
             text += "\n\n" + t(lang, "lobby_full", seconds=f"{self.service.full_start_delay:g}")
         return text
 
     def _lobby_keyboard(self, table: Table, lang: str) -> InlineKeyboardMarkup:
-        """加入 and 加电脑 while a seat is free; 离开 and 开局 always."""
+        """加入 and 加电脑 while a seat is free; 离开 and 开局 always; ⚙ before the first deal
+        (the opener's settings keyboard instead while he has it open)."""
+        mark = self.service.button_mark(table)
+        if table.settings_open and table.configurable:
+            return settings_keyboard(table, mark, lang)
+
         def button(key: str, kind: str) -> InlineKeyboardButton:
-            data = cb.group(kind, table.id, self.service.button_mark(table))
-            return InlineKeyboardButton(t(lang, key), callback_data=data)
-        free = len(table.players) < SEATS
+            return InlineKeyboardButton(t(lang, key), callback_data=cb.group(kind, table.id, mark))
+        free = not table.full
         first = [button("btn_join", "j")] if free else []
         first += [button("btn_leave", "l"), button("btn_begin", "b")]
         second = [button("btn_addbot", "r")] if free else []
         second.append(InlineKeyboardButton(t(lang, "btn_deeplink"), url=self.deep_link(table.id)))
-        return InlineKeyboardMarkup([first, second])
+        rows = [first, second]
+        if table.configurable:
+            rows.append([InlineKeyboardButton(t(lang, "btn_settings"),
+                                              callback_data=cb.option(table.id, mark, "m"))])
+        return InlineKeyboardMarkup(rows)
 
     async def _lobby(self, table: Table) -> int:
         """Send or edit the lobby; once play starts, edit it a last time without buttons."""
@@ -509,12 +563,12 @@ class Presenter:
             await self.gate.slot(urgent=True)  # its 加入 / 开始 are what the table waits for
             msg = await self.bot.send_message(table.chat_id, text, reply_markup=markup)
             await self.service.remember(table, lobby_msg_id=msg.message_id)
-        elif shown.lobby_text == text:
+        elif (shown.lobby_text, shown.lobby_markup) == (text, markup):
             return 0
         else:
             await self.gate.slot()
             await self._edit_text(table.chat_id, table.lobby_msg_id, text, markup)
-        shown.lobby_text = text
+        shown.lobby_text, shown.lobby_markup = text, markup
         return 1
 
     async def _table(self, table: Table, record: HandRecord) -> int:
@@ -674,6 +728,8 @@ class Presenter:
         player = table.players.get(seat)
         if player is None or player.user_id != user_id or table.current is not record:
             return await self._retire_hand(record, seat, user_id)
+        if seat == record.hand.rules.xing_seat(record.hand.dealer):
+            return await self._tell_xing(table, seat, user_id)
         first = self._hand_plan(table, record, seat, user_id)
         if first is None:
             return 0
@@ -714,6 +770,17 @@ class Presenter:
                 and shown.pinged != self._open_version(table, seat):
             self._unping_later(table, seat, user_id, ping)
         return calls
+
+    async def _tell_xing(self, table: Table, seat: int, user_id: int) -> int:
+        """The hand's 醒家 sits it out: one short line, never a picture or buttons (its id
+        stands for the hand message, so that a restart does not say it again)."""
+        player = table.players[seat]
+        if player.hand_msg_id is not None:
+            return 0
+        await self.gate.slot(key=user_id)
+        msg = await self.bot.send_message(user_id, t(player.lang, "xing_dm"))
+        await self.service.remember_seat(table, seat, user_id, hand_msg_id=msg.message_id)
+        return 1
 
     def _offered(self, record: HandRecord, seat: int, shown: _Shown, decision: Decision) -> None:
         """Note a decision as shown: since when (for the ping) and, for a claim, where the
@@ -841,9 +908,12 @@ class Presenter:
                 or table.current is not record or table.status != "playing" \
                 or decision is None or not decision.legal \
                 or shown is None or shown.offered is None \
-                or shown.offered[0] != decision.version or shown.pinged == decision.version:
+                or shown.offered[0] != decision.version:
             return 0
-        wait = shown.offered[1] + PING_DELAY - asyncio.get_running_loop().time()
+        after = self._next_ping_after(table, shown, decision)
+        if after is None:
+            return 0
+        wait = shown.offered[1] + after - asyncio.get_running_loop().time()
         if wait > 0 and not self._flushing:
             self._ping_later(table, record, seat, user_id, wait)
             return 0
@@ -854,8 +924,24 @@ class Presenter:
                                            player.lang))
         msg = await self.bot.send_message(user_id, text)
         await self.service.remember_seat(table, seat, user_id, ping_msg_id=msg.message_id)
+        shown.pings = shown.pings + 1 if shown.pinged == decision.version else 1
         shown.pinged = decision.version
+        again = self._next_ping_after(table, shown, decision)
+        if again is not None:  # 慢速: a second ping later
+            left = shown.offered[1] + again - asyncio.get_running_loop().time()
+            self._ping_later(table, record, seat, user_id, max(0.0, left))
         return 1
+
+    @staticmethod
+    def _next_ping_after(table: Table, shown: _Shown, decision: Decision) -> float | None:
+        """Seconds after the decision was shown that its next ping is due, None when it has
+        had its pings: one, or at a 慢速 table two (托管 only comes after the second)."""
+        pings = shown.pings if shown.pinged == decision.version else 0
+        if pings == 0:
+            return PING_DELAY
+        if pings == 1 and table.timer == SLOW:
+            return SLOW_REPING
+        return None
 
     def _hand_caption(self, table: Table, record: HandRecord, seat: int, view: PrivateView,
                       lang: str) -> str:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.fairness import replay
-from bot.i18n import t
+from bot.i18n import rule_set_name, t
 from bot.store import QQ_ID, PlayedHand, RankRow, Score, Store
 from engine.rules import RULE_SETS, level_title
 from engine.views import Outcome, OutcomeKind
@@ -55,7 +55,7 @@ def rank_usage(lang: str) -> str:
 
 def rules_name(rule_set: str, lang: str) -> str:
     """A rule set's name, from its id (``hunan``) or a rules key (``hunan/4``)."""
-    return t(lang, f"ruleset_{rule_set.partition('/')[0]}")
+    return rule_set_name(rule_set.partition("/")[0], lang)
 
 
 def rank_text(rows: list[RankRow], lang: str, query: RankQuery) -> str:

@@ -128,6 +128,28 @@ MIGRATIONS: tuple[str, ...] = (
                        FROM hands h JOIN tables t ON t.id = h.table_id) AS numbered
         WHERE numbered.id = hands.id);
     """,
+    # table options (issue 12): each table keeps its rules key (rule set, seat count and
+    # two-seat option: ``engine.rules.get_rule_set``) and its decision timer (seconds; NULL
+    # the bot's default, 0 慢速); seats run 0..3, so the seats table is rebuilt for its CHECK.
+    """
+    ALTER TABLE tables ADD COLUMN rules TEXT NOT NULL DEFAULT 'qq';
+    ALTER TABLE tables ADD COLUMN timer INTEGER;
+    CREATE TABLE seats_4 (
+        table_id     INTEGER NOT NULL REFERENCES tables (id),
+        seat         INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+        user_id      INTEGER NOT NULL REFERENCES users (user_id),
+        ready        INTEGER NOT NULL DEFAULT 0,
+        autoplay     INTEGER NOT NULL DEFAULT 0,
+        hand_msg_id  INTEGER,
+        ping_msg_id  INTEGER,
+        PRIMARY KEY (table_id, seat),
+        UNIQUE (table_id, user_id)
+    );
+    INSERT INTO seats_4 SELECT table_id, seat, user_id, ready, autoplay, hand_msg_id,
+                               ping_msg_id FROM seats;
+    DROP TABLE seats;
+    ALTER TABLE seats_4 RENAME TO seats;
+    """,
     # Leaderboards per rule set (a 湖南 囤 is not a QQ point): scores are kept per (chat,
     # rule set id, user); those before were all played by qq. A bird (打鸟) adds its points
     # and counts in ``birds``, not in ``hands``. ``birds`` holds each one: placed for a
@@ -219,6 +241,8 @@ class TableRow:
     version: int
     base: int
     lobby_msg_id: int | None
+    rules: str = "qq"  # the rules key (``engine.rules.get_rule_set``)
+    timer: int | None = None  # decision timer in seconds; None the bot's default, 0 慢速
 
 
 @dataclass(frozen=True)
@@ -533,10 +557,11 @@ class Tx:
                         new, old)
         await self.exec("DELETE FROM chats WHERE chat_id = ?", old)
 
-    async def create_table(self, chat_id: int, opener_id: int, base: int) -> int:
+    async def create_table(self, chat_id: int, opener_id: int, base: int, rules: str = "qq",
+                           timer: int | None = None) -> int:
         return await self.exec(
-            "INSERT INTO tables (chat_id, opener_id, status, base) VALUES (?, ?, 'lobby', ?)",
-            chat_id, opener_id, base)
+            "INSERT INTO tables (chat_id, opener_id, status, base, rules, timer)"
+            " VALUES (?, ?, 'lobby', ?, ?, ?)", chat_id, opener_id, base, rules, timer)
 
     async def _update(self, sql_table: str, where: dict[str, object],
                       cols: dict[str, object]) -> None:
@@ -561,6 +586,11 @@ class Tx:
     async def add_seat(self, table_id: int, seat: int, user_id: int) -> None:
         await self.exec("INSERT INTO seats (table_id, seat, user_id) VALUES (?, ?, ?)",
                         table_id, seat, user_id)
+
+    async def move_seat(self, table_id: int, seat: int, to: int) -> None:
+        """Seat ``seat``'s player at the free seat ``to`` (a lobby shrinking to fewer seats)."""
+        await self.exec("UPDATE seats SET seat = ? WHERE table_id = ? AND seat = ?",
+                        to, table_id, seat)
 
     async def remove_seat(self, table_id: int, seat: int) -> None:
         await self.exec("DELETE FROM seats WHERE table_id = ? AND seat = ?", table_id, seat)
@@ -661,4 +691,5 @@ def _bird_row(r: aiosqlite.Row) -> BirdRow:
 
 def _table_row(r: aiosqlite.Row) -> TableRow:
     return TableRow(r["id"], r["chat_id"], r["opener_id"], r["status"], r["dealer"],
-                    r["draws_in_row"], r["version"], r["base"], r["lobby_msg_id"])
+                    r["draws_in_row"], r["version"], r["base"], r["lobby_msg_id"],
+                    r["rules"], r["timer"])

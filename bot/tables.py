@@ -24,13 +24,17 @@ from typing import Protocol
 from bot import robots
 from bot.store import HandRow, Store, TableRow, Tx
 from engine import actions as A
-from engine.rules import QQ, RuleSet, get_rule_set
+from engine.rules import RULE_SETS, RuleSet, get_rule_set, table_rules
 from engine.state import Hand, IllegalAction, next_dealer
 from engine.views import Event, OutcomeKind
 
 log = logging.getLogger(__name__)
 
-SEATS = 3
+DEFAULT_RULES = table_rules("qq")
+SLOW = 0  # the 慢速 decision timer: no 托管 before the seat was pinged twice
+SLOW_TIMEOUT = 180.0  # seconds a 慢速 decision waits (the presenter pings at 10 s and 90 s)
+BASES = (1, 2, 3, 5, 10)  # the 底分 a table may choose
+TIMERS = (30, 60, 120, SLOW)  # the decision timers a table may choose (seconds)
 
 
 class Refusal(Exception):
@@ -119,6 +123,10 @@ class Table:
     players: dict[int, Player] = field(default_factory=dict)
     current: HandRecord | None = None  # the running hand, or the last one played
     lobby_msg_id: int | None = None
+    rules: RuleSet = DEFAULT_RULES  # the table's rule set, seat count and two-seat option
+    timer: int | None = None  # decision timer (seconds): None the bot's default, SLOW 慢速
+    # the opener has the lobby's ⚙ settings keyboard open (memory only)
+    settings_open: bool = False
     decisions: dict[int, Decision] = field(default_factory=dict)
     # this hand's decisions by (seat, version), withdrawn ones too, and each seat's last
     # applied press (version, index): an old button is answered with what became of it.
@@ -138,11 +146,25 @@ class Table:
         """The running hand, if any."""
         return self.current.hand if self.status == "playing" and self.current else None
 
+    @property
+    def seats(self) -> range:
+        """The seats of this table (a 醒家's included)."""
+        return range(self.rules.players)
+
+    @property
+    def full(self) -> bool:
+        return len(self.players) == self.rules.players
+
+    @property
+    def configurable(self) -> bool:
+        """The options may still change: a lobby before the first deal."""
+        return self.status == "lobby" and self.current is None
+
     def seat_of(self, user_id: int) -> int | None:
         return next((s for s, p in self.players.items() if p.user_id == user_id), None)
 
     def names(self) -> tuple[str, ...]:
-        return tuple(self.players[s].name if s in self.players else "—" for s in range(SEATS))
+        return tuple(self.players[s].name if s in self.players else "—" for s in self.seats)
 
     def humans_besides(self, *seats: int) -> bool:
         """Does anyone but computer players sit here apart from ``seats``?"""
@@ -178,7 +200,6 @@ class TableService:
         ready_timeout: float = 120.0,
         full_start_delay: float = 10.0,
         default_lang: str = "zh",
-        rules: RuleSet = QQ,
         clock: Callable[[], float] = time.monotonic,
         rng: random.Random | None = None,
         seed: int | None = None,
@@ -190,7 +211,6 @@ class TableService:
         self.ready_timeout = ready_timeout  # seconds "between" hands before the unready go
         self.full_start_delay = full_start_delay  # seconds a full lobby waits before dealing
         self.default_lang = default_lang
-        self.rules = rules
         self.clock = clock
         self.random = rng or secrets.SystemRandom()  # seeds and first dealers; tests seed it
         self.seed = seed  # if set, deals depend on (seed, table, hand no) only: restart-proof
@@ -276,7 +296,8 @@ class TableService:
 
     async def _load_table(self, row: TableRow) -> Table:
         table = Table(row.id, row.chat_id, row.opener_id, row.base, row.status, row.dealer,
-                      row.draws_in_row, row.version, lobby_msg_id=row.lobby_msg_id)
+                      row.draws_in_row, row.version, lobby_msg_id=row.lobby_msg_id,
+                      rules=get_rule_set(row.rules), timer=row.timer)
         for s in await self.store.seats(row.id):
             table.players[s.seat] = Player(s.user_id, *await self._name_lang(s.user_id),
                                            s.ready, s.autoplay, s.hand_msg_id, s.ping_msg_id)
@@ -293,7 +314,7 @@ class TableService:
         hand = Hand.replay(get_rule_set(hand_row.rule_set), seed=hand_row.seed,
                            dealer=hand_row.dealer, base=table.base, log=list(hand_row.log))
         # a running hand is played by the seated; a finished one by those in its results
-        users = hand_row.users or tuple(table.players[s].user_id for s in range(SEATS))
+        users = hand_row.users or tuple(table.players[s].user_id for s in range(hand.players))
         names = tuple([(await self._name_lang(u))[0] for u in users])
         return HandRecord(hand_row.id, hand_row.no, hand, users, names,
                           hand_row.group_msg_id, hand_row.settle_msg_id)
@@ -319,7 +340,8 @@ class TableService:
         row = await self.store.table(table_id)
         assert row is not None, f"hand of unknown table {table_id}"
         return Table(row.id, row.chat_id, row.opener_id, row.base, "closed", row.dealer,
-                     row.draws_in_row, row.version)
+                     row.draws_in_row, row.version, rules=get_rule_set(row.rules),
+                     timer=row.timer)
 
     async def _name_lang(self, user_id: int) -> tuple[str, str]:
         user = await self.store.user(user_id)
@@ -329,15 +351,19 @@ class TableService:
 
     # --- lobby -----------------------------------------------------------------------
 
-    async def open(self, chat_id: int, opener: Person) -> Table:
+    async def open(self, chat_id: int, opener: Person, rules: RuleSet = DEFAULT_RULES) -> Table:
+        """A new table in the lobby with ``rules`` (``engine.rules.table_rules``), its
+        rule set's 底分 and the bot's decision timer."""
         if chat_id in self._by_chat:
             raise Refusal("table_exists")
         self._check_free(opener.user_id)
         async with self.store.transaction() as tx:
-            table_id = await tx.create_table(chat_id, opener.user_id, self.rules.default_base)
+            table_id = await tx.create_table(chat_id, opener.user_id, rules.default_base,
+                                             rules.key)
             await tx.add_seat(table_id, 0, opener.user_id)
-        table = Table(table_id, chat_id, opener.user_id, self.rules.default_base, "lobby",
-                      None, 0, 0, players={0: Player(opener.user_id, opener.name, opener.lang)})
+        table = Table(table_id, chat_id, opener.user_id, rules.default_base, "lobby",
+                      None, 0, 0, players={0: Player(opener.user_id, opener.name, opener.lang)},
+                      rules=rules)
         self._tables[table_id] = table
         self._by_chat[chat_id] = table_id
         self.observer.changed(table)
@@ -355,7 +381,7 @@ class TableService:
             self._check_free(person.user_id)
             if table.status == "playing":
                 raise Refusal("in_play")
-            free = [s for s in range(SEATS) if s not in table.players]
+            free = [s for s in table.seats if s not in table.players]
             if not free:
                 raise Refusal("table_full")
             async with self.store.transaction() as tx:
@@ -372,7 +398,7 @@ class TableService:
             self._seat(table, user_id)
             if table.status == "playing":
                 raise Refusal("in_play")
-            free = [s for s in range(SEATS) if s not in table.players]
+            free = [s for s in table.seats if s not in table.players]
             if not free:
                 raise Refusal("table_full")
             picked = robots.pick({p.user_id for p in table.players.values()}, lang)
@@ -399,6 +425,48 @@ class TableService:
             async with self.store.transaction() as tx:
                 await self._unseat(tx, table, seat)
             self._drop(table, seat)
+        self.observer.changed(table)
+        return table
+
+    # --- table options (⚙) -------------------------------------------------------------
+
+    @staticmethod
+    def _check_configurable(table: Table, user_id: int) -> None:
+        if user_id != table.opener_id:
+            raise Refusal("only_opener_settings")
+        if not table.configurable:
+            raise Refusal("settings_closed")
+
+    async def show_settings(self, table_id: int, user_id: int, shown: bool) -> Table:
+        """The opener opens (or closes) the lobby's ⚙ settings keyboard."""
+        table = self.get(table_id)
+        async with table.lock:
+            self._check_configurable(table, user_id)
+            table.settings_open = shown
+        self.observer.changed(table)
+        return table
+
+    async def configure(self, table_id: int, user_id: int, setting: str, value: str) -> Table:
+        """The opener changes one option of a lobby before its first deal: ``rules`` (a rule
+        set id), ``seats``, ``two_seat`` (min21 | setaside), ``base`` (底分) or ``timer``
+        (seconds, SLOW for 慢速). Fewer seats than are taken is refused; the seated move up
+        to the first seats."""
+        table = self.get(table_id)
+        async with table.lock:
+            self._check_configurable(table, user_id)
+            rules, base, timer = _changed_option(table, setting, value)
+            if len(table.players) > rules.players:
+                raise Refusal("too_many_seated", n=str(rules.players),
+                              seated=str(len(table.players)))
+            moves = [(s, to) for to, s in enumerate(sorted(table.players)) if s != to]
+            async with self.store.transaction() as tx:
+                for seat, to in moves:
+                    await tx.move_seat(table.id, seat, to)
+                await tx.update_table(table.id, rules=rules.key, base=base, timer=timer)
+            for seat, to in moves:
+                table.players[to] = table.players.pop(seat)
+            table.rules, table.base, table.timer = rules, base, timer
+            self._mark_full(table)
         self.observer.changed(table)
         return table
 
@@ -515,8 +583,8 @@ class TableService:
             self._seat(table, user_id)
             if table.status == "playing":
                 raise Refusal("in_play")
-            if len(table.players) < SEATS:
-                raise Refusal("need_three")
+            if not table.full:
+                raise Refusal("need_seats", n=str(table.rules.players))
             record = await self._start_hand(table)
         self._started(table, record)
         return table
@@ -536,7 +604,7 @@ class TableService:
                 async with self.store.transaction() as tx:
                     await tx.update_seat(table.id, seat, ready=1)
                 player.ready = True
-            if len(table.players) == SEATS and \
+            if table.full and \
                     all(p.ready or p.robot for p in table.players.values()):
                 record = await self._start_hand(table)
         self._started(table, record)
@@ -550,16 +618,17 @@ class TableService:
     async def _start_hand(self, table: Table) -> HandRecord:
         no = await self.store.next_hand_no(table.chat_id)
         rng = self.random if self.seed is None else random.Random(f"{self.seed}:{table.id}:{no}")
-        dealer = table.dealer if table.dealer is not None else rng.randrange(SEATS)
+        rules = table.rules
+        dealer = table.dealer if table.dealer is not None else rng.randrange(rules.players)
         seed = rng.getrandbits(64)
-        hand = Hand.new(self.rules, seed=seed, dealer=dealer, base=table.base)
+        hand = Hand.new(rules, seed=seed, dealer=dealer, base=table.base)
         version = table.version + 1
         async with self.store.transaction() as tx:
-            hand_id = await tx.create_hand(table.id, no, self.rules.key, seed, dealer)
+            hand_id = await tx.create_hand(table.id, no, rules.key, seed, dealer)
             await tx.reset_seats(table.id)
             await tx.update_table(table.id, status="playing", dealer=dealer, version=version)
             record = HandRecord(hand_id, no, hand,
-                                tuple(table.players[s].user_id for s in range(SEATS)),
+                                tuple(table.players[s].user_id for s in table.seats),
                                 table.names())
             cols = await self._settle(tx, table, record) if hand.is_terminal() else {}
         table.current = record
@@ -692,8 +761,14 @@ class TableService:
     def deadline(self, table: Table, seat: int) -> float:
         """When the seat's open decision times out (or a 托管/computer seat plays)."""
         player = table.players[seat]
-        limit = self.autoplay_delay if player.autoplay or player.robot else self.action_timeout
+        limit = self.autoplay_delay if player.autoplay or player.robot else self.timeout(table)
         return table.decisions[seat].since + limit
+
+    def timeout(self, table: Table) -> float:
+        """Seconds a human's decision waits before 托管 at this table (its timer)."""
+        if table.timer is None:
+            return self.action_timeout
+        return SLOW_TIMEOUT if table.timer == SLOW else float(table.timer)
 
     async def play_due(self, table_id: int) -> None:
         """Timer: play every seat whose time is up (托管 from now on for a timed-out seat)
@@ -812,7 +887,7 @@ class TableService:
         if outcome.kind == OutcomeKind.ESCAPE:
             draws = table.draws_in_row
         else:
-            dealer, draws = next_dealer(self.rules, dealer, outcome, table.draws_in_row)
+            dealer, draws = next_dealer(record.hand.rules, dealer, outcome, table.draws_in_row)
         cols: dict[str, object] = {"status": "between", "dealer": dealer, "draws_in_row": draws}
         await tx.update_table(table.id, **cols)
         return cols
@@ -820,7 +895,7 @@ class TableService:
     def _mark_full(self, table: Table) -> None:
         """Start the countdown of a lobby whose last seat just filled (kept while it stays
         full; someone leaving forgets it, see :meth:`_drop`)."""
-        full = table.status == "lobby" and len(table.players) == SEATS
+        full = table.status == "lobby" and table.full
         if not full:
             table.full_since = None
         elif table.full_since is None:
@@ -853,7 +928,7 @@ class TableService:
     def _refresh_decisions(self, table: Table) -> None:
         hand, now = table.hand, self.clock()
         progress = _progress(hand) if hand is not None else 0
-        for seat in range(SEATS):
+        for seat in table.seats:
             legal = hand.legal_actions(seat) if hand is not None else ()
             key: tuple[object, ...] = (legal, progress) if legal else ()
             old = table.decisions.get(seat)
@@ -888,3 +963,26 @@ class TableService:
             await tx.update_hand(record.id, **ids)
         for name, value in ids.items():
             setattr(record, name, value)
+
+
+def _changed_option(table: Table, setting: str, value: str) -> tuple[RuleSet, int, int | None]:
+    """(rules, 底分, timer) of ``table`` with one option changed; ``bad_option`` when the
+    value is not one offered. A new rule set keeps the seat count if it offers it."""
+    rules, base, timer = table.rules, table.base, table.timer
+    try:
+        if setting == "rules":
+            seats = rules.players if rules.players in RULE_SETS[value].seat_choices else None
+            rules = table_rules(value, seats)
+        elif setting == "seats":
+            rules = table_rules(rules.id, int(value))
+        elif setting == "two_seat":
+            rules = table_rules(rules.id, rules.players, value)
+        elif setting == "base" and int(value) in BASES:
+            base = int(value)
+        elif setting == "timer" and int(value) in TIMERS:
+            timer = int(value)
+        else:
+            raise ValueError(f"no option {setting}={value}")
+    except (KeyError, ValueError):
+        raise Refusal("bad_option") from None
+    return rules, base, timer

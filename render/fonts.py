@@ -80,7 +80,7 @@ def fit(text: str, fnt: Font, max_width: float) -> str:
     ends = [0] + [m.end() for m in regex.finditer(r"\X", text)]  # where a cut may fall
 
     def cut(n: int) -> str:  # the first n clusters, and '…'
-        return text[:ends[n]].rstrip() + ELLIPSIS
+        return text[: ends[n]].rstrip() + ELLIPSIS
 
     lo, hi = 0, len(ends) - 1  # cut(lo) fits; cut(hi) does not (or hi is the whole text)
     while lo < hi:

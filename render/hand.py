@@ -3,9 +3,11 @@
 Built from the seat's ``PrivateView`` only, so it can show nothing the seat may not see. Top
 to bottom, in a portrait layout that stays readable at a phone's width:
 
-* one compact band per other seat, in play order from this seat (下家 … 上家): name, 庄, 托管
-  and 电脑 marks, cards in hand, 明胡息, melds (cards hidden from this seat as backs) and
-  discards;
+* the rules in force (湖南跑胡子 · 4人);
+* a 醒家 (hunan, 4 seats), who sits the hand out, as one short row: the mark and the name;
+* one compact band per other seat, in play order from this seat (下家 … 上家, the 醒家
+  skipped): name, 庄, 托管 and 电脑 marks, cards in hand, 明胡息, melds (cards hidden from
+  this seat as backs) and discards;
 * a strip with the pending card (who drew or discarded it, or the 亮张), the stock, the last
   move, this seat's status line and its two 胡息 — 我的胡息 (everything it holds, 坎 and
   hidden melds included) and 明胡息 (what the others see);
@@ -28,7 +30,7 @@ from render import fonts
 from render import theme as T
 from render.scene import MAX_SIDE, Box, CardSlot, Rect, Scene, column_height, render
 from render.strings import table
-from render.table import Touched, last_move
+from render.table import Touched, last_move, xing_band
 from render.widgets import (
     Run,
     event_text,
@@ -37,14 +39,18 @@ from render.widgets import (
     kind_name,
     meld_column,
     pill,
+    rules_label,
     seat_mark,
 )
 
 WIDTH = 760  # portrait: a phone shows it about 400 px wide
 M = 16  # outer margin
 PAD = 10  # inside a band
-GAP = 8  # between bands
+GAP = 6  # between bands
 BAND_HEAD = 42  # a seat band's title row
+RULES_PX = 18  # the rules line at the top
+RULES_H = 22  # its height, the gap to the first band included
+XING_H = 44  # the 醒家's band: one row, no cards
 MINI_ADV = T.MINI.w + 6
 DISC_ADV = T.DISC.w + 4
 DISC_ROW = T.DISC.h + 4
@@ -74,15 +80,19 @@ def hand_columns(view: PrivateView) -> list[list[tuple[int, bool]]]:
 
 
 def seats_in_play_order(view: PrivateView) -> list[int]:
-    """The other seats as play passes from this one: 下家 first, 上家 last."""
+    """The other seats as play passes from this one: 下家 first, 上家 last; a 醒家, who sits
+    the hand out, comes before them all."""
     n = len(view.public.seats)
-    return [(view.seat + d) % n for d in range(1, n)]
+    order = [(view.seat + d) % n for d in range(1, n)]
+    return sorted(order, key=lambda i: i != view.public.xing)  # stable: the rest keep order
 
 
 def relation_key(view: PrivateView, other: int) -> str:
-    """The string key naming ``other`` as seen from this seat: 下家, 上家 or 对家."""
-    n = len(view.public.seats)
-    d = (other - view.seat) % n
+    """The string key naming ``other`` as seen from this seat: 下家, 上家 or 对家, counted
+    over the seats in play (play passes the 醒家 by)."""
+    playing = [i for i in range(len(view.public.seats)) if i != view.public.xing or i == view.seat]
+    n = len(playing)
+    d = (playing.index(other) - playing.index(view.seat)) % n
     if n == 2 or 1 < d < n - 1:
         return "across_seat"
     return "next_seat" if d == 1 else "prev_seat"
@@ -125,18 +135,25 @@ def layout_hand(
     _check(view, names)
     s = table(lang)
     others = seats_in_play_order(view)
-    bands = [_band_height(view.public.seats[i]) for i in others]
+    bands = [
+        XING_H if i == view.public.xing else _band_height(view.public.seats[i]) for i in others
+    ]
     cols = hand_columns(view)
     ting_lines = _ting_lines(ting, s, WIDTH - 2 * M)
     ting_h = len(ting_lines) * TING_LINE + (6 if ting_lines else 0)
-    rest = M + sum(h + GAP for h in bands) + STRIP_H + 16 + 12 + ting_h
+    rest = RULES_H + sum(h + GAP for h in bands) + STRIP_H + 16 + 12 + ting_h
     rest += _own_melds_height(view) + M
     size = hand_size(max((len(c) for c in cols), default=1), MAX_SIDE - rest)
     hand_h = max((column_height(len(c), size) for c in cols), default=size.h)
     scene = Scene(WIDTH, rest + hand_h)
-    y = M
+    rules = rules_label(s, view.public.rule_set)
+    scene.text(M + 4, RULES_H // 2, rules, RULES_PX, T.TEXT_DIM, bold=True, anchor="lm")
+    y = RULES_H
     for i, h in zip(others, bands, strict=True):
-        _seat_band(scene, view, names, s, i, y, h, trustee, robots)
+        if i == view.public.xing:
+            xing_band(scene, Rect(M, y, WIDTH - 2 * M, h), names[i], i, s, TITLE_NAME_PX)
+        else:
+            _seat_band(scene, view, names, s, i, y, h, trustee, robots)
         y += h + GAP
     _strip(scene, view, names, s, y, trustee)
     y += STRIP_H + 16

@@ -1,21 +1,25 @@
-"""The settlement image at the end of a hand: a win, a 荒庄 or a 逃跑.
+"""The settlement image at the end of a hand: a win, a 荒庄 or a 逃跑, under any rule set.
 
-A win shows the winner's arrangement (each group with its 胡息), the total 胡息, 底, the 名堂
-with their 番, the 自摸/海底/天胡 marks and how the points follow; every version ends with
-each seat's points for the hand and, when given, the running totals.
+The title names the winner (with the 天胡/地胡/自摸/海底 marks) and the rules in force. A win
+shows the winner's arrangement (each group with its 胡息), the total 胡息, 底 (hunan: 囤) and
+the 名堂 with their 番 (hunan: multipliers ×n) and how the points follow; every version ends
+with each seat's points for the hand (胡, 庄, 点炮, 逃 and 醒家 marked, the 醒家's points being
+醒筹) and, when given, the running totals; then, at a table with 打鸟, the 鸟牌, the seat it
+names and each bird's points.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import NamedTuple
 
-from engine.rules import level_title
+from engine.rules import RuleSet, get_rule_set, level_title
 from engine.views import Outcome, OutcomeKind, PublicView, Win
 from render import fonts
 from render import theme as T
 from render.scene import Box, Rect, Scene, column_height, render
 from render.strings import table
-from render.widgets import kind_name, pill
+from render.widgets import kind_name, pill, rules_label
 
 WIDTH = 840
 M = 24
@@ -23,10 +27,27 @@ GROUP_ADV = T.MELD.w + 24
 GROUPS_PER_ROW = 7
 ROW_H = 46
 FORMAT = "PNG"  # once per hand: exact colours matter more than ~10 ms
+RULES_PX = 20  # the rules label, right of the title
+PANEL_PAD = 36  # the score panel's room below its last line
+
+
+class Line(NamedTuple):
+    """One line of the score panel and the distance to the next."""
+
+    text: str
+    px: int
+    colour: T.RGB
+    bold: bool
+    advance: int
 
 
 def layout_settlement(
-    view: PublicView, names: Sequence[str], totals: Sequence[int] | None = None, lang: str = "zh"
+    view: PublicView,
+    names: Sequence[str],
+    totals: Sequence[int] | None = None,
+    lang: str = "zh",
+    *,
+    birds: Sequence[tuple[str, int]] = (),
 ) -> Scene:
     outcome = view.outcome
     if outcome is None:
@@ -34,23 +55,34 @@ def layout_settlement(
     if len(names) < len(view.seats) or (totals is not None and len(totals) < len(view.seats)):
         raise ValueError("need one name (and total) per seat")
     s = table(lang)
+    rules = get_rule_set(view.rule_set)
     win = outcome.win if outcome.kind == OutcomeKind.WIN else None
-    body_h = _win_height(win) if win is not None else 70
+    lines = score_lines(win, rules, s) if win is not None else []
+    body_h = _win_height(win, lines) if win is not None else 70
     top = 84
-    height = top + body_h + 56 + ROW_H * (len(view.seats) + 1) + M
+    points_y = top + body_h + 40
+    points_h = ROW_H * (len(view.seats) + 1) + 8
+    height = points_y + points_h + M
     scene = Scene(WIDTH, height)
     _title(scene, view, outcome, names, s)
     if win is not None:
-        _win_body(scene, win, s, top)
+        _win_body(scene, win, lines, top)
     else:
-        note = (
-            s["draw_note"]
-            if outcome.kind == OutcomeKind.DRAW
-            else s["escape_note"].format(p=max(outcome.points))
-        )
-        scene.text(M, top + 10, note, 24, T.TEXT_DIM, max_width=WIDTH - 2 * M)
-    _points(scene, view, outcome, names, totals, s, top + body_h + 40)
+        scene.text(M, top + 10, _note(view, outcome, s), 24, T.TEXT_DIM, max_width=WIDTH - 2 * M)
+    _points(scene, view, outcome, names, totals, s, points_y)
     return scene
+
+
+def _note(view: PublicView, outcome: Outcome, s: Mapping[str, str]) -> str:
+    """What a hand without a winner came to: 荒庄 (the dealer paying 醒筹 where a 醒家 sits
+    out) or 逃跑 (paid to each of the others)."""
+    if outcome.kind == OutcomeKind.DRAW:
+        if outcome.xing is not None and outcome.points[outcome.xing]:
+            return s["draw_note_xing"].format(p=outcome.points[outcome.xing])
+        return s["draw_note"]
+    paid = sum(p > 0 for p in outcome.points)
+    key = {1: "escape_note_one", 2: "escape_note"}.get(paid, "escape_note_many")
+    return s[key].format(p=max(outcome.points), n=paid)
 
 
 def _group_rows(win: Win) -> tuple[int, int]:
@@ -60,11 +92,34 @@ def _group_rows(win: Win) -> tuple[int, int]:
     return max(1, -(-len(win.groups) // GROUPS_PER_ROW)), cards_h + 64
 
 
-def _win_height(win: Win) -> int:
+def _win_height(win: Win, lines: Sequence[Line]) -> int:
     """Room for the groups with their labels, and for the score panel's lines."""
     rows, row_h = _group_rows(win)
-    panel_h = 190 + 32 * max(1, len(win.mingtang))
+    panel_h = 6 + sum(line.advance for line in lines) + PANEL_PAD
     return max(rows * row_h, panel_h)
+
+
+def score_lines(win: Win, rules: RuleSet, s: Mapping[str, str]) -> list[Line]:
+    """The score panel: 胡息, 底 and 番 adding up (qq, four14), or 囤 with 自摸 and the 名堂
+    multiplying (hunan); then how the points follow."""
+    if rules.mingtang_multiply:
+        di = [Line(s["tun"].format(n=win.di), 24, T.TEXT, True, 38)]
+        if win.zimo and rules.zimo_bonus:
+            di.append(Line(s["tun_zimo"].format(n=rules.zimo_bonus), 20, T.TEXT_DIM, False, 32))
+        items = [s["mult_item"].format(name=n, n=f) for n, f in win.mingtang] or [s["plain_mult"]]
+        total, formula = s["mult_total"], s["formula_tun"]
+    else:
+        di = [Line(s["di"].format(n=win.di), 24, T.TEXT, True, 38)]
+        items = [s["fan_item"].format(name=n, n=f) for n, f in win.mingtang] or [s["plain_win"]]
+        total, formula = s["fan_total"], s["formula"]
+    return [
+        Line(s["total_huxi"].format(n=win.huxi), 28, T.GOLD, True, 46),
+        *di,
+        *(Line(item, 22, T.TEXT, False, 32) for item in items),
+        Line(total.format(n=win.fan), 24, T.TEXT, True, 40),
+        Line(formula.format(x=win.di, f=win.fan, d=win.base), 18, T.TEXT_DIM, False, 28),
+        Line(s["each_pays"].format(p=-win.loser_points), 20, T.TEXT, True, 26),
+    ]
 
 
 def _title(
@@ -75,21 +130,28 @@ def _title(
         key, seat = "win_title", outcome.winner
         win = outcome.win
         if win is not None:
-            marks = [
-                s[m]
-                for m, on in (("tianhu", win.tianhu), ("zimo", win.zimo), ("haidi", win.haidi))
-                if on
-            ]
+            flags = (
+                ("tianhu", win.tianhu),
+                ("dihu", win.dihu),
+                ("zimo", win.zimo),
+                ("haidi", win.haidi),
+            )
+            marks = [s[m] for m, on in flags if on]
     elif outcome.kind == OutcomeKind.ESCAPE and outcome.escaper is not None:
         key, seat = "escape_title", outcome.escaper
     else:
-        scene.text(M, 20, s["draw_title"], 38, T.GOLD, bold=True)
+        key, seat = "draw_title", None
+    rules = rules_label(s, view.rule_set)
+    rules_w = round(fonts.font(RULES_PX, True).getlength(rules))
+    scene.text(WIDTH - M, 41, rules, RULES_PX, T.TEXT_DIM, bold=True, anchor="rm")
+    if seat is None:
+        scene.text(M, 20, s[key], 38, T.GOLD, bold=True, max_width=WIDTH - 2 * M - rules_w - 16)
         return
     marks_w = sum(round(fonts.font(24, True).getlength(m)) + 24 + 10 for m in marks)
     template = s[key]
     prefix, _, suffix = template.partition("{name}")
     f = fonts.font(36)
-    box = Rect(M, 16, WIDTH - 2 * M - marks_w - 10, 50)
+    box = Rect(M, 16, WIDTH - 2 * M - marks_w - 10 - rules_w - 16, 50)
     who = fonts.name(names[seat], f, max(40, box.w - f.getlength(prefix + suffix)))
     text = scene.text(
         M, box.y + box.h // 2, prefix + who + suffix, 36, T.GOLD, anchor="lm", max_width=box.w
@@ -100,7 +162,7 @@ def _title(
         x = pill(scene, x, 24, m, 24, T.DEALER).right + 10
 
 
-def _win_body(scene: Scene, win: Win, s: Mapping[str, str], top: int) -> None:
+def _win_body(scene: Scene, win: Win, lines: Sequence[Line], top: int) -> None:
     _, row_h = _group_rows(win)
     cards_h = row_h - 64
     for i, g in enumerate(win.groups):
@@ -121,26 +183,12 @@ def _win_body(scene: Scene, win: Win, s: Mapping[str, str], top: int) -> None:
     # Score panel on the right.
     px = M + 8 + GROUPS_PER_ROW * GROUP_ADV + 8
     pw = WIDTH - M - px
-    scene.add(Box(Rect(px, top - 8, pw, _win_height(win) - 8), fill=T.FELT_DARK, radius=12))
+    height = _win_height(win, lines) - 8
+    scene.add(Box(Rect(px, top - 8, pw, height), fill=T.FELT_DARK, radius=12))
     x, y = px + 16, top + 6
-    scene.text(x, y, s["total_huxi"].format(n=win.huxi), 28, T.GOLD, bold=True, max_width=pw - 32)
-    y += 46
-    scene.text(x, y, s["di"].format(n=win.di), 24, bold=True, max_width=pw - 32)
-    y += 38
-    items = [s["fan_item"].format(name=n, n=f) for n, f in win.mingtang] or [s["plain_win"]]
-    for item in items:
-        scene.text(x, y, item, 22, max_width=pw - 32)
-        y += 32
-    scene.text(x, y, s["fan_total"].format(n=win.fan), 24, bold=True, max_width=pw - 32)
-    y += 40
-    scene.text(
-        x,
-        y,
-        s["formula"].format(x=win.di, f=win.fan, d=win.base, p=win.winner_points),
-        18,
-        T.TEXT_DIM,
-        max_width=pw - 32,
-    )
+    for line in lines:
+        scene.text(x, y, line.text, line.px, line.colour, bold=line.bold, max_width=pw - 32)
+        y += line.advance
 
 
 def _points(
@@ -166,23 +214,13 @@ def _points(
     for i in range(len(view.seats)):
         ry = y + ROW_H * (i + 1)
         x = cols[0]
-        if i == view.dealer:
-            x = pill(scene, x, ry + 8, s["dealer"], 18, T.DEALER).right + 6
-        tag = "winner" if i == outcome.winner else "escaper" if i == outcome.escaper else None
-        if tag is not None:
-            x = pill(scene, x, ry + 8, s[tag], 18, T.GOLD, T.FELT_DARK).right + 6
+        for text, fill, ink in row_tags(view, outcome, i, s):
+            x = pill(scene, x, ry + 8, text, 18, fill, ink).right + 6
         scene.name(Rect(x, ry + 4, cols[1] - 24 - x, ROW_H - 8), f"row:{i}", names[i], 24)
-        p = outcome.points[i]
-        colour = T.WIN if p > 0 else T.LOSS if p < 0 else T.TEXT
-        scene.text(
-            cols[1],
-            ry + ROW_H // 2,
-            f"{p:+d}" if p else "0",
-            26,
-            colour,
-            bold=True,
-            anchor="lm",
-        )
+        shown = _signed(scene, cols[1], ry + ROW_H // 2, outcome.points[i])
+        if i == outcome.xing:  # his points are 醒筹, not a result of play
+            sx = cols[1] + round(fonts.font(26, True).getlength(shown)) + 8
+            scene.text(sx, ry + ROW_H // 2, s["xing_chips"], 18, T.TEXT_DIM, anchor="lm")
         if totals is not None:
             t = totals[i]
             text = scene.text(cols[2], ry + ROW_H // 2, f"{t:,}", 26, bold=True, anchor="lm")
@@ -198,9 +236,38 @@ def _points(
             )
 
 
+def row_tags(
+    view: PublicView, outcome: Outcome, i: int, s: Mapping[str, str]
+) -> list[tuple[str, T.RGB, T.RGB]]:
+    """The marks before seat ``i``'s name, as (text, fill, ink): 庄, then 胡, 点炮 (the seat
+    whose discard was won on), 逃 or 醒家."""
+    tags = [(s["dealer"], T.DEALER, T.TEXT)] if i == view.dealer else []
+    if i == outcome.winner:
+        tags.append((s["winner"], T.GOLD, T.FELT_DARK))
+    if i == outcome.fed_by:
+        tags.append((s["fed_by"], T.LAST_MOVE, T.FELT_DARK))
+    if i == outcome.escaper:
+        tags.append((s["escaper"], T.GOLD, T.FELT_DARK))
+    if i == outcome.xing:
+        tags.append((s["xing"], T.XING, T.TEXT))
+    return tags
+
+
+def _signed(scene: Scene, x: int, y: int, p: int) -> str:
+    """Points for the hand, signed and coloured (won red, lost blue), left-middle at (x, y)."""
+    colour = T.WIN if p > 0 else T.LOSS if p < 0 else T.TEXT
+    return scene.text(x, y, f"{p:+d}" if p else "0", 26, colour, bold=True, anchor="lm")
+
+
 def render_settlement(
-    view: PublicView, names: Sequence[str], totals: Sequence[int] | None = None, lang: str = "zh"
+    view: PublicView,
+    names: Sequence[str],
+    totals: Sequence[int] | None = None,
+    lang: str = "zh",
+    *,
+    birds: Sequence[tuple[str, int]] = (),
 ) -> bytes:
     """The end-of-hand image. ``view.outcome`` must be set; ``totals[i]`` is seat i's running
-    total after this hand (column left out when None)."""
-    return render(lambda: layout_settlement(view, names, totals, lang), FORMAT)
+    total after this hand (column left out when None); ``birds``: each bird's (name, points)
+    at a table with 打鸟 (section left out when empty)."""
+    return render(lambda: layout_settlement(view, names, totals, lang, birds=birds), FORMAT)

@@ -19,7 +19,16 @@ from render import fonts
 from render import theme as T
 from render.scene import Box, Rect, Scene, column_height, render
 from render.strings import table
-from render.widgets import Run, event_text, glow, kind_name, meld_column, pill, seat_mark
+from render.widgets import (
+    Run,
+    event_text,
+    glow,
+    kind_name,
+    meld_column,
+    pill,
+    rules_label,
+    seat_mark,
+)
 
 WIDTH = 780  # portrait-friendly: phones show photos at their width
 M = 20
@@ -30,6 +39,7 @@ MELD_ADV = T.TABLE.w + 10
 DISCARD_ADV = T.SMALL.w + 4
 DISCARD_LABEL_W = 88
 ROW_GAP = 12
+XING_ROW_H = 60  # the 醒家's band: a name and a mark, no cards
 FORMAT = "JPEG"  # sent on every move: JPEG encodes ~6x faster than PNG at a similar size
 
 
@@ -74,6 +84,8 @@ def _melds_h(view: PublicView, i: int) -> int:
 
 
 def _row_height(view: PublicView, i: int) -> int:
+    if i == view.xing:
+        return XING_ROW_H
     rows = max(1, math.ceil(len(view.seats[i].discards) / _discard_cols()))
     return PAD + _melds_h(view, i) + 10 + rows * (T.SMALL.h + 6) + PAD - 6
 
@@ -95,7 +107,10 @@ def layout_table(
     _header(scene, view, names, s, touched)
     y = HEADER_H
     for i, h in enumerate(heights):
-        _seat_row(scene, view, names, s, i, y, h, touched, seat_mark(s, i, trustee, robots))
+        if i == view.xing:
+            xing_band(scene, Rect(M, y, WIDTH - 2 * M, h), names[i], i, s, 24)
+        else:
+            _seat_row(scene, view, names, s, i, y, h, touched, seat_mark(s, i, trustee, robots))
         y += h + ROW_GAP
     return scene
 
@@ -107,8 +122,14 @@ def _header(
     s: Mapping[str, str],
     touched: Touched,
 ) -> None:
-    # 亮张 and stock, left.
     x, y = M, 20
+    # The rules in force, top right (clear of the offer and its label).
+    left = M + 260 + T.HAND.w + 18
+    rules = rules_label(s, view.rule_set)
+    scene.text(
+        WIDTH - M, y - 4, rules, 20, T.TEXT_DIM, bold=True, anchor="ra", max_width=WIDTH - M - left
+    )
+    # 亮张 and stock, left.
     scene.add(Box(Rect(x, y - 8, 236, HEADER_H - 28), fill=T.FELT_DARK, radius=12))
     scene.text(x + 16 + T.MELD.w // 2, y, s["liang"], 20, T.TEXT_DIM, bold=True, anchor="mt")
     scene.card(x + 16, y + 34, view.liangzhang, T.MELD, "liang", view.dealer)
@@ -261,6 +282,23 @@ def _seat_row(
         if touched[0] == "discard" and touched[1] == i and j in touched[2]:
             glow(scene, Rect(cx, cy, T.SMALL.w, T.SMALL.h), T.LAST_MOVE, 3)
         scene.card(cx, cy, kind, T.SMALL, "discard", i)
+
+
+def xing_band(scene: Scene, band: Rect, name: str, i: int, s: Mapping[str, str], px: int) -> None:
+    """The 醒家's compact band: the 醒家 mark, the name and what sitting out means; no cards,
+    no counts (he holds none this hand)."""
+    scene.named[f"seat:{i}"] = band
+    scene.add(Box(band, fill=T.XING_BAND, outline=T.XING, width=2, radius=12))
+    mid = band.y + band.h // 2
+    pill_px = round(px * 0.8)
+    x = pill(scene, band.x + PAD, mid - round(pill_px * 0.75), s["xing"], pill_px, T.XING).right
+    note = s["xing_note"]
+    note_w = min(round(fonts.font(px - 4).getlength(note)), band.w // 2)
+    right = band.right - PAD
+    scene.text(right, mid, note, px - 4, T.TEXT_DIM, anchor="rm", max_width=note_w)
+    scene.name(
+        Rect(x + 10, mid - px // 2 - 2, right - note_w - 20 - x, px + 4), f"name:{i}", name, px
+    )
 
 
 def render_table(

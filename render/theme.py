@@ -37,6 +37,8 @@ TRUSTEE: RGB = (132, 96, 196)  # the 托管 mark
 TRUSTEE_INK: RGB = (206, 186, 255)  # "托管中" on the seat's own picture
 GREY: RGB = (120, 134, 128)  # a winning card none of which is left unseen
 ROBOT: RGB = (70, 110, 150)  # the 电脑 mark
+XING: RGB = (0, 128, 128)  # the 醒家 mark: the seat sitting the hand out (hunan, 4 seats)
+XING_BAND: RGB = (24, 72, 56)  # the 醒家's compact band, between FELT and FELT_DARK
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from engine import cards as C
 from engine.melds import CHINESE_NAMES, Group
+from engine.rules import get_rule_set
 from engine.views import Event, MeldView
 from render import fonts
 from render import theme as T
@@ -76,3 +77,13 @@ def seat_mark(
     if seat in trustee:
         return (s["trustee"], T.TRUSTEE)
     return None
+
+
+def rules_label(s: Mapping[str, str], key: str) -> str:
+    """The rules in force, short, from a ``RuleSet.key``: the rule set's name, the seat count
+    and the two-seat option ("湖南跑胡子 · 2人 · 去20张")."""
+    rules = get_rule_set(key)
+    parts = [s.get(f"rules_{rules.id}", rules.id), s["rules_seats"].format(n=rules.players)]
+    if rules.two_seat:
+        parts.append(s[f"rules_{rules.two_seat}"])
+    return s["rules_sep"].join(parts)

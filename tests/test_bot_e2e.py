@@ -498,7 +498,7 @@ async def test_commands_help_and_group_language(tg: FakeTelegram, tmp_path) -> N
         lobby = await group_says(alice, "/new")
         assert lobby.startswith("🀄 跑胡子 · table 1") and "Alice" in lobby
         assert await group_says(bob, "/begin") == t("en", "not_seated")
-        assert await group_says(alice, "/begin") == t("en", "need_three")
+        assert await group_says(alice, "/begin") == t("en", "need_seats", n=3)
         assert await group_says(alice, "/new") == t("en", "table_exists")
         assert await group_says(alice, "/nonsense@PaohuziTestBot") == t("en", "unknown_command")
         assert await dm_says(bob, "hello?") == t("en", "unknown_command")

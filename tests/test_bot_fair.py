@@ -82,7 +82,7 @@ async def test_the_exported_hand_verifies_against_the_shown_commitment(
 
         # the leaderboards see the hand just played
         rank = (await group_says(users[2], "/rank")).text.splitlines()
-        assert rank[0] == t("zh", "rank_group", n=10, rules=t("zh", "ruleset_qq"))
+        assert rank[0] == t("zh", "rank_group", n=10, rules=t("zh", "rs_qq"))
         for seat, user in enumerate(users):
             p = outcome.points[seat]
             line = next(x for x in rank if f" {user.first_name} · " in x)

@@ -131,7 +131,7 @@ async def test_me_has_a_part_per_rule_set_each_with_its_level(store: Store) -> N
     lines = stats.me_text(await stats.me_data(store, BO, "Bo", CHAT), "zh").splitlines()
     assert lines == [
         "📇 Bo",
-        f"【QQ 跑胡子】等级 {level_title(30)}",
+        f"【跑胡子】等级 {level_title(30)}",
         "总计:30 分 · 1 局 · 0 胜 · 胜率 0%",
         "本群:0 分 · 0 局 · 0 胜 · 胜率 —",
         "最佳一手:还没有胡过牌。",
@@ -142,7 +142,7 @@ async def test_me_has_a_part_per_rule_set_each_with_its_level(store: Store) -> N
     ]
     assert level_title(830 + 30) not in (level_title(830), level_title(30))  # not summed
     fresh = stats.me_text(await stats.me_data(store, 99, "New", None), "en").splitlines()
-    assert fresh == ["📇 New", f"[QQ 跑胡子 (qq)] 等级 {t('en', f'level_{level_title(0)}')}",
+    assert fresh == ["📇 New", f"[跑胡子 qq] 等级 {t('en', f'level_{level_title(0)}')}",
                      t("en", "me_total", points=0, hands=0, wins=0, rate="—"),
                      t("en", "me_no_best")]
 
@@ -154,7 +154,7 @@ def test_a_rank_line_shows_birds_only_when_there_were_some() -> None:
     assert text == ["🏅 本群排行榜 · 湖南跑胡子(前 10 名)",
                     f"1. Ann · 7 分 · {level_title(7)} · 2 局 1 胜 · 🐦 3 鸟",
                     f"2. Bo · 0 分 · {level_title(0)} · 1 局 0 胜"]
-    assert stats.rank_text([], "en", query) == "湖南跑胡子 (hunan): no finished hands yet."
+    assert stats.rank_text([], "en", query) == "湖南 Hunan: no finished hands yet."
 
 
 async def test_rank_through_the_bot_reads_the_rule_set_asked_for(
@@ -172,7 +172,7 @@ async def test_rank_through_the_bot_reads_the_rule_set_asked_for(
                           group.id, ann.id, group.id, bo.id)
     finally:
         await store.close()
-    qq = t("zh", "ruleset_qq")
+    qq = t("zh", "rs_qq")
     async with running_bot(config):
         rank = await tg.wait_reply(await tg.send_text(group, ann, "/rank"))
         assert rank.text.splitlines() == [t("zh", "rank_group", n=10, rules=qq),

@@ -58,7 +58,7 @@ def test_the_payers_of_a_win(seats: int, sits_out: bool, expected: int) -> None:
 
 def test_the_qq_summary_reads_the_rule_set() -> None:
     assert rulebook.summary(QQ, "zh").splitlines() == [
-        "📖 QQ 跑胡子 · 3 人一桌",
+        "📖 跑胡子 · 3 人一桌",
         "胡牌:凑满 7 方门子,胡息至少 15。",
         "只能胡摸到的牌,别人打出的牌不能胡。",
         "计分:底数 x = ⌊(胡息 − 12) ÷ 3⌋,自摸 +1;每位输家付 x × 番 × 底分。",
@@ -75,7 +75,7 @@ def test_every_rule_set_and_shape_is_summarised_from_its_fields(rule_id: str, la
         for option in options:
             rules = table_rules(rule_id, seats, option)
             lines = rulebook.summary(rules, lang).splitlines()
-            assert lines[0] == t(lang, "rules_head", rules=t(lang, f"ruleset_{rule_id}"),
+            assert lines[0] == t(lang, "rules_head", rules=t(lang, f"rs_{rule_id}"),
                                  seats=seats)
             assert lines[1] == t(lang, "rules_win", groups=rules.groups_to_win,
                                  min=rules.min_huxi)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import app, calc, stats
+from bot import app, calc, handlers, stats
 from bot.i18n import CATALOGS, EN, ZH, lang_of, t
 from engine.rules import LEVELS, LOWEST_LEVEL
 
@@ -66,7 +66,8 @@ def _docstrings(tree: ast.AST) -> set[int]:
 
 
 # Words the bot reads (never writes): /calc's vocabulary and /rank's argument.
-READ_ONLY = set(calc.MELD_WORDS) | calc.SELF_WORDS | calc.OTHER_WORDS | stats.ALL_WORDS | {"＋："}
+READ_ONLY = set(calc.MELD_WORDS) | calc.SELF_WORDS | calc.OTHER_WORDS | stats.ALL_WORDS | {"＋："} \
+    | set(handlers.RULE_WORDS) | {"人"}  # /new's words: rule set names, "4人"
 
 
 def test_no_user_facing_text_outside_the_catalogs() -> None:

@@ -81,7 +81,7 @@ async def test_lobby_rules(world) -> None:
         await service.join(table.id, PEOPLE[0])
     with pytest.raises(Refusal, match="seated_elsewhere"):
         await service.open(-200, PEOPLE[0])
-    with pytest.raises(Refusal, match="need_three"):
+    with pytest.raises(Refusal, match="need_seats"):
         await service.begin(table.id, PEOPLE[0].user_id)
     with pytest.raises(Refusal, match="not_seated"):
         await service.begin(table.id, PEOPLE[1].user_id)

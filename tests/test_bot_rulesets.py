@@ -1,0 +1,277 @@
+"""Tables choose their rules (issue 12, items 5–6): the rules key, 底分 and timer stored with the
+table, ``/new [rules] [seats]``, the lobby's ⚙ keyboard, every seat count through the real bot
+and a fake Telegram, and a restart in the middle.
+
+``duo`` is the qq rule set offered at 2 or 3 seats: a shape the engine deals today, so the
+table machinery (seating, full start, seat moves, replay) is tested apart from any one
+variant's rules."""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from fakebot import FakeTelegram
+from test_bot_e2e import make_config, running_bot, services
+from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
+from test_bot_robots import alice_plays
+from test_store_migrations import _old_database
+
+from bot.handlers import new_usage, rules_from_args
+from bot.i18n import t
+from bot.messages import PING_DELAY, SLOW_REPING, Presenter, _Shown, settings_keyboard
+from bot.store import MIGRATIONS, Store
+from bot.tables import SLOW, SLOW_TIMEOUT, Decision, Refusal, Table, TableService
+from engine.record import verify
+from engine.rules import QQ, RULE_SETS
+from tests.test_bot_tables import PEOPLE, Clock, _Observer
+
+DUO = replace(QQ, id="duo", seat_choices=(3, 2))
+
+
+@pytest.fixture
+def duo(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(RULE_SETS, "duo", DUO)
+
+
+def _my_migration() -> int:
+    """The schema version this work's migration brings (found by what it does)."""
+    return next(i for i, m in enumerate(MIGRATIONS, 1) if "ADD COLUMN rules" in m)
+
+
+async def test_the_migration_gives_old_tables_qq_and_seats_up_to_four(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    _old_database(path, _my_migration() - 1)
+    with sqlite3.connect(path) as db:
+        for user_id in (1, -1, -2):
+            db.execute("INSERT INTO users (user_id, name, lang) VALUES (?, 'u', 'zh')",
+                       (user_id,))
+        db.execute("INSERT INTO tables (id, chat_id, opener_id, status, base)"
+                   " VALUES (1, -100, 1, 'lobby', 3)")
+        db.execute("INSERT INTO seats (table_id, seat, user_id, ready) VALUES (1, 2, 1, 1)")
+    store = await Store.open(path)
+    try:
+        [row] = await store.open_tables()
+        assert (row.rules, row.timer, row.base) == ("qq", None, 3)
+        [seat] = await store.seats(1)
+        assert (seat.seat, seat.user_id, seat.ready) == (2, 1, True)  # kept as it was
+        async with store.transaction() as tx:
+            await tx.add_seat(1, 3, -1)  # a fourth seat now exists
+        with pytest.raises(sqlite3.IntegrityError):
+            async with store.transaction() as tx:
+                await tx.add_seat(1, 4, -2)
+    finally:
+        await store.close()
+
+
+@pytest.mark.parametrize(("args", "key"), [
+    ([], "qq"), (["qq"], "qq"), (["duo"], "duo/3"), (["duo", "2"], "duo/2"),
+    (["2", "duo"], "duo/2"), (["DUO", "2人"], "duo/2"), (["跑胡子"], "qq"),
+])
+def test_new_arguments_name_the_rules(duo: None, args: list[str], key: str) -> None:
+    assert rules_from_args(args).key == key
+
+
+@pytest.mark.parametrize("args", [["mahjong"], ["qq", "4"], ["duo", "5"], ["duo", "2", "x"]])
+def test_bad_new_arguments_are_refused(duo: None, args: list[str]) -> None:
+    with pytest.raises(ValueError):
+        rules_from_args(args)
+
+
+def test_the_usage_lists_every_rule_set_and_its_seats(duo: None) -> None:
+    assert "duo(duo):3/2 人" in new_usage("zh") and "qq(跑胡子):3 人" in new_usage("zh")
+    assert "duo (duo): 3/2 seats" in new_usage("en")
+
+
+@pytest.fixture
+async def service(tmp_path: Path, duo: None):
+    store = await Store.open(tmp_path / "db.sqlite3")
+    for p in PEOPLE:
+        await store.upsert_user(p.user_id, p.name, None, p.lang, dm_ok=True)
+    clock = Clock()
+
+    def make() -> TableService:
+        return TableService(store, _Observer(tmp_path / "db.sqlite3"), action_timeout=60,
+                            autoplay_delay=1.5, clock=clock, rng=random.Random(3))
+    yield make
+    await store.close()
+
+
+async def test_the_opener_sets_the_options_before_the_first_deal_and_they_are_kept(
+        service) -> None:
+    first: TableService = service()
+    a, b, c = PEOPLE
+    table = await first.open(-100, a, rules_from_args(["duo"]))
+    await first.join(table.id, b)
+    await first.join(table.id, c)
+    with pytest.raises(Refusal, match="only_opener_settings"):
+        await first.configure(table.id, b.user_id, "base", "5")
+    for setting, value in (("base", "4"), ("timer", "45"), ("rules", "mahjong"),
+                           ("seats", "4"), ("two_seat", "min21")):
+        with pytest.raises(Refusal, match="bad_option"):
+            await first.configure(table.id, a.user_id, setting, value)
+    with pytest.raises(Refusal, match="too_many_seated") as refused:
+        await first.configure(table.id, a.user_id, "seats", "2")
+    assert refused.value.fields == {"n": "2", "seated": "3"} and table.rules.key == "duo/3"
+    await first.leave(table.id, b.user_id)  # seats 0 and 2 taken: Carol moves up to seat 1
+    await first.configure(table.id, a.user_id, "seats", "2")
+    await first.configure(table.id, a.user_id, "base", "5")
+    await first.configure(table.id, a.user_id, "timer", str(SLOW))
+    assert (table.rules.key, table.base, table.timer) == ("duo/2", 5, SLOW)
+    assert {s: p.user_id for s, p in table.players.items()} == {0: a.user_id, 1: c.user_id}
+    assert table.full and table.full_since is not None  # two of two: the countdown runs
+
+    second: TableService = service()  # a restart keeps every option and the seats
+    [again] = await second.load()
+    assert (again.rules.key, again.base, again.timer) == ("duo/2", 5, SLOW)
+    assert {s: p.user_id for s, p in again.players.items()} == {0: a.user_id, 1: c.user_id}
+    await second.begin(again.id, c.user_id)
+    hand = again.current.hand
+    assert (hand.rules.key, hand.players, hand.base) == ("duo/2", 2, 5)
+    seat = next(s for s, d in again.decisions.items() if d.legal)
+    assert second.deadline(again, seat) == again.decisions[seat].since + SLOW_TIMEOUT
+    with pytest.raises(Refusal, match="settings_closed"):
+        await second.configure(again.id, a.user_id, "base", "1")
+    third: TableService = service()  # the running 2-seat hand replays from its log
+    [replayed] = await third.load()
+    assert replayed.current.hand.rules.key == "duo/2"
+    assert replayed.current.hand.private_view(0) == hand.private_view(0)
+
+
+async def test_the_timer_is_the_tables(service) -> None:
+    svc: TableService = service()
+    table = await svc.open(-100, PEOPLE[0])
+    assert svc.timeout(table) == 60  # the bot's default
+    for timer, seconds in ((30, 30), (120, 120), (SLOW, SLOW_TIMEOUT)):
+        await svc.configure(table.id, PEOPLE[0].user_id, "timer", str(timer))
+        assert svc.timeout(table) == seconds
+
+
+def test_a_slow_table_pings_twice_before_its_timeout() -> None:
+    decision = Decision(7, ("p",), (), 0.0)
+
+    class _Table:
+        timer: int | None = None
+    table = _Table()
+    shown = _Shown()
+    assert Presenter._next_ping_after(table, shown, decision) == PING_DELAY  # type: ignore[arg-type]
+    shown.pinged, shown.pings = 7, 1
+    assert Presenter._next_ping_after(table, shown, decision) is None  # type: ignore[arg-type]
+    table.timer = SLOW
+    assert Presenter._next_ping_after(table, shown, decision) == SLOW_REPING  # type: ignore[arg-type]
+    shown.pings = 2
+    assert Presenter._next_ping_after(table, shown, decision) is None  # type: ignore[arg-type]
+    assert PING_DELAY < SLOW_REPING < SLOW_TIMEOUT
+
+
+def buttons(msg) -> list[str]:  # type: ignore[no-untyped-def]
+    return [text for row in msg.keyboard for text, _ in row]
+
+
+async def test_bad_new_arguments_get_the_usage_and_open_nothing(tg: FakeTelegram,
+                                                                tmp_path: Path) -> None:
+    async with running_bot(make_config(tg, tmp_path / "db.sqlite3")) as app:
+        alice = tg.user("Alice", language_code="zh-hans")
+        group = tg.group("牌友群", members=(alice,))
+        tg.start_private(alice)
+        reply = await tg.wait_reply(await tg.send_text(group, alice, "/new qq 4"))
+        assert reply.text == new_usage("zh")
+        assert services(app).service.in_chat(group.id) is None
+
+
+async def test_settings_through_the_lobby_and_a_two_seat_table_to_settlement(
+        tg: FakeTelegram, tmp_path: Path, duo: None) -> None:
+    """The opener opens ⚙, sets 2 seats and 底分 5 (Bob may not), the lobby says so; after a
+    restart in the middle of the hand Alice and a computer play it to its settlement."""
+    config = make_config(tg, tmp_path / "db.sqlite3")
+    alice, bob = tg.user("Alice", language_code="zh-hans"), tg.user("Bob")
+    group = tg.group("牌友群", members=(alice, bob))
+    tg.start_private(alice)
+    async with running_bot(config) as app:
+        svc = services(app)
+        lobby = await tg.wait_reply(await tg.send_text(group, alice, "/new duo"))
+        assert t("zh", "lobby_rules", rules="duo · 3人", base=3, timer="30秒") in lobby.text
+        assert "3人到齐" in lobby.text
+        assert (await tg.press_button(lobby, bob, "⚙ 设置")).text == \
+            t("zh", "only_opener_settings")
+        await tg.press_button(lobby, alice, "⚙ 设置")
+        await tg.wait_for(lambda: "✓ 3人" in buttons(tg.message(group, lobby.message_id)))
+        assert (await tg.press_button(lobby, bob, "底分 5")).text == \
+            t("zh", "only_opener_settings")
+        for label in ("2人", "底分 5", "60秒"):
+            assert (await tg.press_button(lobby, alice, label)).text == t("zh", "ok")
+            await tg.wait_for(lambda label=label: f"✓ {label}" in buttons(
+                tg.message(group, lobby.message_id)))
+        stale = await tg.press(group, lobby.message_id, alice, "o:1:99:b1")
+        assert stale.text == t("zh", "stale")
+        await tg.press_button(lobby, alice, "↩ 返回")
+        shown = await tg.wait_for(lambda: (m := tg.message(group, lobby.message_id))
+                                  and "加电脑" in buttons(m) and m)
+        assert t("zh", "lobby_rules", rules="duo · 2人", base=5, timer="60秒") in shown.text
+        assert "2人到齐" in shown.text and "3. " not in shown.text
+        table = svc.service.in_chat(group.id)
+        assert (table.rules.key, table.base, table.timer) == ("duo/2", 5, 60)
+        await tg.send_text(group, alice, "/addbot")
+        await tg.wait_for(lambda: table.full)
+        await tg.press_button(lobby, alice, "开局")
+        assert table.status == "playing" and table.current.hand.players == 2
+        await alice_plays(tg, app, alice, table, random.Random(2),
+                          until=lambda: len(table.current.hand.log) >= 6)
+        record_id = table.current.id
+    async with running_bot(config) as app:  # a restart in the middle of the hand
+        table = services(app).service.in_chat(group.id)
+        assert table.status == "playing" and table.current.id == record_id
+        assert (table.rules.key, table.base, table.timer) == ("duo/2", 5, 60)
+        await alice_plays(tg, app, alice, table, random.Random(2))
+        assert table.status == "between"
+        await services(app).presenter.idle()
+        record = table.current
+        assert tg.message(group, record.settle_msg_id).photo_bytes  # its picture names the rules
+    with sqlite3.connect(config.db_path) as db:
+        assert db.execute("SELECT rule_set FROM hands").fetchall() == [("duo/2",)]
+        points = db.execute("SELECT seat, points FROM results ORDER BY seat").fetchall()
+    assert len(points) == 2 and sum(p for _, p in points) == 0
+
+
+def test_the_settings_keyboard_ticks_what_is_in_force(duo: None) -> None:
+    table = Table(1, -100, 10, 5, "lobby", None, 0, 0, rules=rules_from_args(["duo", "2"]),
+                  timer=SLOW)
+    rows = [[b.text for b in row] for row in settings_keyboard(table, 0, "zh").inline_keyboard]
+    assert rows[0] == ["跑胡子", "✓ duo"]
+    assert ["3人", "✓ 2人"] in rows
+    assert ["21胡起胡", "去20张"] in rows  # the two-seat option: none chosen yet
+    assert ["底分 1", "底分 2", "底分 3", "✓ 底分 5", "底分 10"] in rows
+    assert ["30秒", "60秒", "120秒", "✓ 慢速"] in rows
+    assert rows[-1] == ["↩ 返回"]
+
+
+async def test_a_four14_table_of_one_human_and_three_computers_to_settlement(
+        tg: FakeTelegram, tmp_path: Path) -> None:
+    """/new 六胡抢 opens a 4-seat four14 table; /addbot fills it; all four play (nobody sits
+    out) to the settlement, and /export's record verifies."""
+    async with running_bot(make_config(tg, tmp_path / "db.sqlite3")) as app:
+        alice = tg.user("Alice", language_code="zh-hans")
+        group = tg.group("六胡抢群", members=(alice,))
+        tg.start_private(alice)
+        lobby = await tg.wait_reply(await tg.send_text(group, alice, "/new 六胡抢"))
+        assert "六胡抢" in lobby.text and "4人到齐" in lobby.text and "4. (空)" in lobby.text
+        table = services(app).service.in_chat(group.id)
+        for _ in range(3):
+            await tg.send_text(group, alice, "/addbot")
+        await tg.wait_for(lambda: table.full)
+        await tg.press_button(lobby, alice, "开局")
+        hand = table.current.hand
+        assert (hand.rules.key, hand.players, hand.public_view().xing) == ("four14", 4, None)
+        await alice_plays(tg, app, alice, table, random.Random(4))
+        assert table.status == "between"
+        await services(app).presenter.idle()
+        record = table.current
+        assert len(record.hand.outcome.points) == 4 and sum(record.hand.outcome.points) == 0
+        assert tg.message(group, record.settle_msg_id) is not None
+        sent = await tg.wait_reply(await tg.send_text(group, alice, "/export"))
+        doc = json.loads(sent.document_bytes)
+        assert doc["rules"] == "four14" and verify(doc).ok
