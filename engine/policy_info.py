@@ -38,6 +38,11 @@ class Knowledge:
     hand_sizes: tuple[int, ...]
     no_peng: tuple[frozenset[int], ...]
     no_chi: tuple[frozenset[int], ...]
+    xing: int | None = None  # the 醒家 this hand (no cards, skipped in turn order)
+
+    def xiajia(self, seat: int) -> int:
+        """The seat that plays after ``seat`` (a 醒家 is skipped)."""
+        return _xiajia(seat, len(self.hand_sizes), self.xing)
 
     def holds_at_least(self, seat: int, kind: int, m: int) -> float:
         """Chance that ``seat``'s hand holds at least ``m`` copies of ``kind`` (hypergeometric)."""
@@ -54,7 +59,7 @@ class Knowledge:
     def chi_risk(self, kind: int) -> float:
         """Chance that this seat's 下家 could 吃 a ``kind`` this seat discards (rough: shapes
         are treated as independent)."""
-        xia = (self.seat + 1) % len(self.hand_sizes)
+        xia = self.xiajia(self.seat)
         if kind in self.no_chi[xia]:
             return 0.0
         safe = 1.0
@@ -107,9 +112,14 @@ def seen_counts(view: PrivateView) -> list[int]:
     return [min(n, C.COPIES) for n in seen]
 
 
+def _xiajia(seat: int, players: int, xing: int | None) -> int:
+    nxt = (seat + 1) % players
+    return (nxt + 1) % players if nxt == xing else nxt
+
+
 def read(view: PrivateView, public_events: Sequence[Event]) -> Knowledge:
     """Build this seat's :class:`Knowledge`."""
-    players = len(view.public.seats)
+    players, xing = len(view.public.seats), view.public.xing
     seen = seen_counts(view)
     unseen = tuple(C.COPIES - n for n in seen)
     no_peng: list[set[int]] = [set() for _ in range(players)]
@@ -129,7 +139,8 @@ def read(view: PrivateView, public_events: Sequence[Event]) -> Knowledge:
             card, src, how = offer
             if e.kind in ("to_row", "chi"):
                 taker = e.seat if e.kind == "chi" else None
-                chi_seats = {src, (src + 1) % players} if how == "draw" else {(src + 1) % players}
+                xia = _xiajia(src, players, xing)
+                chi_seats = {src, xia} if how == "draw" else {xia}
                 for s in range(players):
                     if s == taker:
                         continue
@@ -148,4 +159,5 @@ def read(view: PrivateView, public_events: Sequence[Event]) -> Knowledge:
         hand_sizes=tuple(sv.hand_count for sv in view.public.seats),
         no_peng=tuple(frozenset(x) for x in no_peng),
         no_chi=tuple(frozenset(x) for x in no_chi),
+        xing=xing,
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,22 @@ QQ_MINGTANG: tuple[MingTang, ...] = (
     MingTang("大字胡", 6, lambda s: s.big >= 18, lambda s: s.big - 18),
     MingTang("小字胡", 8, lambda s: s.small >= 16, lambda s: s.small - 16),
 )
+
+# hunan (seed 000 part 2): 名堂 multiply the 囤; only the largest that applies counts, which is
+# why the seed names the combinations (红对, 红乌对, 乌对) with multipliers of their own.
+HUNAN_MINGTANG: tuple[MingTang, ...] = (
+    MingTang("红胡", 2, lambda s: 10 <= s.red < 13),
+    MingTang("一点红", 3, lambda s: s.red == 1),
+    MingTang("红乌", 4, lambda s: s.red >= 13),
+    MingTang("对对胡", 4, lambda s: s.all_sets),
+    MingTang("黑乌", 5, lambda s: s.red == 0),
+    MingTang("红对", 6, lambda s: 10 <= s.red < 13 and s.all_sets),
+    MingTang("红乌对", 8, lambda s: s.red >= 13 and s.all_sets),
+    MingTang("乌对", 10, lambda s: s.red == 0 and s.all_sets),
+)
+
+# Field values a table shape sets: (seat count or two-seat option, ((field, value), ...)).
+Shapes = tuple[tuple[int | str, tuple[tuple[str, Any], ...]], ...]
 
 LEVELS: tuple[tuple[int, str], ...] = (
     (161000, "帝王"), (103000, "丞相"), (69000, "巡抚"), (46000, "总督"), (32200, "知府"),
@@ -97,6 +114,12 @@ class RuleSet:
     # four14: a non-dealer's win with his dealt cards untouched (before he draws, takes or
     # discards anything) is 地胡, scored like 天胡; without it his 亮张 win is a 天胡 (qq).
     dihu: bool = False
+    # hunan (docs/rules/hunan.md): what that rule set changes, as data
+    two_seat_choices: tuple[str, ...] = ()  # two-seat options offered, the first the default
+    set_aside: int = 0  # cards put aside after the deal, never used nor shown (hunan/2/setaside)
+    xing_stake: int = 0  # 醒筹 in 底分: each loser (after a 荒牌 the dealer) pays it to the 醒家
+    chou_bars_peng: bool = True  # a 臭牌 bars 碰 too; False: 臭 bars 吃 only (碰一不碰二 apart)
+    shapes: Shapes = ()  # what table_rules sets for a seat count or a two-seat option
 
     @property
     def key(self) -> str:
@@ -113,12 +136,18 @@ class RuleSet:
         return (dealer + self.players // 2) % self.players if self.sits_out else None
 
     @property
+    def playing_seats(self) -> int:
+        """Seats that hold cards this hand: a 醒家 sits out."""
+        return self.players - self.sits_out
+
+    @property
     def deck_size(self) -> int:
         return 80
 
     @property
     def stock_size(self) -> int:
-        return self.deck_size - self.dealer_cards - self.other_cards * (self.players - 1)
+        others = self.other_cards * (self.playing_seats - 1)
+        return self.deck_size - self.dealer_cards - others - self.set_aside
 
     def discard_threshold(self, ti_pao: int) -> int:
         """RULES.md 5.5: a player must discard exactly when hand+table > this."""
@@ -156,7 +185,33 @@ FOUR14 = RuleSet(
     draws_before_dealer_passes=1,
     dihu=True,
 )
-RULE_SETS: dict[str, RuleSet] = {r.id: r for r in (QQ, FOUR14)}
+_BY_THREE_OR_TWO = (
+    ("sits_out", False), ("birds", False), ("xing_stake", 0), ("draws_before_dealer_passes", 1),
+)
+HUNAN = RuleSet(
+    id="hunan",
+    players=4,
+    mingtang=HUNAN_MINGTANG,
+    mingtang_multiply=True,
+    haidi_plain_bonus=0,  # no 海底胡 in the 湖南 rules
+    haidi_mingtang_bonus=0,
+    tianhu_mult=1,  # 天胡 scores as any win: the seed doubles nothing
+    default_base=1,  # points are 囤 × 名堂 × 底分: with 底分 1, one 囤 is one point
+    seat_choices=(4, 3, 2),
+    sits_out=True,
+    birds=True,
+    xing_stake=1,
+    draws_before_dealer_passes=0,  # 开荒醒: after a 荒牌 the dealer deals again
+    two_seat_choices=("min21", "setaside"),
+    chou_bars_peng=False,
+    shapes=(
+        (3, _BY_THREE_OR_TWO),  # no 醒家; 荒庄 passes the deal to the 下家
+        (2, _BY_THREE_OR_TWO),
+        ("min21", (("min_huxi", 21),)),
+        ("setaside", (("set_aside", 20),)),
+    ),
+)
+RULE_SETS: dict[str, RuleSet] = {r.id: r for r in (QQ, HUNAN, FOUR14)}
 
 
 def table_rules(rule_id: str, seats: int | None = None, two_seat: str | None = None) -> RuleSet:
@@ -172,7 +227,16 @@ def table_rules(rule_id: str, seats: int | None = None, two_seat: str | None = N
         raise ValueError(f"rule set {rule_id!r} is played by {choices} seats, not {seats}")
     if two_seat is not None and seats != 2:
         raise ValueError("the two-seat option applies to two-seat tables only")
-    return replace(base, players=seats, two_seat=two_seat)
+    if seats == 2 and base.two_seat_choices:
+        two_seat = two_seat or base.two_seat_choices[0]
+        if two_seat not in base.two_seat_choices:
+            choices = "/".join(base.two_seat_choices)
+            raise ValueError(f"two-seat option {two_seat!r} not offered; choose {choices}")
+    rules = replace(base, players=seats, two_seat=two_seat)
+    for shape, values in base.shapes:
+        if shape in (seats, two_seat):
+            rules = replace(rules, **dict(values))
+    return rules
 
 
 def get_rule_set(key: str) -> RuleSet:
@@ -183,6 +247,7 @@ def get_rule_set(key: str) -> RuleSet:
     except ValueError:
         raise ValueError(f"bad rules key {key!r}") from None
     rules = table_rules(rule_id, seats, shape[1] if len(shape) > 1 else None)
-    if rules.key != key and shape:
+    # "hunan/2" names the default two-seat option; any other mismatch is a bad key
+    if shape and key not in (rules.key, rules.key.removesuffix(f"/{rules.two_seat}")):
         raise ValueError(f"bad rules key {key!r}")
     return rules

@@ -35,8 +35,12 @@ def hand_stats(all_card_kinds: Iterable[int], groups: Sequence[Group]) -> HandSt
 
 
 def mingtang(rules: RuleSet, stats: HandStats) -> tuple[tuple[str, int], ...]:
-    """The 名堂 that apply, as (name, 番) in rule-table order."""
-    return tuple((m.name, m.fan_for(stats)) for m in rules.mingtang if m.applies(stats))
+    """The 名堂 that count, as (name, 番) in rule-table order. Where 名堂 multiply
+    (``rules.mingtang_multiply``) only the largest counts, so its 番 is the multiplier."""
+    named = tuple((m.name, m.fan_for(stats)) for m in rules.mingtang if m.applies(stats))
+    if rules.mingtang_multiply and named:
+        return (max(named, key=lambda n: n[1]),)
+    return named
 
 
 def di_shu(rules: RuleSet, huxi: int, *, zimo: bool, tianhu: bool) -> int:
@@ -87,7 +91,7 @@ def settle(
         tianhu=tianhu,
         base=base,
         dihu=dihu,
-        winner_points=(rules.players - 1) * loss,
+        winner_points=(rules.playing_seats - 1) * loss,
         loser_points=-loss,
     )
 

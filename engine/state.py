@@ -9,7 +9,7 @@ the events, each tagged with who may see it.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cache
 from typing import Any
@@ -64,7 +64,17 @@ _FACE_UP = {
 
 
 _KAN_HUXI = tuple(Group(GroupKind.KAN, (k,) * 3).huxi for k in range(C.KINDS))
-_ORDERS = {n: tuple(tuple((s + i) % n for i in range(n)) for s in range(n)) for n in (2, 3, 4)}
+
+
+@cache
+def _play_orders(players: int, xing: int | None) -> tuple[tuple[int, ...], ...]:
+    """For each seat, the seats that play this hand in turn order from it (a 醒家 skipped)."""
+    return tuple(
+        tuple(t for i in range(players) if (t := (s + i) % players) != xing or t == s)
+        for s in range(players)
+    )
+
+
 _chi_action = cache(A.chi)  # the same few thousand 吃 choices recur in every hand
 
 
@@ -81,7 +91,8 @@ class _Seat:
     hand: list[int]  # count vector; a count of 3 is a 坎
     melds: list[Group] = field(default_factory=list)
     discards: list[int] = field(default_factory=list)
-    chou: set[int] = field(default_factory=set)  # may not 吃/碰 (臭牌, own discards)
+    chou: set[int] = field(default_factory=set)  # may not 吃 (臭牌, own discards)
+    no_peng: set[int] = field(default_factory=set)  # may not 碰
     declined_peng: set[int] = field(default_factory=set)  # 忍碰: a later 偎 is 臭偎
     chou_hu: dict[int, int] = field(default_factory=dict)  # kind -> 当前胡息 when a win was declined
     started: bool = False  # has drawn, taken or discarded: his dealt cards are no longer untouched
@@ -108,6 +119,14 @@ class _Seat:
     def may_win_on(self, kind: int) -> bool:
         """臭胡 (6.6): a declined win on this kind bars it while 当前胡息 is unchanged."""
         return self.chou_hu.get(kind) != self.huxi
+
+    def bar(self, card: int, *, chi: bool, both: bool) -> None:
+        """Make ``card`` 臭 for this seat: for 吃 (``chi``) or else for 碰; ``both`` when the
+        rules make every 臭 bar both (RuleSet.chou_bars_peng)."""
+        if chi or both:
+            self.chou.add(card)
+        if not chi or both:
+            self.no_peng.add(card)
 
     def discardable(self) -> list[int]:
         return [k for k, n in enumerate(self.hand) if 0 < n < 3]
@@ -158,6 +177,8 @@ class Hand:
         self._selfwin_card: int | None = None
         self._fresh: tuple[int, int] | None = None  # (seat, card) just drawn
         self._won_offer: int | None = None  # a face-up card won on: in no hand or row
+        self._xing = rules.xing_seat(dealer)  # 醒家: no cards, never asked
+        self._orders = _play_orders(rules.players, self._xing)
         self._deal()
 
     # ----- construction -------------------------------------------------------------
@@ -238,11 +259,12 @@ class Hand:
         return self.rules.players
 
     def next_seat(self, seat: int) -> int:
-        return (seat + 1) % self.players
+        """The 下家 who plays this hand (a 醒家 is skipped)."""
+        return self._orders[seat][1]
 
     def _order_from(self, seat: int) -> tuple[int, ...]:
-        """Seats in play order starting at ``seat``."""
-        return _ORDERS[self.players][seat]
+        """Seats in play order starting at ``seat`` (a 醒家 is skipped)."""
+        return self._orders[seat]
 
     def is_terminal(self) -> bool:
         return self.outcome is not None
@@ -308,14 +330,16 @@ class Hand:
             raise IllegalAction("hand_over", seat, A.ESCAPE, "the hand is over")
         if not 0 <= seat < self.players:
             raise IllegalAction("bad_seat", seat, A.ESCAPE, "no such seat")
+        if seat == self._xing:
+            raise IllegalAction("sitting_out", seat, A.ESCAPE, "the 醒家 holds no cards")
         start = len(self.history)
         penalty = self.escape_penalty(seat)
         self.log.append((seat, A.ESCAPE))
-        points = tuple(
-            -penalty * (self.players - 1) if i == seat else penalty for i in range(self.players)
-        )
+        points = [0 if i == self._xing else penalty for i in range(self.players)]
+        points[seat] = -penalty * (self.rules.playing_seats - 1)
         self._emit("escape", seat)
-        self._finish(Outcome(OutcomeKind.ESCAPE, points, escaper=seat))
+        self._finish(Outcome(OutcomeKind.ESCAPE, self._with_xing_stake(points, [seat]),
+                             escaper=seat))
         return self.history[start:]
 
     def escape_penalty(self, seat: int) -> int:
@@ -326,7 +350,7 @@ class Hand:
         h2 = sum(
             analyzer.best_huxi(self.rules, s.hand, s.melds)
             for i, s in enumerate(self._seats)
-            if i != seat
+            if i not in (seat, self._xing)
         )
         return scoring.escape_penalty(self.rules, h2, self.base)
 
@@ -343,23 +367,31 @@ class Hand:
         self.history.append(Event(kind, seat, cards, visible_to, groups))
 
     def _finish(self, outcome: Outcome) -> None:
-        self.outcome = outcome
+        """End the hand; every outcome names the 醒家 and, where birds fly, the bird card."""
+        self.outcome = replace(outcome, xing=self._xing, bird_card=self._bird_card())
         self.phase = Phase.OVER
         self._claim = None
         self._actor = None
 
+    def _bird_card(self) -> int | None:
+        """The stock's last card (the last drawn at a 荒庄): it names the seat birds follow."""
+        return self.deck[len(self.deck) - self.rules.set_aside - 1] if self.rules.birds else None
+
     def _deal(self) -> None:
+        """Deal in turn order from the dealer (a 醒家 gets nothing); the deck's last
+        ``set_aside`` cards are put aside unseen, and the rest is the stock."""
         r = self.rules
-        sizes = [r.dealer_cards if s == self.dealer else r.other_cards for s in range(r.players)]
         pos = 0
-        dealt: dict[int, list[int]] = {}
+        dealt: dict[int, list[int]] = {s: [] for s in range(r.players)}
         for seat in self._order_from(self.dealer):
-            dealt[seat] = self.deck[pos : pos + sizes[seat]]
-            pos += sizes[seat]
-        self._stock = self.deck[pos:][::-1]  # pop() takes the top, i.e. deck[pos]
+            size = r.dealer_cards if seat == self.dealer else r.other_cards
+            dealt[seat] = self.deck[pos : pos + size]
+            pos += size
+        self._set_aside = self.deck[len(self.deck) - r.set_aside :] if r.set_aside else []
+        self._stock = self.deck[pos : len(self.deck) - r.set_aside][::-1]  # pop() takes deck[pos]
         self.liangzhang = dealt[self.dealer][-1]
         self._seats: list[_Seat] = [_Seat(C.counts(dealt[s])) for s in range(r.players)]
-        for s in range(r.players):
+        for s in self._order_from(self.dealer):
             self._emit("deal", s, tuple(sorted(dealt[s], key=C.sort_key)), visible_to=s)
         self._emit("liang", self.dealer, (self.liangzhang,))
         if self._forced_tianhu():
@@ -460,7 +492,8 @@ class Hand:
         self._actor = None
         if not self._stock:
             self._emit("huangzhuang", None)
-            self._finish(Outcome(OutcomeKind.DRAW, (0,) * self.players))
+            self._finish(Outcome(OutcomeKind.DRAW, self._with_xing_stake([0] * self.players,
+                                                                         [self.dealer])))
             return
         card = self._stock.pop()
         self._fresh = (seat, card)
@@ -513,7 +546,7 @@ class Hand:
         s = self._seats[seat]
         s.hand[card] -= 1
         s.started = True
-        s.chou.add(card)  # 6.2: nobody may 吃/碰 a kind he discarded himself
+        s.bar(card, chi=True, both=self.rules.chou_bars_peng)  # 6.2: nor 吃 his own discards
         self._emit("discard", seat, (card,))
         self._open_claim(Offer(card, seat, OfferHow.DISCARD), haidi=False)
 
@@ -531,12 +564,12 @@ class Hand:
         if pao_seat is None:
             for seat in self._order_from(src):
                 s = self._seats[seat]
-                if c in s.chou:
-                    continue
-                if seat != src and s.hand[c] == 2 and s.may_take_with(r, (c, c)):
+                if seat != src and c not in s.no_peng and s.hand[c] == 2 and s.may_take_with(
+                    r, (c, c)
+                ):
                     options.setdefault(seat, []).append(A.PENG)
                 may_chi = seat in (src, self.next_seat(src)) if drawn else seat == self.next_seat(src)
-                if may_chi:
+                if may_chi and c not in s.chou:
                     combos = [g for g in chi_options(s.hand, c) if s.may_take_with(r, _chi_used(g, c))]
                     if combos:
                         options.setdefault(seat, []).extend(_chi_action(g) for g in combos)
@@ -629,9 +662,9 @@ class Hand:
                 continue
             if A.PENG in options:
                 s.declined_peng.add(c)
-                s.chou.add(c)
+                s.bar(c, chi=False, both=self.rules.chou_bars_peng)  # 碰一不碰二
             if any(o.startswith("c:") for o in options):
-                s.chou.add(c)
+                s.bar(c, chi=True, both=self.rules.chou_bars_peng)
 
     def _settle_claim_win(self, seat: int) -> None:
         claim = self._claim
@@ -673,11 +706,24 @@ class Hand:
         self._after_take(seat)
 
     def _win(self, seat: int, win: Win, fed_by: int | None = None) -> None:
-        """Every other seat pays (a discard win too: its discarder is named, not charged)."""
-        points = tuple(
-            win.winner_points if i == seat else win.loser_points for i in range(self.players)
-        )
-        self._finish(Outcome(OutcomeKind.WIN, points, winner=seat, win=win, fed_by=fed_by))
+        """The winner is paid by every other playing seat, who also pays the 醒家 his 醒筹 (a
+        discard win too: its discarder is named in ``fed_by``, not charged more)."""
+        losers = [i for i in self._order_from(seat) if i != seat]
+        points = [0] * self.players
+        points[seat] = win.winner_points
+        for i in losers:
+            points[i] = win.loser_points
+        self._finish(Outcome(OutcomeKind.WIN, self._with_xing_stake(points, losers),
+                             winner=seat, win=win, fed_by=fed_by))
+
+    def _with_xing_stake(self, points: list[int], payers: list[int]) -> tuple[int, ...]:
+        """Add the 醒筹: each payer gives the 醒家 ``xing_stake`` 底分 (none without a 醒家)."""
+        if self._xing is not None:
+            stake = self.rules.xing_stake * self.base
+            for i in payers:
+                points[i] -= stake
+                points[self._xing] += stake
+        return tuple(points)
 
     # ----- views --------------------------------------------------------------------
 
@@ -710,6 +756,7 @@ class Hand:
             last_event=public_events[-1] if public_events else None,
             move_no=len(public_events),
             outcome=self.outcome,
+            xing=self._xing,
         )
 
     def private_view(self, seat: int) -> PrivateView:
@@ -727,7 +774,7 @@ class Hand:
             kans=tuple(k for k in range(C.KINDS) if s.hand[k] == 3),
             melds=tuple(self._meld_view(g, True) for g in s.melds),
             huxi=s.huxi + sum(_KAN_HUXI[k] for k in range(C.KINDS) if s.hand[k] == 3),
-            chou=tuple(sorted(s.chou)),
+            chou=tuple(sorted(s.chou | s.no_peng)),
             legal=self.legal_actions(seat),
             highlight=highlight,
             no_win=tuple(sorted(k for k in s.chou_hu if not s.may_win_on(k))),
@@ -744,7 +791,7 @@ class Hand:
                     total[k] += 1
             for k in s.discards:
                 total[k] += 1
-        for k in self._stock:
+        for k in (*self._stock, *self._set_aside):
             total[k] += 1
         if self._claim is not None and self._claim.offer.how != OfferHow.LIANG:
             total[self._claim.offer.card] += 1
@@ -756,12 +803,14 @@ class Hand:
 def next_dealer(
     rules: RuleSet, dealer: int, outcome: Outcome, draws_in_row: int
 ) -> tuple[int, int]:
-    """(next dealer, consecutive 荒庄 count): the winner deals; after N 荒庄 the 下家 does."""
+    """(next dealer, consecutive 荒庄 count): the winner deals; after N 荒庄 the 下家 does
+    (``draws_before_dealer_passes``; 0: the dealer deals again however many, as after 开荒醒)."""
     if outcome.kind == OutcomeKind.WIN:
         assert outcome.winner is not None
         return outcome.winner, 0
     if outcome.kind == OutcomeKind.DRAW:
-        if draws_in_row + 1 >= rules.draws_before_dealer_passes:
+        passes = rules.draws_before_dealer_passes
+        if passes and draws_in_row + 1 >= passes:
             return (dealer + 1) % rules.players, 0
         return dealer, draws_in_row + 1
     return dealer, draws_in_row

@@ -1,4 +1,5 @@
-"""Invariants over random hands (hypothesis): cards, secrecy, termination, zero sum, replay."""
+"""Invariants over random hands (hypothesis): cards, secrecy, termination, zero sum, replay —
+over every rule set and seat count (qq; hunan with 4 seats and a 醒家, 3, and 2 either way)."""
 
 from __future__ import annotations
 
@@ -9,22 +10,28 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import actions as A
-from engine.rules import QQ
+from engine.rules import QQ, RuleSet, get_rule_set
 from engine.state import _FACE_UP, Hand, Phase
 from engine.views import PublicView
 
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
+RULES = tuple(map(get_rule_set, ("qq", "hunan/4", "hunan/3", "hunan/2/min21", "hunan/2/setaside")))
+TABLES = st.sampled_from(RULES).flatmap(
+    lambda r: st.tuples(st.just(r), st.integers(0, r.players - 1))
+)
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def play(seed: int, dealer: int, check) -> Hand:
+def play(table: tuple[RuleSet, int], seed: int, check) -> Hand:
     """A random game; ``check(hand)`` runs after the deal and after every action."""
+    rules, dealer = table
     rng = random.Random(seed)
-    h = Hand.new(QQ, seed=seed, dealer=dealer)
+    h = Hand.new(rules, seed=seed, dealer=dealer)
     check(h)
     for _ in range(400):
         if h.is_terminal():
             break
+        assert h.public_view().xing not in h.to_act(), "the 醒家 is never asked"
         seat = rng.choice(h.to_act())
         h.apply(seat, rng.choice(h.legal_actions(seat)))
         check(h)
@@ -58,7 +65,7 @@ def shown(view: PublicView) -> Counter:
 def check_secrecy(h: Hand) -> None:
     public = h.public_view()
     assert shown(public) == publicly_known(h)
-    for seat in range(3):
+    for seat in range(h.players):
         private = h.private_view(seat)
         assert private.public == public  # another seat's view adds nothing about the others
         own = Counter(private.hand)
@@ -79,9 +86,9 @@ def _cards_of(h: Hand, seat: int) -> list[int]:
 
 
 @SETTINGS
-@given(SEEDS, st.integers(0, 2))
-def test_all_80_cards_accounted_for_after_every_action(seed: int, dealer: int) -> None:
-    play(seed, dealer, check_census)
+@given(TABLES, SEEDS)
+def test_all_80_cards_accounted_for_after_every_action(table, seed: int) -> None:
+    play(table, seed, check_census)
 
 
 def check_census(h: Hand) -> None:
@@ -90,28 +97,34 @@ def check_census(h: Hand) -> None:
 
 
 @SETTINGS
-@given(SEEDS, st.integers(0, 2))
-def test_no_public_or_other_seat_view_shows_a_hidden_card(seed: int, dealer: int) -> None:
-    play(seed, dealer, check_secrecy)
+@given(TABLES, SEEDS)
+def test_no_public_or_other_seat_view_shows_a_hidden_card(table, seed: int) -> None:
+    play(table, seed, check_secrecy)
 
 
 @SETTINGS
-@given(SEEDS, st.integers(0, 2))
-def test_every_hand_ends_and_points_sum_to_zero(seed: int, dealer: int) -> None:
-    h = play(seed, dealer, lambda h: None)
+@given(TABLES, SEEDS)
+def test_every_hand_ends_and_points_sum_to_zero(table, seed: int) -> None:
+    """Zero sum with the 醒家 counted in: his 醒筹 come from the losers (or a 荒牌 dealer)."""
+    h = play(table, seed, lambda h: None)
     assert sum(h.returns()) == 0
-    assert h.legal_actions(0) == h.legal_actions(1) == h.legal_actions(2) == ()
+    assert all(h.legal_actions(s) == () for s in range(h.players))
+    xing = h.public_view().xing
+    if xing is not None:
+        assert h.outcome.xing == xing and h.returns()[xing] >= 0
 
 
 @SETTINGS
-@given(SEEDS, st.integers(0, 2), st.integers(0, 120))
-def test_replay_gives_an_identical_state(seed: int, dealer: int, cut: int) -> None:
-    h = play(seed, dealer, lambda h: None)
+@given(TABLES, SEEDS, st.integers(0, 120))
+def test_replay_gives_an_identical_state(table, seed: int, cut: int) -> None:
+    rules, dealer = table
+    h = play(table, seed, lambda h: None)
     log = h.log[:cut]
-    a = Hand.replay(QQ, seed=seed, dealer=dealer, log=log)
+    a = Hand.replay(rules, seed=seed, dealer=dealer, log=log)
     b = Hand.from_dict(a.to_dict())
+    assert a.rules == b.rules
     assert a.public_view() == b.public_view()
-    assert all(a.private_view(s) == b.private_view(s) for s in range(3))
+    assert all(a.private_view(s) == b.private_view(s) for s in range(h.players))
     assert a.history == b.history and a.outcome == b.outcome
 
 
