@@ -2,6 +2,7 @@
 
 Hands are played with random legal choices from fixed seeds, so every run shows the same
 pictures. Positions are picked to show as much as possible (melds, hidden cards, an offer).
+Besides the ``qq`` pictures, :func:`ruleset_images` shows the other rule sets and seat counts.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
-from engine.rules import QQ
+from engine.birds import settle_birds
+from engine.rules import QQ, RuleSet, get_rule_set
 from engine.state import Hand
 from engine.views import OutcomeKind, PrivateView, PublicView, Ting, Wait
 from render.hand import render_hand
@@ -20,12 +22,13 @@ from render.table import render_table
 
 NAMES = ("小明", "Alice Wonderland", "老王🀄", "Zoë")
 TOTALS = (1234, -560, 88)
+BIRDS = ("鸟人阿飞", "Birdwatcher Bob")  # two onlookers who 打鸟 at the hunan/4 table
 
 
-def play(seed: int) -> Iterator[Hand]:
+def play(seed: int, rules: RuleSet = QQ) -> Iterator[Hand]:
     """Yield the hand before the first action and after each one, in a random game."""
     rng = random.Random(seed)
-    h = Hand.new(QQ, seed=seed, dealer=seed % 3)
+    h = Hand.new(rules, seed=seed, dealer=seed % rules.players)
     yield h
     while not h.is_terminal():
         seat = rng.choice(h.to_act())
@@ -33,12 +36,12 @@ def play(seed: int) -> Iterator[Hand]:
         yield h
 
 
-def find(seed: int, want: Callable[[Hand], bool], tries: int = 500) -> Hand:
+def find(seed: int, want: Callable[[Hand], bool], tries: int = 500, rules: RuleSet = QQ) -> Hand:
     """The first position (over seeds ``seed``, ``seed+1``, …) for which ``want`` holds."""
     for s in range(seed, seed + tries):
-        for h in play(s):
+        for h in play(s, rules):
             if want(h):
-                return Hand.replay(QQ, seed=s, dealer=s % 3, log=list(h.log))
+                return Hand.replay(rules, seed=s, dealer=s % rules.players, log=list(h.log))
     raise LookupError("no such position")
 
 
@@ -54,7 +57,7 @@ def _rich(h: Hand) -> bool:
     )
 
 
-def rich_private(seed: int = 7) -> PrivateView:
+def rich_private(seed: int = 7, rules: RuleSet = QQ) -> PrivateView:
     h = find(
         seed,
         lambda h: (
@@ -62,24 +65,30 @@ def rich_private(seed: int = 7) -> PrivateView:
             and h.to_act() != ()
             and any(not all(m.face_up) for m in h.private_view(h.to_act()[0]).melds)
         ),
+        rules=rules,
     )
     return h.private_view(h.to_act()[0])
 
 
-def rich_public(seed: int = 7) -> PublicView:
-    return find(seed, _rich).public_view()
+def rich_public(seed: int = 7, rules: RuleSet = QQ) -> PublicView:
+    return find(seed, _rich, rules=rules).public_view()
 
 
-def ended(seed: int, kind: OutcomeKind) -> PublicView:
+def ended(
+    seed: int, kind: OutcomeKind, rules: RuleSet = QQ, want: Callable[[Hand], bool] | None = None
+) -> PublicView:
+    """A finished hand of ``kind`` (a win with a 名堂), for which ``want`` holds if given."""
+
     def done(h: Hand) -> bool:
         o = h.outcome
         return (
             o is not None
             and o.kind == kind
             and (kind != OutcomeKind.WIN or (o.win is not None and bool(o.win.mingtang)))
+            and (want is None or want(h))
         )
 
-    return find(seed, done).public_view()
+    return find(seed, done, rules=rules).public_view()
 
 
 def escaped(seed: int = 7) -> PublicView:
@@ -124,6 +133,33 @@ def sample_ting(view: PrivateView) -> Ting:
     return Ting(waits=waits, by_discard=tuple((k, waits) for k in free[:2]))
 
 
+def with_birds(view: PublicView, names: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    """Each bird's (name, points), as the bot passes them to the settlement."""
+    assert view.outcome is not None
+    each, _ = settle_birds(get_rule_set(view.rule_set), view.outcome, view.dealer, len(names))
+    return tuple((name, each) for name in names)
+
+
+def ruleset_images(seed: int, lang: str) -> dict[str, bytes]:
+    """Pictures of the other rule sets and seat counts, from their engine hands: a hunan/4
+    table with its 醒家, a settlement with 醒筹 and two birds, four14 and a two-seat table."""
+    four14, hunan4 = get_rule_set("four14"), get_rule_set("hunan/4")
+    totals4 = (*TOTALS, 321)
+    hunan_won = ended(seed, OutcomeKind.WIN, hunan4)
+    return {
+        "hunan4_table": render_table(rich_public(seed, hunan4), NAMES, lang),
+        "hunan4_seat": render_hand(rich_private(seed, hunan4), NAMES, lang),
+        "hunan4_settlement": render_settlement(
+            hunan_won, NAMES, totals4, lang, birds=with_birds(hunan_won, BIRDS)
+        ),
+        "hunan2_seat": render_hand(rich_private(seed, get_rule_set("hunan/2/min21")), NAMES, lang),
+        "four14_seat": render_hand(rich_private(seed, four14), NAMES, lang),
+        "four14_settlement": render_settlement(
+            ended(seed, OutcomeKind.WIN, four14), NAMES, totals4, lang
+        ),
+    }
+
+
 def write_demo(outdir: Path, seed: int = 7, lang: str = "zh") -> list[Path]:
     """One image of every kind; returns the files written."""
     outdir.mkdir(parents=True, exist_ok=True)
@@ -143,6 +179,7 @@ def write_demo(outdir: Path, seed: int = 7, lang: str = "zh") -> list[Path]:
         "settlement_win": render_settlement(ended(seed, OutcomeKind.WIN), NAMES, TOTALS, lang),
         "settlement_draw": render_settlement(ended(seed, OutcomeKind.DRAW), NAMES, TOTALS, lang),
         "settlement_escape": render_settlement(escaped(seed), NAMES, TOTALS, lang),
+        **ruleset_images(seed, lang),
     }
     written = []
     for name, data in images.items():

@@ -78,7 +78,7 @@ class CardSlot:
     """One card drawn at ``rect``. ``kind`` None: a face-down card (a back).
 
     ``visible`` is the part of ``rect`` that no later card covers. ``role`` says what the
-    card is (``hand meld discard offer liang stock group chou``) and ``seat`` whose it is.
+    card is (``hand meld discard offer liang stock group chou bird``) and ``seat`` whose it is.
     """
 
     rect: Rect

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
+from engine.birds import bird_seat
 from engine.rules import RuleSet, get_rule_set, level_title
 from engine.views import Outcome, OutcomeKind, PublicView, Win
 from render import fonts
@@ -29,6 +30,8 @@ ROW_H = 46
 FORMAT = "PNG"  # once per hand: exact colours matter more than ~10 ms
 RULES_PX = 20  # the rules label, right of the title
 PANEL_PAD = 36  # the score panel's room below its last line
+POINTS_X = 470  # the points column, in the seats' table and the birds'
+BIRDS_HEAD = 44  # the 打鸟 panel's title row
 
 
 class Line(NamedTuple):
@@ -63,6 +66,8 @@ def layout_settlement(
     points_y = top + body_h + 40
     points_h = ROW_H * (len(view.seats) + 1) + 8
     height = points_y + points_h + M
+    if birds:
+        height += _birds_height(outcome, birds) + 16
     scene = Scene(WIDTH, height)
     _title(scene, view, outcome, names, s)
     if win is not None:
@@ -70,6 +75,8 @@ def layout_settlement(
     else:
         scene.text(M, top + 10, _note(view, outcome, s), 24, T.TEXT_DIM, max_width=WIDTH - 2 * M)
     _points(scene, view, outcome, names, totals, s, points_y)
+    if birds:
+        _birds(scene, view, rules, names, birds, s, points_y + points_h + 16)
     return scene
 
 
@@ -200,7 +207,7 @@ def _points(
     s: Mapping[str, str],
     y: int,
 ) -> None:
-    cols = (M + 16, 470, 620)
+    cols = (M + 16, POINTS_X, 620)
     scene.add(
         Box(
             Rect(M, y, WIDTH - 2 * M, ROW_H * (len(view.seats) + 1) + 8),
@@ -234,6 +241,56 @@ def _points(
                 anchor="lm",
                 max_width=WIDTH - M - 16 - tx,
             )
+
+
+def _birds_height(outcome: Outcome, birds: Sequence[tuple[str, int]]) -> int:
+    card = T.MELD.h + 12 if outcome.bird_card is not None else 0
+    return BIRDS_HEAD + card + ROW_H * len(birds) + 8
+
+
+def _birds(
+    scene: Scene,
+    view: PublicView,
+    rules: RuleSet,
+    names: Sequence[str],
+    birds: Sequence[tuple[str, int]],
+    s: Mapping[str, str],
+    y: int,
+) -> None:
+    """打鸟: what it means (app players know it as a stake raise), the 鸟牌 and the seat it
+    names, then each bird's points (the same as that seat's)."""
+    outcome = view.outcome
+    assert outcome is not None
+    x, w = M + 16, WIDTH - 2 * M - 32
+    scene.add(
+        Box(Rect(M, y, WIDTH - 2 * M, _birds_height(outcome, birds)), fill=T.FELT_DARK, radius=12)
+    )
+    scene.text(x, y + 12, s["birds_title"], 20, T.GOLD, bold=True, max_width=w)
+    y += BIRDS_HEAD
+    if outcome.bird_card is not None:
+        scene.card(x, y, outcome.bird_card, T.MELD, "bird")
+        tx = x + T.MELD.w + 16
+        scene.text(tx, y + 4, s["bird_card"], 20, T.TEXT_DIM, bold=True)
+        seat = bird_seat(rules, view.dealer, outcome.bird_card)
+        role = s[_bird_role(view, outcome, seat)]
+        prefix = s["bird_follows"].format(role=role, name="")
+        f = fonts.font(26)
+        who = fonts.name(names[seat], f, w - (tx - x) - f.getlength(prefix))
+        scene.text(tx, y + 50, s["bird_follows"].format(role=role, name=who), 26, anchor="lm")
+        y += T.MELD.h + 12
+    for j, (name, p) in enumerate(birds):
+        scene.name(Rect(x, y + 4, POINTS_X - 24 - x, ROW_H - 8), f"bird:{j}", name, 24)
+        _signed(scene, POINTS_X, y + ROW_H // 2, p)
+        y += ROW_H
+
+
+def _bird_role(view: PublicView, outcome: Outcome, seat: int) -> str:
+    """The string key naming the seat a bird follows by where it sits: 庄家, 醒家, 下家, 上家."""
+    if seat == view.dealer:
+        return "dealer_seat"
+    if seat == outcome.xing:
+        return "xing"
+    return "next_seat" if (seat - view.dealer) % len(view.seats) == 1 else "prev_seat"
 
 
 def row_tags(

@@ -174,7 +174,7 @@ EN: Mapping[str, str] = {
     "rules_four14": "六胡抢 four14",
     "rules_seats": "{n} seats",
     "rules_min21": "21胡息 to win",
-    "rules_setaside": "20 cards set aside",
+    "rules_setaside": "20 cards out",
     "rules_sep": " · ",
     "xing": "醒家",
     "xing_note": "sits out, collects 醒筹",

@@ -215,9 +215,11 @@ def _seat_row(
 ) -> None:
     seat = view.seats[i]
     acting = i in view.to_act and view.outcome is None
+    band = Rect(M, y, WIDTH - 2 * M, h)
+    scene.named[f"seat:{i}"] = band
     scene.add(
         Box(
-            Rect(M, y, WIDTH - 2 * M, h),
+            band,
             fill=T.FELT_DARK,
             outline=T.GOLD if acting else T.FELT_LINE,
             width=3 if acting else 1,

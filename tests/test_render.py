@@ -306,6 +306,12 @@ def test_demo_writes_one_image_of_every_kind(tmp_path) -> None:  # type: ignore[
     render_main(["demo", str(tmp_path), "--lang", "zh"])
     written = sorted(p.name.split("_zh")[0] for p in tmp_path.iterdir())
     assert written == [
+        "four14_seat",
+        "four14_settlement",
+        "hunan2_seat",
+        "hunan4_seat",
+        "hunan4_settlement",
+        "hunan4_table",
         "seat2",
         "seat3",
         "seat4",
