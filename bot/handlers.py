@@ -20,7 +20,7 @@ from telegram.constants import ChatMemberStatus
 from telegram.error import RetryAfter, TelegramError
 from telegram.ext import ApplicationHandlerStop, ContextTypes
 
-from bot import calc, fairness, rulebook, stats
+from bot import birds, calc, fairness, rulebook, stats
 from bot import callbacks as cb
 from bot.i18n import CATALOGS, isolate, lang_of, rule_set_name, t
 from bot.messages import Presenter
@@ -469,6 +469,10 @@ class Handlers:
         if press.kind == "m":
             await service.take_back(table_id, user.id)
             return Reply(t(lang, "autoplay_off"))
+        if press.kind == cb.BIRD_KIND:  # 打鸟: the lobby lists the bird by the presser's name
+            await self._person(user)
+            placed = await birds.toggle(service, table_id, press.version, user.id)
+            return Reply(t(lang, "bird_placed" if placed else "bird_withdrawn"))
         if press.kind == "j":
             person = await self._person(user)
             if not await self._can_dm(person):

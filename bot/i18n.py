@@ -193,6 +193,14 @@ ZH: dict[str, str] = {
     "calc_losers_1": "输家",
     "calc_losers_2": "两家",
     "calc_losers_3": "三家",
+    "btn_bird": "🐦 打鸟(押末张牌指定的一家)",
+    "bird_placed": "🐦 已打鸟:下一局跟最后一张墩牌指定的那一家同输赢。再按一次撤回。",
+    "bird_withdrawn": "已撤回你的鸟。",
+    "bird_seated": "你已入座,不能打鸟:打鸟是给没入座的人的。",
+    "birds_none": "🐦 打鸟(不是加注):没入座的人可押一只鸟,最后一张墩牌定它跟哪一家,同输赢。",
+    "birds_waiting": "🐦 下一局的鸟:{names}",
+    "birds_followed": "🐦 最后一张牌定鸟跟 {name}:",
+    "birds_points": "  🐦 {name} {points:+d}",
     # /calc
     "calc_usage": (
         "用法:/calc [qq|hunan|four14] 手牌 [门子] [+ 胡的那张牌] [自摸](默认 qq 规则)\n"
@@ -464,6 +472,20 @@ EN: dict[str, str] = {
     "calc_losers_1": "the loser",
     "calc_losers_2": "each loser",
     "calc_losers_3": "each loser",
+    "btn_bird": "🐦 打鸟 bird: bet on the seat the last card names",
+    "bird_placed": (
+        "🐦 Bird placed: next hand you win or lose with the seat the last stock card names. "
+        "Press again to withdraw."
+    ),
+    "bird_withdrawn": "Your bird is withdrawn.",
+    "bird_seated": "You are seated: 打鸟 is for those who are not.",
+    "birds_none": (
+        "🐦 打鸟 (not a stake raise): anyone not seated may place a bird; the last stock card "
+        "names the seat it follows, win or lose."
+    ),
+    "birds_waiting": "🐦 Birds on the next hand: {names}",
+    "birds_followed": "🐦 The last card sent the birds with {name}:",
+    "birds_points": "  🐦 {name} {points:+d}",
     "calc_usage": (
         "Usage: /calc [qq|hunan|four14] hand [melds] [+ winning card] [self] (qq by default)\n"
         "Example: /calc 一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾\n"
