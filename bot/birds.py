@@ -99,8 +99,9 @@ def waiting_line(rules: RuleSet, birds: Sequence[BirdRow], lang: str) -> str | N
 
 
 def settled_lines(record: HandRecord, birds: Sequence[BirdRow], lang: str) -> list[str]:
-    """The settlement's lines on the hand's birds: the seat the last card named, then each
-    bird's points."""
+    """The settlement's lines on the hand's birds: the seat the last card named, each bird's
+    points, and what the seats paid them or got from them (on top of the hand's points, in
+    the running totals)."""
     settled = [b for b in birds if b.points is not None]
     if not settled:
         return []
@@ -108,6 +109,13 @@ def settled_lines(record: HandRecord, birds: Sequence[BirdRow], lang: str) -> li
     followed = record.names[seat] if seat is not None else "—"
     lines = [t(lang, "birds_followed", name=followed)]
     lines += [t(lang, "birds_points", name=b.name, points=b.points) for b in settled]
+    outcome = record.hand.outcome
+    assert outcome is not None
+    shares = [(record.names[s], p - o) for s, (p, o) in
+              enumerate(zip(seat_points(record, settled), outcome.points, strict=True)) if p != o]
+    if shares:
+        lines.append(t(lang, "birds_shares", shares=" · ".join(
+            t(lang, "birds_share", name=name, points=p) for name, p in shares)))
     return lines
 
 

@@ -201,6 +201,8 @@ ZH: dict[str, str] = {
     "birds_waiting": "🐦 下一局的鸟:{names}",
     "birds_followed": "🐦 最后一张牌定鸟跟 {name}:",
     "birds_points": "  🐦 {name} {points:+d}",
+    "birds_shares": "  鸟钱(已计入累计):{shares}",
+    "birds_share": "{name} {points:+d}",
     # /calc
     "calc_usage": (
         "用法:/calc [qq|hunan|four14] 手牌 [门子] [+ 胡的那张牌] [自摸](默认 qq 规则)\n"
@@ -486,6 +488,8 @@ EN: dict[str, str] = {
     "birds_waiting": "🐦 Birds on the next hand: {names}",
     "birds_followed": "🐦 The last card sent the birds with {name}:",
     "birds_points": "  🐦 {name} {points:+d}",
+    "birds_shares": "  Paid to or by the birds (in the totals): {shares}",
+    "birds_share": "{name} {points:+d}",
     "calc_usage": (
         "Usage: /calc [qq|hunan|four14] hand [melds] [+ winning card] [self] (qq by default)\n"
         "Example: /calc 一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾\n"

@@ -672,10 +672,9 @@ class Presenter:
                          lang: str, live: bool, *, hand_birds: Sequence[BirdRow] = (),
                          next_birds: Sequence[BirdRow] = ()) -> str:
         """The settlement caption, in HTML (the 公平性 part is an expandable blockquote);
-        the seats' points include what they paid to or got from the hand's birds (打鸟)."""
+        the birds (打鸟) after the seats, with what each seat paid them or got from them."""
         outcome = record.hand.outcome
         assert outcome is not None
-        points = birds.seat_points(record, hand_birds)
         names = record.names
         lines: list[str] = []
         if outcome.kind == OutcomeKind.WIN and outcome.win is not None:
@@ -695,7 +694,7 @@ class Presenter:
             lines.append(t(lang, "settle_escape", name=names[outcome.escaper],
                            points=max(outcome.points)))
         for seat, user_id in enumerate(record.users):
-            lines.append(t(lang, "settle_points", name=names[seat], points=points[seat],
+            lines.append(t(lang, "settle_points", name=names[seat], points=outcome.points[seat],
                            total=totals.get(user_id, 0)))
         lines += birds.settled_lines(record, hand_birds, lang)
         seed = record.hand.seed

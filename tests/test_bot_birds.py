@@ -11,9 +11,13 @@ import random
 from pathlib import Path
 
 import pytest
+from fakebot import FakeTelegram
+from test_bot_e2e import make_config, running_bot, services
 from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
+from test_bot_robots import alice_plays
 
 from bot import birds
+from bot.i18n import t
 from bot.store import Score, Store
 from bot.tables import HandRecord, Person, Refusal, Table, TableService
 from engine import policy
@@ -155,3 +159,68 @@ async def test_birds_settle_with_the_hand_zero_sum_and_count_as_birds(world) -> 
     assert (await store.scores(EVE.user_id))["hunan"].hands == 0
     ranked = {r.user_id: r.birds for r in await store.ranking(CHAT, rule_set="hunan")}
     assert ranked[EVE.user_id] == 2 and ranked[GUS.user_id] == 2 and ranked[10] == 0
+
+
+async def test_a_hunan_table_with_two_birds_through_the_bot(tg: FakeTelegram,  # noqa: F811
+                                                            tmp_path: Path) -> None:
+    """Alice and three computers at a hunan 4-seat table; Bob and Cy, not seated, place birds
+    in the lobby (Alice may not; Bob withdraws and places his again). After a restart in the
+    middle of the hand, it is played to its settlement, which names the birds with their
+    points; the leaderboard counts them; the birds got no private message."""
+    config = make_config(tg, tmp_path / "db.sqlite3")
+    alice, bob, cy = (tg.user(n, language_code="zh-hans") for n in ("Alice", "Bob", "Cy"))
+    group = tg.group("湖南群", members=(alice, bob, cy))
+    tg.start_private(alice)
+    bird_button = t("zh", "btn_bird")
+    async with running_bot(config) as app:
+        lobby = await tg.wait_reply(await tg.send_text(group, alice, "/new 湖南 4"))
+        assert t("zh", "birds_none") in lobby.text and bird_button in buttons(lobby)
+        table = services(app).service.in_chat(group.id)
+        for _ in range(3):
+            await tg.send_text(group, alice, "/addbot")
+        await tg.wait_for(lambda: table.full)
+        assert (await tg.press_button(lobby, alice, bird_button)).text == t("zh", "bird_seated")
+        for user, toast in ((bob, "bird_placed"), (bob, "bird_withdrawn"), (cy, "bird_placed"),
+                            (bob, "bird_placed")):
+            assert (await tg.press_button(lobby, user, bird_button)).text == t("zh", toast)
+        waiting = t("zh", "birds_waiting", names="Cy、Bob")
+        await tg.wait_for(lambda: waiting in (tg.message(group, lobby.message_id).text or ""))
+        await tg.press_button(lobby, alice, "开局")
+        assert (await tg.press_button(lobby, cy, bird_button)).text == t("zh", "stale")
+        await alice_plays(tg, app, alice, table, random.Random(3),
+                          until=lambda: len(table.current.hand.log) >= 8)
+        record_id = table.current.id
+    async with running_bot(config) as app:  # a restart in the middle of the hand
+        svc = services(app)
+        table = svc.service.in_chat(group.id)
+        assert table.status == "playing" and table.current.id == record_id
+        await alice_plays(tg, app, alice, table, random.Random(3))
+        assert table.status == "between"
+        await svc.presenter.idle()
+        record = table.current
+        outcome = record.hand.outcome
+        each, extra = settle_birds(HUNAN4, outcome, record.hand.dealer, 2)
+        seat = bird_seat(HUNAN4, record.hand.dealer, outcome.bird_card)
+        settlement = tg.message(group, record.settle_msg_id)
+        assert settlement.photo_bytes and bird_button in buttons(settlement)
+        lines = settlement.caption.splitlines()
+        followed = lines.index(t("zh", "birds_followed", name=record.names[seat]))
+        assert lines[followed + 1:followed + 3] == [
+            t("zh", "birds_points", name=name, points=each) for name in ("Cy", "Bob")]
+        totals = {u: outcome.points[s] + extra[s] for s, u in enumerate(record.users)}
+        for s, name in enumerate(record.names):  # the hand's points; the totals with birds
+            assert t("zh", "settle_points", name=name, points=outcome.points[s],
+                     total=totals[record.users[s]]) in lines
+        shares = [t("zh", "birds_share", name=record.names[s], points=e)
+                  for s, e in enumerate(extra) if e]
+        assert lines[followed + 3] == t("zh", "birds_shares", shares=" · ".join(shares))
+        assert shares and each != 0
+        rank = await tg.wait_reply(await tg.send_text(group, bob, "/rank hunan"))
+        bob_line = next(line for line in rank.text.splitlines() if " Bob · " in line)
+        assert bob_line.endswith(t("zh", "rank_birds", birds=1)) and f" {each} 分 " in bob_line
+        assert tg.messages(bob) == [] and tg.messages(cy) == []  # birds get no DMs
+        assert await svc.store.scores(bob.id, group.id) == {"hunan": Score(each, 0, 0, 1)}
+
+
+def buttons(message) -> list[str]:
+    return [text for text, _ in message.buttons]
