@@ -34,7 +34,8 @@ log = logging.getLogger(__name__)
 Context = ContextTypes.DEFAULT_TYPE
 JOIN_PAYLOAD = "j"
 NAME_GRAPHEMES = 16  # display names are cut to this many characters as seen (\X clusters)
-# /new's words for the rule sets (besides their ids)
+# /new's words (read, never written): the rule sets' names besides their ids, and 4人 for 4
+SEATS_WORD = "人"
 RULE_WORDS = {"湖南": "hunan", "湖南跑胡子": "hunan", "六胡抢": "four14", "四人十四张": "four14",
               "跑胡子": "qq"}
 # a ⚙ option code's letter: the setting it changes (see bot.callbacks)
@@ -63,7 +64,7 @@ def rules_from_args(args: list[str]) -> RuleSet:
     the Chinese names too); ``ValueError`` for anything else."""
     rule_id, seats = "qq", None
     for word in args:
-        word = word.lower().removesuffix("人")
+        word = word.lower().removesuffix(SEATS_WORD)
         if word.isdigit():
             seats = int(word)
         elif word in RULE_SETS or word in RULE_WORDS:

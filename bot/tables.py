@@ -968,12 +968,14 @@ class TableService:
 
 def _changed_option(table: Table, setting: str, value: str) -> tuple[RuleSet, int, int | None]:
     """(rules, 底分, timer) of ``table`` with one option changed; ``bad_option`` when the
-    value is not one offered. A new rule set keeps the seat count if it offers it."""
+    value is not one offered. A new rule set keeps the seat count if it offers it, and
+    brings its own 底分 (a 湖南 底分 multiplies 囤, a qq one 底数)."""
     rules, base, timer = table.rules, table.base, table.timer
     try:
         if setting == "rules":
             seats = rules.players if rules.players in RULE_SETS[value].seat_choices else None
             rules = table_rules(value, seats)
+            base = rules.default_base
         elif setting == "seats":
             rules = table_rules(rules.id, int(value))
         elif setting == "two_seat":

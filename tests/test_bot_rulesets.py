@@ -30,7 +30,7 @@ from engine.record import verify
 from engine.rules import QQ, RULE_SETS
 from tests.test_bot_tables import PEOPLE, Clock, _Observer
 
-DUO = replace(QQ, id="duo", seat_choices=(3, 2))
+DUO = replace(QQ, id="duo", seat_choices=(3, 2), default_base=2)
 
 
 @pytest.fixture
@@ -146,6 +146,9 @@ async def test_the_timer_is_the_tables(service) -> None:
     svc: TableService = service()
     table = await svc.open(-100, PEOPLE[0])
     assert svc.timeout(table) == 60  # the bot's default
+    await svc.configure(table.id, PEOPLE[0].user_id, "base", "10")
+    await svc.configure(table.id, PEOPLE[0].user_id, "rules", "duo")
+    assert (table.rules.key, table.base) == ("duo/3", 2)  # a rule set brings its 底分
     for timer, seconds in ((30, 30), (120, 120), (SLOW, SLOW_TIMEOUT)):
         await svc.configure(table.id, PEOPLE[0].user_id, "timer", str(timer))
         assert svc.timeout(table) == seconds
@@ -194,7 +197,7 @@ async def test_settings_through_the_lobby_and_a_two_seat_table_to_settlement(
     async with running_bot(config) as app:
         svc = services(app)
         lobby = await tg.wait_reply(await tg.send_text(group, alice, "/new duo"))
-        assert t("zh", "lobby_rules", rules="duo · 3人", base=3, timer="30秒") in lobby.text
+        assert t("zh", "lobby_rules", rules="duo · 3人", base=2, timer="30秒") in lobby.text
         assert "3人到齐" in lobby.text
         assert (await tg.press_button(lobby, bob, "⚙ 设置")).text == \
             t("zh", "only_opener_settings")
@@ -241,7 +244,7 @@ def test_the_settings_keyboard_ticks_what_is_in_force(duo: None) -> None:
     table = Table(1, -100, 10, 5, "lobby", None, 0, 0, rules=rules_from_args(["duo", "2"]),
                   timer=SLOW)
     rows = [[b.text for b in row] for row in settings_keyboard(table, 0, "zh").inline_keyboard]
-    assert rows[0] == ["跑胡子", "✓ duo"]
+    assert rows[0][0] == "跑胡子" and rows[0][-1] == "✓ duo" and len(rows[0]) == len(RULE_SETS)
     assert ["3人", "✓ 2人"] in rows
     assert ["21胡起胡", "去20张"] in rows  # the two-seat option: none chosen yet
     assert ["底分 1", "底分 2", "底分 3", "✓ 底分 5", "底分 10"] in rows
