@@ -10,10 +10,10 @@ from typing import IO, Any
 from engine import cards as C
 from engine.analyzer import analyze, check_cards
 from engine.melds import TABLE_KINDS, Group, GroupKind
-from engine.rules import QQ, RuleSet
+from engine.rules import QQ, RuleSet, get_rule_set, table_rules
 from engine.views import Win
 
-_FIELDS = {"hand", "melds", "card", "source", "haidi", "tianhu", "base"}
+_FIELDS = {"hand", "melds", "card", "source", "haidi", "tianhu", "base", "rules"}
 _MELD_KINDS = ", ".join(sorted(TABLE_KINDS))
 
 
@@ -45,8 +45,22 @@ def _meld(item: Any) -> Group:
     return Group(GroupKind(item[0]), tuple(_cards(item[1], f"{item[0]} meld")))
 
 
-def parse_request(line: str) -> dict[str, Any]:
-    """Keyword arguments for :func:`engine.analyzer.analyze` from one JSON input line."""
+def _rules(obj: dict[str, Any], default: RuleSet) -> RuleSet:
+    """The line's ``"rules"`` key (``qq``, ``hunan/4``…), else ``default``."""
+    if "rules" not in obj:
+        return default
+    key = obj["rules"]
+    if not isinstance(key, str):
+        raise RequestError(f'"rules" must be a rules key such as "hunan/4", got {key!r}')
+    try:
+        return get_rule_set(key)
+    except ValueError as e:
+        raise RequestError(str(e)) from None
+
+
+def parse_request(line: str, default: RuleSet = QQ) -> dict[str, Any]:
+    """Arguments for :func:`engine.analyzer.analyze` from one JSON input line: ``rules`` (the
+    line's ``"rules"`` key, else ``default``) and the keyword arguments."""
     try:
         obj = json.loads(line)
     except json.JSONDecodeError as e:
@@ -70,6 +84,7 @@ def parse_request(line: str) -> dict[str, Any]:
     if isinstance(base, bool) or not isinstance(base, int) or base < 1:
         raise RequestError(f'"base" must be a positive integer, got {base!r}')
     request = {
+        "rules": _rules(obj, default),
         "hand": C.counts(_cards(obj["hand"], '"hand"')),
         "melds": [_meld(m) for m in melds_in],
         "card": card,
@@ -112,8 +127,10 @@ def analyze_lines(lines: Iterable[str], out: IO[str], rules: RuleSet = QQ) -> in
     status = 0
     for line in lines:
         try:
-            r = parse_request(line)
-            result = win_json(analyze(rules, r.pop("hand"), r.pop("melds"), r.pop("card"), **r))
+            r = parse_request(line, rules)
+            result = win_json(
+                analyze(r.pop("rules"), r.pop("hand"), r.pop("melds"), r.pop("card"), **r)
+            )
         except ValueError as e:  # RequestError, or a holding the analyzer refuses
             result, status = {"error": str(e)}, 2
         out.write(json.dumps(result, ensure_ascii=False) + "\n")
@@ -125,13 +142,30 @@ def cmd_analyze(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> in
     return analyze_lines((line.rstrip("\r\n") for line in stdin), stdout)
 
 
+def simulated_rules(rules: str, players: int | None) -> RuleSet:
+    """``--rules KEY`` (``hunan/4``), or ``--rules ID --players N`` (``hunan`` and 4)."""
+    if players is None:
+        return get_rule_set(rules)
+    if "/" in rules:
+        raise ValueError(f"--players goes with a rule set id such as 'hunan', not {rules!r}")
+    return table_rules(rules, players)
+
+
 def cmd_simulate(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int:
     from engine.simulate import run  # lazy: simulation pulls in the whole hand engine
 
-    stdout.write(json.dumps(run(args.hands, args.seed), ensure_ascii=False) + "\n")
+    try:
+        rules = simulated_rules(args.rules, args.players)
+    except ValueError as e:
+        stdout.write(json.dumps({"error": str(e)}, ensure_ascii=False) + "\n")
+        return 2
+    stdout.write(json.dumps(run(args.hands, args.seed, rules), ensure_ascii=False) + "\n")
     return 0
 
 
 def simulate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hands", type=int, default=100, help="how many hands to play")
     parser.add_argument("--seed", type=int, default=0, help="seed of the whole run")
+    parser.add_argument("--rules", default="qq", help="rules key (qq, hunan/4, hunan/2/setaside…)"
+                        " or, with --players, a rule set id")
+    parser.add_argument("--players", type=int, help="seats at the table (with a rule set id)")

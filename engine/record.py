@@ -33,6 +33,10 @@ def result_summary(outcome: Outcome | None) -> dict[str, Any] | None:
         "winner": outcome.winner,
         "escaper": outcome.escaper,
     }
+    if outcome.xing is not None:  # hunan, 4 seats: the 醒家 and the card that names the birds' seat
+        summary["xing"] = outcome.xing
+    if outcome.bird_card is not None:
+        summary["bird_card"] = C.to_ascii(outcome.bird_card)
     if outcome.win is not None:
         summary |= {
             "huxi": outcome.win.huxi,

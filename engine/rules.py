@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Any
 
 
@@ -232,11 +233,18 @@ def table_rules(rule_id: str, seats: int | None = None, two_seat: str | None = N
         if two_seat not in base.two_seat_choices:
             choices = "/".join(base.two_seat_choices)
             raise ValueError(f"two-seat option {two_seat!r} not offered; choose {choices}")
+    return _shaped(base, seats, two_seat)
+
+
+@cache
+def _shaped(base: RuleSet, seats: int, two_seat: str | None) -> RuleSet:
+    """One object per table shape: the analyzer keeps its result cache per rules object, so a
+    fresh copy per call (a view read, a record loaded) would start it cold every time."""
     rules = replace(base, players=seats, two_seat=two_seat)
     for shape, values in base.shapes:
         if shape in (seats, two_seat):
             rules = replace(rules, **dict(values))
-    return rules
+    return base if rules == base else rules
 
 
 def get_rule_set(key: str) -> RuleSet:

@@ -44,6 +44,7 @@ def run(hands: int, seed: int, rules: RuleSet = QQ) -> dict[str, Any]:
         dealer, draws_in_row = next_dealer(rules, dealer, outcome, draws_in_row)
     elapsed = time.perf_counter() - started
     return {
+        "rules": rules.key,
         "hands": hands,
         "seed": seed,
         "wins": sum(v for k, v in wins.items() if k != "海底"),

@@ -391,8 +391,9 @@ class Hand:
         self._stock = self.deck[pos : len(self.deck) - r.set_aside][::-1]  # pop() takes deck[pos]
         self.liangzhang = dealt[self.dealer][-1]
         self._seats: list[_Seat] = [_Seat(C.counts(dealt[s])) for s in range(r.players)]
-        for s in self._order_from(self.dealer):
-            self._emit("deal", s, tuple(sorted(dealt[s], key=C.sort_key)), visible_to=s)
+        for s in range(r.players):
+            if s != self._xing:
+                self._emit("deal", s, tuple(sorted(dealt[s], key=C.sort_key)), visible_to=s)
         self._emit("liang", self.dealer, (self.liangzhang,))
         if self._forced_tianhu():
             return

@@ -363,3 +363,10 @@ def test_computer_players_read_the_xiajia_past_the_xing() -> None:
     know = read(h.private_view(1), h.history)
     assert know.xiajia(1) == 3 and know.xiajia(3) == 0
     assert any(know.chi_risk(k) > 0 for k in range(C.KINDS))
+
+
+def test_each_table_shape_is_one_rules_object() -> None:
+    """The analyzer memoises per rules object: reading a key again must not make a new one."""
+    assert get_rule_set("qq") is QQ and get_rule_set("hunan/4") is HUNAN
+    assert get_rule_set("hunan/2") is get_rule_set("hunan/2/min21") is MIN21
+    assert get_rule_set("hunan/3") is table_rules("hunan", 3)
