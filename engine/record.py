@@ -37,6 +37,8 @@ def result_summary(outcome: Outcome | None) -> dict[str, Any] | None:
         summary["xing"] = outcome.xing
     if outcome.bird_card is not None:
         summary["bird_card"] = C.to_ascii(outcome.bird_card)
+    if outcome.fed_by is not None:  # four14: the seat whose discard was won on
+        summary["fed_by"] = outcome.fed_by
     if outcome.win is not None:
         summary |= {
             "huxi": outcome.win.huxi,

@@ -112,15 +112,15 @@ class RuleSet:
     birds: bool = False  # onlookers may 打鸟 (hunan, 4 seats)
     mingtang_multiply: bool = False  # 名堂 multiply (hunan) instead of adding up (qq)
     two_seat: str | None = None  # a two-seat table's option: "min21" or "setaside" (hunan)
-    # four14: a non-dealer's win with his dealt cards untouched (before he draws, takes or
-    # discards anything) is 地胡, scored like 天胡; without it his 亮张 win is a 天胡 (qq).
-    dihu: bool = False
     # hunan (docs/rules/hunan.md): what that rule set changes, as data
     two_seat_choices: tuple[str, ...] = ()  # two-seat options offered, the first the default
     set_aside: int = 0  # cards put aside after the deal, never used nor shown (hunan/2/setaside)
     xing_stake: int = 0  # 醒筹 in 底分: each loser (after a 荒牌 the dealer) pays it to the 醒家
     chou_bars_peng: bool = True  # a 臭牌 bars 碰 too; False: 臭 bars 吃 only (碰一不碰二 apart)
     shapes: Shapes = ()  # what table_rules sets for a seat count or a two-seat option
+    # four14: a non-dealer's win with his dealt cards untouched (before he draws, takes or
+    # discards anything) is 地胡, scored like 天胡; without it his 亮张 win is a 天胡 (qq).
+    dihu: bool = False
 
     @property
     def key(self) -> str:
@@ -168,24 +168,6 @@ FOUR14_MINGTANG: tuple[MingTang, ...] = (
 )
 
 QQ = RuleSet()
-FOUR14 = RuleSet(
-    id="four14",
-    players=4,
-    seat_choices=(4,),
-    dealer_cards=15,
-    other_cards=14,
-    groups_to_win=5,
-    min_huxi=6,
-    di_offset=6,  # x = floor((H − 6) / 3) + 1
-    di_plus=1,
-    tianhu_offset=3,  # 天胡 x = floor((2H − 3) / 3)
-    mingtang=FOUR14_MINGTANG,
-    win_on_discard=True,
-    forced_tianhu_ti=2,
-    forced_tianhu_kan=4,
-    draws_before_dealer_passes=1,
-    dihu=True,
-)
 _BY_THREE_OR_TWO = (
     ("sits_out", False), ("birds", False), ("xing_stake", 0), ("draws_before_dealer_passes", 1),
 )
@@ -211,6 +193,24 @@ HUNAN = RuleSet(
         ("min21", (("min_huxi", 21),)),
         ("setaside", (("set_aside", 20),)),
     ),
+)
+FOUR14 = RuleSet(
+    id="four14",
+    players=4,
+    seat_choices=(4,),
+    dealer_cards=15,
+    other_cards=14,
+    groups_to_win=5,
+    min_huxi=6,
+    di_offset=6,  # x = floor((H − 6) / 3) + 1
+    di_plus=1,
+    tianhu_offset=3,  # 天胡 x = floor((2H − 3) / 3)
+    mingtang=FOUR14_MINGTANG,
+    win_on_discard=True,
+    forced_tianhu_ti=2,
+    forced_tianhu_kan=4,
+    draws_before_dealer_passes=1,
+    dihu=True,
 )
 RULE_SETS: dict[str, RuleSet] = {r.id: r for r in (QQ, HUNAN, FOUR14)}
 

@@ -707,8 +707,8 @@ class Hand:
         self._after_take(seat)
 
     def _win(self, seat: int, win: Win, fed_by: int | None = None) -> None:
-        """The winner is paid by every other playing seat, who also pays the 醒家 his 醒筹 (a
-        discard win too: its discarder is named in ``fed_by``, not charged more)."""
+        """The winner is paid by every other playing seat, who also pays the 醒家 his 醒筹; on
+        a discard win too (its discarder is named in ``fed_by``, not charged more)."""
         losers = [i for i in self._order_from(seat) if i != seat]
         points = [0] * self.players
         points[seat] = win.winner_points

@@ -1,5 +1,6 @@
 """Invariants over random hands (hypothesis): cards, secrecy, termination, zero sum, replay —
-over every rule set and seat count (qq; hunan with 4 seats and a 醒家, 3, and 2 either way)."""
+over every rule set and seat count (qq; hunan with 4 seats and a 醒家, 3, and 2 either way;
+four14)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,9 @@ from engine.state import _FACE_UP, Hand, Phase
 from engine.views import PublicView
 
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
-RULES = tuple(map(get_rule_set, ("qq", "hunan/4", "hunan/3", "hunan/2/min21", "hunan/2/setaside")))
+RULES = tuple(map(get_rule_set, (
+    "qq", "hunan/4", "hunan/3", "hunan/2/min21", "hunan/2/setaside", "four14",
+)))
 TABLES = st.sampled_from(RULES).flatmap(
     lambda r: st.tuples(st.just(r), st.integers(0, r.players - 1))
 )

@@ -12,6 +12,7 @@ import pytest
 from handkit import advance_until, card, hand, offered
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_rules_four14 import WAITS_369, four14
 
 from engine import actions as A
 from engine import analyzer, policy, policy_eval, policy_info
@@ -19,7 +20,7 @@ from engine import cards as C
 from engine.chi import chi_options
 from engine.policy import choose, explain, wait_value
 from engine.policy_info import read
-from engine.rules import QQ
+from engine.rules import FOUR14, QQ, RuleSet
 from engine.state import Hand
 from engine.views import Event, OutcomeKind
 
@@ -34,11 +35,11 @@ def decide(h: Hand, seat: int, rng: random.Random | None = None) -> str:
     return choose(h.private_view(seat), public(h), rng)
 
 
-def play(seed: int, policy_seats: set[int], check=None) -> Hand:
+def play(seed: int, policy_seats: set[int], check=None, rules: RuleSet = QQ) -> Hand:
     """A whole hand: policy seats play ``choose``; the others pick at random. ``check(h, seat)``
     runs at every decision of every seat, before it is taken."""
     rng = random.Random(seed)
-    h = Hand.new(QQ, seed=seed, dealer=seed % 3)
+    h = Hand.new(rules, seed=seed, dealer=seed % rules.players)
     while not h.is_terminal():
         seat = h.to_act()[0]
         if check is not None:
@@ -333,3 +334,28 @@ def test_beats_random_players() -> None:
             wins[out.winner != me] += 1
     assert wins[0] >= 3 * max(1, wins[1] / 2)
     assert points[0] > 0 > points[1]
+
+
+# ----- four14 (六胡抢): four seats, wins on discards ---------------------------------------
+
+
+def test_four14_computer_players_stay_legal_and_win_most_hands() -> None:
+    states = 0
+
+    def check(h: Hand, seat: int) -> None:
+        nonlocal states
+        for s in h.to_act():
+            assert decide(h, s) in h.legal_actions(s)
+            states += 1
+
+    hands = [play(seed, {0, 1, 2, 3}, check, FOUR14) for seed in range(24)]
+    assert states > 300
+    assert all(sum(h.returns()) == 0 for h in hands)
+    assert sum(h.outcome.kind == OutcomeKind.WIN for h in hands) >= 18
+
+
+def test_four14_wins_on_a_discard() -> None:
+    h = four14(dealer="九", dui=WAITS_369, keep_out={0: "三六九", 1: "七八九十玖", 3: "九"})
+    h.apply(0, A.discard(card("九")))
+    assert h.to_act() == (2,) and h.legal_actions(2) == (A.HU, A.PASS)
+    assert decide(h, 2) == A.HU

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from engine import actions as A
 from engine import analyzer
 from engine import cards as C
 from engine.melds import Group, GroupKind
+from engine.record import export_hand, verify
 from engine.rules import FOUR14, HandStats, get_rule_set, table_rules
 from engine.scoring import di_shu, mingtang, total_fan
+from engine.simulate import play_random
 from engine.state import Hand, Phase, next_dealer
 from engine.views import Outcome, OutcomeKind
 
@@ -329,3 +333,72 @@ def test_a_hand_nobody_takes_ends_huangzhuang_when_the_23_cards_are_drawn() -> N
     pass_until(h, lambda h: False)
     assert h.outcome.kind == OutcomeKind.DRAW and h.outcome.points == (0, 0, 0, 0)
     assert h.stock_count == 0 and h.history[-1].kind == "huangzhuang"
+
+
+def test_escape_pays_each_of_the_three_others() -> None:
+    h = four14()
+    h3 = sum(analyzer.best_huxi(FOUR14, h._seats[s].hand, h._seats[s].melds) for s in (0, 2, 3))
+    penalty = ((h3 - 6) // 3 + 8) * 3
+    h.escape(1)
+    assert h.outcome.kind == OutcomeKind.ESCAPE
+    assert h.outcome.points == (penalty, -3 * penalty, penalty, penalty)
+
+
+# ----- priorities round a four-seat table ------------------------------------------------------
+
+
+def test_forced_wins_go_round_from_the_dealer() -> None:
+    h = four14(dui="一一一一二二二二", shang="四四四四五五五五")
+    assert h.outcome.winner == 2 and h.outcome.win.dihu
+
+
+def test_liangzhang_wins_go_round_from_the_dealer() -> None:
+    h = four14(liang="九", dui=WAITS_369, shang=RED4_WAITS_9, keep_out={0: "三六九"})
+    assert h.phase == Phase.LIANG and h.to_act() == (2, 3)
+    h.apply(3, A.HU)
+    assert h.to_act() == (2,)
+    h.apply(2, A.HU)
+    assert h.outcome.winner == 2 and h.outcome.win.dihu
+
+
+def test_on_a_drawn_card_the_drawers_xia_goes_before_seats_farther_on() -> None:
+    # The 下家 draws 拾 (untaken), the 对家 draws 九: the 上家 (the drawer's 下家, still with
+    # untouched cards: 地胡) goes before the 下家 (who has drawn: no 地胡).
+    h = four14(xia=WAITS_369, shang=RED4_WAITS_9, stock="拾九",
+               keep_out={0: "三六九", 2: "七八九十玖捌贰柒拾"})
+    pass_until(h, lambda h: h.public_view().offer is not None
+               and h.public_view().offer.card == card("九"))
+    assert h.public_view().offer.seat == 2 and set(h.to_act()) == {1, 3}
+    h.apply(1, A.HU)
+    assert h.to_act() == (3,)
+    h.apply(3, A.HU)
+    assert h.outcome.winner == 3 and h.outcome.win.dihu and h.outcome.fed_by is None
+
+
+def test_po_pao_hu_a_discard_is_won_on_before_the_forced_pao() -> None:
+    h = four14(dealer="九", dui=WAITS_369, shang="九九九", keep_out={1: "七八十玖"})
+    h.apply(0, A.discard(card("九")))
+    assert h.to_act() == (2,)  # the 上家's 跑 is forced: he is not asked
+    h.apply(2, A.HU)
+    assert h.outcome.winner == 2 and h.outcome.fed_by == 0
+
+
+def test_a_declined_discard_win_lets_the_pao_happen_and_the_first_pao_discards() -> None:
+    h = four14(dealer="九", dui=WAITS_369, shang="九九九", keep_out={1: "七八十玖"})
+    h.apply(0, A.discard(card("九")))
+    h.apply(2, A.PASS)
+    assert [e.kind for e in h.history if e.visible_to is None][-1] == "pao"
+    # 11 in hand + 4 on the table = 15 > 14 + max(0, 1 − 1): he discards
+    assert h.to_act() == (3,) and h.phase == Phase.DISCARD
+
+
+def test_the_record_of_a_discard_win_names_the_feeder_and_verifies() -> None:
+    for seed in range(200):  # the first random hand won on a discard
+        h = play_random(Hand.new(FOUR14, seed=seed), random.Random(seed))
+        if h.outcome.fed_by is not None:
+            break
+    doc = export_hand(h)
+    assert doc["rules"] == "four14" and doc["result"]["fed_by"] == h.outcome.fed_by
+    assert verify(doc).ok
+    doc["result"]["fed_by"] = (h.outcome.fed_by + 1) % 4
+    assert not verify(doc).ok
