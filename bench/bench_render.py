@@ -29,14 +29,18 @@ from PIL import Image, ImageChops, ImageStat  # noqa: E402
 from engine.views import OutcomeKind, PrivateView  # noqa: E402
 from render import render_hand, render_settlement, render_table  # noqa: E402
 from render.demo import (  # noqa: E402
+    BIRDS,
     NAMES,
     TOTALS,
+    TOTALS4,
     ended,
     play,
     reseated,
     rich_private,
     rich_public,
+    ruleset_positions,
     sample_ting,
+    with_birds,
 )
 from render.hand import layout_hand  # noqa: E402
 from render.scene import paint  # noqa: E402
@@ -69,6 +73,25 @@ def largest_seat_kib(n: int, seeds: range) -> float:
         h = positions[-2]  # the last position before the end: the fullest table
         sizes.append(len(seat_picture(h.private_view(0), n)()))
     return max(sizes) / 1024
+
+
+Cases = dict[str, tuple[Callable[[], bytes], str]]
+
+
+def ruleset_cases() -> Cases:
+    """The pictures of the other rule sets (issue 12), from their own engine hands: a hunan/4
+    table and seat with a 醒家 (one compact band), four14 (four full bands), a hunan/2 seat,
+    and a hunan settlement with two birds."""
+    p = ruleset_positions()
+    birds = with_birds(p.hunan4_won, BIRDS)
+    seat = f"<= {SEAT_MS} ms, <= {SEAT_KIB} KiB"
+    return {
+        "hunan4 seat": (lambda: render_hand(p.hunan4_seat, NAMES), seat),
+        "four14 seat": (lambda: render_hand(p.four14_seat, NAMES), seat),
+        "hunan2 seat": (lambda: render_hand(p.hunan2_seat, NAMES), ""),
+        "hunan table": (lambda: render_table(p.hunan4_table, NAMES), "<= 40 ms"),
+        "bird settle": (lambda: render_settlement(p.hunan4_won, NAMES, TOTALS4, birds=birds), ""),
+    }
 
 
 def psnr(a: Image.Image, b: Image.Image) -> float:
@@ -108,12 +131,13 @@ def main() -> None:
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     private, public = rich_private(), rich_public()
     settled = ended(7, OutcomeKind.WIN)
-    cases: dict[str, tuple[Callable[[], bytes], str]] = {
+    cases: Cases = {
         "seat 3": (seat_picture(private, 3), f"<= {SEAT_MS} ms, <= {SEAT_KIB} KiB"),
         "seat 4": (seat_picture(private, 4), f"<= {SEAT_MS} ms, <= {SEAT_KIB} KiB"),
         "seat 2": (seat_picture(private, 2), ""),
         "table": (lambda: render_table(public, NAMES), "<= 40 ms"),
         "settlement": (lambda: render_settlement(settled, NAMES, TOTALS), ""),
+        **ruleset_cases(),
     }
     for name, (fn, target) in cases.items():
         ms, size = median_ms(fn, args.runs)

@@ -11,6 +11,7 @@ import random
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import NamedTuple
 
 from engine.birds import settle_birds
 from engine.rules import QQ, RuleSet, get_rule_set
@@ -22,6 +23,7 @@ from render.table import render_table
 
 NAMES = ("小明", "Alice Wonderland", "老王🀄", "Zoë")
 TOTALS = (1234, -560, 88)
+TOTALS4 = (*TOTALS, 321)
 BIRDS = ("鸟人阿飞", "Birdwatcher Bob")  # two onlookers who 打鸟 at the hunan/4 table
 
 
@@ -140,23 +142,42 @@ def with_birds(view: PublicView, names: tuple[str, ...]) -> tuple[tuple[str, int
     return tuple((name, each) for name in names)
 
 
+class RulesetPositions(NamedTuple):
+    """Positions of the other rule sets and seat counts, from their engine hands."""
+
+    hunan4_table: PublicView  # a 醒家 sits the hand out
+    hunan4_seat: PrivateView
+    hunan4_won: PublicView  # a win: the 醒家 collects 醒筹, the 鸟牌 names a seat
+    hunan2_seat: PrivateView
+    four14_seat: PrivateView
+    four14_won: PublicView
+
+
+def ruleset_positions(seed: int = 7) -> RulesetPositions:
+    hunan4, four14 = get_rule_set("hunan/4"), get_rule_set("four14")
+    return RulesetPositions(
+        hunan4_table=rich_public(seed, hunan4),
+        hunan4_seat=rich_private(seed, hunan4),
+        hunan4_won=ended(seed, OutcomeKind.WIN, hunan4),
+        hunan2_seat=rich_private(seed, get_rule_set("hunan/2/min21")),
+        four14_seat=rich_private(seed, four14),
+        four14_won=ended(seed, OutcomeKind.WIN, four14),
+    )
+
+
 def ruleset_images(seed: int, lang: str) -> dict[str, bytes]:
-    """Pictures of the other rule sets and seat counts, from their engine hands: a hunan/4
-    table with its 醒家, a settlement with 醒筹 and two birds, four14 and a two-seat table."""
-    four14, hunan4 = get_rule_set("four14"), get_rule_set("hunan/4")
-    totals4 = (*TOTALS, 321)
-    hunan_won = ended(seed, OutcomeKind.WIN, hunan4)
+    """Pictures of the other rule sets and seat counts: a hunan/4 table with its 醒家, a
+    settlement with 醒筹 and two birds, four14 and a two-seat table."""
+    p = ruleset_positions(seed)
     return {
-        "hunan4_table": render_table(rich_public(seed, hunan4), NAMES, lang),
-        "hunan4_seat": render_hand(rich_private(seed, hunan4), NAMES, lang),
+        "hunan4_table": render_table(p.hunan4_table, NAMES, lang),
+        "hunan4_seat": render_hand(p.hunan4_seat, NAMES, lang),
         "hunan4_settlement": render_settlement(
-            hunan_won, NAMES, totals4, lang, birds=with_birds(hunan_won, BIRDS)
+            p.hunan4_won, NAMES, TOTALS4, lang, birds=with_birds(p.hunan4_won, BIRDS)
         ),
-        "hunan2_seat": render_hand(rich_private(seed, get_rule_set("hunan/2/min21")), NAMES, lang),
-        "four14_seat": render_hand(rich_private(seed, four14), NAMES, lang),
-        "four14_settlement": render_settlement(
-            ended(seed, OutcomeKind.WIN, four14), NAMES, totals4, lang
-        ),
+        "hunan2_seat": render_hand(p.hunan2_seat, NAMES, lang),
+        "four14_seat": render_hand(p.four14_seat, NAMES, lang),
+        "four14_settlement": render_settlement(p.four14_won, NAMES, TOTALS4, lang),
     }
 
 

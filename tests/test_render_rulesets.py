@@ -391,17 +391,23 @@ def four_seat_positions(key: str, seed: int) -> list[Hand]:
     return out
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10_000), step=st.integers(0, 60), me=st.integers(0, 3))
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    key=st.sampled_from(["four14", "hunan/4"]),
+    seed=st.integers(0, 10_000),
+    step=st.integers(0, 60),
+    me=st.integers(0, 3),
+)
 def test_at_four_seats_a_seat_sees_the_same_picture_whatever_it_cannot_see(
-    seed: int, step: int, me: int
+    key: str, seed: int, step: int, me: int
 ) -> None:
-    """four14 (four seats all playing): a card another seat holds, traded with the stock,
-    changes neither this seat's picture nor the group's; its holder sees the difference."""
-    hands = four_seat_positions("four14", seed)
+    """four14 (four seats all playing) and hunan/4 (one sitting out as 醒家): a card another
+    seat holds, traded with the stock, changes neither this seat's picture nor the group's;
+    its holder sees the difference."""
+    hands = four_seat_positions(key, seed)
     h = hands[min(step, len(hands) - 1)]
     owner = (me + 1 + step % 3) % 4
-    twin = swap_hidden_card(h, owner)
+    twin = swap_hidden_card(h, owner)  # None for a 醒家, who holds nothing
     if twin is None:
         return
     kw = {"trustee": frozenset({owner}), "robots": frozenset({(owner + 1) % 4})}
@@ -412,15 +418,26 @@ def test_at_four_seats_a_seat_sees_the_same_picture_whatever_it_cannot_see(
     assert render_hand(twin.private_view(owner), NAMES) != render_hand(h.private_view(owner), NAMES)
 
 
-def test_pictures_of_played_four14_hands_fit_and_hold_no_card_of_a_hidden_kind() -> None:
+@pytest.mark.parametrize("key", ["four14", "hunan/4"])
+def test_played_four_seat_hands_fit_show_hidden_cards_as_backs_and_the_xing_empty(
+    key: str,
+) -> None:
+    xings = 0
     for seed in range(6):
-        for h in four_seat_positions("four14", seed)[::5]:
+        for h in four_seat_positions(key, seed)[::5]:
             pub = h.public_view()
-            check_scene(layout_table(pub, NAMES))
+            scenes = {None: layout_table(pub, NAMES)}
             for me in range(4):
                 scene = layout_hand(h.private_view(me), NAMES)
-                check_scene(scene)
                 hidden = sum(
                     k is None for s in pub.seats if s.seat != me for m in s.melds for k in m.cards
                 )
                 assert sum(c.kind is None and c.role == "meld" for c in scene.cards) == hidden
+                scenes[me] = scene
+            for viewer, scene in scenes.items():
+                check_scene(scene)
+                if pub.xing not in (None, viewer):  # the 醒家 gets no picture of his own
+                    band = scene.named[f"seat:{pub.xing}"]
+                    assert not [c for c in scene.cards if overlaps(c.rect, band)]
+                    xings += 1
+    assert xings > 0 if key == "hunan/4" else xings == 0
