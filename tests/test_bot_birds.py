@@ -16,7 +16,7 @@ from test_bot_e2e import make_config, running_bot, services
 from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
 from test_bot_robots import alice_plays
 
-from bot import birds
+from bot import birds, rulebook
 from bot.i18n import t
 from bot.store import Score, Store
 from bot.tables import HandRecord, Person, Refusal, Table, TableService
@@ -215,7 +215,13 @@ async def test_a_hunan_table_with_two_birds_through_the_bot(tg: FakeTelegram,  #
                   for s, e in enumerate(extra) if e]
         assert lines[followed + 3] == t("zh", "birds_shares", shares=" · ".join(shares))
         assert shares and each != 0
-        rank = await tg.wait_reply(await tg.send_text(group, bob, "/rank hunan"))
+        rank = await tg.wait_reply(await tg.send_text(group, bob, "/rank"))  # the table's rules
+        assert rank.text.splitlines()[0] == t("zh", "rank_group", n=10, rules=t("zh", "rs_hunan"))
+        assert rank.text == (await tg.wait_reply(await tg.send_text(group, bob, "/rank hunan"))).text
+        assert "Bob" not in (await tg.wait_reply(await tg.send_text(group, bob, "/rank qq"))).text
+        rules = await tg.wait_reply(await tg.send_text(group, cy, "/rules"))
+        assert rules.document.file_name == "hunan.md"
+        assert rules.caption.startswith(rulebook.summary(table.rules, "zh"))
         bob_line = next(line for line in rank.text.splitlines() if " Bob · " in line)
         assert bob_line.endswith(t("zh", "rank_birds", birds=1)) and f" {each} 分 " in bob_line
         assert tg.messages(bob) == [] and tg.messages(cy) == []  # birds get no DMs
