@@ -42,7 +42,7 @@ ZH: dict[str, str] = {
     "cmd_rules": "规则简介",
     "cmd_start": "开始使用",
     "cmd_lang": "群语言:/lang zh 或 /lang en(管理员)",
-    "cmd_rank": "排行榜(/rank all 看总榜)",
+    "cmd_rank": "排行榜(各规则分开;/rank hunan、/rank all 看总榜)",
     "cmd_me": "我的战绩",
     "cmd_history": "本群最近的牌局",
     "cmd_calc": "算胡:/calc 手牌 [+ 牌]",
@@ -55,7 +55,8 @@ ZH: dict[str, str] = {
         "/join 入座 · /leave 离座 · /begin 开局 · /stop 结束本桌\n"
         "/addbot 加电脑玩家(一人也能开一桌)· /removebot 请走电脑\n"
         "/rules 规则简介 · /lang en 切换群语言\n"
-        "/rank 本群排行(/rank all 总榜)· /me 我的战绩 · /history 最近牌局\n"
+        "/rank 本群排行(按本桌规则;/rank hunan 或 four14 看其他规则,/rank all 总榜)"
+        "· /me 我的战绩 · /history 最近牌局\n"
         "/calc 算胡,例:/calc 一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾\n"
         "六胡抢规则:/calc four14 一二三 壹贰叁 四五六 贰柒拾 十十 + 拾\n"
         "/export 导出上一局记录。公平性:开局时公布种子的指纹 🔒(SHA-256 的前 8 位),"
@@ -309,7 +310,7 @@ EN: dict[str, str] = {
     "cmd_rules": "the rules in short",
     "cmd_start": "start",
     "cmd_lang": "group language: /lang zh or /lang en (admins)",
-    "cmd_rank": "leaderboard (/rank all: all groups)",
+    "cmd_rank": "leaderboard per rule set (/rank hunan; /rank all: all groups)",
     "cmd_me": "my record",
     "cmd_history": "this group's last hands",
     "cmd_calc": "judge a hand: /calc cards [+ card]",
@@ -322,7 +323,8 @@ EN: dict[str, str] = {
         "/join sit · /leave leave · /begin start · /stop close the table\n"
         "/addbot adds a computer player (one person can play a table) · /removebot removes one\n"
         "/rules the rules in short · /lang zh switches the group's language\n"
-        "/rank this group's leaderboard (/rank all: everyone) · /me your record · /history last hands\n"
+        "/rank this group's leaderboard of its table's rules (/rank hunan or four14 for others, "
+        "/rank all: everyone) · /me your record · /history last hands\n"
         "/calc judges a hand, e.g. /calc 一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾\n"
         "by the 六胡抢 rules: /calc four14 一二三 壹贰叁 四五六 贰柒拾 十十 + 拾\n"
         "/export sends the last hand's record. Fairness: the seed's fingerprint 🔒 (its SHA-256's "

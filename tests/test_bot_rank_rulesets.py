@@ -182,3 +182,16 @@ async def test_rank_through_the_bot_reads_the_rule_set_asked_for(
                                               rank.text.splitlines()[1]]
         usage = await tg.wait_reply(await tg.send_text(group, ann, "/rank another"))
         assert usage.text == stats.rank_usage("zh")
+
+
+async def test_me_counts_birds_apart_from_hands(store: Store) -> None:
+    async with store.transaction() as tx:
+        await tx.exec("INSERT INTO scores (chat_id, rule_set, user_id, points, hands, wins, birds)"
+                      " VALUES (?, 'hunan', ?, -4, 0, 0, 2)", CHAT, ANN)
+    lines = stats.me_text(await stats.me_data(store, ANN, "Ann", CHAT), "zh").splitlines()
+    assert lines[1:] == [f"【湖南跑胡子】等级 {level_title(-4)}",
+                         "总计:-4 分 · 0 局 · 0 胜 · 胜率 —",
+                         "本群:-4 分 · 0 局 · 0 胜 · 胜率 —",
+                         t("zh", "me_birds", birds=2),
+                         "最佳一手:还没有胡过牌。"]
+
