@@ -175,6 +175,8 @@ MIGRATIONS: tuple[str, ...] = (
         SELECT rule_set, user_id, SUM(points) AS points, SUM(hands) AS hands,
                SUM(wins) AS wins, SUM(birds) AS birds
         FROM scores GROUP BY rule_set, user_id;
+    CREATE INDEX scores_by_rule_set ON scores (rule_set, user_id);
+    CREATE INDEX scores_by_user ON scores (user_id);
     CREATE TABLE birds (
         table_id  INTEGER NOT NULL REFERENCES tables (id),
         hand_id   INTEGER REFERENCES hands (id),  -- NULL: placed for the table's next deal
