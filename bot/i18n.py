@@ -297,6 +297,12 @@ ZH: dict[str, str] = {
     "bad_option": "没有这个选项。",
     "too_many_seated": "已有 {seated} 人入座,不能改成 {n} 人桌;请先有人离座。",
     "xing_dm": "本局你是醒家,休息一局:不发牌、不用操作,结算时收醒筹。",
+    "xing_stays": "本局你是醒家,手里没有牌,不能逃跑;请在本局结束后再离座。",
+    "xing_name": "{name}(醒家·醒筹)",
+    "settle_win_tun": "🏆 {winner} 胡牌!胡息 {huxi} · {di} 囤 · 名堂 ×{fan}",
+    "mingtang_times": "{name}×{fan}",
+    "flag_dihu": "地胡",
+    "flag_fed": "{name} 点炮",
     **EVENT_NAMES,
 }
 
@@ -584,6 +590,12 @@ EN: dict[str, str] = {
     "bad_option": "No such option.",
     "too_many_seated": "{seated} players are seated: the table cannot have {n} seats; someone must leave first.",
     "xing_dm": "You are 醒家 this hand: you sit it out (no cards, nothing to do) and collect 醒筹 at the settlement.",
+    "xing_stays": "You are 醒家 this hand and hold no cards (no 逃跑): leave once the hand is over.",
+    "xing_name": "{name} (醒家, 醒筹)",
+    "settle_win_tun": "🏆 {winner} wins! 胡息 {huxi} · {di} 囤 · 名堂 ×{fan}",
+    "mingtang_times": "{name} ×{fan}",
+    "flag_dihu": "地胡",
+    "flag_fed": "fed by {name} (点炮)",
     **EVENT_NAMES,
 }
 

@@ -248,9 +248,10 @@ def timer_label(seconds: int | float | None, lang: str) -> str:
     return t(lang, "timer_seconds", seconds=f"{seconds:g}")
 
 
-def settings_keyboard(table: Table, mark: int, lang: str) -> InlineKeyboardMarkup:
+def settings_keyboard(table: Table, mark: int, lang: str, timer: float) -> InlineKeyboardMarkup:
     """The lobby's ⚙ keyboard: one row per option (rule set, seats, 两人 option, 底分,
-    timer), the option in force ticked, and 返回. (A hook for more options: a row here and
+    timer: ``timer`` is the one in force, the bot's default until one is chosen), the option
+    in force ticked, and 返回. (A hook for more options: a row here and
     a setting in ``TableService.configure``.)"""
     def button(label: str, code: str, on: bool) -> InlineKeyboardButton:
         return InlineKeyboardButton(("✓ " if on else "") + label,
@@ -260,12 +261,12 @@ def settings_keyboard(table: Table, mark: int, lang: str) -> InlineKeyboardMarku
     if len(rules.seat_choices) > 1:
         rows.append([button(t(lang, "rules_seats", n=n), f"s{n}", n == rules.players)
                      for n in rules.seat_choices])
-    if rules.players == 2:
+    if rules.players == 2 and rules.two_seat_choices:
         rows.append([button(t(lang, f"two_{o}"), f"x{o}", o == rules.two_seat)
-                     for o in ("min21", "setaside")])
+                     for o in rules.two_seat_choices])
     rows.append([button(t(lang, "settings_base", base=b), f"b{b}", b == table.base)
                  for b in BASES])
-    rows.append([button(timer_label(s, lang), f"t{s}", s == table.timer) for s in TIMERS])
+    rows.append([button(timer_label(s, lang), f"t{s}", s == timer) for s in TIMERS])
     rows.append([InlineKeyboardButton(t(lang, "btn_settings_back"),
                                       callback_data=cb.option(table.id, mark, "k"))])
     return InlineKeyboardMarkup(rows)
@@ -509,21 +510,24 @@ class Presenter:
             else t(lang, "seat_empty", n=s + 1) for s in table.seats)
         opener = next((p.name for p in table.players.values() if p.user_id == table.opener_id),
                       "—")
-        timer = self.service.action_timeout if table.timer is None else table.timer
         rules = t(lang, "lobby_rules", rules=rules_label(table.rules, lang), base=table.base,
-                  timer=timer_label(timer, lang))
+                  timer=timer_label(self._timer(table), lang))
         text = t(lang, "lobby", table=table.id, opener=opener, seats=seats, rules=rules,
                  n=table.rules.players)
         if table.full_since is not None:  # said once: no ticking edits
             text += "\n\n" + t(lang, "lobby_full", seconds=f"{self.service.full_start_delay:g}")
         return text
 
+    def _timer(self, table: Table) -> float:
+        """The table's decision timer as chosen (SLOW for 慢速), else the bot's default."""
+        return self.service.action_timeout if table.timer is None else table.timer
+
     def _lobby_keyboard(self, table: Table, lang: str) -> InlineKeyboardMarkup:
         """加入 and 加电脑 while a seat is free; 离开 and 开局 always; ⚙ before the first deal
         (the opener's settings keyboard instead while he has it open)."""
         mark = self.service.button_mark(table)
         if table.settings_open and table.configurable:
-            return settings_keyboard(table, mark, lang)
+            return settings_keyboard(table, mark, lang, self._timer(table))
 
         def button(key: str, kind: str) -> InlineKeyboardButton:
             return InlineKeyboardButton(t(lang, key), callback_data=cb.group(kind, table.id, mark))
@@ -680,12 +684,18 @@ class Presenter:
         if outcome.kind == OutcomeKind.WIN and outcome.win is not None:
             win = outcome.win
             assert outcome.winner is not None
-            lines.append(t(lang, "settle_win", winner=names[outcome.winner], huxi=win.huxi,
-                           di=win.di, fan=win.fan))
-            items = " ".join(t(lang, "mingtang_item", name=name, fan=fan)
+            # 湖南: 囤 times multiplying 名堂 (×n), else 底数 times 番 added up
+            times = record.hand.rules.mingtang_multiply
+            lines.append(t(lang, "settle_win_tun" if times else "settle_win",
+                           winner=names[outcome.winner], huxi=win.huxi, di=win.di, fan=win.fan))
+            item = "mingtang_times" if times else "mingtang_item"
+            items = " ".join(t(lang, item, name=name, fan=fan)
                              for name, fan in win.mingtang) or t(lang, "settle_plain")
-            flags = [t(lang, f) for f, on in (("flag_tianhu", win.tianhu), ("flag_zimo", win.zimo),
+            flags = [t(lang, f) for f, on in (("flag_tianhu", win.tianhu), ("flag_dihu", win.dihu),
+                                               ("flag_zimo", win.zimo),
                                                ("flag_haidi", win.haidi)) if on]
+            if outcome.fed_by is not None:
+                flags.append(t(lang, "flag_fed", name=names[outcome.fed_by]))
             lines.append(" · ".join([t(lang, "settle_mingtang", items=items), *flags]))
         elif outcome.kind == OutcomeKind.DRAW:
             lines.append(t(lang, "settle_draw"))
@@ -694,7 +704,8 @@ class Presenter:
             lines.append(t(lang, "settle_escape", name=names[outcome.escaper],
                            points=max(outcome.points)))
         for seat, user_id in enumerate(record.users):
-            lines.append(t(lang, "settle_points", name=names[seat], points=outcome.points[seat],
+            name = t(lang, "xing_name", name=names[seat]) if seat == outcome.xing else names[seat]
+            lines.append(t(lang, "settle_points", name=name, points=outcome.points[seat],
                            total=totals.get(user_id, 0)))
         lines += birds.settled_lines(record, hand_birds, lang)
         seed = record.hand.seed

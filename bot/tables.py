@@ -477,7 +477,15 @@ class TableService:
         seat = self._seat(table, user_id)
         if table.hand is None or table.current is None:
             return None
+        self._check_not_xing(table, seat)
         return table.current.id, table.hand.escape_penalty(seat)
+
+    @staticmethod
+    def _check_not_xing(table: Table, seat: int) -> None:
+        """The hand's 醒家 holds no cards and cannot 逃跑: he leaves once the hand is over."""
+        hand = table.hand
+        if hand is not None and seat == hand.rules.xing_seat(hand.dealer):
+            raise Refusal("xing_stays")
 
     def stop_quote(self, table_id: int, user_id: int, is_admin: bool) -> HandRecord | None:
         """The running hand that stopping would void (None if none); refuses those who may
@@ -508,6 +516,7 @@ class TableService:
         async with table.lock:
             seat = self._seat(table, user_id)
             self._check_confirmed(table, hand_id)
+            self._check_not_xing(table, seat)
             escaped = table.hand is not None
             if escaped:
                 await self._apply(table, seat, A.ESCAPE, auto=False, leaving=True)

@@ -209,8 +209,9 @@ async def test_a_hunan_table_with_two_birds_through_the_bot(tg: FakeTelegram,  #
             t("zh", "birds_points", name=name, points=each) for name in ("Cy", "Bob")]
         totals = {u: outcome.points[s] + extra[s] for s, u in enumerate(record.users)}
         for s, name in enumerate(record.names):  # the hand's points; the totals with birds
-            assert t("zh", "settle_points", name=name, points=outcome.points[s],
-                     total=totals[record.users[s]]) in lines
+            tail = t("zh", "settle_points", name="", points=outcome.points[s],
+                     total=totals[record.users[s]])  # the 醒家's name carries a mark
+            assert any(line.startswith(name) and line.endswith(tail) for line in lines), name
         shares = [t("zh", "birds_share", name=record.names[s], points=e)
                   for s, e in enumerate(extra) if e]
         assert lines[followed + 3] == t("zh", "birds_shares", shares=" · ".join(shares))

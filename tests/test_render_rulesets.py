@@ -137,6 +137,7 @@ def two_seats(outcome: Outcome | None = None, key: str = "hunan/2/setaside") -> 
 
 CASES = {
     "rules_table_hunan4_zh": lambda: layout_table(hunan4(), NAMES, "zh"),
+    "rules_table_two_seats_en": lambda: layout_table(two_seats(), NAMES, "en"),
     "rules_seat_hunan4_zh": lambda: layout_hand(hunan4_private(0), NAMES, "zh"),
     "rules_seat_hunan4_en": lambda: layout_hand(hunan4_private(3), NAMES, "en"),
     "rules_seat_four14_en": lambda: layout_hand(
