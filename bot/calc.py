@@ -3,7 +3,8 @@
 ``/calc 一二三 壹贰叁 … 碰:五五五 跑:x10x10x10x10 + 九 自摸`` — hand cards, optional table
 melds (``kind:cards``; kinds in Chinese 碰 跑 吃 偎 提 臭偎, or peng pao chi wei ti chouwei),
 and after ``+`` the winning card; 自摸 / self makes it one's own draw (default: another
-player's card). No Telegram here: :func:`calc_text` maps the text to the answer.
+player's card). A rule set id may come first (``/calc four14 …``; default qq): the holding is
+judged and scored by its rules. No Telegram here: :func:`reply` maps the text to the answer.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from bot.i18n import t
 from engine import cards as C
 from engine.analyzer import analyze, check_meld
 from engine.melds import CHINESE_NAMES, Group, GroupKind
-from engine.rules import QQ, RuleSet
+from engine.rules import QQ, RULE_SETS, RuleSet
 from engine.views import Win
 
 MELD_WORDS: dict[str, GroupKind] = {
@@ -143,6 +144,24 @@ def group_text(group: Group) -> str:
     return f"{CHINESE_NAMES[group.kind]} {C.format_cards(group.cards)}({group.huxi})"
 
 
+def reply(text: str, lang: str) -> str:
+    """The reply to ``/calc text``: a rule set id may come first (qq when none does)."""
+    word, rest = _first_word(text)
+    if word.lower() in RULE_SETS:
+        return answer(rest, lang, RULE_SETS[word.lower()])
+    return answer(text, lang)
+
+
+def _first_word(text: str) -> tuple[str, str]:
+    parts = _SPACE.split(text.strip(), maxsplit=1)
+    return parts[0], parts[1] if len(parts) > 1 else ""
+
+
+def losers(rules: RuleSet) -> int:
+    """How many seats pay a win: all but the winner and a 醒家 sitting the hand out."""
+    return rules.players - 1 - int(rules.sits_out)
+
+
 def answer(text: str, lang: str, rules: RuleSet = QQ) -> str:
     """The reply to ``/calc text``: the verdict, or what is wrong with the input and an example."""
     try:
@@ -165,5 +184,5 @@ def answer(text: str, lang: str, rules: RuleSet = QQ) -> str:
         t(lang, "calc_groups", groups=" · ".join(group_text(g) for g in win.groups)),
         " · ".join([t(lang, "settle_mingtang", items=items), *flags]),
         t(lang, "calc_score", di=win.di, fan=win.fan, base=win.base, win=win.winner_points,
-          lose=-win.loser_points),
+          lose=-win.loser_points, losers=t(lang, f"calc_losers_{losers(rules)}")),
     ])

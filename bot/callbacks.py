@@ -12,6 +12,8 @@ The lobby's ⚙ settings buttons are group buttons with an option code as well,
 ``o:{table}:{mark}:{code}``: ``m`` opens the settings keyboard, ``k`` goes back, and a letter
 plus a value sets an option (``rhunan`` rule set, ``s4`` seats, ``xmin21`` two-seat option,
 ``b5`` 底分, ``t60`` timer; see ``Handlers._option``).
+``n:{table}:{mark}`` places (or withdraws) a bird (打鸟) on the next hand, from the lobby or a
+settlement alike (``bot.birds``).
 Confirmations carry the hand they belong to, ``{kind}:{table}:{hand}``
 (in ``version``): ``e`` confirms 逃跑, ``s`` confirms stopping a running hand, ``k`` keeps
 playing (cancels either); a confirmation of a hand no longer running is outdated.
@@ -29,7 +31,8 @@ SETTLEMENT_KINDS = frozenset("gq")
 GROUP_KINDS = LOBBY_KINDS | SETTLEMENT_KINDS
 CONFIRM_KINDS = frozenset("esk")
 OPTION_KIND = "o"
-PATTERN = (r"\A(?:a:[0-9]+:[0-9]+:[0-9]+|[mh]:[0-9]+|[jlbrgqesk]:[0-9]+:[0-9]+"
+BIRD_KIND = "n"
+PATTERN = (r"\A(?:a:[0-9]+:[0-9]+:[0-9]+|[mh]:[0-9]+|[jlbrgqeskn]:[0-9]+:[0-9]+"
            r"|o:[0-9]+:[0-9]+:[a-z][a-z0-9]{0,15})\Z")
 _RE = re.compile(PATTERN)
 
@@ -75,6 +78,11 @@ def confirm(kind: str, table_id: int, hand_id: int) -> str:
 def option(table_id: int, mark: int, code: str) -> str:
     """A ⚙ settings button of the lobby of the table whose latest hand was ``mark``."""
     return _checked(f"{OPTION_KIND}:{table_id}:{mark}:{code}")
+
+
+def bird(table_id: int, mark: int) -> str:
+    """The 打鸟 button of the table whose latest hand was ``mark``."""
+    return _checked(f"{BIRD_KIND}:{table_id}:{mark}")
 
 
 def parse(data: str | None) -> Press | None:

@@ -20,12 +20,12 @@ from telegram.constants import ChatMemberStatus
 from telegram.error import RetryAfter, TelegramError
 from telegram.ext import ApplicationHandlerStop, ContextTypes
 
-from bot import calc, fairness, stats
+from bot import birds, calc, fairness, rulebook, stats
 from bot import callbacks as cb
 from bot.i18n import CATALOGS, isolate, lang_of, rule_set_name, t
 from bot.messages import Presenter
 from bot.store import Store
-from bot.tables import Person, Refusal, TableService
+from bot.tables import DEFAULT_RULES, Person, Refusal, TableService
 from engine import actions as A
 from engine.rules import RULE_SETS, RuleSet, table_rules
 
@@ -189,7 +189,24 @@ class Handlers:
         await self._text(update, "help")
 
     async def rules(self, update: Update, context: Context) -> None:
-        await self._text(update, "rules")
+        """/rules [rule set [seats [option]]]: the rules of the chat's table (or those named)
+        in a few lines, as the caption of the rule set's full page."""
+        chat, user = update.effective_chat, update.effective_user
+        if chat is None:
+            return
+        rules = rulebook.asked_rules(context.args or [], self._chat_rules(chat))
+        if rules is None:
+            self._answer(update, rulebook.usage)
+            return
+        found = rulebook.page(rules.id)
+        if found is None:
+            self._answer(update, lambda lang: "\n".join(
+                (rulebook.summary(rules, lang), t(lang, "rules_no_page"))))
+            return
+        name, data = found
+        self.presenter.document(chat.id, name, data, lambda lang: "\n".join(
+            (rulebook.summary(rules, lang), t(lang, "rules_page"))),
+            lang=self._lang(user) if chat.type == Chat.PRIVATE else None)
 
     async def _text(self, update: Update, key: str) -> None:
         self._answer(update, lambda lang: t(lang, key))
@@ -226,23 +243,33 @@ class Handlers:
         return chat
 
     async def calc(self, update: Update, context: Context) -> None:
-        """/calc cards [melds] [+ card] [自摸], in any chat."""
+        """/calc [rule set] cards [melds] [+ card] [自摸], in any chat."""
         msg = update.effective_message
         if msg is None or not msg.text:
             return
         parts = msg.text.split(maxsplit=1)
         text = parts[1] if len(parts) > 1 else ""
-        self._answer(update, lambda lang: calc.answer(text, lang))
+        self._answer(update, lambda lang: calc.reply(text, lang))
+
+    def _chat_rules(self, chat: Chat) -> RuleSet:
+        """The rules of the chat's table (the bot's default rules when it has none)."""
+        table = None if chat.type == Chat.PRIVATE else self.service.in_chat(chat.id)
+        return DEFAULT_RULES if table is None else table.rules
 
     async def rank(self, update: Update, context: Context) -> None:
-        """/rank: this group's top players; /rank all (and /rank in private): everyone's."""
+        """/rank [qq|hunan|four14] [all]: the top players of one rule set (the chat's table's
+        by default) in this group, or with ``all`` (and in private) in every group."""
         chat = update.effective_chat
         if chat is None:
             return
-        everyone = chat.type == Chat.PRIVATE or \
-            bool(context.args and context.args[0].lower() in stats.ALL_WORDS)
-        rows = await self.store.ranking(None if everyone else chat.id, stats.TOP)
-        self._answer(update, lambda lang: stats.rank_text(rows, lang, everyone))
+        query = stats.rank_query(context.args or [], chat.type == Chat.PRIVATE,
+                                 self._chat_rules(chat).id)
+        if query is None:
+            self._answer(update, stats.rank_usage)
+            return
+        rows = await self.store.ranking(None if query.everyone else chat.id, stats.TOP,
+                                        rule_set=query.rule_set)
+        self._answer(update, lambda lang: stats.rank_text(rows, lang, query))
 
     async def me(self, update: Update, context: Context) -> None:
         """/me: one's points, 等级, hands, wins and best hand (and this group's share)."""
@@ -443,6 +470,10 @@ class Handlers:
         if press.kind == "m":
             await service.take_back(table_id, user.id)
             return Reply(t(lang, "autoplay_off"))
+        if press.kind == cb.BIRD_KIND:  # 打鸟: the lobby lists the bird by the presser's name
+            await self._person(user)
+            placed = await birds.toggle(service, table_id, press.version, user.id)
+            return Reply(t(lang, "bird_placed" if placed else "bird_withdrawn"))
         if press.kind == "j":
             person = await self._person(user)
             if not await self._can_dm(person):

@@ -42,7 +42,7 @@ ZH: dict[str, str] = {
     "cmd_rules": "规则简介",
     "cmd_start": "开始使用",
     "cmd_lang": "群语言:/lang zh 或 /lang en(管理员)",
-    "cmd_rank": "排行榜(/rank all 看总榜)",
+    "cmd_rank": "排行榜(各规则分开;/rank hunan、/rank all 看总榜)",
     "cmd_me": "我的战绩",
     "cmd_history": "本群最近的牌局",
     "cmd_calc": "算胡:/calc 手牌 [+ 牌]",
@@ -55,21 +55,14 @@ ZH: dict[str, str] = {
         "/join 入座 · /leave 离座 · /begin 开局 · /stop 结束本桌\n"
         "/addbot 加电脑玩家(一人也能开一桌)· /removebot 请走电脑\n"
         "/rules 规则简介 · /lang en 切换群语言\n"
-        "/rank 本群排行(/rank all 总榜)· /me 我的战绩 · /history 最近牌局\n"
+        "/rank 本群排行(按本桌规则;/rank hunan 或 four14 看其他规则,/rank all 总榜)"
+        "· /me 我的战绩 · /history 最近牌局\n"
         "/calc 算胡,例:/calc 一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾\n"
+        "六胡抢规则:/calc four14 一二三 壹贰叁 四五六 贰柒拾 十十 + 拾\n"
         "/export 导出上一局记录。公平性:开局时公布种子的指纹 🔒(SHA-256 的前 8 位),"
         "结算时公布种子(点开「公平性」),可用 python -m engine verify 验证。\n"
         "手牌和操作按钮在各自与机器人的私聊里;群里只显示牌桌。按「💡 提示」看电脑会怎么打。\n"
         "第一次玩的人请先私聊机器人并按 Telegram 的 Start 按钮,否则机器人无法给你发牌。"
-    ),
-    "rules": (
-        "跑胡子(qq 规则):80 张字牌,小字一至十、大字壹至拾各四张。\n"
-        "庄家 21 张(最后一张为亮张),闲家各 20 张,余下 19 张为墩。\n"
-        "吃、碰、偎、提、跑组成门子;凑满 7 方门子且胡息 ≥ 15 即可胡牌。\n"
-        "胡 > 跑 > 碰 > 吃;过牌会「臭」;出的牌不能被胡。\n"
-        "结算:底数 x = (胡息 − 12) ÷ 3 取整,自摸加 1;番数为名堂之和;"
-        "赢家 +2·x·番·底分,两家各 −x·番·底分。\n"
-        "超时不操作由机器人托管;牌局中离座算逃跑,要赔分。"
     ),
     "start_private": (
         "你好,{name}!我是跑胡子机器人。\n"
@@ -162,11 +155,11 @@ ZH: dict[str, str] = {
     ),
     "export_none": "本群还没有打完的牌局可以导出。",
     # leaderboards
-    "rank_group": "🏅 本群排行榜(前 {n} 名)",
-    "rank_global": "🏅 总排行榜(前 {n} 名)",
+    "rank_group": "🏅 本群排行榜 · {rules}(前 {n} 名)",
+    "rank_global": "🏅 总排行榜 · {rules}(前 {n} 名)",
     "rank_line": "{pos}. {name} · {points} 分 · {title} · {hands} 局 {wins} 胜",
-    "rank_empty": "还没有打完的牌局。",
-    "me_head": "📇 {name} · 等级 {title}",
+    "rank_empty": "{rules}:还没有打完的牌局。",
+    "me_head": "📇 {name}",
     "me_total": "总计:{points} 分 · {hands} 局 · {wins} 胜 · 胜率 {rate}",
     "me_chat": "本群:{points} 分 · {hands} 局 · {wins} 胜 · 胜率 {rate}",
     "me_best": "最佳一手:+{points} 分 · 胡息 {huxi} · 番 {fan} · {items}(#{id})",
@@ -176,9 +169,44 @@ ZH: dict[str, str] = {
     "history_draw": "第 {no} 局 荒庄",
     "history_escape": "第 {no} 局 🏃 {name} 逃跑 · {points}",
     "history_empty": "本群还没有打完的牌局。",
+    # rule sets apart (#12): names, /rank's choice, /me per rule set, /rules, 打鸟
+    "rank_birds": " · 🐦 {birds} 鸟",
+    "rank_usage": "用法:/rank [{choices}] [all](all 为所有群的总榜)。各规则分开计分。",
+    "me_rules": "【{rules}】等级 {title}",
+    "me_birds": "打鸟 {birds} 次(分数已计入)",
+    "rules_head": "📖 {rules} · {seats} 人一桌",
+    "rules_win": "胡牌:凑满 {groups} 方门子,胡息至少 {min}。",
+    "rules_draw_win": "只能胡摸到的牌,别人打出的牌不能胡。",
+    "rules_discard_win": "别人打出的牌也能胡(摸牌的人优先,再按下家顺序)。",
+    "rules_points": (
+        "计分:底数 x = ⌊(胡息 − {offset}) ÷ {divisor}⌋{plus},自摸 +{zimo};"
+        "每位输家付 x × 番 × 底分。"
+    ),
+    "rules_fan_add": "名堂:各名堂的番相加。",
+    "rules_fan_multiply": "名堂:各名堂的倍数相乘(×2、×3……)。",
+    "rules_xing": "醒家:庄家对面的人本局不打牌,向每位输家收醒筹(荒庄时向庄家收)。",
+    "rules_birds": "打鸟:没入座的人可在开局前押一只鸟,最后一张墩牌指定它跟哪一家,与那家同输赢。",
+    "rules_two_min21": "两人一桌:胡息至少 21。",
+    "rules_two_setaside": "两人一桌:抽出 20 张牌不用。",
+    "rules_page": "完整规则见附件。超时由机器人托管;牌局中离座算逃跑,要赔分。",
+    "rules_no_page": "完整规则页还没有写好。",
+    "rules_usage": "用法:/rules [{choices}] [人数] [min21|setaside]",
+    "calc_losers_1": "输家",
+    "calc_losers_2": "两家",
+    "calc_losers_3": "三家",
+    "btn_bird": "🐦 打鸟(押末张牌指定的一家)",
+    "bird_placed": "🐦 已打鸟:下一局跟最后一张墩牌指定的那一家同输赢。再按一次撤回。",
+    "bird_withdrawn": "已撤回你的鸟。",
+    "bird_seated": "你已入座,不能打鸟:打鸟是给没入座的人的。",
+    "birds_none": "🐦 打鸟(不是加注):没入座的人可押一只鸟,最后一张墩牌定它跟哪一家,同输赢。",
+    "birds_waiting": "🐦 下一局的鸟:{names}",
+    "birds_followed": "🐦 最后一张牌定鸟跟 {name}:",
+    "birds_points": "  🐦 {name} {points:+d}",
+    "birds_shares": "  鸟钱(已计入累计):{shares}",
+    "birds_share": "{name} {points:+d}",
     # /calc
     "calc_usage": (
-        "用法:/calc 手牌 [门子] [+ 胡的那张牌] [自摸]\n"
+        "用法:/calc [qq|hunan|four14] 手牌 [门子] [+ 胡的那张牌] [自摸](默认 qq 规则)\n"
         "例:/calc 一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾\n"
         "门子写成 碰:五五五、跑:拾拾拾拾、吃:七八九、偎:…、提:…;也可写 x1/d1 和 peng/pao/chi/wei/ti。"
     ),
@@ -189,7 +217,7 @@ ZH: dict[str, str] = {
     "calc_too_many": "{cards} 超过四张:每种牌只有四张。",
     "calc_win": "✅ 能胡!胡息 {huxi}",
     "calc_groups": "门子:{groups}",
-    "calc_score": "底 {di} · 番 {fan} · 底分 {base}:赢家 +{win},两家各 −{lose}",
+    "calc_score": "底 {di} · 番 {fan} · 底分 {base}:赢家 +{win},{losers}各 −{lose}",
     "calc_short": "❌ 不能胡:最多只有 {huxi} 胡息,不到 {need}。",
     "calc_no_groups": "❌ 不能胡:凑不成 {groups} 方门子(有提或跑时还要一对将)。",
     # --- bot10: presses, lobby, leaving, fairness (issue #10) ---
@@ -288,7 +316,7 @@ EN: dict[str, str] = {
     "cmd_rules": "the rules in short",
     "cmd_start": "start",
     "cmd_lang": "group language: /lang zh or /lang en (admins)",
-    "cmd_rank": "leaderboard (/rank all: all groups)",
+    "cmd_rank": "leaderboard per rule set (/rank hunan; /rank all: all groups)",
     "cmd_me": "my record",
     "cmd_history": "this group's last hands",
     "cmd_calc": "judge a hand: /calc cards [+ card]",
@@ -301,23 +329,16 @@ EN: dict[str, str] = {
         "/join sit · /leave leave · /begin start · /stop close the table\n"
         "/addbot adds a computer player (one person can play a table) · /removebot removes one\n"
         "/rules the rules in short · /lang zh switches the group's language\n"
-        "/rank this group's leaderboard (/rank all: everyone) · /me your record · /history last hands\n"
+        "/rank this group's leaderboard of its table's rules (/rank hunan or four14 for others, "
+        "/rank all: everyone) · /me your record · /history last hands\n"
         "/calc judges a hand, e.g. /calc 一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾\n"
+        "by the 六胡抢 rules: /calc four14 一二三 壹贰叁 四五六 贰柒拾 十十 + 拾\n"
         "/export sends the last hand's record. Fairness: the seed's fingerprint 🔒 (its SHA-256's "
         "first 8 digits) is shown at the start, the seed at the settlement (open 公平性 Fairness); "
         "check it with python -m engine verify.\n"
         "Your cards and buttons come in your private chat with the bot; the group sees the table. "
         "Press 💡 提示 Hint to see how the computer would play.\n"
         "First time? Open a private chat with the bot and press Start, or it cannot deal to you."
-    ),
-    "rules": (
-        "跑胡子 (rule set qq): 80 cards, small 一..十 and big 壹..拾, four of each.\n"
-        "The dealer gets 21 (the last is the 亮张), the others 20; 19 form the stock.\n"
-        "吃 碰 偎 提 跑 make melds; 7 melds with 胡息 ≥ 15 win.\n"
-        "胡 > 跑 > 碰 > 吃; passing makes a card 臭; a discard can never be won on.\n"
-        "Settlement: x = (胡息 − 12) ÷ 3 rounded down, +1 for 自摸; 番 = sum of 名堂; "
-        "winner +2·x·番·base, each loser −x·番·base.\n"
-        "If you do not act in time the bot plays for you (托管); leaving mid-hand is 逃跑 and costs points."
     ),
     "start_private": (
         "Hello, {name}! I deal 跑胡子.\n"
@@ -403,14 +424,14 @@ EN: dict[str, str] = {
         "Check it: python -m engine verify {file}"
     ),
     "export_none": "No finished hand to export in this group yet.",
-    "rank_group": "🏅 This group's top {n}",
-    "rank_global": "🏅 Top {n} of all groups",
+    "rank_group": "🏅 This group's top {n} · {rules}",
+    "rank_global": "🏅 Top {n} of all groups · {rules}",
     "rank_line": (
         "{pos}. {name} · {points} {points:plural:pt:pts} · {title} · "
         "{hands} {hands:plural:hand:hands}, {wins} {wins:plural:win:wins}"
     ),
-    "rank_empty": "No finished hands yet.",
-    "me_head": "📇 {name} · 等级 {title}",
+    "rank_empty": "{rules}: no finished hands yet.",
+    "me_head": "📇 {name}",
     "me_total": (
         "Overall: {points} {points:plural:pt:pts} · {hands} {hands:plural:hand:hands} · "
         "{wins} {wins:plural:win:wins} · win rate {rate}"
@@ -426,8 +447,59 @@ EN: dict[str, str] = {
     "history_draw": "Hand {no} 荒庄 (draw)",
     "history_escape": "Hand {no} 🏃 {name} left (逃跑) · {points}",
     "history_empty": "No finished hands in this group yet.",
+    "rank_birds": " · 🐦 {birds} {birds:plural:bird:birds}",
+    "rank_usage": (
+        "Usage: /rank [{choices}] [all] (all: every group). Each rule set is scored apart."
+    ),
+    "me_rules": "[{rules}] 等级 {title}",
+    "me_birds": "打鸟 (birds): {birds} (their points are counted)",
+    "rules_head": "📖 {rules} · {seats} seats",
+    "rules_win": "To win: {groups} 方门子 (melds) and at least {min} 胡息.",
+    "rules_draw_win": "Only a drawn card can be won on, never a discard.",
+    "rules_discard_win": "A discard can be won on too (the drawer first, then the nearest 下家).",
+    "rules_points": (
+        "Points: x = ⌊(胡息 − {offset}) ÷ {divisor}⌋{plus}, 自摸 +{zimo}; "
+        "each loser pays x × 番 × base."
+    ),
+    "rules_fan_add": "名堂: their 番 add up.",
+    "rules_fan_multiply": "名堂: they multiply (×2, ×3…).",
+    "rules_xing": (
+        "醒家: the dealer's opposite sits the hand out and collects 醒筹 from each loser "
+        "(from the dealer after a 荒庄)."
+    ),
+    "rules_birds": (
+        "打鸟 (birds): anyone not seated may place a bird before the deal; the last stock card "
+        "names the seat it follows, and it wins or loses with that seat."
+    ),
+    "rules_two_min21": "Two seats: at least 21 胡息.",
+    "rules_two_setaside": "Two seats: 20 cards are set aside unused.",
+    "rules_page": (
+        "The full rules are in the attached file. If you do not act in time the bot plays for "
+        "you (托管); leaving mid-hand is 逃跑 and costs points."
+    ),
+    "rules_no_page": "The full rule page is not written yet.",
+    "rules_usage": "Usage: /rules [{choices}] [seats] [min21|setaside]",
+    "calc_losers_1": "the loser",
+    "calc_losers_2": "each loser",
+    "calc_losers_3": "each loser",
+    "btn_bird": "🐦 打鸟 bird: bet on the seat the last card names",
+    "bird_placed": (
+        "🐦 Bird placed: next hand you win or lose with the seat the last stock card names. "
+        "Press again to withdraw."
+    ),
+    "bird_withdrawn": "Your bird is withdrawn.",
+    "bird_seated": "You are seated: 打鸟 is for those who are not.",
+    "birds_none": (
+        "🐦 打鸟 (not a stake raise): anyone not seated may place a bird; the last stock card "
+        "names the seat it follows, win or lose."
+    ),
+    "birds_waiting": "🐦 Birds on the next hand: {names}",
+    "birds_followed": "🐦 The last card sent the birds with {name}:",
+    "birds_points": "  🐦 {name} {points:+d}",
+    "birds_shares": "  Paid to or by the birds (in the totals): {shares}",
+    "birds_share": "{name} {points:+d}",
     "calc_usage": (
-        "Usage: /calc hand [melds] [+ winning card] [self]\n"
+        "Usage: /calc [qq|hunan|four14] hand [melds] [+ winning card] [self] (qq by default)\n"
         "Example: /calc 一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾\n"
         "Melds: 碰:五五五, 跑:拾拾拾拾, 吃:七八九, 偎:…, 提:…; x1/d1 and peng/pao/chi/wei/ti work too."
     ),
@@ -438,7 +510,7 @@ EN: dict[str, str] = {
     "calc_too_many": "More than four of {cards}: there are only four of each card.",
     "calc_win": "✅ A win! 胡息 {huxi}",
     "calc_groups": "Groups: {groups}",
-    "calc_score": "底 {di} · 番 {fan} · base {base}: winner +{win}, each loser −{lose}",
+    "calc_score": "底 {di} · 番 {fan} · base {base}: winner +{win}, {losers} −{lose}",
     "calc_short": "❌ Not a win: at most {huxi} 胡息, fewer than {need}.",
     "calc_no_groups": "❌ Not a win: the cards do not make {groups} 方门子 (with a 将 pair when there is a 提 or 跑).",
     # --- bot10: presses, lobby, leaving, fairness (issue #10) ---

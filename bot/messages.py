@@ -26,18 +26,19 @@ import logging
 from collections.abc import Awaitable, Callable, Hashable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from weakref import WeakKeyDictionary
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputFile, InputMediaPhoto
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden
 
+from bot import birds, fairness, robots
 from bot import callbacks as cb
-from bot import fairness, robots
 from bot.gate import Gate
 from bot.i18n import rule_set_name, t
 from bot.outbox import Job, Outbox
-from bot.store import Store
+from bot.store import BirdRow, Store
 from bot.tables import BASES, SLOW, TIMERS, Decision, HandRecord, Table, TableService
 from engine import actions as A
 from engine import cards as C
@@ -111,6 +112,7 @@ class _HandShown:
     table: tuple[PublicView, str] | None = None  # the group's table photo: view and caption
     settle_caption: str | None = None
     totals: dict[int, int] | None = None  # table totals after this hand, by user
+    birds: list[BirdRow] | None = None  # its birds (打鸟), as settled
     trustee: set[int] = field(default_factory=set)  # seats whose 托管 the table may know
 
 
@@ -488,14 +490,16 @@ class Presenter:
         self._put(chat_id, ("note", next(self._note_ids)), job)
 
     def document(self, chat_id: int, name: str, data: bytes,
-                 caption_of: Callable[[str], str]) -> None:
-        """A file in a chat (``/export``), queued like a note."""
+                 caption_of: Callable[[str], str], *, lang: str | None = None) -> None:
+        """A file in a chat (``/export``, ``/rules``), queued like a note; its caption in
+        ``lang`` or the chat's language."""
         async def job() -> int:
             target = self.chat_now(chat_id)
-            lang = await self.group_lang(target) if target < 0 else self.default_lang
+            chosen = lang or (await self.group_lang(target) if target < 0
+                              else self.default_lang)
             await self.gate.slot(key=target)
             await self.bot.send_document(target, InputFile(data, filename=name),
-                                         caption=caption_of(lang))
+                                         caption=caption_of(chosen))
             return 1
         self._put(chat_id, ("note", next(self._note_ids)), job)
 
@@ -533,16 +537,24 @@ class Presenter:
         first += [button("btn_leave", "l"), button("btn_begin", "b")]
         second = [button("btn_addbot", "r")] if free else []
         second.append(InlineKeyboardButton(t(lang, "btn_deeplink"), url=self.deep_link(table.id)))
-        rows = [first, second]
+        rows = [first, second, *self._bird_row(table, mark, lang)]
         if table.configurable:
             rows.append([InlineKeyboardButton(t(lang, "btn_settings"),
                                               callback_data=cb.option(table.id, mark, "m"))])
         return InlineKeyboardMarkup(rows)
 
+    def _bird_row(self, table: Table, mark: int, lang: str) -> list[list[InlineKeyboardButton]]:
+        """The 打鸟 button, as a keyboard row, at a table whose rules have birds."""
+        if not table.rules.birds:
+            return []
+        return [[InlineKeyboardButton(t(lang, "btn_bird"), callback_data=cb.bird(table.id, mark))]]
+
     async def _lobby(self, table: Table) -> int:
         """Send or edit the lobby; once play starts, edit it a last time without buttons."""
         lang = await self.group_lang(table.chat_id)
         text = self._lobby_text(table, lang)
+        bird_line = birds.waiting_line(table.rules, await birds.waiting(self.store, table), lang)
+        text += f"\n\n{bird_line}" if bird_line and table.status == "lobby" else ""
         shown = self._table_shown(table)
         if table.status != "lobby":
             if table.lobby_msg_id is None:
@@ -621,8 +633,12 @@ class Presenter:
         if shown.totals is None:
             shown.totals = await self.store.table_totals(table.id)
         totals = shown.totals
+        if shown.birds is None:
+            shown.birds = await self.store.hand_birds(record.id)
         live = table.current is record and table.status == "between"
-        caption = self._settlement_text(table, record, totals, lang, live)
+        next_birds = await birds.waiting(self.store, table) if live else []
+        caption = self._settlement_text(table, record, totals, lang, live,
+                                        hand_birds=shown.birds, next_birds=next_birds)
         markup = None
         if live:
             table_shown.open_settlement = record
@@ -631,14 +647,16 @@ class Presenter:
                                      callback_data=cb.group("g", table.id, record.id)),
                 InlineKeyboardButton(t(lang, "btn_leave"),
                                      callback_data=cb.group("q", table.id, record.id)),
-            ]])
+            ], *self._bird_row(table, record.id, lang)])
         elif table_shown.open_settlement is record:
             table_shown.open_settlement = None
         if record.settle_msg_id is None:
             pub = record.hand.public_view()
             per_seat = tuple(totals.get(u, 0) for u in record.users)
             await self.gate.slot(urgent=live)  # its 再来一局 is what the table waits for
-            photo = await self._render(render_settlement, pub, record.names, per_seat, lang)
+            photo = await self._render(
+                partial(render_settlement, birds=birds.picture_birds(shown.birds)),
+                pub, record.names, per_seat, lang)
             msg = await self.bot.send_photo(table.chat_id, photo, caption=caption,
                                             reply_markup=markup, parse_mode=ParseMode.HTML)
             await self.service.remember_hand(record, settle_msg_id=msg.message_id)
@@ -656,8 +674,10 @@ class Presenter:
         return 1
 
     def _settlement_text(self, table: Table, record: HandRecord, totals: dict[int, int],
-                         lang: str, live: bool) -> str:
-        """The settlement caption, in HTML (the 公平性 part is an expandable blockquote)."""
+                         lang: str, live: bool, *, hand_birds: Sequence[BirdRow] = (),
+                         next_birds: Sequence[BirdRow] = ()) -> str:
+        """The settlement caption, in HTML (the 公平性 part is an expandable blockquote);
+        the birds (打鸟) after the seats, with what each seat paid them or got from them."""
         outcome = record.hand.outcome
         assert outcome is not None
         names = record.names
@@ -688,6 +708,7 @@ class Presenter:
             name = t(lang, "xing_name", name=names[seat]) if seat == outcome.xing else names[seat]
             lines.append(t(lang, "settle_points", name=name, points=outcome.points[seat],
                            total=totals.get(user_id, 0)))
+        lines += birds.settled_lines(record, hand_birds, lang)
         seed = record.hand.seed
         if seed is not None:  # the hand is over: its seed may be told
             lines.append(t(lang, "settle_seal", fp=fairness.fingerprint(seed)))
@@ -697,6 +718,8 @@ class Presenter:
             if ready:
                 tail.append(t(lang, "settle_ready", names=t(lang, "name_sep").join(ready)))
             tail.append(t(lang, "settle_next"))
+            bird_line = birds.waiting_line(table.rules, next_birds, lang)
+            tail += [bird_line] if bird_line else []
         parts = [html.escape("\n".join(lines))]
         if seed is not None:  # the 公平性 part: folded until a curious player opens it
             fair = t(lang, "settle_fairness", seed=seed, sha=seed_commitment(seed))

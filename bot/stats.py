@@ -1,5 +1,9 @@
 """/rank, /me and /history: figures from the store, words from the catalogs.
 
+Rule sets are scored apart (a 湖南 囤 is not a QQ point): /rank shows one rule set (the
+group's table's by default, ``/rank hunan`` another), in this group or, with ``all``, over
+every group; /me has a part per rule set played, each with its own 等级.
+
 Each command first reads what it needs (``*_data``, async) and then formats it for a language
 (``*_text``, pure), so that a group reply can be worded in the group's language when it is
 sent. 胡息 and 名堂 are not stored: a shown hand is replayed from its log (about a
@@ -8,12 +12,13 @@ millisecond each).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.fairness import replay
-from bot.i18n import t
-from bot.store import PlayedHand, RankRow, Store
-from engine.rules import level_title
+from bot.i18n import rule_set_name, t
+from bot.store import QQ_ID, PlayedHand, RankRow, Score, Store
+from engine.rules import RULE_SETS, level_title
 from engine.views import Outcome, OutcomeKind
 
 TOP = 10
@@ -21,12 +26,46 @@ HISTORY = 10
 ALL_WORDS = frozenset({"all", "全部"})  # /rank all
 
 
-def rank_text(rows: list[RankRow], lang: str, everyone: bool) -> str:
+@dataclass(frozen=True)
+class RankQuery:
+    """Which leaderboard /rank shows: a rule set's, in this group or (``everyone``) in all."""
+
+    rule_set: str
+    everyone: bool
+
+
+def rank_query(args: Sequence[str], private: bool, table_rule_set: str) -> RankQuery | None:
+    """/rank's arguments, in any order: a rule set id (default ``table_rule_set``, the
+    group's table's) and ``all`` (every group; always so in a private chat). None when a
+    word is neither."""
+    rule_set, everyone = table_rule_set, private
+    for word in (a.lower() for a in args):
+        if word in ALL_WORDS:
+            everyone = True
+        elif word in RULE_SETS:
+            rule_set = word
+        else:
+            return None
+    return RankQuery(rule_set, everyone)
+
+
+def rank_usage(lang: str) -> str:
+    return t(lang, "rank_usage", choices="|".join(RULE_SETS))
+
+
+def rules_name(rule_set: str, lang: str) -> str:
+    """A rule set's name, from its id (``hunan``) or a rules key (``hunan/4``)."""
+    return rule_set_name(rule_set.partition("/")[0], lang)
+
+
+def rank_text(rows: list[RankRow], lang: str, query: RankQuery) -> str:
+    rules = rules_name(query.rule_set, lang)
     if not rows:
-        return t(lang, "rank_empty")
-    lines = [t(lang, "rank_global" if everyone else "rank_group", n=TOP)]
+        return t(lang, "rank_empty", rules=rules)
+    lines = [t(lang, "rank_global" if query.everyone else "rank_group", n=TOP, rules=rules)]
     lines += [t(lang, "rank_line", pos=i, name=r.name, points=r.points,
                 title=title(r.points, lang), hands=r.hands, wins=r.wins)
+              + (t(lang, "rank_birds", birds=r.birds) if r.birds else "")
               for i, r in enumerate(rows, 1)]
     return "\n".join(lines)
 
@@ -40,42 +79,76 @@ def win_rate(hands: int, wins: int) -> str:
     return f"{wins / hands:.0%}" if hands else "—"
 
 
+NO_SCORE = Score(0, 0, 0, 0)
+
+
 @dataclass(frozen=True)
-class Me:
-    name: str
-    total: tuple[int, int, int]  # points, hands, wins over every chat
-    here: tuple[int, int, int] | None  # the same in this group
+class MeRules:
+    """A user's part of /me for one rule set."""
+
+    rule_set: str
+    total: Score  # over every chat
+    here: Score | None  # in this group (None in a private chat)
     best: tuple[PlayedHand, Outcome] | None  # the hand won for the most points
 
 
+@dataclass(frozen=True)
+class Me:
+    name: str
+    parts: tuple[MeRules, ...]  # each rule set played (qq alone when none was)
+
+
+def played_order(rule_sets: Sequence[str]) -> list[str]:
+    """Rule set ids in the order the engine lists them (unknown ones last): qq when none."""
+    known = list(RULE_SETS)
+    order = sorted(rule_sets, key=lambda r: (known.index(r) if r in known else len(known), r))
+    return order or [QQ_ID]
+
+
 async def me_data(store: Store, user_id: int, name: str, chat_id: int | None) -> Me:
-    here = await store.score(user_id, chat_id) if chat_id is not None else None
-    played = await store.best_hand(user_id)
-    best = None
-    if played is not None:
-        outcome = replay(played).outcome
-        assert outcome is not None
-        best = (played, outcome)
-    return Me(name, await store.score(user_id), here, best)
+    totals = await store.scores(user_id)
+    here = await store.scores(user_id, chat_id) if chat_id is not None else None
+    parts = []
+    for rule_set in played_order(list(totals)):
+        played = await store.best_hand(user_id, rule_set)
+        best = None
+        if played is not None:
+            outcome = replay(played).outcome
+            assert outcome is not None
+            best = (played, outcome)
+        parts.append(MeRules(rule_set, totals.get(rule_set, NO_SCORE),
+                             None if here is None else here.get(rule_set, NO_SCORE), best))
+    return Me(name, tuple(parts))
 
 
 def me_text(me: Me, lang: str) -> str:
-    points, hands, wins = me.total
-    lines = [t(lang, "me_head", name=me.name, title=title(points, lang)),
-             t(lang, "me_total", points=points, hands=hands, wins=wins,
-               rate=win_rate(hands, wins))]
-    if me.here is not None:
-        p, h, w = me.here
+    lines = [t(lang, "me_head", name=me.name)]
+    for part in me.parts:
+        lines += me_rules_lines(part, lang)
+    return "\n".join(lines)
+
+
+def me_rules_lines(part: MeRules, lang: str) -> list[str]:
+    """One rule set's lines of /me: its 等级, the record overall and here, the best hand."""
+    total = part.total
+    lines = [t(lang, "me_rules", rules=rules_name(part.rule_set, lang),
+               title=title(total.points, lang)),
+             t(lang, "me_total", points=total.points, hands=total.hands, wins=total.wins,
+               rate=win_rate(total.hands, total.wins))]
+    if part.here is not None:
+        p, h, w = part.here.points, part.here.hands, part.here.wins
         lines.append(t(lang, "me_chat", points=p, hands=h, wins=w, rate=win_rate(h, w)))
-    if me.best is None or me.best[1].win is None:
+    if total.birds:
+        lines.append(t(lang, "me_birds", birds=total.birds))
+    if part.best is None or part.best[1].win is None:
         lines.append(t(lang, "me_no_best"))
     else:
-        played, outcome = me.best
+        played, outcome = part.best
         win = outcome.win
         assert win is not None and outcome.winner is not None
         lines.append(t(lang, "me_best", points=played.points[outcome.winner], huxi=win.huxi,
                        fan=win.fan, items=mingtang_text(win.mingtang, lang), id=played.id))
-    return "\n".join(lines)
+    return lines
 
 
 def mingtang_text(mingtang: tuple[tuple[str, int], ...], lang: str) -> str:

@@ -150,9 +150,54 @@ MIGRATIONS: tuple[str, ...] = (
     DROP TABLE seats;
     ALTER TABLE seats_4 RENAME TO seats;
     """,
+    # Leaderboards per rule set (a 湖南 囤 is not a QQ point): scores are kept per (chat,
+    # rule set id, user); those before were all played by qq. A bird (打鸟) adds its points
+    # and counts in ``birds``, not in ``hands``. ``birds`` holds each one: placed for a
+    # table's next deal (hand_id NULL), bound to the hand when it is dealt, and given the
+    # seat it followed and its points at the settlement.
+    """
+    CREATE TABLE scores_by_rules (
+        chat_id   INTEGER NOT NULL,
+        rule_set  TEXT NOT NULL,                -- RuleSet.id: qq | hunan | four14
+        user_id   INTEGER NOT NULL,
+        points    INTEGER NOT NULL DEFAULT 0,
+        hands     INTEGER NOT NULL DEFAULT 0,
+        wins      INTEGER NOT NULL DEFAULT 0,
+        birds     INTEGER NOT NULL DEFAULT 0,   -- hands followed as a bird (打鸟)
+        PRIMARY KEY (chat_id, rule_set, user_id)
+    );
+    INSERT INTO scores_by_rules (chat_id, rule_set, user_id, points, hands, wins)
+        SELECT chat_id, 'qq', user_id, points, hands, wins FROM scores;
+    DROP VIEW global_scores;
+    DROP TABLE scores;
+    ALTER TABLE scores_by_rules RENAME TO scores;
+    CREATE VIEW global_scores AS
+        SELECT rule_set, user_id, SUM(points) AS points, SUM(hands) AS hands,
+               SUM(wins) AS wins, SUM(birds) AS birds
+        FROM scores GROUP BY rule_set, user_id;
+    CREATE INDEX scores_by_rule_set ON scores (rule_set, user_id);
+    CREATE INDEX scores_by_user ON scores (user_id);
+    CREATE TABLE birds (
+        table_id  INTEGER NOT NULL REFERENCES tables (id),
+        hand_id   INTEGER REFERENCES hands (id),  -- NULL: placed for the table's next deal
+        user_id   INTEGER NOT NULL,
+        seat      INTEGER,                        -- the seat it followed (at settlement)
+        points    INTEGER,                        -- its result (at settlement)
+        placed_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%d %H:%M:%f', 'now'))
+    );
+    CREATE UNIQUE INDEX one_waiting_bird ON birds (table_id, user_id) WHERE hand_id IS NULL;
+    CREATE UNIQUE INDEX one_bird_a_hand ON birds (hand_id, user_id) WHERE hand_id IS NOT NULL;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
+QQ_ID = "qq"  # the rule set of every score kept before leaderboards were per rule set
+
+
+def rule_set_id(key: str) -> str:
+    """The rule set a rules key belongs to (``hunan/4`` -> ``hunan``): leaderboards keep rule
+    sets apart, not seat counts."""
+    return key.partition("/")[0]
 
 
 @dataclass(frozen=True)
@@ -209,6 +254,28 @@ class RankRow:
     points: int
     hands: int
     wins: int
+    birds: int = 0  # hands followed as a bird (打鸟); their points are in ``points``
+
+
+@dataclass(frozen=True)
+class Score:
+    """A user's record in one rule set: seated hands and wins, and birds (打鸟) apart."""
+
+    points: int
+    hands: int
+    wins: int
+    birds: int
+
+
+@dataclass(frozen=True)
+class BirdRow:
+    """A bird (打鸟) of a hand: who placed it, and once settled the seat it followed and its
+    points (``seat`` None: settled without a card naming a seat)."""
+
+    user_id: int
+    name: str
+    seat: int | None
+    points: int | None
 
 
 @dataclass(frozen=True)
@@ -358,27 +425,52 @@ class Store:
             " WHERE h.table_id = ? GROUP BY r.user_id", table_id)
         return {r["user_id"]: r["p"] for r in rows}
 
-    async def score(self, user_id: int, chat_id: int | None = None) -> tuple[int, int, int]:
-        """(points, hands, wins) of a user in one chat, or over all chats."""
-        if chat_id is None:
-            row = await self._one("SELECT * FROM global_scores WHERE user_id = ?", user_id)
-        else:
-            row = await self._one(
-                "SELECT * FROM scores WHERE chat_id = ? AND user_id = ?", chat_id, user_id)
-        return (row["points"], row["hands"], row["wins"]) if row else (0, 0, 0)
+    async def score(self, user_id: int, chat_id: int | None = None,
+                    rule_set: str = QQ_ID) -> tuple[int, int, int]:
+        """(points, hands, wins) of a user in one rule set, in one chat or over all chats."""
+        found = (await self.scores(user_id, chat_id)).get(rule_set)
+        return (found.points, found.hands, found.wins) if found else (0, 0, 0)
 
-    async def ranking(self, chat_id: int | None = None, limit: int = 10) -> list[RankRow]:
-        """The top ``limit`` players of a chat (or of all chats) by points, then wins.
-        Computer players (negative ids, see :mod:`bot.robots`) are not ranked."""
+    async def scores(self, user_id: int, chat_id: int | None = None) -> dict[str, Score]:
+        """A user's record per rule set id, in one chat or over all chats."""
+        if chat_id is None:
+            rows = await self._all("SELECT * FROM global_scores WHERE user_id = ?", user_id)
+        else:
+            rows = await self._all(
+                "SELECT * FROM scores WHERE chat_id = ? AND user_id = ?", chat_id, user_id)
+        return {r["rule_set"]: Score(r["points"], r["hands"], r["wins"], r["birds"])
+                for r in rows}
+
+    async def ranking(self, chat_id: int | None = None, limit: int = 10,
+                      rule_set: str = QQ_ID) -> list[RankRow]:
+        """The top ``limit`` players of one rule set in a chat (or in all chats) by points,
+        then wins. Computer players (negative ids, see :mod:`bot.robots`) are not ranked."""
         source = "global_scores s" if chat_id is None else "scores s"
-        where = "WHERE s.user_id > 0" + ("" if chat_id is None else " AND s.chat_id = ?")
-        args: tuple[object, ...] = () if chat_id is None else (chat_id,)
+        where = "WHERE s.user_id > 0 AND s.rule_set = ?" + \
+            ("" if chat_id is None else " AND s.chat_id = ?")
+        args: tuple[object, ...] = (rule_set,) if chat_id is None else (rule_set, chat_id)
         rows = await self._all(
-            f"SELECT s.user_id, COALESCE(u.name, s.user_id) AS name, s.points, s.hands, s.wins"
-            f" FROM {source} LEFT JOIN users u ON u.user_id = s.user_id {where}"
+            f"SELECT s.user_id, COALESCE(u.name, s.user_id) AS name, s.points, s.hands, s.wins,"
+            f" s.birds FROM {source} LEFT JOIN users u ON u.user_id = s.user_id {where}"
             f" ORDER BY s.points DESC, s.wins DESC, s.user_id LIMIT ?", *args, limit)
-        return [RankRow(r["user_id"], str(r["name"]), r["points"], r["hands"], r["wins"])
-                for r in rows]
+        return [RankRow(r["user_id"], str(r["name"]), r["points"], r["hands"], r["wins"],
+                        r["birds"]) for r in rows]
+
+    async def waiting_birds(self, table_id: int) -> list[BirdRow]:
+        """The birds placed for a table's next deal, in the order they were placed."""
+        rows = await self._all(
+            "SELECT b.user_id, COALESCE(u.name, b.user_id) AS name, b.seat, b.points"
+            " FROM birds b LEFT JOIN users u ON u.user_id = b.user_id"
+            " WHERE b.table_id = ? AND b.hand_id IS NULL ORDER BY b.rowid", table_id)
+        return [_bird_row(r) for r in rows]
+
+    async def hand_birds(self, hand_id: int) -> list[BirdRow]:
+        """The birds of a hand, in the order they were placed."""
+        rows = await self._all(
+            "SELECT b.user_id, COALESCE(u.name, b.user_id) AS name, b.seat, b.points"
+            " FROM birds b LEFT JOIN users u ON u.user_id = b.user_id"
+            " WHERE b.hand_id = ? ORDER BY b.rowid", hand_id)
+        return [_bird_row(r) for r in rows]
 
     async def finished_hands(self, chat_id: int, limit: int) -> list[PlayedHand]:
         """A chat's last ``limit`` finished hands, newest first."""
@@ -388,12 +480,13 @@ class Store:
             chat_id, limit)
         return [await self._played(r) for r in rows]
 
-    async def best_hand(self, user_id: int) -> PlayedHand | None:
-        """The hand this user won for the most points (the earliest of equals)."""
+    async def best_hand(self, user_id: int, rule_set: str = QQ_ID) -> PlayedHand | None:
+        """The hand of a rule set this user won for the most points (the earliest of equals)."""
         row = await self._one(
             "SELECT h.*, t.base FROM hands h JOIN tables t ON t.id = h.table_id"
             " JOIN results r ON r.hand_id = h.id AND r.seat = h.winner"
-            " WHERE r.user_id = ? ORDER BY r.points DESC, h.id LIMIT 1", user_id)
+            " WHERE r.user_id = ? AND (h.rule_set = ? OR h.rule_set LIKE ?)"
+            " ORDER BY r.points DESC, h.id LIMIT 1", user_id, rule_set, f"{rule_set}/%")
         return await self._played(row) if row is not None else None
 
     async def _played(self, row: aiosqlite.Row) -> PlayedHand:
@@ -435,6 +528,11 @@ class Tx:
         async with self._db.execute(sql, args) as cur:
             return cur.lastrowid or 0
 
+    async def _changes(self, sql: str, *args: object) -> int:
+        """Run a write; the number of rows it changed."""
+        async with self._db.execute(sql, args) as cur:
+            return cur.rowcount
+
     async def upsert_user(self, user_id: int, name: str, username: str | None,
                           lang: str | None, dm_ok: bool = False) -> None:
         await self.exec(
@@ -450,10 +548,11 @@ class Tx:
         new id; scores the new id already holds are added up."""
         await self.exec("UPDATE tables SET chat_id = ? WHERE chat_id = ?", new, old)
         await self.exec(
-            "INSERT INTO scores (chat_id, user_id, points, hands, wins)"
-            " SELECT ?, user_id, points, hands, wins FROM scores WHERE chat_id = ?"
-            " ON CONFLICT (chat_id, user_id) DO UPDATE SET points = points + excluded.points,"
-            " hands = hands + excluded.hands, wins = wins + excluded.wins", new, old)
+            "INSERT INTO scores (chat_id, rule_set, user_id, points, hands, wins, birds)"
+            " SELECT ?, rule_set, user_id, points, hands, wins, birds FROM scores"
+            " WHERE chat_id = ? ON CONFLICT (chat_id, rule_set, user_id) DO UPDATE SET"
+            " points = points + excluded.points, hands = hands + excluded.hands,"
+            " wins = wins + excluded.wins, birds = birds + excluded.birds", new, old)
         await self.exec("DELETE FROM scores WHERE chat_id = ?", old)
         await self.exec("INSERT INTO chats (chat_id, title, lang) SELECT ?, title, lang"
                         " FROM chats WHERE chat_id = ? ON CONFLICT (chat_id) DO NOTHING",
@@ -526,17 +625,70 @@ class Tx:
 
     async def finish_hand(self, hand_id: int, chat_id: int, users: Sequence[int],
                           points: Sequence[int], winner: int | None) -> None:
-        """Record a finished hand: per-seat results and the chat's score table."""
+        """Record a finished hand: per-seat results and the chat's score table of the hand's
+        rule set."""
         await self.exec("UPDATE hands SET status = 'done', winner = ?, ended_at = datetime('now')"
                         " WHERE id = ?", winner, hand_id)
+        rule_set = await self._hand_rule_set(hand_id)
         for seat, (user_id, p) in enumerate(zip(users, points, strict=True)):
             await self.exec("INSERT INTO results (hand_id, seat, user_id, points)"
                             " VALUES (?, ?, ?, ?)", hand_id, seat, user_id, p)
-            await self.exec(
-                "INSERT INTO scores (chat_id, user_id, points, hands, wins) VALUES (?, ?, ?, 1, ?)"
-                " ON CONFLICT (chat_id, user_id) DO UPDATE SET points = points + excluded.points,"
-                " hands = hands + 1, wins = wins + excluded.wins",
-                chat_id, user_id, p, int(seat == winner))
+            await self._add_score(chat_id, rule_set, user_id, p, hands=1, wins=int(seat == winner))
+
+    async def _hand_rule_set(self, hand_id: int) -> str:
+        async with self._db.execute("SELECT rule_set FROM hands WHERE id = ?", (hand_id,)) as cur:
+            row = await cur.fetchone()
+        assert row is not None, f"unknown hand {hand_id}"
+        return rule_set_id(row["rule_set"])
+
+    async def _add_score(self, chat_id: int, rule_set: str, user_id: int, points: int, *,
+                         hands: int = 0, wins: int = 0, birds: int = 0) -> None:
+        await self.exec(
+            "INSERT INTO scores (chat_id, rule_set, user_id, points, hands, wins, birds)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (chat_id, rule_set, user_id) DO UPDATE SET"
+            " points = points + excluded.points, hands = hands + excluded.hands,"
+            " wins = wins + excluded.wins, birds = birds + excluded.birds",
+            chat_id, rule_set, user_id, points, hands, wins, birds)
+
+    # --- birds (打鸟) ---------------------------------------------------------------------
+
+    async def toggle_bird(self, table_id: int, user_id: int) -> bool:
+        """Place the user's bird on the table's next deal, or withdraw it if placed; True
+        when it is placed now."""
+        if await self._changes("DELETE FROM birds WHERE table_id = ? AND user_id = ?"
+                               " AND hand_id IS NULL", table_id, user_id):
+            return False
+        await self.exec("INSERT INTO birds (table_id, user_id) VALUES (?, ?)", table_id, user_id)
+        return True
+
+    async def deal_birds(self, table_id: int, hand_id: int, seated: Sequence[int],
+                         allowed: bool) -> None:
+        """A hand is dealt: the birds waiting for it follow it (when its rules allow birds),
+        except those of users seated since; the others are dropped."""
+        if allowed:
+            marks = ", ".join("?" * len(seated)) or "NULL"
+            await self.exec(f"UPDATE birds SET hand_id = ? WHERE table_id = ? AND hand_id IS NULL"
+                            f" AND user_id NOT IN ({marks})", hand_id, table_id, *seated)
+        await self.exec("DELETE FROM birds WHERE table_id = ? AND hand_id IS NULL", table_id)
+
+    async def bird_users(self, hand_id: int) -> list[int]:
+        """The users whose birds follow a hand, in the order they were placed."""
+        async with self._db.execute("SELECT user_id FROM birds WHERE hand_id = ? ORDER BY rowid",
+                                    (hand_id,)) as cur:
+            return [r["user_id"] for r in await cur.fetchall()]
+
+    async def settle_bird(self, hand_id: int, chat_id: int, user_id: int, seat: int | None,
+                          points: int) -> None:
+        """A bird's result: written on it and added to its user's score (as a bird, not a
+        hand) in the hand's rule set."""
+        await self.exec("UPDATE birds SET seat = ?, points = ? WHERE hand_id = ? AND user_id = ?",
+                        seat, points, hand_id, user_id)
+        await self._add_score(chat_id, await self._hand_rule_set(hand_id), user_id, points,
+                              birds=1)
+
+
+def _bird_row(r: aiosqlite.Row) -> BirdRow:
+    return BirdRow(r["user_id"], str(r["name"]), r["seat"], r["points"])
 
 
 def _table_row(r: aiosqlite.Row) -> TableRow:

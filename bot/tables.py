@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from bot import robots
+from bot import birds, robots
 from bot.store import HandRow, Store, TableRow, Tx
 from engine import actions as A
 from engine.rules import RULE_SETS, RuleSet, get_rule_set, table_rules
@@ -634,6 +634,7 @@ class TableService:
         version = table.version + 1
         async with self.store.transaction() as tx:
             hand_id = await tx.create_hand(table.id, no, rules.key, seed, dealer)
+            await birds.deal(tx, table, hand_id)
             await tx.reset_seats(table.id)
             await tx.update_table(table.id, status="playing", dealer=dealer, version=version)
             record = HandRecord(hand_id, no, hand,
@@ -890,8 +891,8 @@ class TableService:
         """Write a finished hand's results; return the table's new columns."""
         outcome = record.hand.outcome
         assert outcome is not None
-        await tx.finish_hand(record.id, table.chat_id, record.users, outcome.points,
-                             outcome.winner)
+        points = await birds.settle(tx, table.chat_id, record)  # 打鸟: the seats' share
+        await tx.finish_hand(record.id, table.chat_id, record.users, points, outcome.winner)
         dealer = record.hand.dealer
         if outcome.kind == OutcomeKind.ESCAPE:
             draws = table.draws_in_row

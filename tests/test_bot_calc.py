@@ -14,7 +14,7 @@ from bot.i18n import t
 from engine import cards as C
 from engine.analyzer import analyze
 from engine.melds import CHINESE_NAMES, Group, GroupKind
-from engine.rules import QQ
+from engine.rules import QQ, RULE_SETS
 
 K = GroupKind
 
@@ -102,13 +102,17 @@ def test_the_card_count_is_checked(text: str, key: str, n: int, expected: int) -
 
 def _examples(text: str) -> list[str]:
     """Every ``/calc`` example in ``text``: what follows ``/calc `` up to the line's end or a
-    closing backquote, when it begins with cards (``/calc 手牌 …`` is the form, not one)."""
+    closing backquote, when it begins with cards, after a rule set id if one comes first
+    (``/calc 手牌 …`` is the form, not one)."""
     found = []
     for line in text.splitlines():
         for part in line.split("/calc ")[1:]:
             example = part.split("`")[0].strip()
+            words = example.split()
+            cards = words[1] if words and words[0] in RULE_SETS and len(words) > 1 else \
+                (words or [""])[0]
             try:
-                C.parse_cards(example.split()[0])
+                C.parse_cards(cards)
             except (C.CardError, IndexError):
                 continue
             found.append(example)
@@ -120,10 +124,12 @@ def test_every_example_in_help_usage_and_readme_works_as_typed() -> None:
     sources = [readme, *(t(lang, key) for lang in ("zh", "en")
                          for key in ("help", "calc_usage"))]
     examples = [e for text in sources for e in _examples(text)]
-    assert len(examples) == 5  # README, and /help and the usage in both languages
+    # README, /help and the usage in both languages; README and /help with a four14 example
+    assert len(examples) == 8
+    assert sum(e.startswith("four14 ") for e in examples) == 3
     for example in examples:
-        verdict = calc.answer(example, "zh")
-        assert verdict.startswith(("✅", "❌")), (example, verdict)
+        verdict = calc.reply(example, "zh")
+        assert verdict.startswith("✅"), (example, verdict)
 
 
 # --- every holding reaches the analyzer as typed -------------------------------------------
@@ -192,7 +198,8 @@ def test_calc_agrees_with_the_analyzer(holding, ascii_, lang) -> None:
         assert lines[1] == t(lang, "calc_groups", groups=" · ".join(
             f"{CHINESE_NAMES[g.kind]} {_zh(g.cards)}({g.huxi})" for g in win.groups))
         assert lines[3] == t(lang, "calc_score", di=win.di, fan=win.fan, base=3,
-                             win=win.winner_points, lose=-win.loser_points)
+                             win=win.winner_points, lose=-win.loser_points,
+                             losers=t(lang, "calc_losers_2"))
         return
     relaxed = analyze(dataclasses.replace(QQ, min_huxi=0), C.counts(hand), melds, card,
                       source=source)

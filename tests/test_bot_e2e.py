@@ -18,6 +18,7 @@ import pytest
 from fakebot import FakeMessage, FakeTelegram, FakeUser, RateLimits
 from telegram.ext import AIORateLimiter, Application
 
+from bot import rulebook
 from bot.app import Services, build_application
 from bot.config import Config
 from bot.i18n import lang_of, t
@@ -25,6 +26,7 @@ from bot.messages import event_line
 from bot.tables import HandRecord, Table
 from engine import actions as A
 from engine import policy
+from engine.rules import QQ
 from engine.ting import ting as compute_ting
 from engine.views import OutcomeKind
 from render import render_hand
@@ -484,7 +486,8 @@ async def test_commands_help_and_group_language(tg: FakeTelegram, tmp_path) -> N
             return (await tg.wait_reply(sent)).text
 
         assert await dm_says(bob, "/start") == t("en", "start_private", name="Bob")
-        assert await dm_says(bob, "/rules") == t("en", "rules")
+        rules = await tg.wait_reply(await tg.send_text(bob, bob, "/rules"))  # the page attached
+        assert rules.caption == rulebook.summary(QQ, "en") + "\n" + t("en", "rules_page")
         assert await dm_says(alice, "/new") == t("zh", "group_only")
         assert await group_says(alice, "/join") == t("zh", "no_table")
         assert await group_says(alice, "/help") == t("zh", "help")

@@ -161,8 +161,10 @@ async def test_store_move_adds_up_scores_and_keeps_the_language(tmp_path) -> Non
         await store.set_chat_lang(-1, "en", "old")
         async with store.transaction() as tx:
             for chat_id, points in ((-1, 5), (-2, 3)):
-                await tx.exec("INSERT INTO scores VALUES (?, 7, ?, 1, 1)", chat_id, points)
-            await tx.exec("INSERT INTO scores VALUES (-1, 8, -5, 1, 0)")
+                await tx.exec("INSERT INTO scores (chat_id, rule_set, user_id, points, hands,"
+                              " wins) VALUES (?, 'qq', 7, ?, 1, 1)", chat_id, points)
+            await tx.exec("INSERT INTO scores (chat_id, rule_set, user_id, points, hands, wins)"
+                          " VALUES (-1, 'qq', 8, -5, 1, 0)")
             await tx.move_chat(-1, -2)
         assert await store.score(7, -2) == (8, 2, 2)
         assert await store.score(8, -2) == (-5, 1, 0)

@@ -128,9 +128,10 @@ async def test_rank_matches_the_played_hands(played, chat) -> None:
     order = sorted(totals, key=lambda u: (-totals[u][0], -totals[u][2], u))
     expected = [f"{i}. {NAMES[u]} · {totals[u][0]} 分 · {level_title(totals[u][0])} · "
                 f"{totals[u][1]} 局 {totals[u][2]} 胜" for i, u in enumerate(order, 1)]
-    text = stats.rank_text(await store.ranking(chat, stats.TOP), "zh", chat is None)
+    text = stats.rank_text(await store.ranking(chat, stats.TOP), "zh",
+                           stats.RankQuery("qq", chat is None))
     assert text.splitlines() == [
-        f"🏅 {'总排行榜' if chat is None else '本群排行榜'}(前 10 名)", *expected]
+        f"🏅 {'总排行榜' if chat is None else '本群排行榜'} · 跑胡子(前 10 名)", *expected]
 
 
 def _n(count: int, word: str) -> str:
@@ -147,7 +148,8 @@ async def test_me_matches_the_played_hands(played) -> None:
         lines = stats.me_text(me, "en").splitlines()
         title = t("en", f"level_{level_title(points)}")
         assert title.startswith(level_title(points) + " ")  # the Chinese title, translated
-        assert lines[0] == f"📇 {person.name} · 等级 {title}"
+        assert lines[0] == f"📇 {person.name}"
+        assert lines.pop(1) == f"[跑胡子 qq] 等级 {title}"  # the only rule set played
         assert lines[1] == f"Overall: {_n(points, 'pt')} · {_n(n, 'hand')} · {_n(wins, 'win')}" \
                            f" · win rate {f'{wins / n:.0%}'}"
         p, h, w = here.get(person.user_id, [0, 0, 0])

@@ -1,0 +1,124 @@
+"""打鸟 at a table whose rules allow it (hunan, 4 seats: ``RuleSet.birds``).
+
+Anyone in the group who is not seated may place one bird on the next hand, in the lobby or
+between hands (press 打鸟 again to withdraw it). It is not a stake raise, as 打鸟 is in the
+apps: at the settlement the last stock card names a seat (``engine.birds``) and the bird wins
+or loses what that seat does, paid by (or paying) the same seats, so the table stays
+zero-sum. A bird has no seat, sees no cards and gets no private message.
+
+The store keeps every bird: placed for a table's next deal, bound to the hand in the deal's
+transaction (those of users seated since are dropped), and given the seat it followed and
+its points in the settlement's transaction, where the seats' results include what they
+paid or got from the birds. A bird's points count in the group's leaderboard of the rule
+set, as a bird (``scores.birds``), not as a hand played or won.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from bot.i18n import t
+from bot.store import BirdRow, Store, Tx
+from engine.birds import bird_seat, settle_birds
+from engine.rules import RuleSet
+
+if TYPE_CHECKING:  # bot.tables calls this module's deal and settle hooks
+    from bot.tables import HandRecord, Table, TableService
+
+OPEN_STATUSES = frozenset({"lobby", "between"})  # before a deal: in the lobby, between hands
+
+
+async def toggle(service: TableService, table_id: int, mark: int, user_id: int) -> bool:
+    """Place the user's bird on the table's next hand, or withdraw it; True when placed.
+    Refused politely to a seated player, and as outdated for a button of another hand or
+    once the deal has begun (the table's lock keeps a deal from passing in between)."""
+    from bot.tables import Refusal  # imported here: bot.tables imports this module
+
+    table = service.get(table_id)
+    async with table.lock:
+        if not table.rules.birds or table.status not in OPEN_STATUSES \
+                or mark != service.button_mark(table):
+            raise Refusal("stale")
+        if table.seat_of(user_id) is not None:
+            raise Refusal("bird_seated")
+        async with service.store.transaction() as tx:
+            placed = await tx.toggle_bird(table.id, user_id)
+    service.observer.changed(table)
+    return placed
+
+
+async def deal(tx: Tx, table: Table, hand_id: int) -> None:
+    """The hand ``hand_id`` is being dealt: the waiting birds follow it, if its rules allow."""
+    seated = [p.user_id for p in table.players.values()]
+    await tx.deal_birds(table.id, hand_id, seated, table.rules.birds)
+
+
+async def settle(tx: Tx, chat_id: int, record: HandRecord) -> tuple[int, ...]:
+    """Settle the birds of a finished hand (each gets its seat's result) and return the
+    seats' points with what they paid to or got from the birds."""
+    outcome = record.hand.outcome
+    assert outcome is not None
+    users = await tx.bird_users(record.id)
+    if not users or outcome.bird_card is None:
+        return outcome.points
+    rules, dealer = record.hand.rules, record.hand.dealer
+    each, extra = settle_birds(rules, outcome, dealer, len(users))
+    seat = bird_seat(rules, dealer, outcome.bird_card)
+    for user_id in users:
+        await tx.settle_bird(record.id, chat_id, user_id, seat, each)
+    return tuple(p + e for p, e in zip(outcome.points, extra, strict=True))
+
+
+def seat_points(record: HandRecord, birds: Sequence[BirdRow]) -> tuple[int, ...]:
+    """The seats' points of a finished hand as recorded: with its settled ``birds``."""
+    outcome = record.hand.outcome
+    assert outcome is not None
+    settled = sum(b.points is not None for b in birds)
+    if not settled or outcome.bird_card is None:
+        return outcome.points
+    _, extra = settle_birds(record.hand.rules, outcome, record.hand.dealer, settled)
+    return tuple(p + e for p, e in zip(outcome.points, extra, strict=True))
+
+
+async def waiting(store: Store, table: Table) -> list[BirdRow]:
+    """The birds placed on the table's next hand (none when its rules have no 打鸟), without
+    those of players seated since: they are dropped at the deal."""
+    if not table.rules.birds:
+        return []
+    return [b for b in await store.waiting_birds(table.id) if table.seat_of(b.user_id) is None]
+
+
+def waiting_line(rules: RuleSet, birds: Sequence[BirdRow], lang: str) -> str | None:
+    """The lobby's (and a live settlement's) line on 打鸟: what it is, and who placed one."""
+    if not rules.birds:
+        return None
+    if not birds:
+        return t(lang, "birds_none")
+    return t(lang, "birds_waiting", names=t(lang, "name_sep").join(b.name for b in birds))
+
+
+def settled_lines(record: HandRecord, birds: Sequence[BirdRow], lang: str) -> list[str]:
+    """The settlement's lines on the hand's birds: the seat the last card named, each bird's
+    points, and what the seats paid them or got from them (on top of the hand's points, in
+    the running totals)."""
+    settled = [b for b in birds if b.points is not None]
+    if not settled:
+        return []
+    seat = settled[0].seat
+    followed = record.names[seat] if seat is not None else "—"
+    lines = [t(lang, "birds_followed", name=followed)]
+    lines += [t(lang, "birds_points", name=b.name, points=b.points) for b in settled]
+    outcome = record.hand.outcome
+    assert outcome is not None
+    shares = [(record.names[s], p - o) for s, (p, o) in
+              enumerate(zip(seat_points(record, settled), outcome.points, strict=True)) if p != o]
+    if shares:
+        lines.append(t(lang, "birds_shares", shares=" · ".join(
+            t(lang, "birds_share", name=name, points=p) for name, p in shares)))
+    return lines
+
+
+def picture_birds(birds: Sequence[BirdRow]) -> list[tuple[str, int]]:
+    """The settlement picture's birds: (name, points) of each settled one."""
+    return [(b.name, b.points) for b in birds if b.points is not None]
