@@ -78,7 +78,8 @@ class Hub:
     def unseated(self, table: Table, names: tuple[str, ...]) -> None:
         assert self.presenter
         self.presenter.note(table.chat_id, lambda lang: t(
-            lang, "ready_timeout", names=t(lang, "name_sep").join(names)))
+            lang, "ready_timeout", names=t(lang, "name_sep").join(names)),
+            thread_id=table.thread_id)
 
 
 @dataclass

@@ -282,15 +282,13 @@ class Presenter:
             self._outboxes.setdefault(new, box)
         for chat_id in (old, new):
             self._group_lang.pop(chat_id, None)
-        table = await self.service.move_chat(old, new)
-        if table is None:
-            return
-        log.info("table %s moved with its group from %s to %s", table.id, old, new)
-        self._table_shown(table).lobby_text = None
-        if table.current is not None:
-            shown = self._hand_shown(table.current)
-            shown.table, shown.settle_caption = None, None
-        self.changed(table)
+        for table in await self.service.move_chat(old, new):
+            log.info("table %s moved with its group from %s to %s", table.id, old, new)
+            self._table_shown(table).lobby_text = None
+            if table.current is not None:
+                shown = self._hand_shown(table.current)
+                shown.table, shown.settle_caption = None, None
+            self.changed(table)
 
     def _put(self, chat_id: int, key: Hashable, job: Job) -> bool:
         return self.outbox(chat_id).put(key, job)
@@ -394,7 +392,8 @@ class Presenter:
                     or last_action(record.hand, seat).startswith("d:"):
                 trustee.add(seat)
                 name = record.names[seat]
-                self.note(table.chat_id, lambda lang, name=name: t(lang, "trustee_note", name=name))
+                self.note(table.chat_id, lambda lang, name=name: t(lang, "trustee_note", name=name),
+                          thread_id=table.thread_id)
 
     def settled(self, table: Table, record: HandRecord) -> None:
         self._publish_trustee(table, record)
@@ -417,7 +416,7 @@ class Presenter:
         if table.lobby_msg_id is not None:
             self._put(table.chat_id, ("lobby", table.id), lambda: self._lobby(table))
         else:
-            self.note(table.chat_id, lambda lang: t(lang, "stopped"))
+            self.note(table.chat_id, lambda lang: t(lang, "stopped"), thread_id=table.thread_id)
         old = self._table_shown(table).open_settlement
         if old is not None:  # its 再来一局 / 离开 buttons go
             self._queue_settlement(table, old)
@@ -427,10 +426,12 @@ class Presenter:
                 self._sync_hand_later(table, record, seat, user_id)
 
     def note(self, chat_id: int, text_of: Callable[[str], str], *, lang: str | None = None,
-             buttons_of: Callable[[str], Sequence[tuple[str, str]]] | None = None) -> None:
-        """A one-off text in a chat; ``text_of(lang)`` builds it (dropped if too many wait),
-        in ``lang`` or the chat's language, with one row of (label, callback data) buttons
-        from ``buttons_of(lang)`` if given (a question: 确认 / 取消)."""
+             buttons_of: Callable[[str], Sequence[tuple[str, str]]] | None = None,
+             thread_id: int | None = None) -> None:
+        """A one-off text in a chat (in its forum topic ``thread_id``, if any); ``text_of(lang)``
+        builds it (dropped if too many wait), in ``lang`` or the chat's language, with one row
+        of (label, callback data) buttons from ``buttons_of(lang)`` if given (a question:
+        确认 / 取消)."""
         async def job() -> int:
             target = self.chat_now(chat_id)
             chosen = lang or (await self.group_lang(target) if target < 0
@@ -439,19 +440,20 @@ class Presenter:
                 [[InlineKeyboardButton(text, callback_data=data)
                   for text, data in buttons_of(chosen)]])
             await self.gate.slot(key=target)
-            await self.bot.send_message(target, text_of(chosen), reply_markup=markup)
+            await self.bot.send_message(target, text_of(chosen), reply_markup=markup,
+                                        message_thread_id=thread_id)
             return 1
         self._put(chat_id, ("note", next(self._note_ids)), job)
 
-    def document(self, chat_id: int, name: str, data: bytes,
-                 caption_of: Callable[[str], str]) -> None:
+    def document(self, chat_id: int, name: str, data: bytes, caption_of: Callable[[str], str],
+                 thread_id: int | None = None) -> None:
         """A file in a chat (``/export``), queued like a note."""
         async def job() -> int:
             target = self.chat_now(chat_id)
             lang = await self.group_lang(target) if target < 0 else self.default_lang
             await self.gate.slot(key=target)
             await self.bot.send_document(target, InputFile(data, filename=name),
-                                         caption=caption_of(lang))
+                                         caption=caption_of(lang), message_thread_id=thread_id)
             return 1
         self._put(chat_id, ("note", next(self._note_ids)), job)
 
@@ -505,7 +507,8 @@ class Presenter:
             table.lobby_msg_id = None  # back to the lobby after a hand: a new one below it
         if table.lobby_msg_id is None:
             await self.gate.slot(urgent=True)  # its 加入 / 开始 are what the table waits for
-            msg = await self.bot.send_message(table.chat_id, text, reply_markup=markup)
+            msg = await self.bot.send_message(table.chat_id, text, reply_markup=markup,
+                                              message_thread_id=table.thread_id)
             await self.service.remember(table, lobby_msg_id=msg.message_id)
         elif shown.lobby_text == text:
             return 0
@@ -527,7 +530,8 @@ class Presenter:
         marks = SeatMarks(frozenset(self._hand_shown(record).trustee), _robots(record))
         photo = await self._render(draw_table, pub, record.names, lang, marks)
         if record.group_msg_id is None:
-            msg = await self.bot.send_photo(table.chat_id, photo, caption=caption)
+            msg = await self.bot.send_photo(table.chat_id, photo, caption=caption,
+                                            message_thread_id=table.thread_id)
             await self.service.remember_hand(record, group_msg_id=msg.message_id)
         else:
             await self._edit_media(table.chat_id, record.group_msg_id, photo, caption, None)
@@ -581,7 +585,8 @@ class Presenter:
             await self.gate.slot(urgent=live)  # its 再来一局 is what the table waits for
             photo = await self._render(render_settlement, pub, record.names, per_seat, lang)
             msg = await self.bot.send_photo(table.chat_id, photo, caption=caption,
-                                            reply_markup=markup, parse_mode=ParseMode.HTML)
+                                            reply_markup=markup, parse_mode=ParseMode.HTML,
+                                            message_thread_id=table.thread_id)
             await self.service.remember_hand(record, settle_msg_id=msg.message_id)
         elif shown.settle_caption == caption:
             return 0

@@ -128,6 +128,15 @@ MIGRATIONS: tuple[str, ...] = (
                        FROM hands h JOIN tables t ON t.id = h.table_id) AS numbered
         WHERE numbered.id = hands.id);
     """,
+    # forum topics: a table belongs to the topic it was opened in (its message_thread_id;
+    # NULL outside forums and in a forum's General topic), and each topic of a group may hold
+    # an open table of its own
+    """
+    ALTER TABLE tables ADD COLUMN thread_id INTEGER;
+    DROP INDEX one_open_table_per_chat;
+    CREATE UNIQUE INDEX one_open_table_per_topic ON tables (chat_id, COALESCE(thread_id, 0))
+        WHERE status != 'closed';
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -176,6 +185,7 @@ class TableRow:
     version: int
     base: int
     lobby_msg_id: int | None
+    thread_id: int | None  # its forum topic (None: not a forum, or its General topic)
 
 
 @dataclass(frozen=True)
@@ -436,10 +446,11 @@ class Tx:
                         new, old)
         await self.exec("DELETE FROM chats WHERE chat_id = ?", old)
 
-    async def create_table(self, chat_id: int, opener_id: int, base: int) -> int:
+    async def create_table(self, chat_id: int, opener_id: int, base: int,
+                           thread_id: int | None = None) -> int:
         return await self.exec(
-            "INSERT INTO tables (chat_id, opener_id, status, base) VALUES (?, ?, 'lobby', ?)",
-            chat_id, opener_id, base)
+            "INSERT INTO tables (chat_id, opener_id, status, base, thread_id)"
+            " VALUES (?, ?, 'lobby', ?, ?)", chat_id, opener_id, base, thread_id)
 
     async def _update(self, sql_table: str, where: dict[str, object],
                       cols: dict[str, object]) -> None:
@@ -511,4 +522,5 @@ class Tx:
 
 def _table_row(r: aiosqlite.Row) -> TableRow:
     return TableRow(r["id"], r["chat_id"], r["opener_id"], r["status"], r["dealer"],
-                    r["draws_in_row"], r["version"], r["base"], r["lobby_msg_id"])
+                    r["draws_in_row"], r["version"], r["base"], r["lobby_msg_id"],
+                    r["thread_id"])
