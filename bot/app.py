@@ -96,9 +96,9 @@ class OrderedPerSender(BaseUpdateProcessor):
     """Updates handled concurrently, except that those of one chat or of one user keep
     their order (each waits for the earlier ones it shares a chat or a user with).
 
-    Table changes take their table's lock, but opening a table (one per chat) and taking a
-    seat (one table per user) are checked against other tables: two ``/new`` at once in one
-    group would both pass the check. Moves come from each player's own chat, so the players
+    Table changes take their table's lock, but opening a table (one per group and forum
+    topic) and taking a seat (one table per user) are checked against other tables: two
+    ``/new`` at once in one group would both pass the check. Moves come from each player's own chat, so the players
     of one table still press at the same time.
     """
 
