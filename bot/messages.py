@@ -26,7 +26,14 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from weakref import WeakKeyDictionary
 
-from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputFile, InputMediaPhoto
+from telegram import (
+    Bot,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputFile,
+    InputMediaPhoto,
+    Message,
+)
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden
 
@@ -54,6 +61,9 @@ CLAIM_ENDS = frozenset({"chi", "peng", "pao", "hu", "to_row"})  # events that se
 DISCARDS_PER_ROW = 5
 PING_DELAY = 10.0  # a decision still open this long gets a ping (seconds)
 PRESSED_PACE = 3.0  # a seat's own change without new buttons is held at most this long
+# A table whose forum topic is closed (Telegram refuses the bot's posts there) looks again
+# this often (seconds), and posts what is missing once the topic is open again.
+TOPIC_RETRY = 60.0
 # A waiting seat's picture (the whole table since #14) follows it at most this often
 # (seconds): "within a few seconds", merged into one edit. Measured with bench/bench_load.py:
 # 5 s keeps the Bot API calls per action within 10 % of the 15 s used before.
@@ -248,6 +258,7 @@ class Presenter:
         self._moved: dict[int, int] = {}  # basic group id -> its supergroup's id
         self._note_ids = itertools.count()
         self._held: dict[tuple[int, Hashable], _Held] = {}
+        self._topic_retries: dict[int, asyncio.TimerHandle] = {}  # by table
         self._flushing = False  # idle(): nothing is held back
         self.gate = Gate(send_interval)
         # one thread renders: enough for the gate's pace (a picture takes ~5 ms), and every
@@ -331,6 +342,8 @@ class Presenter:
         self._renderer.shutdown(wait=False, cancel_futures=True)
         for held in self._held.values():
             held.task.cancel()
+        for retry in self._topic_retries.values():
+            retry.cancel()
         for box in self._outboxes.values():
             box.cancel()
 
@@ -459,6 +472,38 @@ class Presenter:
 
     # --- group panels --------------------------------------------------------------------
 
+    async def _post(self, table: Table, send: Callable[[], Awaitable[Message]]) -> Message | None:
+        """Send one of the table's group posts; None when its forum topic refuses it. Nothing
+        goes elsewhere instead (not to General: the topic is the table's). A closed topic
+        (TOPIC_CLOSED: only admins may post) is looked at again every ``TOPIC_RETRY``
+        seconds; a deleted one ("message thread not found") closes the table once no hand
+        runs (see ``TableService.abandon``)."""
+        try:
+            return await send()
+        except BadRequest as e:
+            refusal = _topic_refusal(e)
+            if table.thread_id is None or refusal is None:
+                raise
+            log.warning("table %s: its topic %s in %s refuses posts: %s", table.id,
+                        table.thread_id, table.chat_id, e)
+        if refusal == "closed":
+            self._retry_topic(table)
+        else:
+            await self.service.abandon(table.id)
+        return None
+
+    def _retry_topic(self, table: Table) -> None:
+        """Look at the table again in ``TOPIC_RETRY`` seconds: what it lacks is posted then,
+        if its topic is open again (else it waits once more)."""
+        if table.id in self._topic_retries:
+            return
+
+        def again() -> None:
+            del self._topic_retries[table.id]
+            if table.status != "closed":
+                self.changed(table)
+        self._topic_retries[table.id] = asyncio.get_running_loop().call_later(TOPIC_RETRY, again)
+
     def _lobby_text(self, table: Table, lang: str) -> str:
         seats = "\n".join(
             t(lang, "seat_line", n=s + 1, name=table.players[s].name) if s in table.players
@@ -507,8 +552,10 @@ class Presenter:
             table.lobby_msg_id = None  # back to the lobby after a hand: a new one below it
         if table.lobby_msg_id is None:
             await self.gate.slot(urgent=True)  # its 加入 / 开始 are what the table waits for
-            msg = await self.bot.send_message(table.chat_id, text, reply_markup=markup,
-                                              message_thread_id=table.thread_id)
+            msg = await self._post(table, lambda: self.bot.send_message(
+                table.chat_id, text, reply_markup=markup, message_thread_id=table.thread_id))
+            if msg is None:
+                return 1
             await self.service.remember(table, lobby_msg_id=msg.message_id)
         elif shown.lobby_text == text:
             return 0
@@ -530,8 +577,10 @@ class Presenter:
         marks = SeatMarks(frozenset(self._hand_shown(record).trustee), _robots(record))
         photo = await self._render(draw_table, pub, record.names, lang, marks)
         if record.group_msg_id is None:
-            msg = await self.bot.send_photo(table.chat_id, photo, caption=caption,
-                                            message_thread_id=table.thread_id)
+            msg = await self._post(table, lambda: self.bot.send_photo(
+                table.chat_id, photo, caption=caption, message_thread_id=table.thread_id))
+            if msg is None:
+                return 1
             await self.service.remember_hand(record, group_msg_id=msg.message_id)
         else:
             await self._edit_media(table.chat_id, record.group_msg_id, photo, caption, None)
@@ -584,9 +633,11 @@ class Presenter:
             per_seat = tuple(totals.get(u, 0) for u in record.users)
             await self.gate.slot(urgent=live)  # its 再来一局 is what the table waits for
             photo = await self._render(render_settlement, pub, record.names, per_seat, lang)
-            msg = await self.bot.send_photo(table.chat_id, photo, caption=caption,
-                                            reply_markup=markup, parse_mode=ParseMode.HTML,
-                                            message_thread_id=table.thread_id)
+            msg = await self._post(table, lambda: self.bot.send_photo(
+                table.chat_id, photo, caption=caption, reply_markup=markup,
+                parse_mode=ParseMode.HTML, message_thread_id=table.thread_id))
+            if msg is None:
+                return 1
             await self.service.remember_hand(record, settle_msg_id=msg.message_id)
         elif shown.settle_caption == caption:
             return 0
@@ -951,6 +1002,15 @@ def _over_line(record: HandRecord, lang: str) -> str:
     if outcome is not None and outcome.kind == OutcomeKind.ESCAPE and outcome.escaper is not None:
         return t(lang, "dm_over_escape", name=record.names[outcome.escaper])
     return t(lang, "dm_over")
+
+
+def _topic_refusal(e: BadRequest) -> str | None:
+    """Why a forum topic refused a post: "closed" (TOPIC_CLOSED: only its admins may post),
+    "gone" (deleted: "message thread not found"), or None: not for its topic."""
+    text = str(e).lower()
+    if "topic_closed" in text:
+        return "closed"
+    return "gone" if "thread not found" in text else None
 
 
 def _gone(e: BadRequest) -> bool:

@@ -506,12 +506,29 @@ class TableService:
         async with table.lock:
             self._check_may_stop(table, user_id, is_admin)
             self._check_confirmed(table, hand_id)
-            table.version += 1
-            async with self.store.transaction() as tx:
-                await tx.close_table(table.id, table.version)
-            table.status = "closed"
+            await self._close(table)
         self._after_status(table)
         return table
+
+    async def abandon(self, table_id: int) -> None:
+        """The table's forum topic was deleted: none of it can be shown any more, and nobody
+        could leave it there. It closes, unless a hand runs: that hand is played out in the
+        private chats and recorded, and the table closes when its settlement finds the topic
+        gone."""
+        table = self._tables.get(table_id)
+        if table is None:
+            return
+        async with table.lock:
+            if table.status in ("playing", "closed"):
+                return
+            await self._close(table)
+        self._after_status(table)
+
+    async def _close(self, table: Table) -> None:
+        table.version += 1
+        async with self.store.transaction() as tx:
+            await tx.close_table(table.id, table.version)
+        table.status = "closed"
 
     def _after_status(self, table: Table) -> None:
         if table.status == "closed":

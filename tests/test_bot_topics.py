@@ -16,6 +16,7 @@ from test_bot_e2e import make_config, press_current, running_bot, services
 from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
 from test_bot_tables import PEOPLE, Clock, _Observer
 
+from bot import messages
 from bot.i18n import t
 from bot.store import MIGRATIONS, Store
 from bot.tables import Person, Table, TableService
@@ -206,11 +207,12 @@ async def test_general_holds_its_own_table_and_a_reply_there_names_no_topic(
     assert topic_errors(tg) == []
 
 
-async def test_a_closed_topic_stops_the_tables_posts_not_its_play(tg: FakeTelegram,
-                                                                   tmp_path) -> None:
+async def test_a_closed_topic_holds_the_tables_posts_until_it_reopens(
+        tg: FakeTelegram, tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A topic closed by an admin refuses the bot's posts (TOPIC_CLOSED): the hand goes on in
-    private chats, nothing is posted elsewhere instead (not in General, not in another
-    topic), and once the topic is reopened the table's picture and settlement come there."""
+    private chats, nothing is posted elsewhere instead (not in General, not in the other
+    topic), and once the topic is reopened the table's settlement comes there by itself."""
+    monkeypatch.setattr(messages, "TOPIC_RETRY", 0.2)
     forum = tg.forum("跑胡子论坛")
     topic_a, topic_b = tg.create_topic(forum, "一桌"), tg.create_topic(forum, "二桌")
     east, west = people(tg, "Alice", "Bob", "Carol"), people(tg, "Dave", "Erin", "Frank")
@@ -221,29 +223,30 @@ async def test_a_closed_topic_stops_the_tables_posts_not_its_play(tg: FakeTelegr
             open_table(tg, app, forum, topic_a, east), open_table(tg, app, forum, topic_b, west))
         tg.close_topic(forum, topic_a)
         await tg.press_button(lobby_a, east[0], "开局")  # a button still works there
-        await tg.wait_for(lambda: a.status == "playing")
-        await some_moves(tg, a, east, rng, 8)
+        await play_out(tg, a, east, rng)
         await svc.presenter.idle()
         assert "Bad Request: TOPIC_CLOSED" in topic_errors(tg)
-        assert a.current.group_msg_id is None  # its picture could not be posted
+        record = a.current
+        assert a.status == "between" and record.group_msg_id is record.settle_msg_id is None
         lobbies = sorted(m.thread_id for m in tg.messages(forum))
         assert lobbies == sorted([topic_a, topic_b])  # nothing but the two lobbies
         assert b.status == "lobby" and len(b.players) == 3  # the other topic's table is fine
 
-        tg.close_topic(forum, topic_a, closed=False)
-        await play_out(tg, a, east, rng)
-        await svc.presenter.idle()
-    assert a.status == "between"
-    check_in_topic(tg, forum, a, lobby_a)
+        tg.close_topic(forum, topic_a, closed=False)  # no move, no press: the bot looks again
+        await tg.wait_for(lambda: record.settle_msg_id is not None)
+        settlement = tg.message(forum, record.settle_msg_id)
+        assert settlement is not None and settlement.thread_id == topic_a
+        assert "再来一局" in [text for text, _ in settlement.buttons]
     assert tg.topic_messages(forum, None) == []
 
 
-async def test_a_deleted_topic_leaves_its_table_playing_privately(tg: FakeTelegram,
-                                                                  tmp_path) -> None:
-    """A topic deleted with its messages: the bot's posts and edits there fail; the hand is
-    played out in private chats and recorded, and nothing goes to General instead."""
+async def test_a_deleted_topic_closes_its_table_once_the_hand_is_over(tg: FakeTelegram,
+                                                                     tmp_path) -> None:
+    """A topic deleted with its messages: the bot's posts and edits there fail. The hand is
+    played out in private chats and recorded, nothing goes to General instead, and then the
+    table closes (nobody could leave it there), freeing its players."""
     forum = tg.forum("跑胡子论坛")
-    topic = tg.create_topic(forum, "一桌")
+    topic, other = tg.create_topic(forum, "一桌"), tg.create_topic(forum, "二桌")
     users = people(tg, "Alice", "Bob", "Carol")
     rng = random.Random(5)
     async with running_bot(make_config(tg, tmp_path / "db.sqlite3")) as app:
@@ -254,12 +257,14 @@ async def test_a_deleted_topic_leaves_its_table_playing_privately(tg: FakeTelegr
         await svc.presenter.idle()
         tg.delete_topic(forum, topic)
         await play_out(tg, table, users, rng)
-        await svc.presenter.idle()
-        assert table.status == "between"
+        await tg.wait_for(lambda: table.status == "closed")
+        assert svc.service.in_chat(forum.id, topic) is None
         history = await svc.store.finished_hands(forum.id, 1)
         assert [h.id for h in history] == [table.current.id]
-    assert tg.messages(forum) == []
-    assert "Bad Request: message thread not found" in topic_errors(tg)
+        assert tg.messages(forum) == []
+        assert "Bad Request: message thread not found" in topic_errors(tg)
+        lobby = await command(tg, forum, users[0], "/new", other)  # free to play elsewhere
+        assert svc.service.in_chat(forum.id, other).seat_of(users[0].id) == 0
 
 
 # --- the store and the service on their own -----------------------------------------------
