@@ -207,6 +207,34 @@ async def test_general_holds_its_own_table_and_a_reply_there_names_no_topic(
     assert topic_errors(tg) == []
 
 
+async def test_replies_questions_and_notes_go_to_the_topic(tg: FakeTelegram, tmp_path) -> None:
+    """Replies to commands, the question before /stop voids a hand, and the 托管 note are
+    posted in the topic they concern."""
+    forum = tg.forum("跑胡子论坛")
+    topic_a, topic_b = tg.create_topic(forum, "一桌"), tg.create_topic(forum, "二桌")
+    [alice] = people(tg, "Alice")
+    async with running_bot(make_config(tg, tmp_path / "db.sqlite3", action_timeout=0.3)) as app:
+        lobby = await command(tg, forum, alice, "/new", topic_a)
+        table = services(app).service.in_chat(forum.id, topic_a)
+        for _ in range(2):
+            await tg.send_text(forum, alice, "/addbot", topic=topic_a)
+        await tg.wait_for(lambda: len(table.players) == 3)
+        helped = await command(tg, forum, alice, "/help", topic_b)
+        assert helped.text == t("zh", "help")
+        await tg.press_button(lobby, alice, "开局")
+        sent = await tg.send_text(forum, alice, "/stop", topic=topic_a)  # the hand just began
+        question = await tg.wait_reply(
+            sent, match=lambda m: m.text == t("zh", "stop_confirm", hand=1))
+        assert question.thread_id == topic_a
+        note = await tg.wait_for(lambda: next(
+            (m for m in tg.messages(forum) if "托管" in (m.text or "")), None))
+        assert note.thread_id == topic_a  # Alice did not act: played for, and told there
+        await tg.wait_for(lambda: table.status == "between", timeout=30)
+        await services(app).presenter.idle()
+    assert tg.topic_messages(forum, None) == []
+    assert {m.thread_id for m in tg.messages(forum)} == {topic_a, topic_b}
+
+
 async def test_a_closed_topic_holds_the_tables_posts_until_it_reopens(
         tg: FakeTelegram, tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A topic closed by an admin refuses the bot's posts (TOPIC_CLOSED): the hand goes on in
