@@ -98,8 +98,8 @@ class OrderedPerSender(BaseUpdateProcessor):
 
     Table changes take their table's lock, but opening a table (one per group and forum
     topic) and taking a seat (one table per user) are checked against other tables: two
-    ``/new`` at once in one group would both pass the check. Moves come from each player's own chat, so the players
-    of one table still press at the same time.
+    ``/new`` at once in one group would both pass the check. Moves come from each player's
+    own chat, so the players of one table still press at the same time.
     """
 
     def __init__(self, max_concurrent_updates: int = 256) -> None:

@@ -577,21 +577,17 @@ class TableService:
             self.observer.settled(table, record)
         self.observer.changed(table)
 
-    def _deal(self, table: Table, no: int) -> Hand:
-        """The group's hand ``no`` at this table: its dealer and seed drawn."""
-        rng = self.random if self.seed is None else random.Random(f"{self.seed}:{table.id}:{no}")
-        dealer = table.dealer if table.dealer is not None else rng.randrange(SEATS)
-        return Hand.new(self.rules, seed=rng.getrandbits(64), dealer=dealer, base=table.base)
-
     async def _start_hand(self, table: Table) -> HandRecord:
         version = table.version + 1
         async with self.store.transaction() as tx:
             # numbered inside the transaction: two tables of one group (two forum topics)
             # dealing at once would otherwise both draw the same number
             no = await self.store.next_hand_no(table.chat_id)
-            hand = self._deal(table, no)
-            seed, dealer = hand.seed, hand.dealer
-            assert seed is not None
+            rng = self.random if self.seed is None \
+                else random.Random(f"{self.seed}:{table.id}:{no}")
+            dealer = table.dealer if table.dealer is not None else rng.randrange(SEATS)
+            seed = rng.getrandbits(64)
+            hand = Hand.new(self.rules, seed=seed, dealer=dealer, base=table.base)
             hand_id = await tx.create_hand(table.id, no, self.rules.key, seed, dealer)
             await tx.reset_seats(table.id)
             await tx.update_table(table.id, status="playing", dealer=dealer, version=version)
