@@ -291,7 +291,7 @@ class Handlers:
                 return
             await self.store.set_chat_lang(chat.id, await self.presenter.group_lang(chat.id),
                                            chat.title)
-            await self.service.open(chat.id, person, thread)
+            await self.service.open(chat.id, person, thread_id=thread)
             return
         if table is None:
             raise Refusal("no_table")

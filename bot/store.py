@@ -185,7 +185,7 @@ class TableRow:
     version: int
     base: int
     lobby_msg_id: int | None
-    thread_id: int | None  # its forum topic (None: not a forum, or its General topic)
+    thread_id: int | None = None  # its forum topic (None: not a forum, or General)
 
 
 @dataclass(frozen=True)
@@ -523,4 +523,4 @@ class Tx:
 def _table_row(r: aiosqlite.Row) -> TableRow:
     return TableRow(r["id"], r["chat_id"], r["opener_id"], r["status"], r["dealer"],
                     r["draws_in_row"], r["version"], r["base"], r["lobby_msg_id"],
-                    r["thread_id"])
+                    thread_id=r["thread_id"])

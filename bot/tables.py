@@ -285,7 +285,7 @@ class TableService:
 
     async def _load_table(self, row: TableRow) -> Table:
         table = Table(row.id, row.chat_id, row.opener_id, row.base, row.status, row.dealer,
-                      row.draws_in_row, row.version, row.thread_id,
+                      row.draws_in_row, row.version, thread_id=row.thread_id,
                       lobby_msg_id=row.lobby_msg_id)
         for s in await self.store.seats(row.id):
             table.players[s.seat] = Player(s.user_id, *await self._name_lang(s.user_id),
@@ -329,7 +329,7 @@ class TableService:
         row = await self.store.table(table_id)
         assert row is not None, f"hand of unknown table {table_id}"
         return Table(row.id, row.chat_id, row.opener_id, row.base, "closed", row.dealer,
-                     row.draws_in_row, row.version, row.thread_id)
+                     row.draws_in_row, row.version, thread_id=row.thread_id)
 
     async def _name_lang(self, user_id: int) -> tuple[str, str]:
         user = await self.store.user(user_id)
@@ -346,10 +346,10 @@ class TableService:
         self._check_free(opener.user_id)
         async with self.store.transaction() as tx:
             table_id = await tx.create_table(chat_id, opener.user_id, self.rules.default_base,
-                                             thread_id)
+                                             thread_id=thread_id)
             await tx.add_seat(table_id, 0, opener.user_id)
         table = Table(table_id, chat_id, opener.user_id, self.rules.default_base, "lobby",
-                      None, 0, 0, thread_id,
+                      None, 0, 0, thread_id=thread_id,
                       players={0: Player(opener.user_id, opener.name, opener.lang)})
         self._tables[table_id] = table
         self._by_place[table.place] = table_id
