@@ -11,10 +11,13 @@ import sqlite3
 
 import pytest
 from fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
+from telegram import Bot, Update
+from telegram.error import BadRequest
 from telegram.ext import Application
 from test_bot_e2e import make_config, press_current, running_bot, services
 from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
 from test_bot_tables import PEOPLE, Clock, _Observer
+from test_fakebot import png as png_bytes
 
 from bot import messages
 from bot.i18n import t
@@ -293,6 +296,41 @@ async def test_a_deleted_topic_closes_its_table_once_the_hand_is_over(tg: FakeTe
         assert "Bad Request: message thread not found" in topic_errors(tg)
         lobby = await command(tg, forum, users[0], "/new", other)  # free to play elsewhere
         assert svc.service.in_chat(forum.id, other).seat_of(users[0].id) == 0
+
+
+# --- the fake's forums, through PTB ---------------------------------------------------------
+
+
+async def test_the_fake_forum_speaks_like_telegram(fake_tg: FakeTelegram) -> None:
+    """Topic messages carry their topic, a reply in General carries its reply thread (no
+    topic), and sending refuses thread ids of no open topic with Telegram's texts."""
+    alice = fake_tg.user("Alice")
+    forum, plain = fake_tg.forum("论坛"), fake_tg.group("群")
+    topic = fake_tg.create_topic(forum, "一桌")
+    root = await fake_tg.send_text(forum, alice, "hi @PaohuziTestBot")
+    await fake_tg.send_text(forum, alice, "/join", topic=topic)
+    await fake_tg.send_text(forum, alice, "/join", reply_to=root)
+    in_topic, reply = (Update.de_json(u, None).effective_message
+                       for u in fake_tg.world.updates[1:])
+    assert Update.de_json(fake_tg.world.updates[0], None).effective_chat.is_forum
+    assert (in_topic.message_thread_id, in_topic.is_topic_message) == (topic, True)
+    assert (reply.message_thread_id, reply.is_topic_message) == (root.message_id, None)
+    async with Bot(fake_tg.token, base_url=fake_tg.base_url) as bot:
+        sent = await bot.send_message(forum.id, "桌", message_thread_id=topic)
+        assert sent.message_thread_id == topic and sent.is_topic_message
+        assert fake_tg.topic_messages(forum, topic)[0].text == "桌"
+        for chat, thread in ((forum, root.message_id), (plain, topic)):
+            with pytest.raises(BadRequest, match="thread not found"):
+                await bot.send_message(chat.id, "x", message_thread_id=thread)
+        fake_tg.close_topic(forum, topic)
+        with pytest.raises(BadRequest, match="(?i)topic_closed"):  # PTB: "Topic_closed"
+            await bot.send_photo(forum.id, png_bytes("red"), message_thread_id=topic)
+        fake_tg.set_admin(forum, fake_tg.bot)  # an admin may post in a closed topic
+        await bot.send_message(forum.id, "管理员", message_thread_id=topic)
+        fake_tg.delete_topic(forum, topic)
+        assert fake_tg.topic_messages(forum, topic) == []
+        with pytest.raises(BadRequest, match="thread not found"):
+            await bot.send_message(forum.id, "x", message_thread_id=topic)
 
 
 # --- the store and the service on their own -----------------------------------------------
