@@ -122,6 +122,8 @@ async def test_two_topics_play_two_tables_at_once_each_in_its_topic(tg: FakeTele
     check_in_topic(tg, forum, b, lobby_b)
     assert {m.thread_id for m in tg.messages(forum)} == {topic_a, topic_b}
     assert topic_errors(tg) == []
+    # Telegram's limit (about 20 posts a minute) is the group's: its topics share it
+    assert tg.max_per_minute(forum) <= 20
 
 
 async def test_commands_act_on_their_own_topics_table(tg: FakeTelegram, tmp_path) -> None:
