@@ -78,7 +78,8 @@ class Hub:
     def unseated(self, table: Table, names: tuple[str, ...]) -> None:
         assert self.presenter
         self.presenter.note(table.chat_id, lambda lang: t(
-            lang, "ready_timeout", names=t(lang, "name_sep").join(names)))
+            lang, "ready_timeout", names=t(lang, "name_sep").join(names)),
+            thread_id=table.thread_id)
 
 
 @dataclass
@@ -95,10 +96,10 @@ class OrderedPerSender(BaseUpdateProcessor):
     """Updates handled concurrently, except that those of one chat or of one user keep
     their order (each waits for the earlier ones it shares a chat or a user with).
 
-    Table changes take their table's lock, but opening a table (one per chat) and taking a
-    seat (one table per user) are checked against other tables: two ``/new`` at once in one
-    group would both pass the check. Moves come from each player's own chat, so the players
-    of one table still press at the same time.
+    Table changes take their table's lock, but opening a table (one per group and forum
+    topic) and taking a seat (one table per user) are checked against other tables: two
+    ``/new`` at once in one group would both pass the check. Moves come from each player's
+    own chat, so the players of one table still press at the same time.
     """
 
     def __init__(self, max_concurrent_updates: int = 256) -> None:

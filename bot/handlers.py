@@ -82,6 +82,15 @@ def new_usage(lang: str) -> str:
     return t(lang, "new_usage", choices=choices)
 
 
+def topic_of(update: Update) -> int | None:
+    """The forum topic an update's message was sent in, None outside one. Only a topic
+    message's ``message_thread_id`` names a topic: in General, and in any supergroup, a
+    reply carries the id of the replied-to thread root instead, which no message can be sent
+    to ("message thread not found")."""
+    msg = update.effective_message
+    return msg.message_thread_id if msg is not None and msg.is_topic_message else None
+
+
 def refusal_text(refusal: Refusal, lang: str) -> str:
     """A refusal in words; a ``move`` field (an action string) is labelled in ``lang``."""
     fields = {k: A.label(v, lang) if k == "move" else v for k, v in refusal.fields.items()}
@@ -107,17 +116,19 @@ class Handlers:
         await self.store.upsert_user(user.id, name, user.username, lang, dm_ok)
         return Person(user.id, name, lang)
 
-    def _reply_group(self, chat: Chat, key: str, **fields: object) -> None:
-        self.presenter.note(chat.id, lambda lang: t(lang, key, **fields))
+    def _reply_group(self, chat: Chat, thread_id: int | None, key: str, **fields: object) -> None:
+        self.presenter.note(chat.id, lambda lang: t(lang, key, **fields), thread_id=thread_id)
 
-    def _say(self, chat: Chat, user: User | None, text_of: Callable[[str], str]) -> None:
-        """Reply in the chat's language: the user's in a private chat, the group's in a group.
+    def _say(self, chat: Chat, user: User | None, text_of: Callable[[str], str],
+             thread_id: int | None = None) -> None:
+        """Reply in the chat's language: the user's in a private chat, the group's in a group
+        (in the forum topic ``thread_id`` the command came from, if any).
 
         Every reply goes through the chat's paced outbox and the bot-wide gate, which wait
         their turn and send again after a 429; a reply sent directly was lost to one (23 of
         90 simultaneous /start welcomes)."""
         lang = self._lang(user) if chat.type == Chat.PRIVATE else None
-        self.presenter.note(chat.id, text_of, lang=lang)
+        self.presenter.note(chat.id, text_of, lang=lang, thread_id=thread_id)
 
     async def _can_dm(self, person: Person) -> bool:
         """Has the user opened the bot? Known from /start, else found out by trying a DM."""
@@ -194,7 +205,7 @@ class Handlers:
         chat, user = update.effective_chat, update.effective_user
         if chat is None:
             return
-        rules = rulebook.asked_rules(context.args or [], self._chat_rules(chat))
+        rules = rulebook.asked_rules(context.args or [], self._chat_rules(chat, update))
         if rules is None:
             self._answer(update, rulebook.usage)
             return
@@ -206,7 +217,8 @@ class Handlers:
         name, data = found
         self.presenter.document(chat.id, name, data, lambda lang: "\n".join(
             (rulebook.summary(rules, lang), t(lang, "rules_page"))),
-            lang=self._lang(user) if chat.type == Chat.PRIVATE else None)
+            lang=self._lang(user) if chat.type == Chat.PRIVATE else None,
+            thread_id=topic_of(update))
 
     async def _text(self, update: Update, key: str) -> None:
         self._answer(update, lambda lang: t(lang, key))
@@ -220,19 +232,20 @@ class Handlers:
             self._say(chat, user, lambda lang: t(lang, "group_only"))
             return
         wanted = context.args[0].lower() if context.args else ""
+        thread = topic_of(update)
         if wanted not in CATALOGS:
-            self._reply_group(chat, "lang_usage")
+            self._reply_group(chat, thread, "lang_usage")
         elif not await self._is_admin(context, chat.id, user.id):
-            self._reply_group(chat, "only_admin")
+            self._reply_group(chat, thread, "only_admin")
         else:
             await self.store.set_chat_lang(chat.id, wanted, chat.title)
             self.presenter.set_group_lang(chat.id, wanted)
-            self._reply_group(chat, "lang_set")
+            self._reply_group(chat, thread, "lang_set")
 
     def _answer(self, update: Update, text_of: Callable[[str], str]) -> None:
         """:meth:`_say` in the update's chat, to its sender."""
         if update.effective_chat is not None:
-            self._say(update.effective_chat, update.effective_user, text_of)
+            self._say(update.effective_chat, update.effective_user, text_of, topic_of(update))
 
     async def _group_chat(self, update: Update) -> Chat | None:
         """The group this command was sent in; in a private chat, say it is for groups."""
@@ -251,9 +264,11 @@ class Handlers:
         text = parts[1] if len(parts) > 1 else ""
         self._answer(update, lambda lang: calc.reply(text, lang))
 
-    def _chat_rules(self, chat: Chat) -> RuleSet:
-        """The rules of the chat's table (the bot's default rules when it has none)."""
-        table = None if chat.type == Chat.PRIVATE else self.service.in_chat(chat.id)
+    def _chat_rules(self, chat: Chat, update: Update) -> RuleSet:
+        """The rules of the table in the chat (and forum topic) of ``update``; the bot's
+        default rules when it has none."""
+        table = (None if chat.type == Chat.PRIVATE
+                 else self.service.in_chat(chat.id, topic_of(update)))
         return DEFAULT_RULES if table is None else table.rules
 
     async def rank(self, update: Update, context: Context) -> None:
@@ -263,7 +278,7 @@ class Handlers:
         if chat is None:
             return
         query = stats.rank_query(context.args or [], chat.type == Chat.PRIVATE,
-                                 self._chat_rules(chat).id)
+                                 self._chat_rules(chat, update).id)
         if query is None:
             self._answer(update, stats.rank_usage)
             return
@@ -301,7 +316,8 @@ class Handlers:
         played = last[0]
         name, data, sha = fairness.export_file(played)
         self.presenter.document(chat.id, name, data, lambda lang: t(
-            lang, "export_caption", no=played.no, seed=played.seed, sha=sha, file=name))
+            lang, "export_caption", no=played.no, seed=played.seed, sha=sha, file=name),
+            thread_id=topic_of(update))
 
     async def unknown(self, update: Update, context: Context) -> None:
         """Any other text in a private chat, or a command addressed to this bot in a group."""
@@ -317,33 +333,36 @@ class Handlers:
             self._say(chat, user, lambda lang: t(lang, "group_only"))
             return
         person = await self._person(user)
+        thread = topic_of(update)
         try:
-            await self._run_group(command, chat, person, context)
+            await self._run_group(command, chat, thread, person, context)
         except Refusal as r:
-            self.presenter.note(chat.id, partial(refusal_text, r))
+            self.presenter.note(chat.id, partial(refusal_text, r), thread_id=thread)
 
-    async def _run_group(self, command: str, chat: Chat, person: Person, context: Context) -> None:
-        table = self.service.in_chat(chat.id)
+    async def _run_group(self, command: str, chat: Chat, thread: int | None, person: Person,
+                         context: Context) -> None:
+        """A group command acts on the table of the forum topic it was sent in (``thread``)."""
+        table = self.service.in_chat(chat.id, thread)
         if command == "new":
             try:
                 rules = rules_from_args(list(context.args or ()))
             except ValueError:
-                self.presenter.note(chat.id, new_usage)
+                self.presenter.note(chat.id, new_usage, thread_id=thread)
                 return
             if table is not None:
                 raise Refusal("table_exists")
             if not await self._can_dm(person):
-                self._reply_need_dm(chat, None)
+                self._reply_need_dm(chat, thread, None)
                 return
             await self.store.set_chat_lang(chat.id, await self.presenter.group_lang(chat.id),
                                            chat.title)
-            await self.service.open(chat.id, person, rules)
+            await self.service.open(chat.id, person, rules, thread_id=thread)
             return
         if table is None:
             raise Refusal("no_table")
         if command == "join":
             if not await self._can_dm(person):
-                self._reply_need_dm(chat, table.id)
+                self._reply_need_dm(chat, thread, table.id)
                 return
             await self.service.join(table.id, person)
         elif command == "leave":
@@ -366,7 +385,8 @@ class Handlers:
                 await self.service.stop(table.id, person.user_id, admin)
             else:  # a running hand would be voided: ask the group first
                 self.presenter.note(chat.id, lambda lang: t(lang, "stop_confirm", hand=record.no),
-                                    buttons_of=self._confirm_buttons("s", table.id, record.id))
+                                    buttons_of=self._confirm_buttons("s", table.id, record.id),
+                                    thread_id=thread)
 
     def _ask_escape(self, table_id: int, user_id: int, lang: str,
                     quote: tuple[int, int]) -> None:
@@ -382,13 +402,14 @@ class Handlers:
         return lambda lang: [(t(lang, f"btn_confirm_{kind}"), cb.confirm(kind, table_id, hand_id)),
                              (t(lang, "btn_cancel"), cb.confirm("k", table_id, hand_id))]
 
-    def _reply_need_dm(self, chat: Chat, table_id: int | None) -> None:
-        """Ask to open the bot first, saying for what: to join ``table_id``, or (None) to open
-        a table."""
+    def _reply_need_dm(self, chat: Chat, thread: int | None, table_id: int | None) -> None:
+        """Ask to open the bot first, saying for what: to join ``table_id`` (its deep link
+        names the table, so it seats at the one of this topic), or (None) to open a table."""
         if table_id is None:
-            self._reply_group(chat, "need_dm_new", link=f"https://t.me/{self.presenter.username}")
+            self._reply_group(chat, thread, "need_dm_new",
+                              link=f"https://t.me/{self.presenter.username}")
         else:
-            self._reply_group(chat, "need_dm", link=self.presenter.deep_link(table_id))
+            self._reply_group(chat, thread, "need_dm", link=self.presenter.deep_link(table_id))
 
     # --- buttons ---------------------------------------------------------------------
 

@@ -29,7 +29,14 @@ from dataclasses import dataclass, field
 from functools import partial
 from weakref import WeakKeyDictionary
 
-from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputFile, InputMediaPhoto
+from telegram import (
+    Bot,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputFile,
+    InputMediaPhoto,
+    Message,
+)
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden
 
@@ -58,6 +65,9 @@ DISCARDS_PER_ROW = 5
 PING_DELAY = 10.0  # a decision still open this long gets a ping (seconds)
 SLOW_REPING = 90.0  # at a 慢速 table a decision still open this long gets a second ping
 PRESSED_PACE = 3.0  # a seat's own change without new buttons is held at most this long
+# A table whose forum topic is closed (Telegram refuses the bot's posts there) looks again
+# this often (seconds), and posts what is missing once the topic is open again.
+TOPIC_RETRY = 60.0
 # A waiting seat's picture (the whole table since #14) follows it at most this often
 # (seconds): "within a few seconds", merged into one edit. Measured with bench/bench_load.py:
 # 5 s keeps the Bot API calls per action within 10 % of the 15 s used before.
@@ -294,6 +304,7 @@ class Presenter:
         self._moved: dict[int, int] = {}  # basic group id -> its supergroup's id
         self._note_ids = itertools.count()
         self._held: dict[tuple[int, Hashable], _Held] = {}
+        self._topic_retries: dict[int, asyncio.TimerHandle] = {}  # by table
         self._flushing = False  # idle(): nothing is held back
         self.gate = Gate(send_interval)
         # one thread renders: enough for the gate's pace (a picture takes ~5 ms), and every
@@ -328,15 +339,13 @@ class Presenter:
             self._outboxes.setdefault(new, box)
         for chat_id in (old, new):
             self._group_lang.pop(chat_id, None)
-        table = await self.service.move_chat(old, new)
-        if table is None:
-            return
-        log.info("table %s moved with its group from %s to %s", table.id, old, new)
-        self._table_shown(table).lobby_text = None
-        if table.current is not None:
-            shown = self._hand_shown(table.current)
-            shown.table, shown.settle_caption = None, None
-        self.changed(table)
+        for table in await self.service.move_chat(old, new):
+            log.info("table %s moved with its group from %s to %s", table.id, old, new)
+            self._table_shown(table).lobby_text = None
+            if table.current is not None:
+                shown = self._hand_shown(table.current)
+                shown.table, shown.settle_caption = None, None
+            self.changed(table)
 
     def _put(self, chat_id: int, key: Hashable, job: Job) -> bool:
         return self.outbox(chat_id).put(key, job)
@@ -379,6 +388,8 @@ class Presenter:
         self._renderer.shutdown(wait=False, cancel_futures=True)
         for held in self._held.values():
             held.task.cancel()
+        for retry in self._topic_retries.values():
+            retry.cancel()
         for box in self._outboxes.values():
             box.cancel()
 
@@ -440,7 +451,8 @@ class Presenter:
                     or last_action(record.hand, seat).startswith("d:"):
                 trustee.add(seat)
                 name = record.names[seat]
-                self.note(table.chat_id, lambda lang, name=name: t(lang, "trustee_note", name=name))
+                self.note(table.chat_id, lambda lang, name=name: t(lang, "trustee_note", name=name),
+                          thread_id=table.thread_id)
 
     def settled(self, table: Table, record: HandRecord) -> None:
         self._publish_trustee(table, record)
@@ -463,7 +475,7 @@ class Presenter:
         if table.lobby_msg_id is not None:
             self._put(table.chat_id, ("lobby", table.id), lambda: self._lobby(table))
         else:
-            self.note(table.chat_id, lambda lang: t(lang, "stopped"))
+            self.note(table.chat_id, lambda lang: t(lang, "stopped"), thread_id=table.thread_id)
         old = self._table_shown(table).open_settlement
         if old is not None:  # its 再来一局 / 离开 buttons go
             self._queue_settlement(table, old)
@@ -473,10 +485,12 @@ class Presenter:
                 self._sync_hand_later(table, record, seat, user_id)
 
     def note(self, chat_id: int, text_of: Callable[[str], str], *, lang: str | None = None,
-             buttons_of: Callable[[str], Sequence[tuple[str, str]]] | None = None) -> None:
-        """A one-off text in a chat; ``text_of(lang)`` builds it (dropped if too many wait),
-        in ``lang`` or the chat's language, with one row of (label, callback data) buttons
-        from ``buttons_of(lang)`` if given (a question: 确认 / 取消)."""
+             buttons_of: Callable[[str], Sequence[tuple[str, str]]] | None = None,
+             thread_id: int | None = None) -> None:
+        """A one-off text in a chat (in its forum topic ``thread_id``, if any); ``text_of(lang)``
+        builds it (dropped if too many wait), in ``lang`` or the chat's language, with one row
+        of (label, callback data) buttons from ``buttons_of(lang)`` if given (a question:
+        确认 / 取消)."""
         async def job() -> int:
             target = self.chat_now(chat_id)
             chosen = lang or (await self.group_lang(target) if target < 0
@@ -485,25 +499,59 @@ class Presenter:
                 [[InlineKeyboardButton(text, callback_data=data)
                   for text, data in buttons_of(chosen)]])
             await self.gate.slot(key=target)
-            await self.bot.send_message(target, text_of(chosen), reply_markup=markup)
+            await self.bot.send_message(target, text_of(chosen), reply_markup=markup,
+                                        message_thread_id=thread_id)
             return 1
         self._put(chat_id, ("note", next(self._note_ids)), job)
 
     def document(self, chat_id: int, name: str, data: bytes,
-                 caption_of: Callable[[str], str], *, lang: str | None = None) -> None:
-        """A file in a chat (``/export``, ``/rules``), queued like a note; its caption in
-        ``lang`` or the chat's language."""
+                 caption_of: Callable[[str], str], *, lang: str | None = None,
+                 thread_id: int | None = None) -> None:
+        """A file in a chat (``/export``, ``/rules``; in its forum topic ``thread_id``, if
+        any), queued like a note; its caption in ``lang`` or the chat's language."""
         async def job() -> int:
             target = self.chat_now(chat_id)
             chosen = lang or (await self.group_lang(target) if target < 0
                               else self.default_lang)
             await self.gate.slot(key=target)
             await self.bot.send_document(target, InputFile(data, filename=name),
-                                         caption=caption_of(chosen))
+                                         caption=caption_of(chosen), message_thread_id=thread_id)
             return 1
         self._put(chat_id, ("note", next(self._note_ids)), job)
 
     # --- group panels --------------------------------------------------------------------
+
+    async def _post(self, table: Table, send: Callable[[], Awaitable[Message]]) -> Message | None:
+        """Send one of the table's group posts; None when its forum topic refuses it. Nothing
+        goes elsewhere instead (not to General: the topic is the table's). A closed topic
+        (TOPIC_CLOSED: only admins may post) is looked at again every ``TOPIC_RETRY``
+        seconds; a deleted one ("message thread not found") closes the table once no hand
+        runs (see ``TableService.abandon``)."""
+        try:
+            return await send()
+        except BadRequest as e:
+            refusal = _topic_refusal(e)
+            if table.thread_id is None or refusal is None:
+                raise
+            log.warning("table %s: its topic %s in %s refuses posts: %s", table.id,
+                        table.thread_id, table.chat_id, e)
+        if refusal == "closed":
+            self._retry_topic(table)
+        else:
+            await self.service.abandon(table.id)
+        return None
+
+    def _retry_topic(self, table: Table) -> None:
+        """Look at the table again in ``TOPIC_RETRY`` seconds: what it lacks is posted then,
+        if its topic is open again (else it waits once more)."""
+        if table.id in self._topic_retries:
+            return
+
+        def again() -> None:
+            del self._topic_retries[table.id]
+            if table.status != "closed":
+                self.changed(table)
+        self._topic_retries[table.id] = asyncio.get_running_loop().call_later(TOPIC_RETRY, again)
 
     def _lobby_text(self, table: Table, lang: str) -> str:
         seats = "\n".join(
@@ -576,7 +624,10 @@ class Presenter:
             table.lobby_msg_id = None  # back to the lobby after a hand: a new one below it
         if table.lobby_msg_id is None:
             await self.gate.slot(urgent=True)  # its 加入 / 开始 are what the table waits for
-            msg = await self.bot.send_message(table.chat_id, text, reply_markup=markup)
+            msg = await self._post(table, lambda: self.bot.send_message(
+                table.chat_id, text, reply_markup=markup, message_thread_id=table.thread_id))
+            if msg is None:
+                return 1
             await self.service.remember(table, lobby_msg_id=msg.message_id)
         elif (shown.lobby_text, shown.lobby_markup) == (text, markup):
             return 0
@@ -598,7 +649,10 @@ class Presenter:
         marks = SeatMarks(frozenset(self._hand_shown(record).trustee), _robots(record))
         photo = await self._render(draw_table, pub, record.names, lang, marks)
         if record.group_msg_id is None:
-            msg = await self.bot.send_photo(table.chat_id, photo, caption=caption)
+            msg = await self._post(table, lambda: self.bot.send_photo(
+                table.chat_id, photo, caption=caption, message_thread_id=table.thread_id))
+            if msg is None:
+                return 1
             await self.service.remember_hand(record, group_msg_id=msg.message_id)
         else:
             await self._edit_media(table.chat_id, record.group_msg_id, photo, caption, None)
@@ -657,8 +711,11 @@ class Presenter:
             photo = await self._render(
                 partial(render_settlement, birds=birds.picture_birds(shown.birds)),
                 pub, record.names, per_seat, lang)
-            msg = await self.bot.send_photo(table.chat_id, photo, caption=caption,
-                                            reply_markup=markup, parse_mode=ParseMode.HTML)
+            msg = await self._post(table, lambda: self.bot.send_photo(
+                table.chat_id, photo, caption=caption, reply_markup=markup,
+                parse_mode=ParseMode.HTML, message_thread_id=table.thread_id))
+            if msg is None:
+                return 1
             await self.service.remember_hand(record, settle_msg_id=msg.message_id)
         elif shown.settle_caption == caption:
             return 0
@@ -1067,6 +1124,15 @@ def _over_line(record: HandRecord, lang: str) -> str:
     if outcome is not None and outcome.kind == OutcomeKind.ESCAPE and outcome.escaper is not None:
         return t(lang, "dm_over_escape", name=record.names[outcome.escaper])
     return t(lang, "dm_over")
+
+
+def _topic_refusal(e: BadRequest) -> str | None:
+    """Why a forum topic refused a post: "closed" (TOPIC_CLOSED: only its admins may post),
+    "gone" (deleted: "message thread not found"), or None: not for its topic."""
+    text = str(e).lower()
+    if "topic_closed" in text:
+        return "closed"
+    return "gone" if "thread not found" in text else None
 
 
 def _gone(e: BadRequest) -> bool:

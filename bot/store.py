@@ -188,6 +188,15 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE UNIQUE INDEX one_waiting_bird ON birds (table_id, user_id) WHERE hand_id IS NULL;
     CREATE UNIQUE INDEX one_bird_a_hand ON birds (hand_id, user_id) WHERE hand_id IS NOT NULL;
     """,
+    # forum topics: a table belongs to the topic it was opened in (its message_thread_id;
+    # NULL outside forums and in a forum's General topic), and each topic of a group may hold
+    # an open table of its own
+    """
+    ALTER TABLE tables ADD COLUMN thread_id INTEGER;
+    DROP INDEX one_open_table_per_chat;
+    CREATE UNIQUE INDEX one_open_table_per_topic ON tables (chat_id, COALESCE(thread_id, 0))
+        WHERE status != 'closed';
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -245,6 +254,7 @@ class TableRow:
     lobby_msg_id: int | None
     rules: str = "qq"  # the rules key (``engine.rules.get_rule_set``)
     timer: int | None = None  # decision timer in seconds; None the bot's default, 0 慢速
+    thread_id: int | None = None  # its forum topic (None: not a forum, or General)
 
 
 @dataclass(frozen=True)
@@ -560,10 +570,10 @@ class Tx:
         await self.exec("DELETE FROM chats WHERE chat_id = ?", old)
 
     async def create_table(self, chat_id: int, opener_id: int, base: int, rules: str = "qq",
-                           timer: int | None = None) -> int:
+                           timer: int | None = None, thread_id: int | None = None) -> int:
         return await self.exec(
-            "INSERT INTO tables (chat_id, opener_id, status, base, rules, timer)"
-            " VALUES (?, ?, 'lobby', ?, ?, ?)", chat_id, opener_id, base, rules, timer)
+            "INSERT INTO tables (chat_id, opener_id, status, base, rules, timer, thread_id)"
+            " VALUES (?, ?, 'lobby', ?, ?, ?, ?)", chat_id, opener_id, base, rules, timer, thread_id)
 
     async def _update(self, sql_table: str, where: dict[str, object],
                       cols: dict[str, object]) -> None:
@@ -694,4 +704,4 @@ def _bird_row(r: aiosqlite.Row) -> BirdRow:
 def _table_row(r: aiosqlite.Row) -> TableRow:
     return TableRow(r["id"], r["chat_id"], r["opener_id"], r["status"], r["dealer"],
                     r["draws_in_row"], r["version"], r["base"], r["lobby_msg_id"],
-                    r["rules"], r["timer"])
+                    r["rules"], r["timer"], r["thread_id"])

@@ -12,6 +12,7 @@ names that version, so an outdated button can never act on a newer decision.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 import random
@@ -35,6 +36,9 @@ SLOW = 0  # the 慢速 decision timer: no 托管 before the seat was pinged twic
 SLOW_TIMEOUT = 180.0  # seconds a 慢速 decision waits (the presenter pings at 10 s and 90 s)
 BASES = (1, 2, 3, 5, 10)  # the 底分 a table may choose
 TIMERS = (30, 60, 120, SLOW)  # the decision timers a table may choose (seconds)
+# A table's place: (group chat id, forum topic's message_thread_id or None outside forums
+# and in General). Each place holds at most one open table.
+Place = tuple[int, int | None]
 
 
 class Refusal(Exception):
@@ -120,6 +124,7 @@ class Table:
     dealer: int | None
     draws_in_row: int
     version: int
+    thread_id: int | None = None  # its forum topic: every group message goes there
     players: dict[int, Player] = field(default_factory=dict)
     current: HandRecord | None = None  # the running hand, or the last one played
     lobby_msg_id: int | None = None
@@ -165,6 +170,11 @@ class Table:
 
     def names(self) -> tuple[str, ...]:
         return tuple(self.players[s].name if s in self.players else "—" for s in self.seats)
+
+    @property
+    def place(self) -> Place:
+        """Where the table lives: its group and forum topic."""
+        return self.chat_id, self.thread_id
 
     def humans_besides(self, *seats: int) -> bool:
         """Does anyone but computer players sit here apart from ``seats``?"""
@@ -215,7 +225,7 @@ class TableService:
         self.random = rng or secrets.SystemRandom()  # seeds and first dealers; tests seed it
         self.seed = seed  # if set, deals depend on (seed, table, hand no) only: restart-proof
         self._tables: dict[int, Table] = {}
-        self._by_chat: dict[int, int] = {}
+        self._by_place: dict[Place, int] = {}
 
     # --- lookup --------------------------------------------------------------------
 
@@ -242,8 +252,9 @@ class TableService:
         if table.status != status or mark != self.button_mark(table):
             raise Refusal("stale")
 
-    def in_chat(self, chat_id: int) -> Table | None:
-        table_id = self._by_chat.get(chat_id)
+    def in_chat(self, chat_id: int, thread_id: int | None = None) -> Table | None:
+        """The open table of a group's topic (``thread_id`` None: not a forum, or General)."""
+        table_id = self._by_place.get((chat_id, thread_id))
         return self._tables[table_id] if table_id is not None else None
 
     def table_of_user(self, user_id: int) -> Table | None:
@@ -251,34 +262,32 @@ class TableService:
 
     # --- a group upgraded to a supergroup --------------------------------------------
 
-    async def move_chat(self, old: int, new: int) -> Table | None:
-        """Telegram gave the group ``old`` the id ``new``: its open table (returned, if any),
-        history and leaderboard move there in one transaction, and the hand goes on. The
-        table's group messages (its lobby, its last hand's photo and settlement) stay behind
-        in the old chat, so their ids are forgotten: those to come are posted afresh, and
-        no id of the old chat is compared with one of the new. Idempotent (Telegram tells
-        it up to three times: two service messages and refused calls); returns None when
-        there was no open table to move, or it was moved already."""
-        table = self.in_chat(old)
-        if table is None:  # history and leaderboard only
+    async def move_chat(self, old: int, new: int) -> list[Table]:
+        """Telegram gave the group ``old`` the id ``new``: its open tables (returned), history
+        and leaderboard move there in one transaction, and the hand goes on; each table keeps
+        its topic. The tables' group messages (lobby, last hand's photo and settlement) stay
+        behind in the old chat, so their ids are forgotten: those to come are posted afresh,
+        and no id of the old chat is compared with one of the new. Idempotent (Telegram tells
+        it up to three times: two service messages and refused calls); returns no table when
+        there was none to move, or they were moved already."""
+        async with contextlib.AsyncExitStack() as locks:
+            for table in [t for t in self.tables() if t.chat_id == old]:
+                await locks.enter_async_context(table.lock)
+            moving = [t for t in self.tables() if t.chat_id == old]  # not moved meanwhile
             async with self.store.transaction() as tx:
                 await tx.move_chat(old, new)
-            return None
-        async with table.lock:
-            if table.chat_id != old:  # moved meanwhile, told by another signal
-                return None
-            record = table.current
-            async with self.store.transaction() as tx:
-                await tx.move_chat(old, new)
-                await tx.update_table(table.id, lobby_msg_id=None)
-                if record is not None:
-                    await tx.update_hand(record.id, group_msg_id=None, settle_msg_id=None)
-            table.chat_id, table.lobby_msg_id = new, None
-            if record is not None:
-                record.group_msg_id = record.settle_msg_id = None
-            del self._by_chat[old]
-            self._by_chat[new] = table.id
-        return table
+                for table in moving:
+                    await tx.update_table(table.id, lobby_msg_id=None)
+                    if table.current is not None:
+                        await tx.update_hand(table.current.id, group_msg_id=None,
+                                             settle_msg_id=None)
+            for table in moving:
+                del self._by_place[table.place]
+                table.chat_id, table.lobby_msg_id = new, None
+                if table.current is not None:
+                    table.current.group_msg_id = table.current.settle_msg_id = None
+                self._by_place[table.place] = table.id
+        return moving
 
     # --- start-up --------------------------------------------------------------------
 
@@ -291,13 +300,14 @@ class TableService:
                 log.exception("table %s could not be restored; it stays closed to play", row.id)
                 continue
             self._tables[table.id] = table
-            self._by_chat[table.chat_id] = table.id
+            self._by_place[table.place] = table.id
         return self.tables()
 
     async def _load_table(self, row: TableRow) -> Table:
         table = Table(row.id, row.chat_id, row.opener_id, row.base, row.status, row.dealer,
-                      row.draws_in_row, row.version, lobby_msg_id=row.lobby_msg_id,
-                      rules=get_rule_set(row.rules), timer=row.timer)
+                      row.draws_in_row, row.version, thread_id=row.thread_id,
+                      lobby_msg_id=row.lobby_msg_id, rules=get_rule_set(row.rules),
+                      timer=row.timer)
         for s in await self.store.seats(row.id):
             table.players[s.seat] = Player(s.user_id, *await self._name_lang(s.user_id),
                                            s.ready, s.autoplay, s.hand_msg_id, s.ping_msg_id)
@@ -340,8 +350,8 @@ class TableService:
         row = await self.store.table(table_id)
         assert row is not None, f"hand of unknown table {table_id}"
         return Table(row.id, row.chat_id, row.opener_id, row.base, "closed", row.dealer,
-                     row.draws_in_row, row.version, rules=get_rule_set(row.rules),
-                     timer=row.timer)
+                     row.draws_in_row, row.version, thread_id=row.thread_id,
+                     rules=get_rule_set(row.rules), timer=row.timer)
 
     async def _name_lang(self, user_id: int) -> tuple[str, str]:
         user = await self.store.user(user_id)
@@ -351,21 +361,23 @@ class TableService:
 
     # --- lobby -----------------------------------------------------------------------
 
-    async def open(self, chat_id: int, opener: Person, rules: RuleSet = DEFAULT_RULES) -> Table:
-        """A new table in the lobby with ``rules`` (``engine.rules.table_rules``), its
-        rule set's 底分 and the bot's decision timer."""
-        if chat_id in self._by_chat:
+    async def open(self, chat_id: int, opener: Person, rules: RuleSet = DEFAULT_RULES, *,
+                   thread_id: int | None = None) -> Table:
+        """A new table in the lobby of a group, in its forum topic ``thread_id`` (if any), with
+        ``rules`` (``engine.rules.table_rules``), its rule set's 底分 and the bot's timer."""
+        if (chat_id, thread_id) in self._by_place:
             raise Refusal("table_exists")
         self._check_free(opener.user_id)
         async with self.store.transaction() as tx:
             table_id = await tx.create_table(chat_id, opener.user_id, rules.default_base,
-                                             rules.key)
+                                             rules.key, thread_id=thread_id)
             await tx.add_seat(table_id, 0, opener.user_id)
         table = Table(table_id, chat_id, opener.user_id, rules.default_base, "lobby",
-                      None, 0, 0, players={0: Player(opener.user_id, opener.name, opener.lang)},
+                      None, 0, 0, thread_id=thread_id,
+                      players={0: Player(opener.user_id, opener.name, opener.lang)},
                       rules=rules)
         self._tables[table_id] = table
-        self._by_chat[chat_id] = table_id
+        self._by_place[table.place] = table_id
         self.observer.changed(table)
         return table
 
@@ -570,17 +582,34 @@ class TableService:
         async with table.lock:
             self._check_may_stop(table, user_id, is_admin)
             self._check_confirmed(table, hand_id)
-            table.version += 1
-            async with self.store.transaction() as tx:
-                await tx.close_table(table.id, table.version)
-            table.status = "closed"
+            await self._close(table)
         self._after_status(table)
         return table
+
+    async def abandon(self, table_id: int) -> None:
+        """The table's forum topic was deleted: none of it can be shown any more, and nobody
+        could leave it there. It closes, unless a hand runs: that hand is played out in the
+        private chats and recorded, and the table closes when its settlement finds the topic
+        gone."""
+        table = self._tables.get(table_id)
+        if table is None:
+            return
+        async with table.lock:
+            if table.status in ("playing", "closed"):
+                return
+            await self._close(table)
+        self._after_status(table)
+
+    async def _close(self, table: Table) -> None:
+        table.version += 1
+        async with self.store.transaction() as tx:
+            await tx.close_table(table.id, table.version)
+        table.status = "closed"
 
     def _after_status(self, table: Table) -> None:
         if table.status == "closed":
             self._tables.pop(table.id, None)
-            self._by_chat.pop(table.chat_id, None)
+            self._by_place.pop(table.place, None)
             self._refresh_decisions(table)
             self.observer.closed(table)
         else:
@@ -625,14 +654,17 @@ class TableService:
         self.observer.changed(table)
 
     async def _start_hand(self, table: Table) -> HandRecord:
-        no = await self.store.next_hand_no(table.chat_id)
-        rng = self.random if self.seed is None else random.Random(f"{self.seed}:{table.id}:{no}")
-        rules = table.rules
-        dealer = table.dealer if table.dealer is not None else rng.randrange(rules.players)
-        seed = rng.getrandbits(64)
-        hand = Hand.new(rules, seed=seed, dealer=dealer, base=table.base)
         version = table.version + 1
+        rules = table.rules
         async with self.store.transaction() as tx:
+            # numbered inside the transaction: two tables of one group (two forum topics)
+            # dealing at once would otherwise both draw the same number
+            no = await self.store.next_hand_no(table.chat_id)
+            rng = self.random if self.seed is None \
+                else random.Random(f"{self.seed}:{table.id}:{no}")
+            dealer = table.dealer if table.dealer is not None else rng.randrange(rules.players)
+            seed = rng.getrandbits(64)
+            hand = Hand.new(rules, seed=seed, dealer=dealer, base=table.base)
             hand_id = await tx.create_hand(table.id, no, rules.key, seed, dealer)
             await birds.deal(tx, table, hand_id)
             await tx.reset_seats(table.id)

@@ -55,6 +55,13 @@ Key facts:
   ``remove_bot(group)`` (403), ``upgrade_to_supergroup(group)`` (ChatMigrated, and the two
   service messages unless ``tell=False``), ``press(chat, message_id, user, data)`` for stale
   buttons.
+* Forums: ``forum(title)``, ``create_topic(forum, name)`` (returns its message_thread_id),
+  ``send_text(forum, user, text, topic=thread_id)`` (``message_thread_id`` and
+  ``is_topic_message`` on the update; a reply in General carries its reply thread's id without
+  ``is_topic_message``, as Telegram does), ``topic_messages(forum, thread_id)`` (None: General).
+  Sent messages record their ``thread_id``. ``close_topic(forum, id)`` makes the bot's posts
+  there fail with 400 "TOPIC_CLOSED" (``closed=False`` reopens), ``delete_topic(forum, id)``
+  with "message thread not found", as do thread ids of no topic.
 * Channels and chat stand-ins: ``channel(title)``, ``add_bot_to_channel(channel, by)``
   (``my_chat_member``), ``post_in_channel(channel, text)`` (``channel_post``),
   ``send_on_behalf(group, of, text)`` (an anonymous admin, ``of`` = the group, or a user
@@ -72,7 +79,7 @@ Key facts:
 
 from .errors import ApiError
 from .harness import FakeTelegram
-from .model import FakeChat, FakeMessage, FakeUser, StoredFile
+from .model import FakeChat, FakeMessage, FakeTopic, FakeUser, StoredFile
 from .ratelimit import RateLimits, Rejection
 from .world import Call, CallbackAnswer, ErrorRecord
 
@@ -84,6 +91,7 @@ __all__ = [
     "FakeChat",
     "FakeMessage",
     "FakeTelegram",
+    "FakeTopic",
     "FakeUser",
     "RateLimits",
     "Rejection",

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .formatting import utf16_len
-from .model import Button, FakeChat, FakeMessage, FakeUser
+from .model import Button, FakeChat, FakeMessage, FakeTopic, FakeUser
 from .ratelimit import RateLimits, Rejection
 from .server import BotApiServer
 from .world import Call, CallbackAnswer, ErrorRecord, World
@@ -163,6 +163,37 @@ class FakeTelegram:
         self.world.chats[chat_id] = chat
         return chat
 
+    def forum(self, title: str, *, members: tuple[FakeUser, ...] = (),
+              owner: FakeUser | None = None) -> FakeChat:
+        """A supergroup with topics on (a forum); it starts with its General topic only."""
+        chat = self.group(title, members=members, owner=owner)
+        chat.is_forum = True
+        return chat
+
+    def create_topic(self, forum: FakeChat, name: str) -> int:
+        """A new topic of ``forum``; returns its ``message_thread_id`` (the id of the service
+        message that created it, as in Telegram)."""
+        if not forum.is_forum:
+            raise ValueError("topics exist in forums only (tg.forum(...))")
+        created = self.world.add_message(forum, self.bot)
+        created.deleted = True  # a service message: not part of what tests read
+        forum.topics[created.message_id] = FakeTopic(created.message_id, name)
+        return created.message_id
+
+    def close_topic(self, forum: FakeChat, thread_id: int, closed: bool = True) -> None:
+        """An admin closes (or reopens) a topic: then only admins may post in it, and the bot
+        (not an admin) gets 400 "TOPIC_CLOSED"."""
+        forum.topics[thread_id].closed = closed
+
+    def delete_topic(self, forum: FakeChat, thread_id: int) -> None:
+        """An admin deletes a topic with all its messages: sending there, or editing one of
+        them, then gives 400 ("message thread not found", "message to edit not found")."""
+        forum.topics[thread_id].deleted = True
+        for msg in self.world.messages.get(forum.id, {}).values():
+            if msg.thread_id == thread_id:
+                msg.deleted = True
+        self.world.notify()
+
     def upgrade_to_supergroup(self, group: FakeChat, *, tell: bool = True) -> FakeChat:
         """Telegram's basic group -> supergroup migration: a new chat id; the bot's calls to
         the old id get 400 with ``migrate_to_chat_id`` (PTB: ChatMigrated), and the bot gets
@@ -259,9 +290,11 @@ class FakeTelegram:
     # -- acting as users -----------------------------------------------------------------------
 
     async def send_text(
-        self, chat: ChatLike, user: FakeUser, text: str, *, reply_to: FakeMessage | None = None
+        self, chat: ChatLike, user: FakeUser, text: str, *, reply_to: FakeMessage | None = None,
+        topic: int | None = None,
     ) -> FakeMessage:
-        """``user`` sends ``text`` in ``chat``; returns the user's message once it is queued.
+        """``user`` sends ``text`` in ``chat`` (in its forum topic ``topic``, None for General);
+        returns the user's message once it is queued.
 
         Every ``/command`` or ``/command@Bot`` gets a ``bot_command`` entity, so PTB's
         CommandHandler routes it (and ignores commands addressed to another bot). Whether the
@@ -274,8 +307,10 @@ class FakeTelegram:
             user.started, user.blocked = True, False  # writing to the bot restarts it
         elif chat.members.get(user.id, "left") == "left":
             chat.members[user.id] = "member"
+        if topic is not None and (topic not in chat.topics or chat.topics[topic].deleted):
+            raise ValueError(f"no topic {topic} in {chat.title!r}")
         msg = self.world.add_message(chat, user, text=text, entities=_entities(text),
-                                     reply_to=reply_to)
+                                     reply_to=reply_to, thread_id=topic)
         if self._bot_sees(msg):
             self.world.push_update("message", msg.to_json())
         return msg
@@ -368,6 +403,11 @@ class FakeTelegram:
             if not m.deleted and (include_users or m.from_bot)
         ]
 
+    def topic_messages(self, chat: ChatLike, topic: int | None) -> list[FakeMessage]:
+        """The bot's messages in one forum topic (``topic`` None: the General topic), as
+        :meth:`messages`."""
+        return [m for m in self.messages(chat) if m.thread_id == topic]
+
     def transcript(self, chat: ChatLike) -> str:
         """The chat as text, users' messages included: for assertion messages and debugging."""
         lines = []
@@ -376,7 +416,8 @@ class FakeTelegram:
             body = m.text if m.text is not None else f"[{m.media_kind}] {m.caption or ''}"
             edited = f" (edited x{m.edits})" if m.edits else ""
             buttons = f" {m.keyboard}" if m.keyboard else ""
-            lines.append(f"#{m.message_id} {who}{edited}: {body}{buttons}")
+            where = f" [topic {m.thread_id}]" if m.thread_id is not None else ""
+            lines.append(f"#{m.message_id}{where} {who}{edited}: {body}{buttons}")
         return "\n".join(lines)
 
     def last_message(self, chat: ChatLike) -> FakeMessage | None:

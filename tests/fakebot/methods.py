@@ -260,9 +260,25 @@ def _reply_to(world: World, chat: FakeChat, p: Params) -> FakeMessage | None:
     return target
 
 
-def _deliver(world: World, chat: FakeChat, **fields: Any) -> dict:
+def _thread(world: World, chat: FakeChat, p: Params) -> int | None:
+    """The forum topic to send in (``message_thread_id``), refused as Telegram refuses it:
+    no such topic (deleted, General's or a reply thread's id, or outside a forum) or, since
+    the bot is not an admin there, a closed one."""
+    thread_id = p.int("message_thread_id")
+    if not thread_id:
+        return None
+    topic = chat.topics.get(thread_id)
+    if topic is None or topic.deleted:
+        raise ApiError(400, "Bad Request: message thread not found")
+    if topic.closed and chat.members.get(world.bot.id) not in ("administrator", "creator"):
+        raise ApiError(400, "Bad Request: TOPIC_CLOSED")
+    return thread_id
+
+
+def _deliver(world: World, chat: FakeChat, p: Params, **fields: Any) -> dict:
+    thread_id = _thread(world, chat, p)
     world.flood.admit(chat.id, chat.is_private)
-    return world.add_message(chat, world.bot, **fields).to_json()
+    return world.add_message(chat, world.bot, thread_id=thread_id, **fields).to_json()
 
 
 # -- sending -------------------------------------------------------------------------------------
@@ -275,7 +291,7 @@ async def send_message(world: World, p: Params) -> dict:
     text, entities = _text(p, "text", required=True)
     markup = _reply_markup(p)
     reply_to = _reply_to(world, chat, p)
-    return _deliver(world, chat, text=text, entities=entities, reply_markup=markup,
+    return _deliver(world, chat, p, text=text, entities=entities, reply_markup=markup,
                     reply_to=reply_to)
 
 
@@ -287,7 +303,7 @@ async def send_photo(world: World, p: Params) -> dict:
     markup = _reply_markup(p)
     reply_to = _reply_to(world, chat, p)
     photo = _input_file(world, p, p.raw("photo"), "photo", "photo")
-    return _deliver(world, chat, photo=photo, caption=caption, caption_entities=caption_entities,
+    return _deliver(world, chat, p, photo=photo, caption=caption, caption_entities=caption_entities,
                     reply_markup=markup, reply_to=reply_to)
 
 
@@ -299,7 +315,7 @@ async def send_document(world: World, p: Params) -> dict:
     markup = _reply_markup(p)
     reply_to = _reply_to(world, chat, p)
     document = _input_file(world, p, p.raw("document"), "document", "document")
-    return _deliver(world, chat, document=document, caption=caption,
+    return _deliver(world, chat, p, document=document, caption=caption,
                     caption_entities=caption_entities, reply_markup=markup, reply_to=reply_to)
 
 

@@ -34,8 +34,20 @@ class FakeUser:
 
 
 @dataclass(eq=False)
+class FakeTopic:
+    """A forum topic; its id (``message_thread_id``) is that of the message that created it."""
+
+    thread_id: int
+    name: str
+    closed: bool = False  # only admins may post: the bot (not an admin) gets TOPIC_CLOSED
+    deleted: bool = False  # with all its messages: "message thread not found"
+
+
+@dataclass(eq=False)
 class FakeChat:
-    """A private chat (id = the user's id), a group or a channel (negative ids)."""
+    """A private chat (id = the user's id), a group or a channel (negative ids). A forum
+    (``is_forum``, supergroups only) holds topics besides its General topic, which has no
+    thread id: a message there has no ``message_thread_id``."""
 
     id: int
     type: Literal["private", "group", "supergroup", "channel"]
@@ -46,6 +58,8 @@ class FakeChat:
     bot_member: bool = True  # False after tg.remove_bot(chat)
     migrated_to: int | None = None  # set when a basic group was upgraded to a supergroup
     next_message_id: int = 1
+    is_forum: bool = False
+    topics: dict[int, FakeTopic] = field(default_factory=dict)  # by thread id
 
     @property
     def is_private(self) -> bool:
@@ -62,6 +76,8 @@ class FakeChat:
         data = {"id": self.id, "type": self.type, "title": self.title}
         if self.username:
             data["username"] = self.username
+        if self.is_forum:
+            data["is_forum"] = True
         return data
 
 
@@ -129,6 +145,7 @@ class FakeMessage:
     edit_date: int | None = None
     deleted: bool = False
     sender_chat: FakeChat | None = None  # sent on behalf of this chat (sender: a stand-in)
+    thread_id: int | None = None  # the forum topic it is in (None: General, or no forum)
 
     @property
     def from_bot(self) -> bool:
@@ -173,6 +190,7 @@ class FakeMessage:
         }
         if self.sender_chat is not None:
             data["sender_chat"] = self.sender_chat.to_json()
+        data.update(self._thread_json())
         if self.edit_date is not None:
             data["edit_date"] = self.edit_date
         if self.text is not None:
@@ -192,6 +210,17 @@ class FakeMessage:
         if with_reply and self.reply_to is not None:  # Telegram nests one level only
             data["reply_to_message"] = self.reply_to.to_json(with_reply=False)
         return data
+
+    def _thread_json(self) -> dict:
+        """As Telegram: a topic message has the topic's ``message_thread_id`` and
+        ``is_topic_message``; a reply elsewhere in a supergroup (General included) has the
+        ``message_thread_id`` of the thread it replies in (its root message), which is no
+        topic: sending to it gives "message thread not found"."""
+        if self.thread_id is not None:
+            return {"message_thread_id": self.thread_id, "is_topic_message": True}
+        if self.reply_to is not None and self.chat.type == "supergroup":
+            return {"message_thread_id": self.reply_to.message_id}
+        return {}
 
     def __repr__(self) -> str:
         body = self.text if self.text is not None else f"[{self.media_kind}] {self.caption or ''}"
