@@ -131,7 +131,7 @@ async def test_me_has_a_part_per_rule_set_each_with_its_level(store: Store) -> N
     lines = stats.me_text(await stats.me_data(store, BO, "Bo", CHAT), "zh").splitlines()
     assert lines == [
         "📇 Bo",
-        f"【跑胡子】等级 {level_title(30)}",
+        f"【QQ跑胡子】等级 {level_title(30)}",
         "总计:30 分 · 1 局 · 0 胜 · 胜率 0%",
         "本群:0 分 · 0 局 · 0 胜 · 胜率 —",
         "最佳一手:还没有胡过牌。",
@@ -142,7 +142,7 @@ async def test_me_has_a_part_per_rule_set_each_with_its_level(store: Store) -> N
     ]
     assert level_title(830 + 30) not in (level_title(830), level_title(30))  # not summed
     fresh = stats.me_text(await stats.me_data(store, 99, "New", None), "en").splitlines()
-    assert fresh == ["📇 New", f"[跑胡子 qq] 等级 {t('en', f'level_{level_title(0)}')}",
+    assert fresh == ["📇 New", f"[QQ跑胡子] 等级 {t('en', f'level_{level_title(0)}')}",
                      t("en", "me_total", points=0, hands=0, wins=0, rate="—"),
                      t("en", "me_no_best")]
 

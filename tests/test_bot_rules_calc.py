@@ -58,7 +58,7 @@ def test_the_payers_of_a_win(seats: int, sits_out: bool, expected: int) -> None:
 
 def test_the_qq_summary_reads_the_rule_set() -> None:
     assert rulebook.summary(QQ, "zh").splitlines() == [
-        "📖 跑胡子 · 3 人一桌",
+        "📖 QQ跑胡子 · 3 人一桌",
         "胡牌:凑满 7 方门子,胡息至少 15。",
         "只能胡摸到的牌,别人打出的牌不能胡。",
         "计分:底数 x = ⌊(胡息 − 12) ÷ 3⌋,自摸 +1;每位输家付 x × 番 × 底分。",

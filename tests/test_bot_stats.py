@@ -131,7 +131,7 @@ async def test_rank_matches_the_played_hands(played, chat) -> None:
     text = stats.rank_text(await store.ranking(chat, stats.TOP), "zh",
                            stats.RankQuery("qq", chat is None))
     assert text.splitlines() == [
-        f"🏅 {'总排行榜' if chat is None else '本群排行榜'} · 跑胡子(前 10 名)", *expected]
+        f"🏅 {'总排行榜' if chat is None else '本群排行榜'} · QQ跑胡子(前 10 名)", *expected]
 
 
 def _n(count: int, word: str) -> str:
@@ -149,7 +149,7 @@ async def test_me_matches_the_played_hands(played) -> None:
         title = t("en", f"level_{level_title(points)}")
         assert title.startswith(level_title(points) + " ")  # the Chinese title, translated
         assert lines[0] == f"📇 {person.name}"
-        assert lines.pop(1) == f"[跑胡子 qq] 等级 {title}"  # the only rule set played
+        assert lines.pop(1) == f"[QQ跑胡子] 等级 {title}"  # the only rule set played
         assert lines[1] == f"Overall: {_n(points, 'pt')} · {_n(n, 'hand')} · {_n(wins, 'win')}" \
                            f" · win rate {f'{wins / n:.0%}'}"
         p, h, w = here.get(person.user_id, [0, 0, 0])
