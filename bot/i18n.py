@@ -36,7 +36,7 @@ ZH: dict[str, str] = {
     "cmd_new": "开一桌跑胡子",
     "cmd_join": "入座",
     "cmd_leave": "离座(牌局中为逃跑)",
-    "cmd_begin": "三人到齐后开局",
+    "cmd_begin": "座位坐满后开局",
     "cmd_stop": "结束本桌(开桌人或管理员)",
     "cmd_help": "帮助",
     "cmd_rules": "规则简介",
@@ -50,7 +50,7 @@ ZH: dict[str, str] = {
     "cmd_addbot": "加一位电脑玩家",
     "cmd_removebot": "请走一位电脑玩家",
     "help": (
-        "跑胡子机器人 · 三人一桌\n"
+        "跑胡子机器人 · QQ 三人一桌,湖南 2–4 人,六胡抢四人\n"
         "/new 开桌(/new hunan 4 · /new four14:规则和人数;大厅里 ⚙ 改设置)\n"
         "/join 入座 · /leave 离座 · /begin 开局 · /stop 结束本桌\n"
         "/addbot 加电脑玩家(一人也能开一桌)· /removebot 请走电脑\n"
@@ -66,7 +66,7 @@ ZH: dict[str, str] = {
     ),
     "start_private": (
         "你好,{name}!我是跑胡子机器人。\n"
-        "把我拉进一个群,在群里发 /new 开桌,三人 /join 入座后 /begin 开局。\n"
+        "把我拉进一个群,在群里发 /new 开桌,大家 /join 入座后 /begin 开局。\n"
         "开局后你的手牌和操作按钮会出现在这里。"
     ),
     "dm_ready": "✅ 已连上,开局后手牌会发到这里。",
@@ -144,7 +144,7 @@ ZH: dict[str, str] = {
     "settle_escape": "🏃 {name} 逃跑,赔每家 {points} 分。",
     "settle_points": "{name}: {points:+d}(累计 {total:+d})",
     "settle_ready": "准备:{names}",
-    "settle_next": "按「再来一局」继续,三人都准备后自动开局。",
+    "settle_next": "按「再来一局」继续,全桌都准备后自动开局。",
     "mingtang_item": "{name}{fan}番",
     "name_sep": "、",
     # provably fair deals
@@ -310,7 +310,7 @@ EN: dict[str, str] = {
     "cmd_new": "open a 跑胡子 table",
     "cmd_join": "take a seat",
     "cmd_leave": "leave (逃跑 during a hand)",
-    "cmd_begin": "start when three are seated",
+    "cmd_begin": "start when every seat is taken",
     "cmd_stop": "close the table (opener or admin)",
     "cmd_help": "help",
     "cmd_rules": "the rules in short",
@@ -324,7 +324,7 @@ EN: dict[str, str] = {
     "cmd_addbot": "add a computer player",
     "cmd_removebot": "remove a computer player",
     "help": (
-        "跑胡子 bot · three players a table\n"
+        "跑胡子 bot · QQ three a table, 湖南 Hunan 2–4, 六胡抢 four\n"
         "/new open (/new hunan 4 · /new four14: rules and seats; ⚙ in the lobby for settings)\n"
         "/join sit · /leave leave · /begin start · /stop close the table\n"
         "/addbot adds a computer player (one person can play a table) · /removebot removes one\n"
@@ -342,7 +342,7 @@ EN: dict[str, str] = {
     ),
     "start_private": (
         "Hello, {name}! I deal 跑胡子.\n"
-        "Add me to a group, send /new there, three players /join, then /begin.\n"
+        "Add me to a group, send /new there, everyone /join, then /begin.\n"
         "Once a hand starts, your cards and buttons appear here."
     ),
     "dm_ready": "✅ Connected: your cards will come here when a hand starts.",
@@ -411,7 +411,7 @@ EN: dict[str, str] = {
     "settle_escape": "🏃 {name} left (逃跑) and pays {points} to each player.",
     "settle_points": "{name}: {points:+d} (total {total:+d})",
     "settle_ready": "Ready: {names}",
-    "settle_next": "Press Again to play on; the next hand starts when all three are ready.",
+    "settle_next": "Press Again to play on; the next hand starts when everyone at the table is ready.",
     "flag_zimo": "自摸",
     "flag_haidi": "海底胡",
     "flag_tianhu": "天胡",

@@ -179,7 +179,7 @@ def draw_hand(view: PrivateView, names: Sequence[str], lang: str, marks: SeatMar
 
 def _own(view: PrivateView) -> tuple[object, ...]:
     """The part of ``hand_signature`` that is the seat's own; the rest is the table's (the
-    highlighted card too: a card drawn or shown is shown to all three)."""
+    highlighted card too: a card drawn or shown is shown to every seat)."""
     return (view.hand, view.kans, view.melds, view.huxi, view.chou)
 
 

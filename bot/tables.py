@@ -628,7 +628,7 @@ class TableService:
         return table
 
     async def again(self, table_id: int, user_id: int) -> Table:
-        """再来一局: mark ready; the next hand starts when all three are ready."""
+        """再来一局: mark ready; the next hand starts when every seat is ready."""
         table = self.get(table_id)
         record = None
         async with table.lock:
