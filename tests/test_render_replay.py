@@ -8,23 +8,21 @@ Snapshots are hand-built frames (engine changes cannot move them), as in
 
 from __future__ import annotations
 
-import os
 import random
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
-from PIL import Image
 from test_render import check_scene, decode
 from test_render_snapshots import (
     MELDS,
     NAMES,
-    SNAPSHOTS,
+    assert_snapshot,
     cards,
     private_view,
     public_view,
-    similar,
+    texts,
     win_outcome,
 )
 
@@ -35,7 +33,7 @@ from engine.state import Hand, IllegalAction
 from engine.views import Event, OutcomeKind, PrivateView, PublicView
 from render import fonts
 from render.replay import layout_replay, pack_latest, render_replay_step, shown_events
-from render.scene import Scene, Text, paint
+from render.scene import Scene, paint
 from render.strings import LANGS, pages, table
 
 # ----- hand-built frames (snapshots) ---------------------------------------------------------
@@ -96,17 +94,8 @@ CASES: dict[str, Callable[[], Scene]] = {
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_snapshot(name: str) -> None:
     img = paint(CASES[name]())
-    path = SNAPSHOTS / f"{name}.png"
-    if os.environ.get("UPDATE_SNAPSHOTS") == "1":
-        img.save(path, optimize=True)
-    assert path.exists(), f"missing {path}: run with UPDATE_SNAPSHOTS=1 and look at it"
-    ref = Image.open(path).convert("RGB")
-    assert ref.size == img.size
-    assert similar(ref, img), f"{name} differs from {path}"
+    assert_snapshot(name, img)
 
-
-def texts(scene: Scene) -> list[str]:
-    return [t.text for t in scene.items if isinstance(t, Text)]
 
 
 def test_the_xing_seat_has_a_band_without_cards() -> None:

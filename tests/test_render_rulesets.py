@@ -9,25 +9,23 @@ Snapshots use the mechanism of ``test_render_snapshots`` (regenerate with
 from __future__ import annotations
 
 import copy
-import os
 import random
 from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from PIL import Image
 from test_render import check_scene
 from test_render_seat import swap_hidden_card
 from test_render_snapshots import (
     FOURTH,
     NAMES,
-    SNAPSHOTS,
+    assert_snapshot,
     cards,
     discarding_view,
     private_view,
     public_view,
-    similar,
+    texts,
     win_outcome,
 )
 
@@ -163,17 +161,8 @@ def test_snapshot(name: str) -> None:
     scene: Scene = CASES[name]()
     check_scene(scene)
     img = paint(scene)
-    path = SNAPSHOTS / f"{name}.png"
-    if os.environ.get("UPDATE_SNAPSHOTS") == "1":
-        img.save(path, optimize=True)
-    assert path.exists(), f"missing {path}: run with UPDATE_SNAPSHOTS=1 and look at it"
-    ref = Image.open(path).convert("RGB")
-    assert ref.size == img.size
-    assert similar(ref, img), f"{name} differs from {path}"
+    assert_snapshot(name, img)
 
-
-def texts(scene: Scene) -> list[str]:
-    return [t.text for t in scene.items if isinstance(t, Text)]
 
 
 def inside(band: Rect, t: Text) -> bool:

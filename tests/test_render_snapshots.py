@@ -36,7 +36,7 @@ from engine.views import (
     Win,
 )
 from render.hand import layout_hand
-from render.scene import Scene, paint
+from render.scene import Scene, Text, paint
 from render.settlement import layout_settlement
 from render.table import layout_table
 
@@ -199,7 +199,12 @@ CASES = {
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_snapshot(name: str) -> None:
     scene: Scene = CASES[name]()
-    img = paint(scene)
+    assert_snapshot(name, paint(scene))
+
+
+def assert_snapshot(name: str, img: Image.Image) -> None:
+    """``img`` looks like the stored ``snapshots/<name>.png`` (rewritten, to be looked at,
+    when UPDATE_SNAPSHOTS=1)."""
     path = SNAPSHOTS / f"{name}.png"
     if os.environ.get("UPDATE_SNAPSHOTS") == "1":
         SNAPSHOTS.mkdir(exist_ok=True)
@@ -208,6 +213,11 @@ def test_snapshot(name: str) -> None:
     ref = Image.open(path).convert("RGB")
     assert ref.size == img.size
     assert similar(ref, img), f"{name} differs from {path}"
+
+
+def texts(scene: Scene) -> list[str]:
+    """The words a scene draws, in drawing order."""
+    return [t.text for t in scene.items if isinstance(t, Text)]
 
 
 def similar(a: Image.Image, b: Image.Image) -> bool:
