@@ -520,8 +520,8 @@ class Handlers:
 
     async def _replay_press(self, query: CallbackQuery, press: cb.Press, user: User,
                             lang: str) -> None:
-        """A replay button: answered at once, then its message is edited to the step asked
-        for (paced; see ``Presenter.replay``). Refused unless the hand is the group's (in a
+        """A replay button: its message's edit to the step asked for is queued (paced; see
+        ``Presenter.replay``) and the press answered at once. Refused unless the hand is the group's (in a
         group) or the presser's own (in private)."""
         msg = query.message
         found = await self.store.played_hand(press.table_id)
@@ -534,9 +534,9 @@ class Handlers:
                 (self.presenter.chat_now(chat_id) != msg.chat.id):
             await query.answer(t(lang, "replay_foreign"))
             return
-        await query.answer()
         self.presenter.replay(msg.chat.id, played, press.version, message_id=msg.message_id,
                               lang=lang if private else None)
+        await query.answer()
 
     async def _confirmation(self, query: CallbackQuery, press: cb.Press, user: User, lang: str,
                             context: Context) -> None:

@@ -305,7 +305,7 @@ ZH: dict[str, str] = {
     "flag_fed": "{name} 点炮",
     # /replay, /rank and /me pictures (issue 13, items 3 and 4)
     "cmd_replay": "回放:/replay 上一局,/replay N 第 N 局",
-    "replay_caption": "🎬 第 {no} 局回放 · 第 {step}/{total} 步\n⏮ 开头 · ◀ ▶ 逐步 · ⏭ 结尾 · 🏆 胡牌那一步",
+    "replay_caption": "🎬 第 {no} 局回放 · 第 {step}/{total} 步",
     "replay_usage": "用法:/replay 回放本群上一局,/replay N 回放本群第 N 局。",
     "replay_dm_usage": "用法:/replay 回放你上一局,/replay N 回放编号 N 的牌局(编号见 /me 或导出文件名)。",
     "replay_none": "本群还没有打完的牌局可以回放。",
@@ -610,7 +610,7 @@ EN: dict[str, str] = {
     "flag_fed": "fed by {name} (点炮)",
     # /replay, /rank and /me pictures (issue 13, items 3 and 4)
     "cmd_replay": "replay: /replay the last hand, /replay N hand N",
-    "replay_caption": "🎬 Replay of hand {no} · step {step}/{total}\n⏮ start · ◀ ▶ step · ⏭ end · 🏆 the winning move",
+    "replay_caption": "🎬 Replay of hand {no} · step {step}/{total}",
     "replay_usage": "Usage: /replay replays this group's last hand, /replay N its hand N.",
     "replay_dm_usage": "Usage: /replay replays your last hand, /replay N the hand with id N (as /me and the export file name show it).",
     "replay_none": "No finished hand to replay in this group yet.",
