@@ -59,7 +59,7 @@ def shows(msg: FakeMessage, played: PlayedHand, k: int, lang: str = "zh") -> Non
 
 async def test_a_finished_hand_is_stepped_to_the_end_and_back(tg: FakeTelegram,  # noqa: F811
                                                               tmp_path) -> None:
-    async with running_bot(make_config(tg, tmp_path / "db.sqlite3")) as app:
+    async with running_bot(make_config(tg, tmp_path / "db.sqlite3"), seed=2) as app:
         users, group, lobby, svc, table = await start_hand(tg, app)
         record = table.current
         assert (await says(tg, app, group, users[0], "/replay")).text == t("zh", "replay_none")
@@ -83,13 +83,10 @@ async def test_a_finished_hand_is_stepped_to_the_end_and_back(tg: FakeTelegram, 
         replay = await step(tg, app, replay, users[2], "⏭")
         shows(replay, played, n)
         assert replay.find_button("▶")[1] == cb.replay(record.id, n)  # never past the end
-        if played.winner is not None:  # 🏆: the winning move, from anywhere
-            await step(tg, app, replay, users[0], "⏮")
-            replay = await step(tg, app, replay, users[0], "🏆")
-            shows(replay, played, n)
-        else:
-            assert record.hand.outcome.kind != OutcomeKind.WIN
-            assert all(label != "🏆" for label, _ in replay.buttons)
+        assert record.hand.outcome.kind == OutcomeKind.WIN  # (this deal, these presses)
+        await step(tg, app, replay, users[0], "⏮")
+        replay = await step(tg, app, replay, users[0], "🏆")  # the winning move, from anywhere
+        shows(replay, played, n)
 
         again = await says(tg, app, group, users[0], "/replay 1")  # the group's hand 1
         shows(again, played, n)
@@ -163,7 +160,9 @@ async def test_rapid_presses_coalesce_into_few_edits_to_the_last_step(
         record = table.current
         await play_hand(tg, app, users, group, random.Random(4))
         played = played_of(record)
+        assert record.hand.outcome.kind == OutcomeKind.DRAW  # 荒庄: no winning move to jump to
         replay = await says(tg, app, group, users[0], "/replay")
+        assert all(label != "🏆" for row in replay.keyboard for label, _ in row)
         svc.presenter.outbox(group.id).interval = 0.5  # a busy group's pace
         presses = 12
         answers = await asyncio.gather(*(
