@@ -7,18 +7,25 @@ coalesced into few edits."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 
+import pytest
 from fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from test_bot_e2e import make_config, play_hand, running_bot, services, start_hand
 from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
+from test_bot_tables import PEOPLE, Clock, _Observer
 from test_bot_topics import open_table, people, play_out
 
 from bot import callbacks as cb
 from bot import replays
+from bot.fairness import export_file
 from bot.i18n import t
-from bot.store import PlayedHand
-from bot.tables import HandRecord
+from bot.store import PlayedHand, Store
+from bot.tables import HandRecord, TableService
+from engine.record import verify
+from engine.replay import replay_views
+from engine.rules import get_rule_set
 from engine.views import OutcomeKind
 
 
@@ -173,3 +180,46 @@ async def test_rapid_presses_coalesce_into_few_edits_to_the_last_step(
         final = tg.message(group, replay.message_id)
         assert final is not None and final.edits <= 3, final.edits
         shows(final, played, presses)
+
+
+@pytest.mark.parametrize("key", ["qq", "hunan/4", "hunan/3", "hunan/2/min21", "four14"])
+async def test_every_shape_replays_its_exported_record(tmp_path, key: str) -> None:
+    """A hand of each rule set and seat count (computers in the other seats, the human in
+    托管), found by its group number, is the record /export gives, and every one of its
+    steps is drawn (the 醒家's seat too), the last one the hand's end."""
+    store = await Store.open(tmp_path / "db.sqlite3")
+    try:
+        await store.upsert_user(PEOPLE[0].user_id, PEOPLE[0].name, None, "zh", dm_ok=True)
+        clock = Clock()
+        service = TableService(store, _Observer(tmp_path / "db.sqlite3"), action_timeout=60,
+                               autoplay_delay=1.5, clock=clock, rng=random.Random(3))
+        rules = get_rule_set(key)
+        table = await service.open(-100, PEOPLE[0], rules)
+        for _ in range(rules.players - 1):
+            await service.add_robot(table.id, PEOPLE[0].user_id, "zh")
+        await service.begin(table.id, PEOPLE[0].user_id)
+        record = table.current
+        assert await store.hand_in_chat(-100, record.no) == (record.id, "running")
+        assert await store.played_hand(record.id) is None  # not before its end
+        while table.status == "playing":
+            clock.now += 100
+            await service.play_due(table.id)
+        assert await store.hand_in_chat(-100, record.no) == (record.id, "done")
+        found = await store.played_hand(record.id)
+        assert found is not None and found[0] == -100
+        played = found[1]
+        assert (played.rule_set, played.seed, played.dealer, played.log, played.points) == (
+            key, record.hand.seed, record.hand.dealer, tuple(record.hand.log),
+            record.hand.outcome.points)
+        _, data, _ = export_file(played)
+        doc = json.loads(data)
+        assert [tuple(m) for m in doc["log"]] == list(played.log) and verify(doc).ok
+        n = len(played.log)
+        for k in sorted({0, 1, n // 2, n - 1, n}):
+            frame = replay_views(played.rule_set, played.seed, played.dealer, played.base,
+                                 played.log, k)
+            assert len(frame.views) == rules.players and frame.finished == (k == n)
+            assert replays.picture(played, k, "en")[:2] == b"\xff\xd8"  # a JPEG
+        assert replays.caption(played, n, "en").endswith(f"step {n}/{n}")
+    finally:
+        await store.close()
