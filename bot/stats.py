@@ -12,13 +12,14 @@ millisecond each).
 /rank and /me answer with a picture and keep their text as its caption. The leaderboard's
 sparklines are each player's last ``RECENT`` hands of the board's rule set (one query for
 the ten); the player card's 自摸, biggest 胡息 and most frequent 名堂 come from replaying the
-user's last ``CARD_HANDS`` hands of its rule set (about 1 ms each, on the render thread),
-whose points also draw its line; its hands, wins and points are the whole record's.
+user's last ``CARD_HANDS`` hands of its rule set (about 1.2 ms each, on the render thread;
+each hand replayed once, see :func:`win_facts`), whose points also draw its line; its hands,
+wins and points are the whole record's.
 """
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -32,7 +33,8 @@ from render.player_card import PlayerCard, render_player_card
 
 TOP = 10
 RECENT = 20  # hands in a leaderboard sparkline
-CARD_HANDS = 200  # hands replayed for the player card (about 1 ms each)
+CARD_HANDS = 200  # hands replayed for the player card (about 1.2 ms each, once)
+CACHED_HANDS = 20_000  # wins remembered (about 200 bytes each)
 HISTORY = 10
 ALL_WORDS = frozenset({"all", "全部"})  # /rank all
 
@@ -156,23 +158,48 @@ def card_part(me: Me, table_rule_set: str | None) -> MeRules:
     return next((p for p in me.parts if p.rule_set == table_rule_set), me.parts[0])
 
 
+@dataclass(frozen=True)
+class WinFacts:
+    """What the player card needs of a won hand: who won it and how."""
+
+    user_id: int
+    zimo: bool
+    huxi: int
+    mingtang: tuple[str, ...]
+
+
+_wins: OrderedDict[tuple[int, int], WinFacts | None] = OrderedDict()
+
+
+def win_facts(played: PlayedHand) -> WinFacts | None:
+    """The hand's win (None for 荒庄 or 逃跑), replayed once: kept for the last
+    ``CACHED_HANDS`` hands asked about, by (id, seed), since a finished hand never changes
+    (the seed tells two databases' hands of one id apart)."""
+    key = (played.id, played.seed)
+    if key in _wins:
+        _wins.move_to_end(key)
+        return _wins[key]
+    outcome = replay(played).outcome
+    facts = None
+    if outcome is not None and outcome.win is not None and outcome.winner is not None:
+        win = outcome.win
+        facts = WinFacts(played.users[outcome.winner], win.zimo, win.huxi,
+                         tuple(n for n, _ in win.mingtang))
+    _wins[key] = facts
+    if len(_wins) > CACHED_HANDS:
+        _wins.popitem(last=False)
+    return facts
+
+
 def player_card(name: str, user_id: int, total: Score,
                 hands: Sequence[PlayedHand]) -> PlayerCard:
     """The card's figures: the record ``total``, and from ``hands`` (his last ones, oldest
     first, replayed) the 自摸 count, the biggest 胡息, the most frequent 名堂 and the line."""
-    zimo, best, mingtang = 0, None, Counter[str]()
-    for played in hands:
-        outcome = replay(played).outcome
-        if outcome is None or outcome.win is None or outcome.winner is None \
-                or played.users[outcome.winner] != user_id:
-            continue
-        win = outcome.win
-        zimo += win.zimo
-        best = win.huxi if best is None else max(best, win.huxi)
-        mingtang.update(n for n, _ in win.mingtang)
+    won = [f for f in map(win_facts, hands) if f is not None and f.user_id == user_id]
+    mingtang = Counter(n for f in won for n in f.mingtang)
     top = mingtang.most_common(1)
-    return PlayerCard(name, total.points, total.hands, total.wins, zimo, best,
-                      top[0] if top else None,
+    return PlayerCard(name, total.points, total.hands, total.wins, sum(f.zimo for f in won),
+                      max((f.huxi for f in won), default=None), top[0] if top else None,
                       tuple(p.points[p.users.index(user_id)] for p in hands))
 
 

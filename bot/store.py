@@ -524,20 +524,23 @@ class Store:
 
     async def recent_points(self, user_ids: Sequence[int], rule_set: str,
                             chat_id: int | None = None, last: int = 20) -> dict[int, list[int]]:
-        """Each user's points in his ``last`` hands of one rule set (in one chat, or in all),
-        oldest first, in one query (the leaderboard's sparklines). Birds are not hands."""
+        """Each user's points in his ``last`` finished hands of one rule set (in one chat, or
+        in all), oldest first: one query for all of them (the leaderboard's sparklines),
+        each user's part walking ``results_by_user`` back from his latest result and
+        stopping after ``last``, however many hands he played. Birds are not hands."""
         if not user_ids:
             return {}
-        marks = ",".join("?" * len(user_ids))
         in_chat = "" if chat_id is None else " AND t.chat_id = ?"
-        args: list[object] = [*user_ids, rule_set, f"{rule_set}/%"]
-        args += [] if chat_id is None else [chat_id]
-        rows = await self._all(
-            "SELECT user_id, points FROM (SELECT r.user_id, r.points, r.hand_id, ROW_NUMBER()"
-            " OVER (PARTITION BY r.user_id ORDER BY r.hand_id DESC) AS n FROM results r"
-            " JOIN hands h ON h.id = r.hand_id JOIN tables t ON t.id = h.table_id"
-            f" WHERE r.user_id IN ({marks}) AND (h.rule_set = ? OR h.rule_set LIKE ?){in_chat})"
-            " WHERE n <= ? ORDER BY user_id, hand_id", *args, last)
+        part = ("SELECT * FROM (SELECT r.user_id, r.points, r.rowid AS k FROM results r"
+                " JOIN hands h ON h.id = r.hand_id JOIN tables t ON t.id = h.table_id"
+                f" WHERE r.user_id = ? AND (h.rule_set = ? OR h.rule_set LIKE ?){in_chat}"
+                " ORDER BY r.rowid DESC LIMIT ?)")
+        args: list[object] = []
+        for user_id in user_ids:
+            args += [user_id, rule_set, f"{rule_set}/%", *([] if chat_id is None else [chat_id]),
+                     last]
+        rows = await self._all(" UNION ALL ".join([part] * len(user_ids))
+                               + " ORDER BY user_id, k", *args)
         found: dict[int, list[int]] = {u: [] for u in user_ids}
         for r in rows:
             found[r["user_id"]].append(r["points"])

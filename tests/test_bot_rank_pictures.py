@@ -134,3 +134,21 @@ async def test_rank_and_me_answer_with_pictures_captioned_by_their_text(
                                              "en")
         empty = await says(users[0], "/rank hunan")
         assert empty.photo is None and empty.text == t("zh", "rank_empty", rules="湖南跑胡子")
+
+
+async def test_each_hand_is_replayed_once_for_the_cards(played, monkeypatch) -> None:  # noqa: F811
+    store, hands = played
+    replayed: list[int] = []
+    real = stats.replay
+    monkeypatch.setattr(stats, "replay", lambda p: replayed.append(p.id) or real(p))
+    monkeypatch.setattr(stats, "_wins", stats.OrderedDict())
+    mine = await store.user_hands(A.user_id, "qq", stats.CARD_HANDS)
+    total = (await store.scores(A.user_id))["qq"]
+    first = stats.player_card(A.name, A.user_id, total, mine)
+    assert sorted(replayed) == sorted(h.id for h in mine)
+    assert stats.player_card(A.name, A.user_id, total, mine) == first
+    assert len(replayed) == len(mine)  # the second card replayed nothing
+    monkeypatch.setattr(stats, "CACHED_HANDS", 2)
+    monkeypatch.setattr(stats, "_wins", stats.OrderedDict())
+    stats.player_card(A.name, A.user_id, total, mine[:3])
+    assert list(stats._wins) == [(h.id, h.seed) for h in mine[1:3]]  # the oldest forgotten
