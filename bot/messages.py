@@ -72,6 +72,7 @@ TOPIC_RETRY = 60.0
 # (seconds): "within a few seconds", merged into one edit. Measured with bench/bench_load.py:
 # 5 s keeps the Bot API calls per action within 10 % of the 15 s used before.
 TABLE_PACE = 5.0
+MAX_CAPTION = 1024  # Telegram's caption limit, in UTF-16 code units
 
 
 @dataclass
@@ -530,10 +531,16 @@ class Presenter:
             chosen = lang or (await self.group_lang(target) if target < 0
                               else self.default_lang)
             picture = await self._render(draw, chosen)
+            caption = caption_of(chosen)
+            fits = _utf16_len(caption) <= MAX_CAPTION
             await self.gate.slot(key=target)
-            await self.bot.send_photo(target, picture, caption=caption_of(chosen),
+            await self.bot.send_photo(target, picture, caption=caption if fits else None,
                                       message_thread_id=thread_id)
-            return 1
+            if fits:
+                return 1
+            await self.gate.slot(key=target)  # too long for a caption: the text follows
+            await self.bot.send_message(target, caption, message_thread_id=thread_id)
+            return 2
         self._put(chat_id, ("note", next(self._note_ids)), job)
 
     def replay(self, chat_id: int, played: PlayedHand, step: int, *, lang: str | None = None,
@@ -1166,6 +1173,10 @@ def _over_line(record: HandRecord, lang: str) -> str:
     if outcome is not None and outcome.kind == OutcomeKind.ESCAPE and outcome.escaper is not None:
         return t(lang, "dm_over_escape", name=record.names[outcome.escaper])
     return t(lang, "dm_over")
+
+
+def _utf16_len(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
 
 
 def _topic_refusal(e: BadRequest) -> str | None:

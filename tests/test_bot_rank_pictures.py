@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from functools import partial
 
 import pytest
 from fakebot import FakeTelegram
@@ -134,6 +135,16 @@ async def test_rank_and_me_answer_with_pictures_captioned_by_their_text(
                                              "en")
         empty = await says(users[0], "/rank hunan")
         assert empty.photo is None and empty.text == t("zh", "rank_empty", rules="湖南跑胡子")
+
+        # words too long for a caption (a /me of many rule sets) follow the picture
+        long_text = "📇 " + "胡" * 1100
+        before = tg.messages(group)[-1].message_id
+        svc.presenter.photo(group.id, partial(stats.draw_card, "Alice", users[0].id,
+                                              Score(0, 0, 0, 0), []), lambda lang: long_text)
+        await svc.presenter.idle()
+        sent = [m for m in tg.messages(group) if m.message_id > before]
+        assert [(m.photo is not None, m.caption, m.text) for m in sent] == [
+            (True, None, None), (False, None, long_text)]
 
 
 async def test_each_hand_is_replayed_once_for_the_cards(played, monkeypatch) -> None:  # noqa: F811
