@@ -303,7 +303,7 @@ class Handlers:
         table = None if here is None else self.service.in_chat(chat.id, topic_of(update))
         part = stats.card_part(me, None if table is None else table.rules.id)
         hands = await self.store.user_hands(user.id, part.rule_set, stats.CARD_HANDS)
-        self._picture(update, partial(stats.draw_card, person.name, user.id, part.total, hands),
+        self._picture(update, partial(stats.draw_card, person.name, user.id, part, hands),
                       lambda lang: stats.me_text(me, lang))
 
     def _picture(self, update: Update, draw: Callable[[str], bytes],

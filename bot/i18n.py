@@ -315,6 +315,7 @@ ZH: dict[str, str] = {
     "replay_dm_none": "你还没有打完的牌局可以回放。",
     "replay_dm_unknown": "没有你打过的、编号为 {id} 的已结束牌局。",
     "replay_foreign": "这个回放不属于这里。",
+    "card_name": "{name} · {rules}",
     **EVENT_NAMES,
 }
 
@@ -620,6 +621,7 @@ EN: dict[str, str] = {
     "replay_dm_none": "You have no finished hand to replay yet.",
     "replay_dm_unknown": "You sat at no finished hand with id {id}.",
     "replay_foreign": "This replay does not belong here.",
+    "card_name": "{name} · {rules}",
     **EVENT_NAMES,
 }
 

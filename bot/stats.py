@@ -203,9 +203,11 @@ def player_card(name: str, user_id: int, total: Score,
                       tuple(p.points[p.users.index(user_id)] for p in hands))
 
 
-def draw_card(name: str, user_id: int, total: Score, hands: Sequence[PlayedHand],
+def draw_card(name: str, user_id: int, part: MeRules, hands: Sequence[PlayedHand],
               lang: str) -> bytes:
-    return render_player_card(player_card(name, user_id, total, hands), lang)
+    """The player card of ``part``'s rule set, named with it (/me's text has them all)."""
+    label = t(lang, "card_name", name=name, rules=rules_name(part.rule_set, lang))
+    return render_player_card(player_card(label, user_id, part.total, hands), lang)
 
 
 def me_text(me: Me, lang: str) -> str:

@@ -81,7 +81,8 @@ async def test_the_card_is_the_players_replayed_hands(played) -> None:  # noqa: 
 def test_a_player_without_hands_gets_an_empty_card() -> None:
     card = stats.player_card("Eve", 7, Score(0, 0, 0, 0), [])
     assert card == PlayerCard("Eve", 0, 0, 0, 0, None, None, ())
-    assert stats.draw_card("Eve", 7, Score(0, 0, 0, 0), [], "en")[:2] == b"\xff\xd8"
+    part = stats.MeRules("hunan", Score(0, 0, 0, 0), None, None)
+    assert stats.draw_card("Eve", 7, part, [], "en")[:2] == b"\xff\xd8"
 
 
 async def test_rank_and_me_answer_with_pictures_captioned_by_their_text(
@@ -120,7 +121,7 @@ async def test_rank_and_me_answer_with_pictures_captioned_by_their_text(
         assert me.caption == stats.me_text(data, "zh")
         win = outcome.win if outcome.winner == 0 else None
         assert cards[-1] == PlayerCard(
-            "Alice", outcome.points[0], 1, int(win is not None), int(bool(win and win.zimo)),
+            "Alice · QQ跑胡子", outcome.points[0], 1, int(win is not None), int(bool(win and win.zimo)),
             None if win is None else win.huxi,
             (win.mingtang[0][0], 1) if win is not None and win.mingtang else None,
             (outcome.points[0],))
@@ -130,7 +131,7 @@ async def test_rank_and_me_answer_with_pictures_captioned_by_their_text(
         tg.start_private(dora)
         mine = await says(dora, "/me", chat=dora)
         assert mine.photo_bytes is not None and cards[-1] == PlayerCard(
-            "Dora", 0, 0, 0, 0, None, None, ())
+            "Dora · QQ跑胡子", 0, 0, 0, 0, None, None, ())
         assert mine.caption == stats.me_text(await stats.me_data(store, dora.id, "Dora", None),
                                              "en")
         empty = await says(users[0], "/rank hunan")
@@ -139,8 +140,9 @@ async def test_rank_and_me_answer_with_pictures_captioned_by_their_text(
         # words too long for a caption (a /me of many rule sets) follow the picture
         long_text = "📇 " + "胡" * 1100
         before = tg.messages(group)[-1].message_id
-        svc.presenter.photo(group.id, partial(stats.draw_card, "Alice", users[0].id,
-                                              Score(0, 0, 0, 0), []), lambda lang: long_text)
+        part = stats.MeRules("qq", Score(0, 0, 0, 0), None, None)
+        svc.presenter.photo(group.id, partial(stats.draw_card, "Alice", users[0].id, part, []),
+                            lambda lang: long_text)
         await svc.presenter.idle()
         sent = [m for m in tg.messages(group) if m.message_id > before]
         assert [(m.photo is not None, m.caption, m.text) for m in sent] == [
@@ -163,3 +165,10 @@ async def test_each_hand_is_replayed_once_for_the_cards(played, monkeypatch) -> 
     monkeypatch.setattr(stats, "_wins", stats.OrderedDict())
     stats.player_card(A.name, A.user_id, total, mine[:3])
     assert list(stats._wins) == [(h.id, h.seed) for h in mine[1:3]]  # the oldest forgotten
+
+
+def test_the_card_shows_the_tables_rule_set_if_played_else_the_first() -> None:
+    qq, hunan = (stats.MeRules(r, Score(1, 1, 0, 0), None, None) for r in ("qq", "hunan"))
+    me = stats.Me("Ann", (qq, hunan))
+    assert stats.card_part(me, "hunan") is hunan
+    assert stats.card_part(me, "four14") is qq and stats.card_part(me, None) is qq
