@@ -521,8 +521,8 @@ class Handlers:
     async def _replay_press(self, query: CallbackQuery, press: cb.Press, user: User,
                             lang: str) -> None:
         """A replay button: its message's edit to the step asked for is queued (paced; see
-        ``Presenter.replay``) and the press answered at once. Refused unless the hand is the group's (in a
-        group) or the presser's own (in private)."""
+        ``Presenter.replay``) and the press answered at once. Refused unless the hand is the
+        group's (in a group) or the presser's own (in private)."""
         msg = query.message
         found = await self.store.played_hand(press.table_id)
         if msg is None or found is None or not 0 <= press.version <= len(found[1].log):
@@ -530,8 +530,9 @@ class Handlers:
             return
         chat_id, played = found
         private = msg.chat.type == Chat.PRIVATE
-        if (user.id not in played.users) if private else \
-                (self.presenter.chat_now(chat_id) != msg.chat.id):
+        belongs = (user.id in played.users if private
+                   else self.presenter.chat_now(chat_id) == msg.chat.id)
+        if not belongs:
             await query.answer(t(lang, "replay_foreign"))
             return
         self.presenter.replay(msg.chat.id, played, press.version, message_id=msg.message_id,
