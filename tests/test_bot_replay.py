@@ -223,3 +223,9 @@ async def test_every_shape_replays_its_exported_record(tmp_path, key: str) -> No
         assert replays.caption(played, n, "en").endswith(f"step {n}/{n}")
     finally:
         await store.close()
+
+
+def test_replay_buttons_carry_the_hand_and_the_step() -> None:
+    assert cb.parse(cb.replay(12, 34)) == cb.Press("p", 12, 34)
+    assert cb.parse("p:12") is None and cb.parse("p:12:-1") is None
+    assert cb.parse(cb.replay(2**40, 999)) is not None  # far within 64 bytes
