@@ -45,8 +45,8 @@ from bot.timers import Timers
 log = logging.getLogger(__name__)
 
 GROUP_COMMANDS = ("new", "join", "leave", "begin", "stop", "addbot", "removebot", "rank", "me",
-                  "history", "calc", "export", "help", "rules", "lang")
-PRIVATE_COMMANDS = ("start", "calc", "rank", "me", "help", "rules")
+                  "history", "calc", "export", "help", "rules", "lang", "replay")
+PRIVATE_COMMANDS = ("start", "calc", "rank", "me", "help", "rules", "replay")
 ALLOWED_UPDATES = ["message", "callback_query"]
 
 
@@ -201,6 +201,7 @@ def _add_handlers(app: Application, h: Handlers) -> None:  # type: ignore[type-a
     app.add_handler(CommandHandler("me", h.me))
     app.add_handler(CommandHandler("history", h.history))
     app.add_handler(CommandHandler("export", h.export))
+    app.add_handler(CommandHandler("replay", h.replay))
     app.add_handler(CommandHandler(["new", "join", "leave", "begin", "stop", "addbot",
                                     "removebot"], h.group_command))
     addressed = filters.Regex(rf"^/\w+@{re.escape(app.bot.username)}\b")

@@ -17,6 +17,8 @@ settlement alike (``bot.birds``).
 Confirmations carry the hand they belong to, ``{kind}:{table}:{hand}``
 (in ``version``): ``e`` confirms 逃跑, ``s`` confirms stopping a running hand, ``k`` keeps
 playing (cancels either); a confirmation of a hand no longer running is outdated.
+A replay button (/replay) is ``p:{hand}:{step}`` (in ``version``): show that step of that
+finished hand; it is checked against the chat it is pressed in (``bot.replays``).
 """
 
 from __future__ import annotations
@@ -32,8 +34,9 @@ GROUP_KINDS = LOBBY_KINDS | SETTLEMENT_KINDS
 CONFIRM_KINDS = frozenset("esk")
 OPTION_KIND = "o"
 BIRD_KIND = "n"
+REPLAY_KIND = "p"
 PATTERN = (r"\A(?:a:[0-9]+:[0-9]+:[0-9]+|[mh]:[0-9]+|[jlbrgqeskn]:[0-9]+:[0-9]+"
-           r"|o:[0-9]+:[0-9]+:[a-z][a-z0-9]{0,15})\Z")
+           r"|o:[0-9]+:[0-9]+:[a-z][a-z0-9]{0,15}|p:[0-9]+:[0-9]+)\Z")
 _RE = re.compile(PATTERN)
 
 
@@ -83,6 +86,11 @@ def option(table_id: int, mark: int, code: str) -> str:
 def bird(table_id: int, mark: int) -> str:
     """The 打鸟 button of the table whose latest hand was ``mark``."""
     return _checked(f"{BIRD_KIND}:{table_id}:{mark}")
+
+
+def replay(hand_id: int, step: int) -> str:
+    """A replay button: step ``step`` of the finished hand ``hand_id``."""
+    return _checked(f"{REPLAY_KIND}:{hand_id}:{step}")
 
 
 def parse(data: str | None) -> Press | None:

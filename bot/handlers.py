@@ -20,11 +20,11 @@ from telegram.constants import ChatMemberStatus
 from telegram.error import RetryAfter, TelegramError
 from telegram.ext import ApplicationHandlerStop, ContextTypes
 
-from bot import birds, calc, fairness, rulebook, stats
+from bot import birds, calc, fairness, replays, rulebook, stats
 from bot import callbacks as cb
 from bot.i18n import CATALOGS, isolate, lang_of, rule_set_name, t
 from bot.messages import Presenter
-from bot.store import Store
+from bot.store import PlayedHand, Store
 from bot.tables import DEFAULT_RULES, Person, Refusal, TableService
 from engine import actions as A
 from engine.rules import RULE_SETS, RuleSet, table_rules
@@ -284,17 +284,36 @@ class Handlers:
             return
         rows = await self.store.ranking(None if query.everyone else chat.id, stats.TOP,
                                         rule_set=query.rule_set)
-        self._answer(update, lambda lang: stats.rank_text(rows, lang, query))
+        if not rows:
+            self._answer(update, lambda lang: stats.rank_text(rows, lang, query))
+            return
+        board = await stats.board_rows(self.store, rows, query, chat.id)
+        self._picture(update, partial(stats.draw_board, board, query),
+                      lambda lang: stats.rank_text(rows, lang, query))
 
     async def me(self, update: Update, context: Context) -> None:
-        """/me: one's points, 等级, hands, wins and best hand (and this group's share)."""
+        """/me: one's points, 等级, hands, wins and best hand (and this group's share), as
+        the caption of the player card of one rule set (see :func:`bot.stats.card_part`)."""
         chat, user = update.effective_chat, update.effective_user
         if chat is None or user is None:
             return
         person = await self._person(user)
         here = None if chat.type == Chat.PRIVATE else chat.id
         me = await stats.me_data(self.store, user.id, person.name, here)
-        self._answer(update, lambda lang: stats.me_text(me, lang))
+        table = None if here is None else self.service.in_chat(chat.id, topic_of(update))
+        part = stats.card_part(me, None if table is None else table.rules.id)
+        hands = await self.store.user_hands(user.id, part.rule_set, stats.CARD_HANDS)
+        self._picture(update, partial(stats.draw_card, person.name, user.id, part, hands),
+                      lambda lang: stats.me_text(me, lang))
+
+    def _picture(self, update: Update, draw: Callable[[str], bytes],
+                 caption_of: Callable[[str], str]) -> None:
+        """A picture with its words as the caption, in the update's chat (and topic), in the
+        chat's language as :meth:`_say` words it."""
+        chat = update.effective_chat
+        assert chat is not None
+        lang = self._lang(update.effective_user) if chat.type == Chat.PRIVATE else None
+        self.presenter.photo(chat.id, draw, caption_of, lang=lang, thread_id=topic_of(update))
 
     async def history(self, update: Update, context: Context) -> None:
         """/history: the group's last finished hands."""
@@ -318,6 +337,54 @@ class Handlers:
         self.presenter.document(chat.id, name, data, lambda lang: t(
             lang, "export_caption", no=played.no, seed=played.seed, sha=sha, file=name),
             thread_id=topic_of(update))
+
+    async def replay(self, update: Update, context: Context) -> None:
+        """/replay [N]: a finished hand's replay stepper (see :mod:`bot.replays`); in a group
+        its hand number N (the last by default), in private the id N of a hand one sat at."""
+        chat, user = update.effective_chat, update.effective_user
+        if chat is None or user is None:
+            return
+        private = chat.type == Chat.PRIVATE
+        number = replays.hand_number(context.args or [])
+        if number is None:
+            self._answer(update, lambda lang: t(lang, "replay_dm_usage" if private
+                                                else "replay_usage"))
+            return
+        found = await (self._own_hand(user.id, number) if private
+                       else self._group_hand(chat.id, number))
+        if isinstance(found, str):
+            key = found
+            self._answer(update, lambda lang: t(lang, key, no=number, id=number))
+            return
+        self.presenter.replay(chat.id, found, replays.total_steps(found),
+                              lang=self._lang(user) if private else None,
+                              thread_id=topic_of(update))
+
+    async def _group_hand(self, chat_id: int, no: int) -> PlayedHand | str:
+        """The group's finished hand number ``no`` (0: its last), or the key saying why not."""
+        if no == 0:
+            last = await self.store.finished_hands(chat_id, 1)
+            return last[0] if last else "replay_none"
+        hand = await self.store.hand_in_chat(chat_id, no)
+        if hand is None:
+            return "replay_unknown"
+        hand_id, status = hand
+        found = await self.store.played_hand(hand_id) if status == "done" else None
+        if found is None:
+            return "replay_running" if status == "running" else "replay_aborted"
+        return found[1]
+
+    async def _own_hand(self, user_id: int, hand_id: int) -> PlayedHand | str:
+        """The finished hand ``hand_id`` (0: the last) ``user_id`` sat at, or why not."""
+        if hand_id == 0:
+            last = await self.store.last_played_id(user_id)
+            if last is None:
+                return "replay_dm_none"
+            hand_id = last
+        found = await self.store.played_hand(hand_id)
+        if found is None or user_id not in found[1].users:
+            return "replay_dm_unknown"
+        return found[1]
 
     async def unknown(self, update: Update, context: Context) -> None:
         """Any other text in a private chat, or a command addressed to this bot in a group."""
@@ -424,6 +491,9 @@ class Handlers:
         if press is None:
             await query.answer(t(lang, "stale"))
             return
+        if press.kind == cb.REPLAY_KIND:
+            await self._replay_press(query, press, user, lang)
+            return
         try:
             if press.kind == "h":  # 提示: its own text, shown until dismissed
                 reason = await self.service.hint(press.table_id, user.id, lang)
@@ -447,6 +517,27 @@ class Handlers:
             await query.answer(t(lang, "need_dm_toast"), url=reply.url)
         else:
             await query.answer(reply.text, show_alert=reply.alert)
+
+    async def _replay_press(self, query: CallbackQuery, press: cb.Press, user: User,
+                            lang: str) -> None:
+        """A replay button: its message's edit to the step asked for is queued (paced; see
+        ``Presenter.replay``) and the press answered at once. Refused unless the hand is the
+        group's (in a group) or the presser's own (in private)."""
+        msg = query.message
+        found = await self.store.played_hand(press.table_id)
+        if msg is None or found is None or not 0 <= press.version <= len(found[1].log):
+            await query.answer(t(lang, "stale"))
+            return
+        chat_id, played = found
+        private = msg.chat.type == Chat.PRIVATE
+        belongs = (user.id in played.users if private
+                   else self.presenter.chat_now(chat_id) == msg.chat.id)
+        if not belongs:
+            await query.answer(t(lang, "replay_foreign"))
+            return
+        self.presenter.replay(msg.chat.id, played, press.version, message_id=msg.message_id,
+                              lang=lang if private else None)
+        await query.answer()
 
     async def _confirmation(self, query: CallbackQuery, press: cb.Press, user: User, lang: str,
                             context: Context) -> None:

@@ -303,6 +303,19 @@ ZH: dict[str, str] = {
     "mingtang_times": "{name}×{fan}",
     "flag_dihu": "地胡",
     "flag_fed": "{name} 点炮",
+    # /replay, /rank and /me pictures (issue 13, items 3 and 4)
+    "cmd_replay": "回放:/replay 上一局,/replay N 第 N 局",
+    "replay_caption": "🎬 第 {no} 局回放 · 第 {step}/{total} 步",
+    "replay_usage": "用法:/replay 回放本群上一局,/replay N 回放本群第 N 局。",
+    "replay_dm_usage": "用法:/replay 回放你上一局,/replay N 回放编号 N 的牌局(编号见 /me 或导出文件名)。",
+    "replay_none": "本群还没有打完的牌局可以回放。",
+    "replay_unknown": "本群没有第 {no} 局。",
+    "replay_running": "第 {no} 局还在进行中,打完后才能回放。",
+    "replay_aborted": "第 {no} 局被中途结束(作废),没有结果,不能回放。",
+    "replay_dm_none": "你还没有打完的牌局可以回放。",
+    "replay_dm_unknown": "没有你打过的、编号为 {id} 的已结束牌局。",
+    "replay_foreign": "这个回放不属于这里。",
+    "card_name": "{name} · {rules}",
     **EVENT_NAMES,
 }
 
@@ -596,6 +609,19 @@ EN: dict[str, str] = {
     "mingtang_times": "{name} ×{fan}",
     "flag_dihu": "地胡",
     "flag_fed": "fed by {name} (点炮)",
+    # /replay, /rank and /me pictures (issue 13, items 3 and 4)
+    "cmd_replay": "replay: /replay the last hand, /replay N hand N",
+    "replay_caption": "🎬 Replay of hand {no} · step {step}/{total}",
+    "replay_usage": "Usage: /replay replays this group's last hand, /replay N its hand N.",
+    "replay_dm_usage": "Usage: /replay replays your last hand, /replay N the hand with id N (as /me and the export file name show it).",
+    "replay_none": "No finished hand to replay in this group yet.",
+    "replay_unknown": "This group has no hand {no}.",
+    "replay_running": "Hand {no} is still being played: it can be replayed once it is over.",
+    "replay_aborted": "Hand {no} was stopped before its end (voided): it has no result to replay.",
+    "replay_dm_none": "You have no finished hand to replay yet.",
+    "replay_dm_unknown": "You sat at no finished hand with id {id}.",
+    "replay_foreign": "This replay does not belong here.",
+    "card_name": "{name} · {rules}",
     **EVENT_NAMES,
 }
 

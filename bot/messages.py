@@ -40,12 +40,12 @@ from telegram import (
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden
 
-from bot import birds, fairness, robots
+from bot import birds, fairness, replays, robots
 from bot import callbacks as cb
 from bot.gate import Gate
 from bot.i18n import rule_set_name, t
 from bot.outbox import Job, Outbox
-from bot.store import BirdRow, Store
+from bot.store import BirdRow, PlayedHand, Store
 from bot.tables import BASES, SLOW, TIMERS, Decision, HandRecord, Table, TableService
 from engine import actions as A
 from engine import cards as C
@@ -72,6 +72,7 @@ TOPIC_RETRY = 60.0
 # (seconds): "within a few seconds", merged into one edit. Measured with bench/bench_load.py:
 # 5 s keeps the Bot API calls per action within 10 % of the 15 s used before.
 TABLE_PACE = 5.0
+MAX_CAPTION = 1024  # Telegram's caption limit, in UTF-16 code units
 
 
 @dataclass
@@ -518,6 +519,54 @@ class Presenter:
                                          caption=caption_of(chosen), message_thread_id=thread_id)
             return 1
         self._put(chat_id, ("note", next(self._note_ids)), job)
+
+    def photo(self, chat_id: int, draw: Callable[[str], bytes],
+              caption_of: Callable[[str], str], *, lang: str | None = None,
+              thread_id: int | None = None) -> None:
+        """A picture answering a command (/rank, /me; in its forum topic ``thread_id``, if
+        any), queued like a note: ``draw(lang)`` paints it on the render thread, its caption
+        (the same in words, for search and screen readers) is ``caption_of(lang)``."""
+        async def job() -> int:
+            target = self.chat_now(chat_id)
+            chosen = lang or (await self.group_lang(target) if target < 0
+                              else self.default_lang)
+            picture = await self._render(draw, chosen)
+            caption = caption_of(chosen)
+            fits = _utf16_len(caption) <= MAX_CAPTION
+            await self.gate.slot(key=target)
+            await self.bot.send_photo(target, picture, caption=caption if fits else None,
+                                      message_thread_id=thread_id)
+            if fits:
+                return 1
+            await self.gate.slot(key=target)  # too long for a caption: the text follows
+            await self.bot.send_message(target, caption, message_thread_id=thread_id)
+            return 2
+        self._put(chat_id, ("note", next(self._note_ids)), job)
+
+    def replay(self, chat_id: int, played: PlayedHand, step: int, *, lang: str | None = None,
+               thread_id: int | None = None, message_id: int | None = None) -> None:
+        """A replay message (``bot.replays``) at ``step``: a new one, or an edit of the one
+        ``message_id``. Edits of one message share a key in the chat's outbox, so a press
+        while an edit waits its turn replaces it: rapid presses cost few edits, paced like
+        any other, and the last one shows the last step asked for."""
+        async def job() -> int:
+            target = self.chat_now(chat_id)
+            chosen = lang or (await self.group_lang(target) if target < 0
+                              else self.default_lang)
+            picture = await self._render(replays.picture, played, step, chosen)
+            caption = replays.caption(played, step, chosen)
+            markup = InlineKeyboardMarkup(
+                [[InlineKeyboardButton(text, callback_data=data) for text, data in row]
+                 for row in replays.buttons(played, step)])
+            await self.gate.slot(key=target)
+            if message_id is None:
+                await self.bot.send_photo(target, picture, caption=caption, reply_markup=markup,
+                                          message_thread_id=thread_id)
+            else:
+                await self._edit_media(target, message_id, picture, caption, markup)
+            return 1
+        key = ("note", next(self._note_ids)) if message_id is None else ("replay", message_id)
+        self._put(chat_id, key, job)
 
     # --- group panels --------------------------------------------------------------------
 
@@ -1124,6 +1173,10 @@ def _over_line(record: HandRecord, lang: str) -> str:
     if outcome is not None and outcome.kind == OutcomeKind.ESCAPE and outcome.escaper is not None:
         return t(lang, "dm_over_escape", name=record.names[outcome.escaper])
     return t(lang, "dm_over")
+
+
+def _utf16_len(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
 
 
 def _topic_refusal(e: BadRequest) -> str | None:

@@ -8,10 +8,18 @@ Each command first reads what it needs (``*_data``, async) and then formats it f
 (``*_text``, pure), so that a group reply can be worded in the group's language when it is
 sent. 胡息 and 名堂 are not stored: a shown hand is replayed from its log (about a
 millisecond each).
+
+/rank and /me answer with a picture and keep their text as its caption. The leaderboard's
+sparklines are each player's last ``RECENT`` hands of the board's rule set (one query for
+the ten); the player card's 自摸, biggest 胡息 and most frequent 名堂 come from replaying the
+user's last ``CARD_HANDS`` hands of its rule set (about 1.2 ms each, on the render thread;
+each hand replayed once, see :func:`win_facts`), whose points also draw its line; its hands,
+wins and points are the whole record's.
 """
 
 from __future__ import annotations
 
+from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -20,8 +28,13 @@ from bot.i18n import rule_set_name, t
 from bot.store import QQ_ID, PlayedHand, RankRow, Score, Store
 from engine.rules import RULE_SETS, level_title
 from engine.views import Outcome, OutcomeKind
+from render.leaderboard import BoardRow, render_leaderboard
+from render.player_card import PlayerCard, render_player_card
 
 TOP = 10
+RECENT = 20  # hands in a leaderboard sparkline
+CARD_HANDS = 200  # hands replayed for the player card (about 1.2 ms each, once)
+CACHED_HANDS = 20_000  # wins remembered (about 200 bytes each)
 HISTORY = 10
 ALL_WORDS = frozenset({"all", "全部"})  # /rank all
 
@@ -68,6 +81,24 @@ def rank_text(rows: list[RankRow], lang: str, query: RankQuery) -> str:
               + (t(lang, "rank_birds", birds=r.birds) if r.birds else "")
               for i, r in enumerate(rows, 1)]
     return "\n".join(lines)
+
+
+def rank_title(lang: str, query: RankQuery) -> str:
+    return t(lang, "rank_global" if query.everyone else "rank_group", n=TOP,
+             rules=rules_name(query.rule_set, lang))
+
+
+async def board_rows(store: Store, rows: list[RankRow], query: RankQuery,
+                     chat_id: int) -> list[BoardRow]:
+    """The leaderboard picture's rows: each ranked player with his last hands' points."""
+    recent = await store.recent_points([r.user_id for r in rows], query.rule_set,
+                                       None if query.everyone else chat_id, RECENT)
+    return [BoardRow(r.name, r.points, r.hands, r.wins, tuple(recent[r.user_id]))
+            for r in rows]
+
+
+def draw_board(rows: list[BoardRow], query: RankQuery, lang: str) -> bytes:
+    return render_leaderboard(rows, lang, title=rank_title(lang, query))
 
 
 def title(points: int, lang: str) -> str:
@@ -119,6 +150,64 @@ async def me_data(store: Store, user_id: int, name: str, chat_id: int | None) ->
         parts.append(MeRules(rule_set, totals.get(rule_set, NO_SCORE),
                              None if here is None else here.get(rule_set, NO_SCORE), best))
     return Me(name, tuple(parts))
+
+
+def card_part(me: Me, table_rule_set: str | None) -> MeRules:
+    """The rule set the player card shows: the chat's table's if he played it, else the
+    first one /me's text shows."""
+    return next((p for p in me.parts if p.rule_set == table_rule_set), me.parts[0])
+
+
+@dataclass(frozen=True)
+class WinFacts:
+    """What the player card needs of a won hand: who won it and how."""
+
+    user_id: int
+    zimo: bool
+    huxi: int
+    mingtang: tuple[str, ...]
+
+
+_wins: OrderedDict[tuple[int, int], WinFacts | None] = OrderedDict()
+
+
+def win_facts(played: PlayedHand) -> WinFacts | None:
+    """The hand's win (None for 荒庄 or 逃跑), replayed once: kept for the last
+    ``CACHED_HANDS`` hands asked about, by (id, seed), since a finished hand never changes
+    (the seed tells two databases' hands of one id apart)."""
+    key = (played.id, played.seed)
+    if key in _wins:
+        _wins.move_to_end(key)
+        return _wins[key]
+    outcome = replay(played).outcome
+    facts = None
+    if outcome is not None and outcome.win is not None and outcome.winner is not None:
+        win = outcome.win
+        facts = WinFacts(played.users[outcome.winner], win.zimo, win.huxi,
+                         tuple(n for n, _ in win.mingtang))
+    _wins[key] = facts
+    if len(_wins) > CACHED_HANDS:
+        _wins.popitem(last=False)
+    return facts
+
+
+def player_card(name: str, user_id: int, total: Score,
+                hands: Sequence[PlayedHand]) -> PlayerCard:
+    """The card's figures: the record ``total``, and from ``hands`` (his last ones, oldest
+    first, replayed) the 自摸 count, the biggest 胡息, the most frequent 名堂 and the line."""
+    won = [f for f in map(win_facts, hands) if f is not None and f.user_id == user_id]
+    mingtang = Counter(n for f in won for n in f.mingtang)
+    top = mingtang.most_common(1)
+    return PlayerCard(name, total.points, total.hands, total.wins, sum(f.zimo for f in won),
+                      max((f.huxi for f in won), default=None), top[0] if top else None,
+                      tuple(p.points[p.users.index(user_id)] for p in hands))
+
+
+def draw_card(name: str, user_id: int, part: MeRules, hands: Sequence[PlayedHand],
+              lang: str) -> bytes:
+    """The player card of ``part``'s rule set, named with it (/me's text has them all)."""
+    label = t(lang, "card_name", name=name, rules=rules_name(part.rule_set, lang))
+    return render_player_card(player_card(label, user_id, part.total, hands), lang)
 
 
 def me_text(me: Me, lang: str) -> str:

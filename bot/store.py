@@ -499,6 +499,81 @@ class Store:
             " ORDER BY r.points DESC, h.id LIMIT 1", user_id, rule_set, f"{rule_set}/%")
         return await self._played(row) if row is not None else None
 
+    # --- replays, pictures (/replay, /rank, /me) -----------------------------------------
+
+    async def hand_in_chat(self, chat_id: int, no: int) -> tuple[int, str] | None:
+        """(id, status) of a group's hand number ``no``; None when the group has none."""
+        row = await self._one(
+            "SELECT h.id, h.status FROM hands h JOIN tables t ON t.id = h.table_id"
+            " WHERE t.chat_id = ? AND h.no = ?", chat_id, no)
+        return None if row is None else (row["id"], row["status"])
+
+    async def played_hand(self, hand_id: int) -> tuple[int, PlayedHand] | None:
+        """(the group's chat id, the hand) of a finished hand; None for any other id."""
+        row = await self._one(
+            "SELECT h.*, t.base, t.chat_id FROM hands h JOIN tables t ON t.id = h.table_id"
+            " WHERE h.id = ? AND h.status = 'done'", hand_id)
+        return None if row is None else (row["chat_id"], await self._played(row))
+
+    async def last_played_id(self, user_id: int) -> int | None:
+        """The id of the last finished hand ``user_id`` sat at, in any group."""
+        row = await self._one(
+            "SELECT MAX(r.hand_id) AS id FROM results r JOIN hands h ON h.id = r.hand_id"
+            " WHERE r.user_id = ? AND h.status = 'done'", user_id)
+        return None if row is None else row["id"]
+
+    async def recent_points(self, user_ids: Sequence[int], rule_set: str,
+                            chat_id: int | None = None, last: int = 20) -> dict[int, list[int]]:
+        """Each user's points in his ``last`` finished hands of one rule set (in one chat, or
+        in all), oldest first: one query for all of them (the leaderboard's sparklines),
+        each user's part walking ``results_by_user`` back from his latest result and
+        stopping after ``last``, however many hands he played. Birds are not hands."""
+        if not user_ids:
+            return {}
+        in_chat = "" if chat_id is None else " AND t.chat_id = ?"
+        part = ("SELECT * FROM (SELECT r.user_id, r.points, r.rowid AS k FROM results r"
+                " JOIN hands h ON h.id = r.hand_id JOIN tables t ON t.id = h.table_id"
+                f" WHERE r.user_id = ? AND (h.rule_set = ? OR h.rule_set LIKE ?){in_chat}"
+                " ORDER BY r.rowid DESC LIMIT ?)")
+        args: list[object] = []
+        for user_id in user_ids:
+            args += [user_id, rule_set, f"{rule_set}/%", *([] if chat_id is None else [chat_id]),
+                     last]
+        rows = await self._all(" UNION ALL ".join([part] * len(user_ids))
+                               + " ORDER BY user_id, k", *args)
+        found: dict[int, list[int]] = {u: [] for u in user_ids}
+        for r in rows:
+            found[r["user_id"]].append(r["points"])
+        return found
+
+    async def user_hands(self, user_id: int, rule_set: str, last: int) -> list[PlayedHand]:
+        """The ``last`` finished hands of one rule set ``user_id`` sat at, oldest first, read
+        in three queries however many (for /me's card, which replays them)."""
+        hands = await self._all(
+            "SELECT * FROM (SELECT h.*, t.base FROM results r JOIN hands h ON h.id = r.hand_id"
+            " JOIN tables t ON t.id = h.table_id WHERE r.user_id = ? AND h.status = 'done'"
+            " AND (h.rule_set = ? OR h.rule_set LIKE ?) ORDER BY h.id DESC LIMIT ?)"
+            " ORDER BY id", user_id, rule_set, f"{rule_set}/%", last)
+        if not hands:
+            return []
+        ids = [h["id"] for h in hands]
+        marks = ",".join("?" * len(ids))
+        logs: dict[int, list[tuple[int, str]]] = {i: [] for i in ids}
+        for r in await self._all(f"SELECT hand_id, seat, action FROM actions WHERE hand_id"
+                                 f" IN ({marks}) ORDER BY hand_id, seq", *ids):
+            logs[r["hand_id"]].append((r["seat"], r["action"]))
+        seats: dict[int, list[aiosqlite.Row]] = {i: [] for i in ids}
+        for r in await self._all(
+                "SELECT r.hand_id, r.user_id, r.points, COALESCE(u.name, r.user_id) AS name"
+                f" FROM results r LEFT JOIN users u ON u.user_id = r.user_id WHERE r.hand_id"
+                f" IN ({marks}) ORDER BY r.hand_id, r.seat", *ids):
+            seats[r["hand_id"]].append(r)
+        return [PlayedHand(h["id"], h["no"], h["rule_set"], int(h["seed"]), h["dealer"],
+                           h["base"], h["winner"], tuple(logs[h["id"]]),
+                           tuple(r["user_id"] for r in seats[h["id"]]),
+                           tuple(str(r["name"]) for r in seats[h["id"]]),
+                           tuple(r["points"] for r in seats[h["id"]])) for h in hands]
+
     async def _played(self, row: aiosqlite.Row) -> PlayedHand:
         log = await self._all(
             "SELECT seat, action FROM actions WHERE hand_id = ? ORDER BY seq", row["id"])

@@ -217,13 +217,13 @@ async def test_a_hunan_table_with_two_birds_through_the_bot(tg: FakeTelegram,  #
         assert lines[followed + 3] == t("zh", "birds_shares", shares=" · ".join(shares))
         assert shares and each != 0
         rank = await tg.wait_reply(await tg.send_text(group, bob, "/rank"))  # the table's rules
-        assert rank.text.splitlines()[0] == t("zh", "rank_group", n=10, rules=t("zh", "rs_hunan"))
-        assert rank.text == (await tg.wait_reply(await tg.send_text(group, bob, "/rank hunan"))).text
+        assert rank.caption.splitlines()[0] == t("zh", "rank_group", n=10, rules=t("zh", "rs_hunan"))
+        assert rank.caption == (await tg.wait_reply(await tg.send_text(group, bob, "/rank hunan"))).caption
         assert "Bob" not in (await tg.wait_reply(await tg.send_text(group, bob, "/rank qq"))).text
         rules = await tg.wait_reply(await tg.send_text(group, cy, "/rules"))
         assert rules.document.file_name == "hunan.md"
         assert rules.caption.startswith(rulebook.summary(table.rules, "zh"))
-        bob_line = next(line for line in rank.text.splitlines() if " Bob · " in line)
+        bob_line = next(line for line in rank.caption.splitlines() if " Bob · " in line)
         assert bob_line.endswith(t("zh", "rank_birds", birds=1)) and f" {each} 分 " in bob_line
         assert tg.messages(bob) == [] and tg.messages(cy) == []  # birds get no DMs
         assert await svc.store.scores(bob.id, group.id) == {"hunan": Score(each, 0, 0, 1)}

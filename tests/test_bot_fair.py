@@ -81,15 +81,15 @@ async def test_the_exported_hand_verifies_against_the_shown_commitment(
         assert code == 1 and not verdict["ok"]
 
         # the leaderboards see the hand just played
-        rank = (await group_says(users[2], "/rank")).text.splitlines()
+        rank = (await group_says(users[2], "/rank")).caption.splitlines()  # of its picture
         assert rank[0] == t("zh", "rank_group", n=10, rules=t("zh", "rs_qq"))
         for seat, user in enumerate(users):
             p = outcome.points[seat]
             line = next(x for x in rank if f" {user.first_name} · " in x)
             assert line.endswith(f"{user.first_name} · {p} 分 · {level_title(p)} · 1 局 "
                                  f"{int(seat == outcome.winner)} 胜")
-        assert (await group_says(users[2], "/rank all")).text.splitlines()[1:] == rank[1:]
-        me = (await group_says(users[0], "/me")).text.splitlines()
+        assert (await group_says(users[2], "/rank all")).caption.splitlines()[1:] == rank[1:]
+        me = (await group_says(users[0], "/me")).caption.splitlines()
         wins = int(outcome.winner == 0)
         assert me[2] == t("zh", "me_total", points=outcome.points[0], hands=1, wins=wins,
                           rate=f"{wins:.0%}")
@@ -114,5 +114,5 @@ async def test_calc_answers_in_the_chats_language(tg: FakeTelegram, tmp_path) ->
         reply = await tg.wait_reply(await tg.send_text(bob, bob, "/history"))
         assert reply.text == t("en", "group_only")
         reply = await tg.wait_reply(await tg.send_text(bob, bob, "/me"))
-        assert reply.text.splitlines()[2:] == [
+        assert reply.caption.splitlines()[2:] == [
             t("en", "me_total", points=0, hands=0, wins=0, rate="—"), t("en", "me_no_best")]

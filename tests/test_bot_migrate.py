@@ -71,7 +71,7 @@ async def test_service_messages_move_table_history_and_leaderboard(tg: FakeTeleg
         assert settlement is not None and "再来一局" in [text for text, _ in settlement.buttons]
         # the leaderboard and history of the basic group are the new chat's now
         rank = await tg.wait_reply(await tg.send_text(new, alice, "/rank"))
-        assert "Alice" in rank.text
+        assert "Alice" in rank.caption
         points, hands, _ = await svc.store.score(alice.id, new.id)
         assert hands == 2 and points == sum(
             p for played in await svc.store.finished_hands(new.id, 10)

@@ -175,11 +175,11 @@ async def test_rank_through_the_bot_reads_the_rule_set_asked_for(
     qq = t("zh", "rs_qq")
     async with running_bot(config):
         rank = await tg.wait_reply(await tg.send_text(group, ann, "/rank"))
-        assert rank.text.splitlines() == [t("zh", "rank_group", n=10, rules=qq),
+        assert rank.caption.splitlines() == [t("zh", "rank_group", n=10, rules=qq),
                                           f"1. Ann · 5 分 · {level_title(5)} · 1 局 1 胜"]
         everyone = await tg.wait_reply(await tg.send_text(group, bo, "/rank all qq"))
-        assert everyone.text.splitlines() == [t("zh", "rank_global", n=10, rules=qq),
-                                              rank.text.splitlines()[1]]
+        assert everyone.caption.splitlines() == [t("zh", "rank_global", n=10, rules=qq),
+                                                 rank.caption.splitlines()[1]]
         usage = await tg.wait_reply(await tg.send_text(group, ann, "/rank another"))
         assert usage.text == stats.rank_usage("zh")
 

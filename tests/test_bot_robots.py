@@ -163,11 +163,11 @@ async def test_one_human_and_two_computers_play_hands(tg: FakeTelegram, tmp_path
         assert [r.user_id for r in await svc.store.ranking(group.id)] == [alice.id]
         assert [r.user_id for r in await svc.store.ranking(None)] == [alice.id]
         rank = await tg.wait_reply(await tg.send_text(group, alice, "/rank"))
-        assert "Alice" in rank.text and "电脑" not in rank.text
+        assert "Alice" in rank.caption and "电脑" not in rank.caption
         history = await tg.wait_reply(await tg.send_text(group, alice, "/history"))
         assert "电脑·小明" in history.text
         me = await tg.wait_reply(await tg.send_text(group, alice, "/me"))
-        assert "Alice" in me.text
+        assert "Alice" in me.caption
         # both menus list the new commands; /help explains them
         group_menu = dict(tg.commands(scope="all_group_chats"))
         assert group_menu["addbot"] == t("zh", "cmd_addbot")
