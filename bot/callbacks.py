@@ -17,6 +17,8 @@ settlement alike (``bot.birds``).
 Confirmations carry the hand they belong to, ``{kind}:{table}:{hand}``
 (in ``version``): ``e`` confirms 逃跑, ``s`` confirms stopping a running hand, ``k`` keeps
 playing (cancels either); a confirmation of a hand no longer running is outdated.
+A vote's buttons (``bot.votes``) are ``v:{table}:{vote}:{1|0}`` (同意 / 拒绝; the vote id in
+``version``, the answer in ``index``): a press of a vote that is over is outdated.
 """
 
 from __future__ import annotations
@@ -32,8 +34,9 @@ GROUP_KINDS = LOBBY_KINDS | SETTLEMENT_KINDS
 CONFIRM_KINDS = frozenset("esk")
 OPTION_KIND = "o"
 BIRD_KIND = "n"
+VOTE_KIND = "v"
 PATTERN = (r"\A(?:a:[0-9]+:[0-9]+:[0-9]+|[mh]:[0-9]+|[jlbrgqeskn]:[0-9]+:[0-9]+"
-           r"|o:[0-9]+:[0-9]+:[a-z][a-z0-9]{0,15})\Z")
+           r"|o:[0-9]+:[0-9]+:[a-z][a-z0-9]{0,15}|v:[0-9]+:[0-9]+:[01])\Z")
 _RE = re.compile(PATTERN)
 
 
@@ -83,6 +86,11 @@ def option(table_id: int, mark: int, code: str) -> str:
 def bird(table_id: int, mark: int) -> str:
     """The 打鸟 button of the table whose latest hand was ``mark``."""
     return _checked(f"{BIRD_KIND}:{table_id}:{mark}")
+
+
+def vote(table_id: int, vote_id: int, yes: bool) -> str:
+    """同意 (``yes``) or 拒绝 of vote ``vote_id`` at the table (see ``bot.votes``)."""
+    return _checked(f"{VOTE_KIND}:{table_id}:{vote_id}:{int(yes)}")
 
 
 def parse(data: str | None) -> Press | None:

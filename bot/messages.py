@@ -504,6 +504,27 @@ class Presenter:
             return 1
         self._put(chat_id, ("note", next(self._note_ids)), job)
 
+    def link_note(self, chat_id: int, text_of: Callable[[str], str],
+                  links_of: Callable[[str], Sequence[tuple[str, str]]], *, lang: str | None = None,
+                  key: Hashable | None = None) -> None:
+        """A one-off text with one row of (label, URL) buttons (a deep link: 添加到群组, or
+        入座 at a table), queued like a note; under ``key`` (if given) a later one replaces
+        one still waiting. A private chat that refuses it (the user blocked the bot) is
+        logged and skipped."""
+        async def job() -> int:
+            target = self.chat_now(chat_id)
+            chosen = lang or (await self.group_lang(target) if target < 0
+                              else self.default_lang)
+            markup = InlineKeyboardMarkup([[InlineKeyboardButton(text, url=url)
+                                            for text, url in links_of(chosen)]])
+            await self.gate.slot(key=target)
+            try:
+                await self.bot.send_message(target, text_of(chosen), reply_markup=markup)
+            except Forbidden as e:
+                log.info("chat %s refused a note: %s", target, e)
+            return 1
+        self._put(chat_id, key if key is not None else ("note", next(self._note_ids)), job)
+
     def document(self, chat_id: int, name: str, data: bytes,
                  caption_of: Callable[[str], str], *, lang: str | None = None,
                  thread_id: int | None = None) -> None:
@@ -757,6 +778,8 @@ class Presenter:
             lines.append(" · ".join([t(lang, "settle_mingtang", items=items), *flags]))
         elif outcome.kind == OutcomeKind.DRAW:
             lines.append(t(lang, "settle_draw"))
+        elif outcome.kind == OutcomeKind.DISSOLVED:
+            lines.append(t(lang, "settle_dissolved"))
         else:
             assert outcome.escaper is not None
             lines.append(t(lang, "settle_escape", name=names[outcome.escaper],
@@ -1123,6 +1146,8 @@ def _over_line(record: HandRecord, lang: str) -> str:
     outcome = record.hand.outcome
     if outcome is not None and outcome.kind == OutcomeKind.ESCAPE and outcome.escaper is not None:
         return t(lang, "dm_over_escape", name=record.names[outcome.escaper])
+    if outcome is not None and outcome.kind == OutcomeKind.DISSOLVED:
+        return t(lang, "dm_over_dissolved")
     return t(lang, "dm_over")
 
 
