@@ -12,6 +12,7 @@ import random
 from fakebot import FakeMessage, FakeTelegram, FakeUser
 from test_bot_e2e import make_config, running_bot, services, start_hand
 from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
+from test_bot_topics import command, people
 
 from bot.i18n import t
 from bot.tables import ABSENT_HANDS, Table
@@ -180,3 +181,34 @@ async def test_a_seat_in_tuoguan_two_hands_is_handed_to_a_computer(tg: FakeTeleg
         await svc.service.again(table.id, alice.id)
         await svc.service.again(table.id, bob.id)
         assert table.status == "playing"
+
+
+async def test_a_hunan_four_table_in_a_forum_topic_votes_its_xing_included(tg: FakeTelegram,
+                                                                           tmp_path) -> None:
+    """湖南 4 seats in a forum topic: the 醒家 holds no cards but is seated and human, so he
+    may propose (and would vote); the vote is posted in the table's topic, and the dissolved
+    hand pays nobody, 醒筹 included."""
+    async with running_bot(make_config(tg, tmp_path / "db.sqlite3")) as app:
+        users = people(tg, "Alice", "Bob", "Carol", "Dave")
+        forum = tg.forum("论坛", members=tuple(users))
+        topic = tg.create_topic(forum, "湖南")
+        await command(tg, forum, users[0], "/new hunan 4", topic)
+        table = services(app).service.in_chat(forum.id, topic)
+        for user in users[1:]:
+            await tg.send_text(forum, user, "/join", topic=topic)
+        await tg.wait_for(lambda: table.full)
+        await tg.send_text(forum, users[0], "/begin", topic=topic)
+        await tg.wait_for(lambda: table.status == "playing")
+        xing = table.current.hand.public_view().xing
+        assert xing is not None
+        proposer = users[xing]
+        start = f"🗳 {proposer.first_name} 提议解散本局"
+        await tg.send_text(forum, proposer, "/dissolve", topic=topic)
+        msg = await tg.wait_for(lambda: vote_message(tg, forum, start))
+        assert msg.thread_id == topic
+        for user in users:
+            if user is not proposer:
+                assert await answer(tg, msg, user, "同意") == t("zh", "vote_agreed")
+        outcome = table.current.hand.outcome
+        assert outcome.kind == OutcomeKind.DISSOLVED and outcome.points == (0, 0, 0, 0)
+        assert table.status == "between"
