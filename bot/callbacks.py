@@ -3,7 +3,7 @@
 ``a:{table}:{version}:{index}`` plays entry ``index`` of the presser's own legal-action list
 at keyboard ``version``; the seat is never in the data, it is the presser's own.
 Buttons in private chats carry only a table id: ``m`` take back control from 托管, ``h`` 提示
-(what the policy would play now). Group buttons carry what they belong to, as
+(what the policy would play now), ``d`` propose 解散 (see ``bot.votes``). Group buttons carry what they belong to, as
 ``{kind}:{table}:{mark}`` (in ``version``), the table's latest hand id then (0 before the
 first; see ``TableService.button_mark``): the lobby's ``j`` join, ``l`` leave, ``b`` begin,
 ``r`` add a computer player, and the settlement's ``g`` 再来一局 and ``q`` leave. One shown
@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 
 MAX_BYTES = 64
-SIMPLE_KINDS = frozenset("mh")
+SIMPLE_KINDS = frozenset("mhd")
 LOBBY_KINDS = frozenset("jlbr")
 SETTLEMENT_KINDS = frozenset("gq")
 GROUP_KINDS = LOBBY_KINDS | SETTLEMENT_KINDS
@@ -35,7 +35,7 @@ CONFIRM_KINDS = frozenset("esk")
 OPTION_KIND = "o"
 BIRD_KIND = "n"
 VOTE_KIND = "v"
-PATTERN = (r"\A(?:a:[0-9]+:[0-9]+:[0-9]+|[mh]:[0-9]+|[jlbrgqeskn]:[0-9]+:[0-9]+"
+PATTERN = (r"\A(?:a:[0-9]+:[0-9]+:[0-9]+|[mhd]:[0-9]+|[jlbrgqeskn]:[0-9]+:[0-9]+"
            r"|o:[0-9]+:[0-9]+:[a-z][a-z0-9]{0,15}|v:[0-9]+:[0-9]+:[01])\Z")
 _RE = re.compile(PATTERN)
 

@@ -567,6 +567,10 @@ class Handlers:
         if press.kind == "m":
             await service.take_back(table_id, user.id)
             return Reply(t(lang, "autoplay_off"))
+        if press.kind == "d":  # 解散: the vote is posted in the group
+            assert self.votes is not None
+            await self.votes.propose_dissolve(table_id, await self._person(user))
+            return Reply(t(lang, "vote_proposed"))
         if press.kind == cb.BIRD_KIND:  # 打鸟: the lobby lists the bird by the presser's name
             await self._person(user)
             placed = await birds.toggle(service, table_id, press.version, user.id)

@@ -184,7 +184,8 @@ def _own(view: PrivateView) -> tuple[object, ...]:
 
 
 def keyboard(table: Table, seat: int, lang: str) -> InlineKeyboardMarkup | None:
-    """Exactly the seat's legal actions and 提示 (or the take-back button while in 托管)."""
+    """Exactly the seat's legal actions, 提示 and 解散 (proposing to end the hand), or the
+    take-back button while in 托管."""
     player, decision = table.players[seat], table.decisions[seat]
     if player.autoplay:
         return InlineKeyboardMarkup(
@@ -201,7 +202,9 @@ def keyboard(table: Table, seat: int, lang: str) -> InlineKeyboardMarkup | None:
         else:
             rows.append([button])
     rows[:0] = [discards[i:i + DISCARDS_PER_ROW] for i in range(0, len(discards), DISCARDS_PER_ROW)]
-    rows.append([InlineKeyboardButton(t(lang, "btn_hint"), callback_data=cb.simple("h", table.id))])
+    rows.append([InlineKeyboardButton(t(lang, "btn_hint"), callback_data=cb.simple("h", table.id)),
+                 InlineKeyboardButton(t(lang, "btn_dissolve"),
+                                      callback_data=cb.simple("d", table.id))])
     return InlineKeyboardMarkup(rows)
 
 

@@ -10,7 +10,7 @@ import json
 import random
 
 from fakebot import FakeMessage, FakeTelegram, FakeUser
-from test_bot_e2e import make_config, running_bot, services, start_hand
+from test_bot_e2e import hand_message, make_config, running_bot, services, start_hand
 from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
 from test_bot_topics import command, people
 
@@ -75,6 +75,8 @@ async def test_a_dissolve_vote_that_passes_scores_nothing_and_verifies(tg: FakeT
         doc = json.loads(exported.document_bytes)
         assert doc["result"]["kind"] == "dissolved" and doc["log"][-1] == [0, "dissolve"]
         assert verify(doc).ok
+        reply = await tg.wait_reply(await tg.send_text(group, bob, "/dissolve"))
+        assert reply.text == t("zh", "vote_no_hand")  # between hands: nothing to end
         # the table goes on: 再来一局 by all deals the next hand, the dealer unchanged
         dealer = record.hand.dealer
         for user in (alice, bob, carol):
@@ -104,12 +106,23 @@ async def test_one_vote_at_a_time_and_a_refusal_ends_it(tg: FakeTelegram, tmp_pa
         msg = await propose(tg, group, alice, "/dissolve", "🗳 Alice 提议解散本局")
         reply = await tg.wait_reply(await tg.send_text(group, bob, "/dissolve"))
         assert reply.text == t("zh", "vote_busy")
+        # the 解散 button of a seat's private keyboard proposes too: refused as well
+        await svc.presenter.idle()
+        deciding = next(u for u in (alice, bob, carol) if hand_message(tg, u).keyboard)
+        dm = hand_message(tg, deciding)
+        _, button = dm.find_button(t("zh", "btn_dissolve"))
+        assert (await tg.press(deciding, dm.message_id, deciding, button)).text == \
+            t("zh", "vote_busy")
         assert await answer(tg, msg, bob, "同意") == t("zh", "vote_agreed")
         assert await answer(tg, msg, carol, "拒绝") == t("zh", "vote_declined")
         refused = t("zh", "vote_refused", what=DISSOLVE_WHAT, name="Carol")
         await tg.wait_for(lambda: tg.message(group, msg.message_id).text == refused)
         assert table.status == "playing" and table.current.hand.outcome is None
-        # between hands there is no hand to end
+        # over: the button proposes a new vote (posted in the group)
+        assert (await tg.press(deciding, dm.message_id, deciding, button)).text == \
+            t("zh", "vote_proposed")
+        await tg.wait_for(lambda: vote_message(tg, group, f"🗳 {deciding.first_name} 提议解散"))
+        # who is not seated has no say
         outsider = tg.user("Dave")
         reply = await tg.wait_reply(await tg.send_text(group, outsider, "/dissolve"))
         assert reply.text == t("zh", "not_seated")
