@@ -2,8 +2,8 @@
 player in 托管 for two whole hands to a computer player.
 
 A seated human proposes (``/dissolve``, ``/replace``); every other seated human must press
-同意 within ``seconds`` (computer players have no say; a 醒家 is seated and human, so he
-votes). One 拒绝 or the end of the time ends the vote. One vote at a time per table. The
+同意 within ``seconds`` (computer players and seats in 托管 have no say; a 醒家 is seated and
+human, so he votes). One 拒绝 or the end of the time ends the vote. One vote at a time per table. The
 group (the table's topic) sees one message, edited as answers come, ending with who agreed.
 
 What a vote decides is the table service's (:meth:`TableService.dissolve`,
@@ -120,9 +120,11 @@ class Votes:
 
     @staticmethod
     def _others(table: Table, *besides: int) -> dict[int, str]:
-        """The seated humans but ``besides``: who has a say."""
+        """Who has a say: the seated humans but ``besides`` and those in 托管 now (played for
+        by the computer, away: waiting for them would keep a stuck hand stuck; a dissolved
+        hand costs them nothing)."""
         return {p.user_id: p.name for _, p in sorted(table.players.items())
-                if not p.robot and p.user_id not in besides}
+                if not (p.robot or p.autoplay) and p.user_id not in besides}
 
     async def _open_vote(self, table: Table, kind: str, person: Person, voters: dict[int, str],
                          subject: int, target: int | None = None, target_name: str = "") -> None:

@@ -225,3 +225,15 @@ async def test_a_hunan_four_table_in_a_forum_topic_votes_its_xing_included(tg: F
         outcome = table.current.hand.outcome
         assert outcome.kind == OutcomeKind.DISSOLVED and outcome.points == (0, 0, 0, 0)
         assert table.status == "between"
+
+
+async def test_a_seat_in_tuoguan_has_no_say(tg: FakeTelegram, tmp_path) -> None:
+    """An absent player (托管) would keep a stuck hand stuck: he is not asked."""
+    async with running_bot(make_config(tg, tmp_path / "db.sqlite3")) as app:
+        (alice, bob, carol), group, lobby, svc, table = await start_hand(tg, app)
+        table.players[2].autoplay = True  # as after Carol's decision timed out
+        msg = await propose(tg, group, alice, "/dissolve", "🗳 Alice 提议解散本局")
+        assert "等待:Bob" in msg.text and "Carol" not in msg.text
+        assert await answer(tg, msg, carol, "同意") == t("zh", "vote_not_voter")
+        assert await answer(tg, msg, bob, "同意") == t("zh", "vote_agreed")
+        assert table.current.hand.outcome.kind == OutcomeKind.DISSOLVED
