@@ -18,6 +18,7 @@ from pathlib import Path
 
 from telegram import (
     BotCommand,
+    BotCommandScopeAllChatAdministrators,
     BotCommandScopeAllGroupChats,
     BotCommandScopeAllPrivateChats,
     Update,
@@ -38,15 +39,24 @@ from bot.config import Config
 from bot.handlers import Handlers
 from bot.i18n import CATALOGS, t
 from bot.messages import Presenter
+from bot.notify import Notifier
 from bot.store import Store
 from bot.tables import HandRecord, Table, TableService
 from bot.timers import Timers
+from bot.votes import Votes
 
 log = logging.getLogger(__name__)
 
-GROUP_COMMANDS = ("new", "join", "leave", "begin", "stop", "addbot", "removebot", "rank", "me",
-                  "history", "calc", "export", "help", "rules", "lang", "replay")
-PRIVATE_COMMANDS = ("start", "calc", "rank", "me", "help", "rules", "replay")
+# Each chat shows the commands that apply there (Telegram's command scopes); a group's
+# administrators see the group's and /lang, which only they may use.
+GROUP_COMMANDS = ("new", "join", "leave", "begin", "stop", "addbot", "removebot", "dissolve",
+                  "replace", "notify", "rank", "me", "history", "calc", "export", "replay",
+                  "help", "rules")
+ADMIN_COMMANDS = (*GROUP_COMMANDS, "lang")
+PRIVATE_COMMANDS = ("start", "dissolve", "calc", "rank", "me", "help", "rules", "replay")
+SCOPES = ((BotCommandScopeAllGroupChats(), GROUP_COMMANDS),
+          (BotCommandScopeAllChatAdministrators(), ADMIN_COMMANDS),
+          (BotCommandScopeAllPrivateChats(), PRIVATE_COMMANDS))
 ALLOWED_UPDATES = ["message", "callback_query"]
 
 
@@ -60,11 +70,14 @@ class Hub:
 
     presenter: Presenter | None = None
     timers: Timers | None = None
+    notifier: Notifier | None = None
 
     def changed(self, table: Table) -> None:
         assert self.presenter and self.timers
         self.presenter.changed(table)
         self.timers.arm(table)
+        if self.notifier is not None:
+            self.notifier.changed(table)
 
     def settled(self, table: Table, record: HandRecord) -> None:
         assert self.presenter
@@ -90,6 +103,7 @@ class Services:
     service: TableService
     presenter: Presenter
     hub: Hub = field(repr=False)
+    votes: Votes | None = field(default=None, repr=False)
 
 
 class OrderedPerSender(BaseUpdateProcessor):
@@ -159,16 +173,17 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
                           default_lang=config.default_lang, username=app.bot.username)
     assert app.job_queue is not None, "install python-telegram-bot[job-queue]"
     hub.presenter, hub.timers = presenter, Timers(app.job_queue, service)
-    handlers = Handlers(service, presenter, store, config.default_lang)
+    hub.notifier = Notifier(store, presenter, service)
+    votes = Votes(service, store, presenter, app.job_queue, config.vote_timeout)
+    handlers = Handlers(service, presenter, store, config.default_lang, votes)
     _add_handlers(app, handlers)
-    app.bot_data["services"] = Services(store, service, presenter, hub)
+    app.bot_data["services"] = Services(store, service, presenter, hub, votes)
 
     for lang in CATALOGS:
         code = None if lang == config.default_lang else lang
-        await app.bot.set_my_commands(_commands(GROUP_COMMANDS, lang),
-                                      scope=BotCommandScopeAllGroupChats(), language_code=code)
-        await app.bot.set_my_commands(_commands(PRIVATE_COMMANDS, lang),
-                                      scope=BotCommandScopeAllPrivateChats(), language_code=code)
+        for scope, names in SCOPES:
+            await app.bot.set_my_commands(_commands(names, lang), scope=scope, language_code=code)
+    await votes.cancel_stored()  # a vote left open by the last run: cancelled, and said so
 
     # Restart: every open table comes back from the database; messages are refreshed and
     # timers re-armed from the replayed state.
@@ -182,6 +197,8 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
 async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
     services: Services | None = app.bot_data.pop("services", None)
     if services is not None:
+        if services.hub.notifier is not None:  # notes being decided need the store
+            await services.hub.notifier.idle()
         services.presenter.shutdown()
         await services.store.close()
 
@@ -193,6 +210,10 @@ def _add_handlers(app: Application, h: Handlers) -> None:  # type: ignore[type-a
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, h.migrated), group=-2)
     app.add_handler(TypeHandler(Update, h.ignore_bots), group=-1)
     app.add_handler(CommandHandler("start", h.start, filters=private))
+    app.add_handler(CommandHandler("start", h.group_start, filters=filters.ChatType.GROUPS))
+    app.add_handler(CommandHandler("dissolve", h.dissolve))
+    app.add_handler(CommandHandler("replace", h.replace))
+    app.add_handler(CommandHandler("notify", h.notify))
     app.add_handler(CommandHandler("help", h.help))
     app.add_handler(CommandHandler("rules", h.rules))
     app.add_handler(CommandHandler("lang", h.lang))

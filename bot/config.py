@@ -29,6 +29,7 @@ class Config:
     action_timeout: float = 60.0  # seconds a player has for a decision before 托管
     ready_timeout: float = 120.0  # seconds to press 再来一局 before being unseated
     full_start_delay: float = 10.0  # seconds a full lobby waits before dealing (开局 deals now)
+    vote_timeout: float = 60.0  # seconds a 解散 or replacement vote stays open (tests shorten it)
     default_lang: str = "zh"  # language of group chats until changed
     group_interval: float = 3.5  # min seconds between two messages-or-edits in one group
     dm_interval: float = 1.0  # the same in one private chat

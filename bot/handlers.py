@@ -25,7 +25,8 @@ from bot import callbacks as cb
 from bot.i18n import CATALOGS, isolate, lang_of, rule_set_name, t
 from bot.messages import Presenter
 from bot.store import PlayedHand, Store
-from bot.tables import DEFAULT_RULES, Person, Refusal, TableService
+from bot.tables import DEFAULT_RULES, Person, Refusal, Table, TableService
+from bot.votes import Votes
 from engine import actions as A
 from engine.rules import RULE_SETS, RuleSet, table_rules
 
@@ -33,6 +34,7 @@ log = logging.getLogger(__name__)
 
 Context = ContextTypes.DEFAULT_TYPE
 JOIN_PAYLOAD = "j"
+STARTGROUP_PAYLOAD = "paohuzi"  # the 添加到群组 link's: the group's /start gets the help
 NAME_GRAPHEMES = 16  # display names are cut to this many characters as seen (\X clusters)
 # /new's words (read, never written): the rule sets' names besides their ids, and 4人 for 4
 SEATS_WORD = "人"
@@ -103,6 +105,7 @@ class Handlers:
     presenter: Presenter
     store: Store
     default_lang: str
+    votes: Votes | None = None  # 解散 and replacement votes (built with the job queue)
     _probes: Iterator[int] = field(default_factory=itertools.count, init=False, repr=False)
 
     # --- helpers ---------------------------------------------------------------------
@@ -186,7 +189,14 @@ class Handlers:
             title = await self._chat_title(context, table.chat_id)
             self._say(chat, user, lambda lang: t(lang, "joined_dm", chat=title, table=table.id))
             return
-        self._say(chat, user, lambda lang: t(lang, "start_private", name=person.name))
+        link = f"https://t.me/{context.bot.username}?startgroup={STARTGROUP_PAYLOAD}"
+        self.presenter.link_note(chat.id, lambda lang: t(lang, "start_private", name=person.name),
+                                 lambda lang: [(t(lang, "btn_add_to_group"), link)],
+                                 lang=self._lang(user))
+
+    async def group_start(self, update: Update, context: Context) -> None:
+        """/start in a group: sent by Telegram when the bot is added by its 添加到群组 link."""
+        await self._text(update, "help")
 
     @staticmethod
     async def _chat_title(context: Context, chat_id: int) -> str:
@@ -386,6 +396,66 @@ class Handlers:
             return "replay_dm_unknown"
         return found[1]
 
+    # --- votes and /notify ------------------------------------------------------------
+
+    async def dissolve(self, update: Update, context: Context) -> None:
+        """/dissolve: propose to end the hand in play (in the group, or privately: the
+        table one sits at)."""
+        await self._propose(update, replace=False)
+
+    async def replace(self, update: Update, context: Context) -> None:
+        """/replace: propose a computer player for a seat in 托管 two whole hands running."""
+        await self._propose(update, replace=True)
+
+    async def _propose(self, update: Update, *, replace: bool) -> None:
+        chat, user = update.effective_chat, update.effective_user
+        if chat is None or user is None or self.votes is None:
+            return
+        person = await self._person(user)
+        try:
+            table = self._table_of(chat, update, user.id)
+            if replace:
+                await self.votes.propose_replace(table.id, person)
+            else:
+                await self.votes.propose_dissolve(table.id, person)
+        except Refusal as r:
+            self._answer(update, partial(refusal_text, r))
+
+    def _table_of(self, chat: Chat, update: Update, user_id: int) -> Table:
+        """The table a command is about: the one of the group's topic, or privately the one
+        the user sits at."""
+        if chat.type == Chat.PRIVATE:
+            table = self.service.table_of_user(user_id)
+            if table is None:
+                raise Refusal("not_seated")
+            return table
+        table = self.service.in_chat(chat.id, topic_of(update))
+        if table is None:
+            raise Refusal("no_table")
+        return table
+
+    async def notify(self, update: Update, context: Context) -> None:
+        """/notify [off] in a group: a private note when a table opens here or its lobby
+        lacks one player (see ``bot.notify``); needs the user to have started the bot."""
+        chat, user = await self._group_chat(update), update.effective_user
+        if chat is None or user is None:
+            return
+        person = await self._person(user)
+        thread = topic_of(update)
+        if context.args and context.args[0].lower() == "off":
+            async with self.store.transaction() as tx:
+                await tx.subscribe(chat.id, user.id, on=False)
+            self._reply_group(chat, thread, "notify_off")
+            return
+        known = await self.store.user(person.user_id)
+        if known is None or not known.dm_ok:
+            self._reply_group(chat, thread, "notify_need_dm",
+                              link=f"https://t.me/{self.presenter.username}")
+            return
+        async with self.store.transaction() as tx:
+            await tx.subscribe(chat.id, user.id, on=True)
+        self._reply_group(chat, thread, "notify_on")
+
     async def unknown(self, update: Update, context: Context) -> None:
         """Any other text in a private chat, or a command addressed to this bot in a group."""
         self._answer(update, lambda lang: t(lang, "unknown_command"))
@@ -499,6 +569,12 @@ class Handlers:
                 reason = await self.service.hint(press.table_id, user.id, lang)
                 await query.answer(t(lang, "hint", reason=reason), show_alert=True)
                 return
+            if press.kind == cb.VOTE_KIND:  # 同意 / 拒绝
+                assert self.votes is not None
+                key = await self.votes.answer(press.table_id, press.version, user.id,
+                                              bool(press.index))
+                await query.answer(t(lang, key))
+                return
             if press.kind in cb.CONFIRM_KINDS:
                 await self._confirmation(query, press, user, lang, context)
                 return
@@ -582,6 +658,10 @@ class Handlers:
         if press.kind == "m":
             await service.take_back(table_id, user.id)
             return Reply(t(lang, "autoplay_off"))
+        if press.kind == "d":  # 解散: the vote is posted in the group
+            assert self.votes is not None
+            await self.votes.propose_dissolve(table_id, await self._person(user))
+            return Reply(t(lang, "vote_proposed"))
         if press.kind == cb.BIRD_KIND:  # 打鸟: the lobby lists the bird by the presser's name
             await self._person(user)
             placed = await birds.toggle(service, table_id, press.version, user.id)

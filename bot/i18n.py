@@ -55,8 +55,10 @@ ZH: dict[str, str] = {
         "/join 入座 · /leave 离座 · /begin 开局 · /stop 结束本桌\n"
         "/addbot 加电脑玩家(一人也能开一桌)· /removebot 请走电脑\n"
         "/rules 规则简介 · /lang en 切换群语言\n"
+        "/dissolve 提议解散本局(其他人都同意则不计分)· /replace 由电脑接替连续两局没出手的玩家"
+        " · /notify 开桌时私信通知我(/notify off 取消)\n"
         "/rank 本群排行(按本桌规则;/rank hunan 或 four14 看其他规则,/rank all 总榜)"
-        "· /me 我的战绩 · /history 最近牌局\n"
+        "· /me 我的战绩 · /history 最近牌局 · /replay 回放上一局(/replay N 第 N 局)\n"
         "/calc 算胡,例:/calc 一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾\n"
         "六胡抢规则:/calc four14 一二三 壹贰叁 四五六 贰柒拾 十十 + 拾\n"
         "/export 导出上一局记录。公平性:开局时公布种子的指纹 🔒(SHA-256 的前 8 位),"
@@ -316,6 +318,44 @@ ZH: dict[str, str] = {
     "replay_dm_unknown": "没有你打过的、编号为 {id} 的已结束牌局。",
     "replay_foreign": "这个回放不属于这里。",
     "card_name": "{name} · {rules}",
+    # votes (解散, replacing an absent seat), /notify and 添加到群组 (issue 13 items 2 and 5)
+    "cmd_dissolve": "提议解散本局(其他玩家都同意则不计分)",
+    "cmd_replace": "提议由电脑接替连续两局托管的玩家",
+    "cmd_notify": "本群开桌或差一人时私信通知我(/notify off 取消)",
+    "ev_dissolve": "解散",
+    "settle_dissolved": "🤝 本局已解散,不计分。",
+    "history_dissolved": "第 {no} 局 🤝 解散",
+    "dm_over_dissolved": "🤝 本局已解散,不计分",
+    "vote_what_dissolve": "解散本局",
+    "vote_what_replace": "由电脑接替 {target}(已连续 {hands} 局托管)",
+    "vote_what_replace_short": "由电脑接替托管的玩家",
+    "vote_open_text": "🗳 {name} 提议{what}(还剩 {seconds} 秒)\n同意:{agreed}\n等待:{waiting}",
+    "vote_nobody": "—",
+    "btn_vote_yes": "同意",
+    "btn_vote_no": "拒绝",
+    "vote_passed": "✅ {what}:通过。{names} 同意。",
+    "vote_refused": "❌ {what}:未通过,{name} 拒绝。",
+    "vote_timed_out": "⌛ {what}:未通过,{seconds} 秒内没有全部同意。",
+    "vote_overtaken": "{what}:投票结束,牌桌已有变化。",
+    "vote_cancelled_restart": "⚠️ 机器人重启了,{what}的投票已取消,请重新提议。",
+    "vote_busy": "这桌已有一个投票在进行,请等它结束。",
+    "vote_proposed": "已在群里发起解散投票。",
+    "btn_dissolve": "🤝 解散",
+    "vote_no_hand": "现在没有进行中的牌局可以解散。",
+    "vote_not_voter": "这个投票不需要你表态。",
+    "vote_proposer": "你是提议人,请等其他人表态。",
+    "vote_already": "你已经表过态了。",
+    "vote_agreed": "已同意。",
+    "vote_declined": "已拒绝。",
+    "replace_none": "没有连续两局托管的玩家可以由电脑接替。",
+    "replace_between": "只能在两局之间(结算后)提议由电脑接替。",
+    "notify_on": "好的:本群开桌或牌桌差一人时我会私信你(每桌最多一次)。/notify off 取消。",
+    "notify_off": "已取消本群的开桌通知。",
+    "notify_need_dm": "请先私聊机器人并按 Start,我才能私信通知你:{link}",
+    "notify_opened": "🀄 {chat} 开了一桌{rules}({seated}/{seats} 人)。",
+    "notify_one_short": "🀄 {chat} 的{rules}牌桌还差一人({seated}/{seats})!",
+    "btn_notify_join": "入座",
+    "btn_add_to_group": "➕ 添加到群组",
     **EVENT_NAMES,
 }
 
@@ -342,8 +382,12 @@ EN: dict[str, str] = {
         "/join sit · /leave leave · /begin start · /stop close the table\n"
         "/addbot adds a computer player (one person can play a table) · /removebot removes one\n"
         "/rules the rules in short · /lang zh switches the group's language\n"
+        "/dissolve proposes to end (解散) the hand, no points if all others agree · /replace a"
+        " computer player for one who played no move for two hands · /notify a private note when a"
+        " table opens (/notify off)\n"
         "/rank this group's leaderboard of its table's rules (/rank hunan or four14 for others, "
-        "/rank all: everyone) · /me your record · /history last hands\n"
+        "/rank all: everyone) · /me your record · /history last hands · /replay the last hand step"
+        " by step (/replay N: hand N)\n"
         "/calc judges a hand, e.g. /calc 一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾\n"
         "by the 六胡抢 rules: /calc four14 一二三 壹贰叁 四五六 贰柒拾 十十 + 拾\n"
         "/export sends the last hand's record. Fairness: the seed's fingerprint 🔒 (its SHA-256's "
@@ -622,6 +666,44 @@ EN: dict[str, str] = {
     "replay_dm_unknown": "You sat at no finished hand with id {id}.",
     "replay_foreign": "This replay does not belong here.",
     "card_name": "{name} · {rules}",
+    # votes (解散, replacing an absent seat), /notify and 添加到群组 (issue 13 items 2 and 5)
+    "cmd_dissolve": "propose to end (解散) the hand: no points if all others agree",
+    "cmd_replace": "propose a computer player for a seat in 托管 two hands running",
+    "cmd_notify": "a private note when a table opens here or lacks one (/notify off)",
+    "ev_dissolve": "解散",
+    "settle_dissolved": "🤝 The hand was ended (解散): no points.",
+    "history_dissolved": "Hand {no} 🤝 ended (解散)",
+    "dm_over_dissolved": "🤝 Hand ended (解散): no points",
+    "vote_what_dissolve": "end this hand (解散)",
+    "vote_what_replace": "a computer player for {target} (托管 for {hands} hands)",
+    "vote_what_replace_short": "hand a seat in 托管 to a computer player",
+    "vote_open_text": "🗳 {name} proposes to {what} ({seconds} s left)\nAgreed: {agreed}\nWaiting: {waiting}",
+    "vote_nobody": "—",
+    "btn_vote_yes": "同意 Agree",
+    "btn_vote_no": "拒绝 Refuse",
+    "vote_passed": "✅ {what}: agreed by {names}.",
+    "vote_refused": "❌ {what}: refused by {name}.",
+    "vote_timed_out": "⌛ {what}: not agreed by everyone within {seconds} s.",
+    "vote_overtaken": "{what}: vote over, the table moved on.",
+    "vote_cancelled_restart": "⚠️ The bot restarted: the vote to {what} is cancelled; propose it again.",
+    "vote_busy": "A vote is already open at this table; wait for it to end.",
+    "vote_proposed": "The vote to end the hand (解散) is posted in the group.",
+    "btn_dissolve": "🤝 解散 End",
+    "vote_no_hand": "No hand is in play to end.",
+    "vote_not_voter": "This vote is not yours to answer.",
+    "vote_proposer": "You proposed it; wait for the others.",
+    "vote_already": "You have answered already.",
+    "vote_agreed": "Agreed.",
+    "vote_declined": "Refused.",
+    "replace_none": "Nobody was in 托管 for two whole hands: no seat to hand to a computer player.",
+    "replace_between": "A replacement is proposed between hands (after the settlement).",
+    "notify_on": "OK: I will write to you when a table opens here or lacks one player (once a table). /notify off stops it.",
+    "notify_off": "No more notes about this group's tables.",
+    "notify_need_dm": "Open the bot privately and press Start first, so that I may write to you: {link}",
+    "notify_opened": "🀄 A {rules} table opened in {chat} ({seated}/{seats} seated).",
+    "notify_one_short": "🀄 The {rules} table in {chat} lacks one player ({seated}/{seats})!",
+    "btn_notify_join": "入座 Take a seat",
+    "btn_add_to_group": "➕ 添加到群组 Add to a group",
     **EVENT_NAMES,
 }
 

@@ -185,7 +185,8 @@ def _own(view: PrivateView) -> tuple[object, ...]:
 
 
 def keyboard(table: Table, seat: int, lang: str) -> InlineKeyboardMarkup | None:
-    """Exactly the seat's legal actions and 提示 (or the take-back button while in 托管)."""
+    """Exactly the seat's legal actions, 提示 and 解散 (proposing to end the hand), or the
+    take-back button while in 托管."""
     player, decision = table.players[seat], table.decisions[seat]
     if player.autoplay:
         return InlineKeyboardMarkup(
@@ -202,7 +203,9 @@ def keyboard(table: Table, seat: int, lang: str) -> InlineKeyboardMarkup | None:
         else:
             rows.append([button])
     rows[:0] = [discards[i:i + DISCARDS_PER_ROW] for i in range(0, len(discards), DISCARDS_PER_ROW)]
-    rows.append([InlineKeyboardButton(t(lang, "btn_hint"), callback_data=cb.simple("h", table.id))])
+    rows.append([InlineKeyboardButton(t(lang, "btn_hint"), callback_data=cb.simple("h", table.id)),
+                 InlineKeyboardButton(t(lang, "btn_dissolve"),
+                                      callback_data=cb.simple("d", table.id))])
     return InlineKeyboardMarkup(rows)
 
 
@@ -505,6 +508,27 @@ class Presenter:
             return 1
         self._put(chat_id, ("note", next(self._note_ids)), job)
 
+    def link_note(self, chat_id: int, text_of: Callable[[str], str],
+                  links_of: Callable[[str], Sequence[tuple[str, str]]], *, lang: str | None = None,
+                  key: Hashable | None = None) -> None:
+        """A one-off text with one row of (label, URL) buttons (a deep link: 添加到群组, or
+        入座 at a table), queued like a note; under ``key`` (if given) a later one replaces
+        one still waiting. A private chat that refuses it (the user blocked the bot) is
+        logged and skipped."""
+        async def job() -> int:
+            target = self.chat_now(chat_id)
+            chosen = lang or (await self.group_lang(target) if target < 0
+                              else self.default_lang)
+            markup = InlineKeyboardMarkup([[InlineKeyboardButton(text, url=url)
+                                            for text, url in links_of(chosen)]])
+            await self.gate.slot(key=target)
+            try:
+                await self.bot.send_message(target, text_of(chosen), reply_markup=markup)
+            except Forbidden as e:
+                log.info("chat %s refused a note: %s", target, e)
+            return 1
+        self._put(chat_id, key if key is not None else ("note", next(self._note_ids)), job)
+
     def document(self, chat_id: int, name: str, data: bytes,
                  caption_of: Callable[[str], str], *, lang: str | None = None,
                  thread_id: int | None = None) -> None:
@@ -806,6 +830,8 @@ class Presenter:
             lines.append(" · ".join([t(lang, "settle_mingtang", items=items), *flags]))
         elif outcome.kind == OutcomeKind.DRAW:
             lines.append(t(lang, "settle_draw"))
+        elif outcome.kind == OutcomeKind.DISSOLVED:
+            lines.append(t(lang, "settle_dissolved"))
         else:
             assert outcome.escaper is not None
             lines.append(t(lang, "settle_escape", name=names[outcome.escaper],
@@ -1172,6 +1198,8 @@ def _over_line(record: HandRecord, lang: str) -> str:
     outcome = record.hand.outcome
     if outcome is not None and outcome.kind == OutcomeKind.ESCAPE and outcome.escaper is not None:
         return t(lang, "dm_over_escape", name=record.names[outcome.escaper])
+    if outcome is not None and outcome.kind == OutcomeKind.DISSOLVED:
+        return t(lang, "dm_over_dissolved")
     return t(lang, "dm_over")
 
 

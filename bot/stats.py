@@ -270,6 +270,8 @@ def history_text(items: list[tuple[PlayedHand, Outcome]], lang: str) -> str:
             assert outcome.escaper is not None
             lines.append(t(lang, "history_escape", no=played.no,
                            name=played.names[outcome.escaper], points=points))
+        elif outcome.kind == OutcomeKind.DISSOLVED:
+            lines.append(t(lang, "history_dissolved", no=played.no))
         else:
             lines.append(t(lang, "history_draw", no=played.no))
     return "\n".join(lines)

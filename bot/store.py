@@ -197,6 +197,30 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE UNIQUE INDEX one_open_table_per_topic ON tables (chat_id, COALESCE(thread_id, 0))
         WHERE status != 'closed';
     """,
+    # votes (解散, replacing an absent seat) and /notify: an open vote's group message, so
+    # that a restart can say the vote was cancelled and take its buttons away; who asked a
+    # group for a private note when a table opens or lacks one player, and who was told of
+    # which table (at most once)
+    """
+    CREATE TABLE votes (
+        id        INTEGER PRIMARY KEY AUTOINCREMENT,
+        table_id  INTEGER NOT NULL REFERENCES tables (id),
+        kind      TEXT NOT NULL CHECK (kind IN ('dissolve', 'replace')),
+        proposer  INTEGER NOT NULL,
+        msg_id    INTEGER                         -- its group message, once sent
+    );
+    CREATE UNIQUE INDEX one_vote_per_table ON votes (table_id);
+    CREATE TABLE notify (
+        chat_id   INTEGER NOT NULL,
+        user_id   INTEGER NOT NULL,
+        PRIMARY KEY (chat_id, user_id)
+    );
+    CREATE TABLE notified (
+        table_id  INTEGER NOT NULL REFERENCES tables (id),
+        user_id   INTEGER NOT NULL,
+        PRIMARY KEY (table_id, user_id)
+    );
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -286,6 +310,17 @@ class BirdRow:
     name: str
     seat: int | None
     points: int | None
+
+
+@dataclass(frozen=True)
+class VoteRow:
+    """An open vote as stored: where its group message is."""
+
+    id: int
+    kind: str  # dissolve | replace
+    chat_id: int
+    thread_id: int | None
+    msg_id: int | None
 
 
 @dataclass(frozen=True)
@@ -419,6 +454,32 @@ class Store:
                        row["status"], row["group_msg_id"], row["settle_msg_id"],
                        tuple((r["seat"], r["action"]) for r in log),
                        tuple(r["user_id"] for r in users))
+
+    async def open_votes(self) -> list[VoteRow]:
+        """Every vote left open (the bot stopped before it ended), oldest first."""
+        rows = await self._all("SELECT v.id, v.kind, v.msg_id, t.chat_id, t.thread_id"
+                               " FROM votes v JOIN tables t ON t.id = v.table_id ORDER BY v.id")
+        return [VoteRow(r["id"], r["kind"], r["chat_id"], r["thread_id"], r["msg_id"])
+                for r in rows]
+
+    async def absent_hands(self, table_id: int, user_id: int, last: int) -> int:
+        """In how many of the table's ``last`` finished hands the user sat and every move of
+        his seat was played for him (托管), none by himself."""
+        row = await self._one(
+            "SELECT COUNT(*) AS n FROM (SELECT id FROM hands WHERE table_id = ?"
+            " AND status = 'done' ORDER BY no DESC LIMIT ?) h"
+            " JOIN results r ON r.hand_id = h.id AND r.user_id = ?"
+            " WHERE EXISTS (SELECT 1 FROM actions a WHERE a.hand_id = h.id AND a.seat = r.seat"
+            " AND a.auto = 1) AND NOT EXISTS (SELECT 1 FROM actions a WHERE a.hand_id = h.id"
+            " AND a.seat = r.seat AND a.auto = 0)", table_id, last, user_id)
+        assert row is not None
+        return int(row["n"])
+
+    async def subscribers(self, chat_id: int) -> list[int]:
+        """Who asked (/notify) to be told of this group's tables."""
+        rows = await self._all("SELECT user_id FROM notify WHERE chat_id = ? ORDER BY user_id",
+                               chat_id)
+        return [r["user_id"] for r in rows]
 
     async def next_hand_no(self, chat_id: int) -> int:
         """The number of a group's next hand: its hands count 1, 2, 3… over all its tables."""
@@ -632,6 +693,7 @@ class Tx:
         their hands, history and hand numbers), its leaderboard and its settings move to the
         new id; scores the new id already holds are added up."""
         await self.exec("UPDATE tables SET chat_id = ? WHERE chat_id = ?", new, old)
+        await self.exec("UPDATE OR IGNORE notify SET chat_id = ? WHERE chat_id = ?", new, old)
         await self.exec(
             "INSERT INTO scores (chat_id, rule_set, user_id, points, hands, wins, birds)"
             " SELECT ?, rule_set, user_id, points, hands, wins, birds FROM scores"
@@ -709,16 +771,18 @@ class Tx:
             hand_id, seq, seat, action, int(auto))
 
     async def finish_hand(self, hand_id: int, chat_id: int, users: Sequence[int],
-                          points: Sequence[int], winner: int | None) -> None:
+                          points: Sequence[int], winner: int | None,
+                          counted: bool = True) -> None:
         """Record a finished hand: per-seat results and the chat's score table of the hand's
-        rule set."""
+        rule set (a hand not ``counted``, one dissolved by vote, adds no hand played)."""
         await self.exec("UPDATE hands SET status = 'done', winner = ?, ended_at = datetime('now')"
                         " WHERE id = ?", winner, hand_id)
         rule_set = await self._hand_rule_set(hand_id)
         for seat, (user_id, p) in enumerate(zip(users, points, strict=True)):
             await self.exec("INSERT INTO results (hand_id, seat, user_id, points)"
                             " VALUES (?, ?, ?, ?)", hand_id, seat, user_id, p)
-            await self._add_score(chat_id, rule_set, user_id, p, hands=1, wins=int(seat == winner))
+            await self._add_score(chat_id, rule_set, user_id, p, hands=int(counted),
+                                  wins=int(seat == winner))
 
     async def _hand_rule_set(self, hand_id: int) -> str:
         async with self._db.execute("SELECT rule_set FROM hands WHERE id = ?", (hand_id,)) as cur:
@@ -770,6 +834,34 @@ class Tx:
                         seat, points, hand_id, user_id)
         await self._add_score(chat_id, await self._hand_rule_set(hand_id), user_id, points,
                               birds=1)
+
+
+    # --- votes and /notify ------------------------------------------------------------
+
+    async def add_vote(self, table_id: int, kind: str, proposer: int) -> int:
+        """A vote opened at the table; its id."""
+        return await self.exec("INSERT INTO votes (table_id, kind, proposer) VALUES (?, ?, ?)",
+                               table_id, kind, proposer)
+
+    async def set_vote_msg(self, vote_id: int, msg_id: int) -> None:
+        await self.exec("UPDATE votes SET msg_id = ? WHERE id = ?", msg_id, vote_id)
+
+    async def drop_vote(self, vote_id: int) -> None:
+        await self.exec("DELETE FROM votes WHERE id = ?", vote_id)
+
+    async def subscribe(self, chat_id: int, user_id: int, on: bool) -> None:
+        """/notify (``on``) or /notify off in a group."""
+        if on:
+            await self.exec("INSERT OR IGNORE INTO notify (chat_id, user_id) VALUES (?, ?)",
+                            chat_id, user_id)
+        else:
+            await self.exec("DELETE FROM notify WHERE chat_id = ? AND user_id = ?",
+                            chat_id, user_id)
+
+    async def mark_notified(self, table_id: int, user_id: int) -> bool:
+        """Note that the user is told of the table; False when he was already."""
+        return bool(await self._changes(
+            "INSERT OR IGNORE INTO notified (table_id, user_id) VALUES (?, ?)", table_id, user_id))
 
 
 def _bird_row(r: aiosqlite.Row) -> BirdRow:

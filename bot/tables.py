@@ -36,6 +36,7 @@ SLOW = 0  # the 慢速 decision timer: no 托管 before the seat was pinged twic
 SLOW_TIMEOUT = 180.0  # seconds a 慢速 decision waits (the presenter pings at 10 s and 90 s)
 BASES = (1, 2, 3, 5, 10)  # the 底分 a table may choose
 TIMERS = (30, 60, 120, SLOW)  # the decision timers a table may choose (seconds)
+ABSENT_HANDS = 2  # whole hands in 托管 after which the others may vote a seat's user out
 # A table's place: (group chat id, forum topic's message_thread_id or None outside forums
 # and in General). Each place holds at most one open table.
 Place = tuple[int, int | None]
@@ -62,7 +63,7 @@ class PressAnswer:
 
 
 # Public events that settle an offered card (or the hand): who took it, or that nobody did.
-_TAKING = frozenset({"hu", "pao", "peng", "chi", "to_row", "escape", "huangzhuang"})
+_TAKING = frozenset({"hu", "pao", "peng", "chi", "to_row", "escape", "huangzhuang", "dissolve"})
 _MOVE_EVENT = {"chi": "chi", A.PENG: "peng", A.HU: "hu"}  # an action kind's event kind
 _TAKEN = frozenset({"hu", "pao", "peng", "chi", "escape"})  # each has its "taken_<kind>" answer
 
@@ -760,6 +761,53 @@ class TableService:
         taken = self._taken_since(table, seat, decision, events)
         raise taken if taken is not None else Refusal("stale")
 
+    # --- votes (bot.votes runs them; these are their outcomes) ---------------------------
+
+    async def dissolve(self, table_id: int, proposer_id: int, hand_id: int) -> Table:
+        """解散 agreed by every other seated human: the running hand ``hand_id`` ends with no
+        points (the engine's own ending, logged as the proposer's), and the table waits
+        between hands as after any other. ``stale`` when that hand is no longer running."""
+        table = self.get(table_id)
+        async with table.lock:
+            seat = self._seat(table, proposer_id)
+            if table.hand is None or table.current is None or table.current.id != hand_id:
+                raise Refusal("stale")
+            await self._apply(table, seat, A.DISSOLVE, auto=False)
+        self._after_action(table)
+        return table
+
+    async def absent_seats(self, table: Table) -> list[int]:
+        """Seats whose human was played for (托管) through each of the table's last
+        ``ABSENT_HANDS`` hands: the others may hand them to a computer player."""
+        return [s for s, p in sorted(table.players.items()) if not p.robot and
+                await self.store.absent_hands(table.id, p.user_id, ABSENT_HANDS) == ABSENT_HANDS]
+
+    async def replace_seat(self, table_id: int, seat: int, user_id: int, lang: str) -> Table:
+        """The others voted: ``user_id`` leaves ``seat`` between hands (no 逃跑: no hand runs)
+        and a computer player (named in ``lang``) sits there instead; the next hand deals
+        at once if everyone else pressed 再来一局 already."""
+        table = self.get(table_id)
+        record = None
+        async with table.lock:
+            player = table.players.get(seat)
+            if table.status != "between" or player is None or player.user_id != user_id:
+                raise Refusal("stale")
+            picked = robots.pick({p.user_id for p in table.players.values()}, lang)
+            assert picked is not None, "fewer names than seats"
+            robot_id, name = picked
+            opener = self._next_opener(table, seat)
+            async with self.store.transaction() as tx:
+                await tx.remove_seat(table.id, seat)
+                await tx.upsert_user(robot_id, name, None, lang)
+                await tx.add_seat(table.id, seat, robot_id)
+                await tx.update_table(table.id, opener_id=opener)
+            table.players[seat] = Player(robot_id, name, lang)
+            table.opener_id = opener
+            if all(p.ready or p.robot for p in table.players.values()):
+                record = await self._start_hand(table)
+        self._started(table, record)
+        return table
+
     async def take_back(self, table_id: int, user_id: int) -> Table:
         """Switch 托管 off: the seat's clock starts afresh."""
         table = self.get(table_id)
@@ -886,10 +934,7 @@ class TableService:
         assert record is not None
         hand = record.hand
         try:
-            if action == A.ESCAPE:
-                hand.escape(seat)
-            else:
-                hand.apply(seat, action)
+            hand.apply_logged(seat, action)
         except IllegalAction:
             raise Refusal("stale") from None
         version = table.version + 1
@@ -924,7 +969,8 @@ class TableService:
         outcome = record.hand.outcome
         assert outcome is not None
         points = await birds.settle(tx, table.chat_id, record)  # 打鸟: the seats' share
-        await tx.finish_hand(record.id, table.chat_id, record.users, points, outcome.winner)
+        await tx.finish_hand(record.id, table.chat_id, record.users, points, outcome.winner,
+                             counted=outcome.kind != OutcomeKind.DISSOLVED)
         dealer = record.hand.dealer
         if outcome.kind == OutcomeKind.ESCAPE:
             draws = table.draws_in_row

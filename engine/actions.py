@@ -15,6 +15,7 @@ HU = "hu"
 PASS = "pass"
 PENG = "peng"
 ESCAPE = "escape"  # logged for 逃跑; never among the legal actions
+DISSOLVE = "dissolve"  # logged for a 解散 the seats agreed to; never among the legal actions
 
 
 _DISCARDS = tuple(f"d:{C.to_ascii(k)}" for k in range(C.KINDS))
@@ -31,14 +32,14 @@ def chi(groups: Sequence[Sequence[int]]) -> str:
 
 @dataclass(frozen=True)
 class ParsedAction:
-    kind: str  # hu pass peng discard chi escape
+    kind: str  # hu pass peng discard chi escape dissolve
     card: int | None = None  # the discarded card
     groups: tuple[tuple[int, ...], ...] = ()  # 吃 groups
 
 
 def parse(action: str) -> ParsedAction:
     """Structure of an action string; ``ValueError`` when it is not one."""
-    if action in (HU, PASS, PENG, ESCAPE):
+    if action in (HU, PASS, PENG, ESCAPE, DISSOLVE):
         return ParsedAction(action)
     if action in _DISCARD_KIND:
         return ParsedAction("discard", card=_DISCARD_KIND[action])
@@ -54,8 +55,9 @@ def parse(action: str) -> ParsedAction:
 
 
 _LABELS = {
-    "zh": {HU: "胡", PASS: "过", PENG: "碰", ESCAPE: "逃跑", "discard": "出", "chi": "吃", "bi": "比"},
-    "en": {HU: "胡 Win", PASS: "过 Pass", PENG: "碰", ESCAPE: "逃跑 Leave", "discard": "出",
+    "zh": {HU: "胡", PASS: "过", PENG: "碰", ESCAPE: "逃跑", DISSOLVE: "解散", "discard": "出", "chi": "吃", "bi": "比"},
+    "en": {HU: "胡 Win", PASS: "过 Pass", PENG: "碰", ESCAPE: "逃跑 Leave", DISSOLVE: "解散 Dissolve",
+           "discard": "出",
            "chi": "吃", "bi": "比"},
 }
 

@@ -40,6 +40,8 @@ def payments(outcome: Outcome, dealer: int) -> list[Payment]:
                 if -p > loss and outcome.xing is not None:
                     paid.append((seat, outcome.xing, -p - loss))
         return paid
+    if outcome.kind == OutcomeKind.DISSOLVED:  # 解散: nobody pays
+        return []
     payer = dealer if outcome.kind == OutcomeKind.DRAW else outcome.escaper
     assert payer is not None
     return [(payer, seat, p) for seat, p in enumerate(points) if p > 0]

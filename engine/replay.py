@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine import actions as A
 from engine.rules import get_rule_set
 from engine.state import Hand
 from engine.views import Event, PrivateView
@@ -50,7 +49,7 @@ def replay_views(
     hand = Hand.new(get_rule_set(rules_key), seed=seed, dealer=dealer, base=base)
     frame = _frame(hand, 0, len(actions), []) if k == 0 else None
     for i, (seat, action) in enumerate(actions, 1):
-        moved = hand.escape(seat) if action == A.ESCAPE else hand.apply(seat, action)
+        moved = hand.apply_logged(seat, action)
         if i == k:
             frame = _frame(hand, k, len(actions), moved)
     if not hand.is_terminal():

@@ -214,10 +214,7 @@ class Hand:
     ) -> Hand:
         hand = cls.new(rules, seed=seed, deck=deck, dealer=dealer, base=base)
         for seat, action in log:
-            if action == A.ESCAPE:
-                hand.escape(seat)
-            else:
-                hand.apply(seat, action)
+            hand.apply_logged(seat, action)
         return hand
 
     def to_dict(self) -> dict[str, Any]:
@@ -324,6 +321,14 @@ class Hand:
                 self._resolve_claim()
         return self.history[start:]
 
+    def apply_logged(self, seat: int, action: str) -> list[Event]:
+        """Apply an entry of the log: a move, or an ending no seat chooses alone (逃跑, 解散)."""
+        if action == A.ESCAPE:
+            return self.escape(seat)
+        if action == A.DISSOLVE:
+            return self.dissolve(seat)
+        return self.apply(seat, action)
+
     def escape(self, seat: int) -> list[Event]:
         """逃跑: the seat leaves mid-hand and pays the penalty to each other seat (9.6)."""
         if self.outcome is not None:
@@ -340,6 +345,20 @@ class Hand:
         self._emit("escape", seat)
         self._finish(Outcome(OutcomeKind.ESCAPE, self._with_xing_stake(points, [seat]),
                              escaper=seat))
+        return self.history[start:]
+
+    def dissolve(self, seat: int) -> list[Event]:
+        """解散: the hand ends on ``seat``'s proposal, which the other seats agreed to; nobody
+        scores or pays (no 醒筹 either). The vote itself is the bot's: the log keeps only its
+        result, so that a replay ends the hand where it ended."""
+        if self.outcome is not None:
+            raise IllegalAction("hand_over", seat, A.DISSOLVE, "the hand is over")
+        if not 0 <= seat < self.players:
+            raise IllegalAction("bad_seat", seat, A.DISSOLVE, "no such seat")
+        start = len(self.history)
+        self.log.append((seat, A.DISSOLVE))
+        self._emit("dissolve", seat)
+        self._finish(Outcome(OutcomeKind.DISSOLVED, (0,) * self.players))
         return self.history[start:]
 
     def escape_penalty(self, seat: int) -> int:

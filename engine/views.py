@@ -56,7 +56,7 @@ class Event:
     """Something that happened. ``visible_to`` is ``None`` for everyone, else one seat.
 
     ``kind`` is one of: ``deal liang tianhu ti wei chouwei draw discard chi peng pao pass hu
-    to_row huangzhuang escape``. A ``pass`` is seen only by the seat that passed: that it was
+    to_row huangzhuang escape dissolve``. A ``pass`` is seen only by the seat that passed: that it was
     asked at all is private (RULES.md 9.11). ``cards`` are the cards this event shows its audience
     (empty when they are face down to it). For ``chi`` they are all groups put out,
     concatenated, and ``groups`` keeps them apart.
@@ -91,6 +91,7 @@ class OutcomeKind(StrEnum):
     WIN = "win"
     DRAW = "draw"  # 荒庄
     ESCAPE = "escape"  # 逃跑
+    DISSOLVED = "dissolved"  # 解散: ended by the seats' vote, no points
 
 
 @dataclass(frozen=True)

@@ -134,7 +134,7 @@ def result_text(pub: PublicView, names: Sequence[str], s: Mapping[str, str]) -> 
         return " ".join([s["win_title"].format(name=who), *marks])
     if o.kind == OutcomeKind.ESCAPE and o.escaper is not None:
         return s["escape_title"].format(name=fonts.name(names[o.escaper], f, 260))
-    return s["draw_title"]
+    return s["dissolved_title" if o.kind == OutcomeKind.DISSOLVED else "draw_title"]
 
 
 def _header(

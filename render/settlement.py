@@ -83,6 +83,8 @@ def layout_settlement(
 def _note(view: PublicView, outcome: Outcome, s: Mapping[str, str]) -> str:
     """What a hand without a winner came to: 荒庄 (the dealer paying 醒筹 where a 醒家 sits
     out) or 逃跑 (paid to each of the others)."""
+    if outcome.kind == OutcomeKind.DISSOLVED:
+        return s["dissolved_note"]
     if outcome.kind == OutcomeKind.DRAW:
         if outcome.xing is not None and outcome.points[outcome.xing]:
             return s["draw_note_xing"].format(p=outcome.points[outcome.xing])
@@ -146,6 +148,8 @@ def _title(
             marks = [s[m] for m, on in flags if on]
     elif outcome.kind == OutcomeKind.ESCAPE and outcome.escaper is not None:
         key, seat = "escape_title", outcome.escaper
+    elif outcome.kind == OutcomeKind.DISSOLVED:
+        key, seat = "dissolved_title", None
     else:
         key, seat = "draw_title", None
     rules = rules_label(s, view.rule_set)

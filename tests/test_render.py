@@ -41,6 +41,10 @@ def play(seed: int) -> tuple[list[Hand], Hand]:
         h = snaps[-1]
         snaps = snaps[:-1]
         h.escape(h.to_act()[0])
+    elif seed % 5 == 1 and len(snaps) > 1:  # and some by a 解散 vote
+        h = snaps[-1]
+        snaps = snaps[:-1]
+        h.dissolve(seed % 3)
     return snaps, h
 
 
@@ -132,7 +136,7 @@ def test_every_kind_renders_for_random_positions(
         check_scene(layout_settlement(view, NAMES, totals))
         decode(render_settlement(view, NAMES, totals))
         check_scene(layout_settlement(view, NAMES, None, lang="en"))
-    assert kinds == set(OutcomeKind)  # wins, 荒庄 and 逃跑 all came up
+    assert kinds == set(OutcomeKind)  # wins, 荒庄, 逃跑 and 解散 all came up
 
 
 def test_table_shows_backs_exactly_where_cards_are_face_down(
