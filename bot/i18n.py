@@ -303,6 +303,23 @@ ZH: dict[str, str] = {
     "mingtang_times": "{name}×{fan}",
     "flag_dihu": "地胡",
     "flag_fed": "{name} 点炮",
+    # matches (局数) and the 总结算 (issue 13 item 1)
+    "help_match": (
+        "局数:/new 8局(或 /new 8、/new 16、/new 4局;单独的 4 是人数)或大厅 ⚙ 选一场 4/8/16 局"
+        "的比赛,打完发「总结算」。比赛中离开就是逃跑:本局按逃跑结算,比赛随即结束并发出已打各局"
+        "的总结算;/stop 也一样。"
+    ),
+    "new_usage_match": "局数:加 4局、8局 或 16局(或直接 8、16)打一场比赛;单独的 4 是人数。",
+    "match_single": "单局",
+    "match_hands": "{n}局",
+    "lobby_match": "局数:{label}",
+    "match_hand": "第 {k}/{n} 局",
+    "match_scores": "本场:{scores}",
+    "match_score": "{name} {points}",
+    "match_caption": "🏁 总结算 · {k}/{n} 局\n冠军:{names}({points})\n{scores}",
+    "match_caption_left": "{name} 离开(逃跑),比赛提前结束。",
+    "match_caption_stopped": "比赛被 /stop 提前结束。",
+    "match_over_next": "比赛结束;按「再来一局」开始新的一场。",
     **EVENT_NAMES,
 }
 
@@ -596,6 +613,25 @@ EN: dict[str, str] = {
     "mingtang_times": "{name} ×{fan}",
     "flag_dihu": "地胡",
     "flag_fed": "fed by {name} (点炮)",
+    # matches (局数) and the 总结算 (issue 13 item 1)
+    "help_match": (
+        "局数 Matches: /new 8局 (or /new 8, /new 16, /new 4局; a bare 4 is the seats) or ⚙ in "
+        "the lobby plays a match of 4/8/16 hands, then posts its 总结算 final settlement. "
+        "Leaving during a match is 逃跑: the hand is settled as 逃跑 and the match ends at once "
+        "with the 总结算 of the hands played; /stop does the same."
+    ),
+    "new_usage_match": "局数: add 4局, 8局 or 16局 (or just 8, 16) for a match; a bare 4 is "
+                       "the seats.",
+    "match_single": "single hand",
+    "match_hands": "{n}局",
+    "lobby_match": "局数 hands: {label}",
+    "match_hand": "hand {k}/{n}",
+    "match_scores": "Match: {scores}",
+    "match_score": "{name} {points}",
+    "match_caption": "🏁 总结算 final · hands {k}/{n}\nWinner: {names} ({points})\n{scores}",
+    "match_caption_left": "{name} left (逃跑): the match ended early.",
+    "match_caption_stopped": "The match was ended by /stop.",
+    "match_over_next": "The match is over; press 再来一局 for a new one.",
     **EVENT_NAMES,
 }
 
