@@ -207,3 +207,49 @@ async def test_leaving_mid_match_is_an_escape_that_ends_it(tg: FakeTelegram, tmp
         summary = _summaries(tg, group)[0]
         assert summary.caption.startswith(f"{SUMMARY} · 2/4 局")
         assert "Alice 离开(逃跑)" in summary.caption
+
+
+async def test_stop_ends_a_match_in_its_forum_topic_at_four_seats(tg: FakeTelegram,
+                                                                   tmp_path) -> None:
+    """湖南 at 4 seats (a 醒家 each hand) in a forum topic: /stop ends the match with the
+    总结算 of the hands finished (a voided hand is not one), posted in the topic."""
+    config = make_config(tg, tmp_path / "db.sqlite3", action_timeout=AUTOPLAY_AFTER)
+    async with running_bot(config) as app:
+        svc = services(app)
+        alice = tg.user("Alice", language_code="zh-hans")
+        forum = tg.forum("比赛论坛", members=(alice,))
+        topic = tg.create_topic(forum, "八局")
+        tg.start_private(alice)
+        await tg.send_text(forum, alice, "/new hunan 4 8", topic=topic)
+        table = await tg.wait_for(lambda: svc.service.in_chat(forum.id, topic))
+        assert (table.rules.players, table.match_hands) == (4, 8)
+        for _ in range(3):
+            await tg.send_text(forum, alice, "/addbot", topic=topic)
+        await tg.wait_for(lambda: table.status == "playing", timeout=20)
+        await tg.wait_for(lambda: table.status == "between", timeout=60)
+        await svc.presenter.idle()
+        settle = tg.message(forum, table.current.settle_msg_id)
+        svc.service.action_timeout = 60.0
+        await tg.press_button(settle, alice, t("zh", "btn_again"))
+        await tg.wait_for(lambda: table.status == "playing")
+        match_id = table.match.id
+        await tg.send_text(forum, alice, "/stop", topic=topic)
+
+        def stopped_or_asked() -> object:
+            if table.status == "closed":
+                return True
+            return next((m for m in tg.topic_messages(forum, topic) if m.text and
+                         m.text.startswith(t("zh", "stop_confirm", hand=table.current.no))), None)
+        asked = await tg.wait_for(stopped_or_asked)
+        if asked is not True:  # the hand still ran (Alice was not its 醒家)
+            await tg.press_button(asked, alice, t("zh", "btn_confirm_s"))
+        await tg.wait_for(lambda: len(_summaries(tg, forum)) == 1, timeout=20)
+        summary = _summaries(tg, forum)[0]
+        assert summary.thread_id == topic
+        played = await svc.store.match_played(match_id)
+        assert summary.caption.startswith(f"{SUMMARY} · {len(played)}/8 局")
+        row = await svc.store.match(match_id)
+        assert row is not None and row.status == "stopped" and row.leaver is None
+        if asked is not True:
+            assert len(played) == 1
+            assert t("zh", "match_caption_stopped") in summary.caption
