@@ -5,6 +5,8 @@ results in the store; leaving mid-match is a 逃跑 that ends the match with its
 
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 from fakebot import FakeTelegram, FakeUser
 from telegram.ext import Application
@@ -14,7 +16,7 @@ from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
 from bot.handlers import match_from_args, new_usage, rules_from_args
 from bot.i18n import t
 from bot.messages import match_lines, summary_caption, summary_of
-from bot.store import MatchRow
+from bot.store import MIGRATIONS, SCHEMA_VERSION, MatchRow, Store
 from bot.tables import HandRecord, Match, Table
 from render.match import MatchHand, MatchSummary
 
@@ -253,3 +255,28 @@ async def test_stop_ends_a_match_in_its_forum_topic_at_four_seats(tg: FakeTelegr
         if asked is not True:
             assert len(played) == 1
             assert t("zh", "match_caption_stopped") in summary.caption
+
+
+async def test_the_match_migration_keeps_old_tables_single_hand(tmp_path) -> None:
+    """A database of the schema before matches: its open table plays single hands after the
+    upgrade, and its hands belong to no match."""
+    path = tmp_path / "db.sqlite3"
+    ours = next(i for i, m in enumerate(MIGRATIONS) if "CREATE TABLE matches" in m)
+    with sqlite3.connect(path) as db:
+        for target in range(1, ours + 1):
+            db.executescript(f"BEGIN;\n{MIGRATIONS[target - 1]}\n"
+                             f"PRAGMA user_version = {target};\nCOMMIT;")
+        db.execute("INSERT INTO tables (id, chat_id, opener_id, status, base)"
+                   " VALUES (1, -100, 1, 'lobby', 3)")
+        db.execute("INSERT INTO hands (table_id, no, rule_set, seed, dealer, status)"
+                   " VALUES (1, 1, 'qq', '7', 0, 'done')")
+    store = await Store.open(path)
+    try:
+        assert await store.schema_version() == SCHEMA_VERSION
+        assert (await store.open_tables())[0].match_hands == 1
+        assert await store.running_match(1) is None and await store.unposted_matches() == []
+        async with store.transaction() as tx:
+            match_id = await tx.create_match(1, 8)
+        assert await store.running_match(1) == MatchRow(match_id, 1, 8, "running", None, None)
+    finally:
+        await store.close()
