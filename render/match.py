@@ -24,12 +24,12 @@ WIDTH = 780
 M = 20
 TITLE_H = 60
 HEAD_H = 70  # names and badges
-ROW_H = 34  # a hand
+ROW_H = 36  # a hand
 SUM_H = 40  # totals, wins and 自摸 rows
 NO_W = 112  # the hand-number and row-label column
-BEST_H = 64
-CELL_PX = 22
-LABEL_PX = 18
+BEST_H = 70
+CELL_PX = 24
+LABEL_PX = 20
 NAME_PX = 22
 FORMAT = "JPEG"  # as the leaderboard: PNG encoding alone would eat most of the budget
 
@@ -125,9 +125,10 @@ def _head(scene: Scene, s: Mapping[str, str], summary: MatchSummary, p: int, box
           champions: frozenset[int]) -> None:
     scene.name(Rect(box.x + 10, box.y + 4, box.w - 20, 34), f"name:{p}", summary.names[p],
                NAME_PX, anchor="mm")
-    badge = s["champion"] if p in champions else s["left"] if p == summary.leaver else ""
-    if badge:
-        ink = T.GOLD if p in champions else T.LOSS
+    badges = [s[key] for key, on in (("champion", p in champions), ("left", p == summary.leaver))
+              if on]
+    if badges:
+        badge, ink = " · ".join(badges), T.LOSS if p == summary.leaver else T.GOLD
         scene.text(box.x + box.w // 2, box.y + 52, badge, LABEL_PX, ink, anchor="mm",
                    max_width=box.w - 16)
 
@@ -175,7 +176,7 @@ def _best(scene: Scene, s: Mapping[str, str], summary: MatchSummary, y: int) -> 
                                 mingtang=" ".join(hand.mingtang) or s["plain"])
         scene.name(Rect(M + 14, y + 4, 220, 28), "best_name", summary.names[hand.winner],
                    LABEL_PX + 2, T.GOLD)
-    scene.text(M + 14, y + (46 if found else BEST_H // 2), text, LABEL_PX, T.TEXT,
+    scene.text(M + 14, y + (46 if found else BEST_H // 2), text, LABEL_PX + 2, T.TEXT,
                anchor="lm", max_width=WIDTH - 2 * M - 28)
 
 
