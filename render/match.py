@@ -183,3 +183,17 @@ def _best(scene: Scene, s: Mapping[str, str], summary: MatchSummary, y: int) -> 
 def render_match(summary: MatchSummary, lang: str = "zh") -> bytes:
     """The 总结算 picture of a match, in ``lang`` (zh or en)."""
     return render(lambda: layout_match(summary, lang), FORMAT)
+
+
+def sample_summary(players: int = 4, planned: int = 16) -> MatchSummary:
+    """A full match for the demo and the benchmark: a rotating winner, a 荒庄 every fifth
+    hand, 自摸 and 名堂 here and there; names of several scripts and lengths."""
+    names = ("小明", "Bartholomew Fitzwilliam", "さくら🌸", "Дмитрий")[:players]
+    hands = []
+    for i in range(planned):
+        winner = None if i % 5 == 4 else i % players
+        points = tuple(0 if winner is None else (i + 2) * (players - 1) if p == winner
+                       else -(i + 2) for p in range(players))
+        hands.append(MatchHand(points, winner, 12 + 3 * i if winner is not None else 0,
+                               ("红胡",) if i % 3 == 0 else (), i % 4 == 1))
+    return MatchSummary(names, planned, tuple(hands))

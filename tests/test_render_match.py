@@ -17,7 +17,7 @@ from test_render_snapshots import SNAPSHOTS, similar
 
 from render import fonts
 from render import theme as T
-from render.match import MatchHand, MatchSummary, layout_match, render_match
+from render.match import MatchHand, MatchSummary, layout_match, render_match, sample_summary
 from render.scene import Box, Scene, Text, paint
 from render.strings import LANGS, MATCH_EN, MATCH_ZH
 
@@ -140,3 +140,11 @@ def test_names_are_cut_inside_their_columns() -> None:
                     and t.y == box.y + box.h // 2 and t.x == box.x + box.w // 2)
         assert fonts.font(22).getlength(name.text) <= box.w
     assert scene.width == 780
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_sample_match_of_the_demo_and_bench_is_a_full_match(players: int) -> None:
+    s = sample_summary(players, 16)
+    assert len(s.hands) == s.planned == 16 and len(s.names) == players
+    assert sum(s.totals()) == 0 and all(len(h.points) == players for h in s.hands)
+    check_scene(layout_match(s, "en"))
