@@ -319,7 +319,7 @@ ZH: dict[str, str] = {
     "match_caption": "🏁 总结算 · {k}/{n} 局\n冠军:{names}({points})\n{scores}",
     "match_caption_left": "{name} 离开(逃跑),比赛提前结束。",
     "match_caption_stopped": "比赛被 /stop 提前结束。",
-    "match_over_next": "比赛结束;按「再来一局」开始新的一场。",
+    "match_over_next": "上一场比赛已结束(见总结算)。按「开局」开始新的一场;开桌人可按 ⚙ 改设置。",
     **EVENT_NAMES,
 }
 
@@ -631,7 +631,8 @@ EN: dict[str, str] = {
     "match_caption": "🏁 总结算 final · hands {k}/{n}\nWinner: {names} ({points})\n{scores}",
     "match_caption_left": "{name} left (逃跑): the match ended early.",
     "match_caption_stopped": "The match was ended by /stop.",
-    "match_over_next": "The match is over; press 再来一局 for a new one.",
+    "match_over_next": "The last match is over (see its 总结算). Press 开局 Deal for a new "
+                       "one; the opener may change the settings with ⚙.",
     **EVENT_NAMES,
 }
 

@@ -661,6 +661,8 @@ class Presenter:
         rules += "\n" + t(lang, "lobby_match", label=match_label(table.match_hands, lang))
         text = t(lang, "lobby", table=table.id, opener=opener, seats=seats, rules=rules,
                  n=table.rules.players)
+        if table.configurable and table.current is not None:  # back after a match
+            text += "\n\n" + t(lang, "match_over_next")
         if table.full_since is not None:  # said once: no ticking edits
             text += "\n\n" + t(lang, "lobby_full", seconds=f"{self.service.full_start_delay:g}")
         return text
@@ -874,8 +876,7 @@ class Presenter:
             ready = [p.name for p in table.players.values() if p.ready]
             if ready:
                 tail.append(t(lang, "settle_ready", names=t(lang, "name_sep").join(ready)))
-            over = record.match_place is not None and table.match is None
-            tail.append(t(lang, "match_over_next" if over else "settle_next"))
+            tail.append(t(lang, "settle_next"))
             bird_line = birds.waiting_line(table.rules, next_birds, lang)
             tail += [bird_line] if bird_line else []
         parts = [html.escape("\n".join(lines))]

@@ -188,8 +188,12 @@ class Table:
 
     @property
     def configurable(self) -> bool:
-        """The options may still change: a lobby before the first deal."""
-        return self.status == "lobby" and self.current is None
+        """The options may still change: a lobby before the first deal, or back in the lobby
+        after a match (before the next match's first deal)."""
+        if self.status != "lobby":
+            return False
+        return self.current is None or (self.current.match_place is not None
+                                        and self.match is None)
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s for s, p in self.players.items() if p.user_id == user_id), None)
@@ -493,8 +497,8 @@ class TableService:
             async with self.store.transaction() as tx:
                 await self._unseat(tx, table, seat)
             self._drop(table, seat)
-        self.observer.changed(table)
         self._tell_match_over(table)
+        self.observer.changed(table)
         return table
 
     # --- table options (⚙) -------------------------------------------------------------
@@ -703,9 +707,10 @@ class TableService:
             self._by_place.pop(table.place, None)
             self._refresh_decisions(table)
             self.observer.closed(table)
+            self._tell_match_over(table)
         else:
+            self._tell_match_over(table)  # the 总结算 goes before a new lobby
             self.observer.changed(table)
-        self._tell_match_over(table)
 
     async def begin(self, table_id: int, user_id: int) -> Table:
         table = self.get(table_id)
@@ -743,8 +748,8 @@ class TableService:
     def _started(self, table: Table, record: HandRecord | None) -> None:
         if record is not None and record.hand.is_terminal():  # a forced 天胡 ends it at once
             self.observer.settled(table, record)
-        self.observer.changed(table)
         self._tell_match_over(table)
+        self.observer.changed(table)
 
     async def _start_hand(self, table: Table) -> HandRecord:
         version = table.version + 1
@@ -1030,12 +1035,16 @@ class TableService:
         points = await birds.settle(tx, table.chat_id, record)  # 打鸟: the seats' share
         await tx.finish_hand(record.id, table.chat_id, record.users, points, outcome.winner)
         match_cols = await self._count_in_match(tx, table.match, tuple(points), leaver)
-        dealer = record.hand.dealer
+        dealer: int | None = record.hand.dealer
         if outcome.kind == OutcomeKind.ESCAPE:
             draws = table.draws_in_row
         else:
             dealer, draws = next_dealer(record.hand.rules, dealer, outcome, table.draws_in_row)
         cols: dict[str, object] = {"status": "between", "dealer": dealer, "draws_in_row": draws}
+        if match_cols.get("ended_match") is not None and leaver is None:
+            # the match's last hand: back to the lobby, where a new match starts (and
+            # draws its first dealer) with 开局, and the opener may change the options
+            cols = {"status": "lobby", "dealer": None, "draws_in_row": 0}
         await tx.update_table(table.id, **cols)
         return cols | match_cols
 

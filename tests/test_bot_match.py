@@ -95,7 +95,7 @@ async def _play_hand(tg: FakeTelegram, app: Application, table: Table,  # type: 
     """Hand k of the match runs to its end (Alice in 托管), its settlement says 第 k/8 局,
     and 再来一局 deals the next one unless it was the last."""
     svc = services(app)
-    await tg.wait_for(lambda: table.status == "between", timeout=60)
+    await tg.wait_for(lambda: table.status != "playing", timeout=60)
     await svc.presenter.idle()
     record = table.current
     assert record is not None and record.match_place == (k, 8)
@@ -121,6 +121,7 @@ async def test_an_eight_hand_match_survives_a_restart_and_posts_its_summary_once
         await services(app).presenter.idle()
         photo = tg.message(group, table.current.group_msg_id)  # type: ignore[union-attr,arg-type]
         assert photo is not None and "第 1/8 局" in (photo.caption or "")
+        names_before = [p.name for p in table.players.values()]
         for k in range(1, 5):
             await _play_hand(tg, app, table, alice, group, k)
         await tg.wait_for(lambda: table.status == "playing")
@@ -137,7 +138,8 @@ async def test_an_eight_hand_match_survives_a_restart_and_posts_its_summary_once
         for k in range(5, 9):
             await _play_hand(tg, app, table, alice, group, k)
         await tg.wait_for(lambda: len(_summaries(tg, group)) == 1, timeout=20)
-        assert table.match is None and table.status == "between"
+        assert table.match is None and table.status == "lobby"  # same players, counter reset
+        assert [p.name for p in table.players.values()] == names_before
         row = await svc.store.match(match_id)
         assert row is not None and row.status == "done"
         played = await svc.store.match_played(match_id)
@@ -151,15 +153,19 @@ async def test_an_eight_hand_match_survives_a_restart_and_posts_its_summary_once
                                                                 in summary.caption)
         assert summary.caption.startswith(f"{SUMMARY} · 8/8 局")
         settle = tg.message(group, table.current.settle_msg_id)
-        assert t("zh", "match_over_next") in (settle.caption or "")
+        assert "第 8/8 局" in settle.caption and not settle.keyboard  # no 再来一局: the lobby
+        await svc.presenter.idle()
+        lobby = tg.message(group, table.lobby_msg_id)
+        assert summary.message_id < lobby.message_id  # the 总结算 first, then the new lobby
+        assert t("zh", "match_over_next") in lobby.text
+        assert any(text == t("zh", "btn_settings") for row in lobby.keyboard for text, _ in row)
     async with running_bot(config) as app:  # posted once: not again after a restart
         svc = services(app)
         table = svc.service.in_chat(group.id)  # type: ignore[attr-defined]
         await svc.presenter.idle()
         assert len(_summaries(tg, group)) == 1
-        # 再来一局 after a match starts a new one of the same length
-        settle = tg.message(group, table.current.settle_msg_id)
-        await tg.press_button(settle, alice, t("zh", "btn_again"))
+        # 开局 in the lobby after a match starts a new one of the same length
+        await tg.press_button(tg.message(group, table.lobby_msg_id), alice, t("zh", "btn_begin"))
         await tg.wait_for(lambda: table.status == "playing")
         assert table.match is not None and table.match.id != match_id
         assert table.current.match_place == (1, 8)
