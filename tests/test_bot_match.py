@@ -17,7 +17,7 @@ from bot.handlers import match_from_args, new_usage, rules_from_args
 from bot.i18n import t
 from bot.messages import match_lines, summary_caption, summary_of
 from bot.store import MIGRATIONS, SCHEMA_VERSION, MatchRow, Store
-from bot.tables import HandRecord, Match, Table
+from bot.tables import HandRecord, Match, Refusal, Table
 from render.match import MatchHand, MatchSummary
 
 AUTOPLAY_AFTER = 0.2  # Alice's first decision of a hand times out into 托管 after this
@@ -187,6 +187,13 @@ async def test_the_settings_keyboard_chooses_a_match(tg: FakeTelegram, tmp_path)
         assert table is not None and table.match_hands == 16
         await tg.wait_for(lambda: "局数:16局" in (tg.message(group, lobby.message_id).text or ""))
         assert (await svc.store.open_tables())[0].match_hands == 16
+        with pytest.raises(Refusal) as refused:
+            await svc.service.configure(table.id, alice.id, "match", "5")
+        assert refused.value.code == "bad_option" and table.match_hands == 16
+        # /help says what leaving a match means
+        help_text = (await tg.wait_reply(await tg.send_text(group, alice, "/help"))).text
+        assert help_text.endswith(t("zh", "help_match")) and "逃跑" in t("zh", "help_match")
+        assert "逃跑" in t("en", "help_match")
 
 
 async def test_leaving_mid_match_is_an_escape_that_ends_it(tg: FakeTelegram, tmp_path) -> None:
