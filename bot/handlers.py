@@ -216,7 +216,7 @@ class Handlers:
         return isolate(chat.title) if chat.title else str(chat_id)
 
     async def help(self, update: Update, context: Context) -> None:
-        self._answer(update, lambda lang: t(lang, "help") + "\n" + t(lang, "help_match"))
+        await self._text(update, "help")
 
     async def rules(self, update: Update, context: Context) -> None:
         """/rules [rule set [seats [option]]]: the rules of the chat's table (or those named)

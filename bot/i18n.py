@@ -62,7 +62,10 @@ ZH: dict[str, str] = {
         "/export 导出上一局记录。公平性:开局时公布种子的指纹 🔒(SHA-256 的前 8 位),"
         "结算时公布种子(点开「公平性」),可用 python -m engine verify 验证。\n"
         "手牌和操作按钮在各自与机器人的私聊里;群里只显示牌桌。按「💡 提示」看电脑会怎么打。\n"
-        "第一次玩的人请先私聊机器人并按 Telegram 的 Start 按钮,否则机器人无法给你发牌。"
+        "第一次玩的人请先私聊机器人并按 Telegram 的 Start 按钮,否则机器人无法给你发牌。\n"
+        "局数:/new 8局(或 /new 8、/new 16、/new 4局;单独的 4 是人数)或大厅 ⚙ 选一场 4/8/16 局"
+        "的比赛,打完发「总结算」。比赛中离开就是逃跑:本局按逃跑结算,比赛随即结束并发出已打各局"
+        "的总结算;/stop 也一样。"
     ),
     "start_private": (
         "你好,{name}!我是跑胡子机器人。\n"
@@ -304,11 +307,6 @@ ZH: dict[str, str] = {
     "flag_dihu": "地胡",
     "flag_fed": "{name} 点炮",
     # matches (局数) and the 总结算 (issue 13 item 1)
-    "help_match": (
-        "局数:/new 8局(或 /new 8、/new 16、/new 4局;单独的 4 是人数)或大厅 ⚙ 选一场 4/8/16 局"
-        "的比赛,打完发「总结算」。比赛中离开就是逃跑:本局按逃跑结算,比赛随即结束并发出已打各局"
-        "的总结算;/stop 也一样。"
-    ),
     "new_usage_match": "局数:加 4局、8局 或 16局(或直接 8、16)打一场比赛;单独的 4 是人数。",
     "match_single": "单局",
     "match_hands": "{n}局",
@@ -317,7 +315,8 @@ ZH: dict[str, str] = {
     "match_scores": "本场:{scores}",
     "match_score": "{name} {points}",
     "match_caption": "🏁 总结算 · {k}/{n} 局\n冠军:{names}({points})\n{scores}",
-    "match_caption_left": "{name} 离开(逃跑),比赛提前结束。",
+    "match_caption_left": "{name} 离座,比赛提前结束。",
+    "match_caption_escaped": "{name} 离开(逃跑),比赛提前结束。",
     "match_caption_stopped": "比赛被 /stop 提前结束。",
     "match_over_next": "上一场比赛已结束(见总结算)。按「开局」开始新的一场;开桌人可按 ⚙ 改设置。",
     **EVENT_NAMES,
@@ -355,7 +354,11 @@ EN: dict[str, str] = {
         "check it with python -m engine verify.\n"
         "Your cards and buttons come in your private chat with the bot; the group sees the table. "
         "Press 💡 提示 Hint to see how the computer would play.\n"
-        "First time? Open a private chat with the bot and press Start, or it cannot deal to you."
+        "First time? Open a private chat with the bot and press Start, or it cannot deal to you.\n"
+        "局数 Matches: /new 8局 (or /new 8, /new 16, /new 4局; a bare 4 is the seats) or ⚙ in "
+        "the lobby plays a match of 4/8/16 hands, then posts its 总结算 final settlement. "
+        "Leaving during a match is 逃跑: the hand is settled as 逃跑 and the match ends at once "
+        "with the 总结算 of the hands played; /stop does the same."
     ),
     "start_private": (
         "Hello, {name}! I deal 跑胡子.\n"
@@ -614,12 +617,6 @@ EN: dict[str, str] = {
     "flag_dihu": "地胡",
     "flag_fed": "fed by {name} (点炮)",
     # matches (局数) and the 总结算 (issue 13 item 1)
-    "help_match": (
-        "局数 Matches: /new 8局 (or /new 8, /new 16, /new 4局; a bare 4 is the seats) or ⚙ in "
-        "the lobby plays a match of 4/8/16 hands, then posts its 总结算 final settlement. "
-        "Leaving during a match is 逃跑: the hand is settled as 逃跑 and the match ends at once "
-        "with the 总结算 of the hands played; /stop does the same."
-    ),
     "new_usage_match": "局数: add 4局, 8局 or 16局 (or just 8, 16) for a match; a bare 4 is "
                        "the seats.",
     "match_single": "single hand",
@@ -629,7 +626,8 @@ EN: dict[str, str] = {
     "match_scores": "Match: {scores}",
     "match_score": "{name} {points}",
     "match_caption": "🏁 总结算 final · hands {k}/{n}\nWinner: {names} ({points})\n{scores}",
-    "match_caption_left": "{name} left (逃跑): the match ended early.",
+    "match_caption_left": "{name} left between hands: the match ended early.",
+    "match_caption_escaped": "{name} left (逃跑): the match ended early.",
     "match_caption_stopped": "The match was ended by /stop.",
     "match_over_next": "The last match is over (see its 总结算). Press 开局 Deal for a new "
                        "one; the opener may change the settings with ⚙.",

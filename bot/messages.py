@@ -328,7 +328,8 @@ def summary_caption(summary: MatchSummary, row: MatchRow, lang: str) -> str:
              points=signed(totals[champions[0]]) if champions else "0",
              scores=match_scores(summary.names, totals, lang))
     if summary.leaver is not None:
-        text += "\n" + t(lang, "match_caption_left", name=summary.names[summary.leaver])
+        key = "match_caption_escaped" if summary.escaped() else "match_caption_left"
+        text += "\n" + t(lang, key, name=summary.names[summary.leaver])
     elif row.status == "stopped":
         text += "\n" + t(lang, "match_caption_stopped")
     return text

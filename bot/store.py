@@ -538,6 +538,14 @@ class Store:
                                " AND summary_msg_id IS NULL ORDER BY id")
         return [_match_row(r) for r in rows]
 
+    async def match_place(self, hand_id: int) -> tuple[int, int] | None:
+        """(k, N) when the hand is the k-th of a match of N hands (a voided hand counts not)."""
+        row = await self._one(
+            "SELECT m.hands, (SELECT COUNT(*) FROM hands o WHERE o.match_id = h.match_id"
+            " AND o.id <= h.id AND o.status != 'aborted') AS k"
+            " FROM hands h JOIN matches m ON m.id = h.match_id WHERE h.id = ?", hand_id)
+        return None if row is None else (row["k"], row["hands"])
+
     async def match_played(self, match_id: int) -> list[PlayedHand]:
         """A match's finished hands, in order (a hand voided by /stop is not one)."""
         rows = await self._all(

@@ -348,7 +348,7 @@ class TableService:
         hand_row = await self.store.last_hand(row.id)
         if hand_row is not None:
             table.current = await self._record(table, hand_row)
-            table.current.match_place = _match_place(table.match, hand_row.status)
+            table.current.match_place = await self.store.match_place(hand_row.id)
         self._refresh_decisions(table)
         self._mark_between(table)
         self._mark_full(table)
@@ -522,8 +522,8 @@ class TableService:
     async def configure(self, table_id: int, user_id: int, setting: str, value: str) -> Table:
         """The opener changes one option of a lobby before its first deal: ``rules`` (a rule
         set id), ``seats``, ``two_seat`` (min21 | setaside), ``base`` (底分), ``timer``
-        (seconds, SLOW for 慢速) or ``match`` (hands a match has, MATCHES). Fewer seats than are taken is refused; the seated move up
-        to the first seats."""
+        (seconds, SLOW for 慢速) or ``match`` (hands a match has, MATCHES). Fewer seats
+        than are taken is refused; the seated move up to the first seats."""
         table = self.get(table_id)
         async with table.lock:
             self._check_configurable(table, user_id)
@@ -693,7 +693,6 @@ class TableService:
         """Store an ended match; one that finished no hand has no 总结算 to post (0)."""
         await tx.update_match(match.id, status=status, leaver=leaver,
                               summary_msg_id=None if match.played else 0)
-
 
     def _tell_match_over(self, table: Table) -> None:
         """Tell the observer of a match that just ended (once)."""
@@ -1130,13 +1129,6 @@ class TableService:
             await tx.update_hand(record.id, **ids)
         for name, value in ids.items():
             setattr(record, name, value)
-
-
-def _match_place(match: Match | None, status: str) -> tuple[int, int] | None:
-    """Where a table's latest hand (running or finished) stands in its running match."""
-    if match is None:
-        return None
-    return (match.hand_no if status == "running" else len(match.played)), match.hands
 
 
 def _changed_option(table: Table, setting: str, value: str) -> tuple[RuleSet, int, int | None]:

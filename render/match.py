@@ -57,6 +57,10 @@ class MatchSummary:
     hands: tuple[MatchHand, ...]
     leaver: int | None = None
 
+    def escaped(self) -> bool:
+        """The leaver ran away from a hand (逃跑), rather than leaving between hands."""
+        return any(h.escaper == self.leaver for h in self.hands if h.escaper is not None)
+
     def totals(self) -> tuple[int, ...]:
         return tuple(sum(h.points[p] for h in self.hands) for p in range(len(self.names)))
 
@@ -125,7 +129,8 @@ def _head(scene: Scene, s: Mapping[str, str], summary: MatchSummary, p: int, box
           champions: frozenset[int]) -> None:
     scene.name(Rect(box.x + 10, box.y + 4, box.w - 20, 34), f"name:{p}", summary.names[p],
                NAME_PX, anchor="mm")
-    badges = [s[key] for key, on in (("champion", p in champions), ("left", p == summary.leaver))
+    left = "escaped" if summary.escaped() else "left"
+    badges = [s[key] for key, on in (("champion", p in champions), (left, p == summary.leaver))
               if on]
     if badges:
         badge, ink = " · ".join(badges), T.LOSS if p == summary.leaver else T.GOLD

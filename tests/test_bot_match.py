@@ -68,6 +68,9 @@ def test_summary_caption_names_the_winner_and_the_leaver() -> None:
     stopped = summary_caption(MatchSummary(("A", "B", "C"), 4, hands[:1]),
                               MatchRow(1, 1, 4, "stopped", None, None), "en")
     assert stopped.splitlines()[-1] == t("en", "match_caption_stopped")
+    between = summary_caption(MatchSummary(("A", "B", "C"), 4, hands[:1], leaver=2),
+                              MatchRow(1, 1, 4, "left", 9, None), "zh")
+    assert between.splitlines()[-1] == "C 离座,比赛提前结束。"  # no 逃跑 between hands
 
 
 def test_no_summary_without_a_hand() -> None:
@@ -164,6 +167,10 @@ async def test_an_eight_hand_match_survives_a_restart_and_posts_its_summary_once
         table = svc.service.in_chat(group.id)  # type: ignore[attr-defined]
         await svc.presenter.idle()
         assert len(_summaries(tg, group)) == 1
+        # still known as the match's last hand: the lobby offers ⚙ and says the match is over
+        assert table.current.match_place == (8, 8) and table.configurable
+        lobby = tg.message(group, table.lobby_msg_id)
+        assert t("zh", "match_over_next") in lobby.text
         # 开局 in the lobby after a match starts a new one of the same length
         await tg.press_button(tg.message(group, table.lobby_msg_id), alice, t("zh", "btn_begin"))
         await tg.wait_for(lambda: table.status == "playing")
@@ -192,8 +199,10 @@ async def test_the_settings_keyboard_chooses_a_match(tg: FakeTelegram, tmp_path)
         assert refused.value.code == "bad_option" and table.match_hands == 16
         # /help says what leaving a match means
         help_text = (await tg.wait_reply(await tg.send_text(group, alice, "/help"))).text
-        assert help_text.endswith(t("zh", "help_match")) and "逃跑" in t("zh", "help_match")
-        assert "逃跑" in t("en", "help_match")
+        assert help_text == t("zh", "help")
+        for lang in ("zh", "en"):
+            match_line = t(lang, "help").splitlines()[-1]
+            assert "4局" in match_line and "逃跑" in match_line and "/stop" in match_line
 
 
 async def test_leaving_mid_match_is_an_escape_that_ends_it(tg: FakeTelegram, tmp_path) -> None:

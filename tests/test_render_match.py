@@ -39,16 +39,22 @@ def hands(players: int, k: int) -> tuple[MatchHand, ...]:
 
 
 def summary(players: int, k: int, planned: int | None = None, offset: int = 0,
-            leaver: int | None = None) -> MatchSummary:
+            leaver: int | None = None, escaped: bool = False) -> MatchSummary:
+    """A match of ``k`` hands; with ``escaped`` the leaver ran away from one more (逃跑)."""
     names = tuple(NAMES[(offset + p) % len(NAMES)] for p in range(players))
-    return MatchSummary(names, planned or k, hands(players, k), leaver)
+    played = hands(players, k)
+    if escaped and leaver is not None:
+        paid = tuple(-3 * (players - 1) if p == leaver else 3 for p in range(players))
+        played += (MatchHand(paid, escaper=leaver),)
+    return MatchSummary(names, planned or k, played, leaver)
 
 
 CASES: dict[str, Callable[[], Scene]] = {
     "match_2p_4_zh": lambda: layout_match(summary(2, 4), "zh"),
     "match_3p_16_en": lambda: layout_match(summary(3, 16, offset=1), "en"),
     "match_4p_16_zh": lambda: layout_match(summary(4, 16, offset=3), "zh"),
-    "match_4p_4_en_left": lambda: layout_match(summary(4, 2, 4, offset=5, leaver=2), "en"),
+    "match_4p_4_en_left": lambda: layout_match(summary(4, 2, 4, offset=5, leaver=2,
+                                                       escaped=True), "en"),
 }
 
 
@@ -126,10 +132,13 @@ def test_the_biggest_hu_names_its_hand_huxi_and_mingtang() -> None:
 
 
 def test_the_leaver_is_marked() -> None:
-    s = summary(3, 2, 8, leaver=1)
+    s = summary(3, 2, 8, leaver=1)  # left between hands
     scene = layout_match(s, "zh")
-    assert s.champions() == {1} and "冠军 · 逃跑" in texts(scene)  # he led when he left
+    assert s.champions() == {1} and "冠军 · 离开" in texts(scene)  # he led when he left
     assert "总结算 · 2/8 局" in texts(scene)
+    ran = summary(3, 2, 8, leaver=2, escaped=True)
+    shown = texts(layout_match(ran, "zh"))
+    assert ran.escaped() and "逃跑" in shown and "逃" in shown and "总结算 · 3/8 局" in shown
 
 
 def test_names_are_cut_inside_their_columns() -> None:
