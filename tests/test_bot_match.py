@@ -85,26 +85,26 @@ async def _alice_and_two_computers(tg: FakeTelegram, app: Application,  # type: 
     lobby = await tg.wait_reply(await tg.send_text(group, alice, new))
     table = services(app).service.in_chat(group.id)
     assert table is not None
-    for _ in range(2):
+    for _ in range(table.rules.players - 1):
         await tg.send_text(group, alice, "/addbot")
-    await tg.wait_for(lambda: len(table.players) == 3)
+    await tg.wait_for(lambda: table.full)
     await tg.wait_for(lambda: table.status == "playing", timeout=20)  # the full lobby deals
     assert lobby.text is not None
     return alice, group, table
 
 
 async def _play_hand(tg: FakeTelegram, app: Application, table: Table,  # type: ignore[type-arg]
-                     alice: FakeUser, group: object, k: int) -> None:
+                     alice: FakeUser, group: object, k: int, n: int = 8) -> None:
     """Hand k of the match runs to its end (Alice in 托管), its settlement says 第 k/8 局,
     and 再来一局 deals the next one unless it was the last."""
     svc = services(app)
     await tg.wait_for(lambda: table.status != "playing", timeout=60)
     await svc.presenter.idle()
     record = table.current
-    assert record is not None and record.match_place == (k, 8)
+    assert record is not None and record.match_place == (k, n)
     settle = tg.message(group, record.settle_msg_id)  # type: ignore[arg-type]
-    assert settle is not None and f"第 {k}/8 局" in (settle.caption or "")
-    if k < 8:
+    assert settle is not None and f"第 {k}/{n} 局" in (settle.caption or "")
+    if k < n:
         assert table.match is not None and len(table.match.played) == k
         await tg.press_button(settle, alice, t("zh", "btn_again"))
         await tg.wait_for(lambda: table.status == "playing" and table.current is not record)
@@ -302,3 +302,24 @@ async def test_the_match_migration_keeps_old_tables_single_hand(tmp_path) -> Non
         assert await store.running_match(1) == MatchRow(match_id, 1, 8, "running", None, None)
     finally:
         await store.close()
+
+
+@pytest.mark.parametrize("new", ["/new hunan 2 4局", "/new four14 4局"])
+async def test_a_four_hand_match_at_other_rule_sets_and_seats(tg: FakeTelegram, tmp_path,
+                                                              new: str) -> None:
+    config = make_config(tg, tmp_path / "db.sqlite3", action_timeout=AUTOPLAY_AFTER)
+    async with running_bot(config) as app:
+        svc = services(app)
+        alice, group, table = await _alice_and_two_computers(tg, app, new)
+        assert table.match_hands == 4
+        match_id = table.match.id  # type: ignore[union-attr]
+        for k in range(1, 5):
+            await _play_hand(tg, app, table, alice, group, k, n=4)
+        await tg.wait_for(lambda: len(_summaries(tg, group)) == 1, timeout=20)
+        played = await svc.store.match_played(match_id)
+        assert len(played) == 4 and all(len(h.points) == table.rules.players for h in played)
+        caption = _summaries(tg, group)[0].caption
+        names = [table.players[s].name for s in table.seats]
+        for seat, name in enumerate(names):
+            total = sum(h.points[seat] for h in played)
+            assert (f"{name} {total:+,}" if total else f"{name} 0") in caption
