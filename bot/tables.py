@@ -763,21 +763,22 @@ class TableService:
             seed = rng.getrandbits(64)
             hand = Hand.new(rules, seed=seed, dealer=dealer, base=table.base)
             hand_id = await tx.create_hand(table.id, no, rules.key, seed, dealer)
-            if table.match is None and table.match_hands > 1:  # a match's first deal
-                match_id = await tx.create_match(table.id, table.match_hands)
-                table.match = Match(match_id, table.match_hands)
+            match = table.match
+            if match is None and table.match_hands > 1:  # a match's first deal
+                match = Match(await tx.create_match(table.id, table.match_hands),
+                              table.match_hands)
             place = None
-            if table.match is not None:
-                await tx.update_hand(hand_id, match_id=table.match.id)
-                place = (table.match.hand_no, table.match.hands)
+            if match is not None:
+                await tx.update_hand(hand_id, match_id=match.id)
+                place = (match.hand_no, match.hands)
             await birds.deal(tx, table, hand_id)
             await tx.reset_seats(table.id)
             await tx.update_table(table.id, status="playing", dealer=dealer, version=version)
             record = HandRecord(hand_id, no, hand,
                                 tuple(table.players[s].user_id for s in table.seats),
                                 table.names(), match_place=place)
-            cols = await self._settle(tx, table, record) if hand.is_terminal() else {}
-        table.current = record
+            cols = await self._settle(tx, table, record, match) if hand.is_terminal() else {}
+        table.current, table.match = record, match
         table.version = version
         table.status, table.dealer = "playing", dealer
         for p in table.players.values():
@@ -1005,7 +1006,7 @@ class TableService:
                 if tuoguan and not table.players[seat].autoplay:
                     await tx.update_seat(table.id, seat, autoplay=1)
                 if hand.is_terminal():
-                    cols = await self._settle(tx, table, record,
+                    cols = await self._settle(tx, table, record, table.match,
                                               leaver=record.users[seat] if leaving else None)
                 if leaving:
                     await self._unseat(tx, table, seat)
@@ -1024,16 +1025,16 @@ class TableService:
         self._refresh_decisions(table)
         self._mark_between(table)
 
-    async def _settle(self, tx: Tx, table: Table, record: HandRecord, *,
+    async def _settle(self, tx: Tx, table: Table, record: HandRecord, match: Match | None, *,
                       leaver: int | None = None) -> dict[str, object]:
         """Write a finished hand's results; return the table's new columns (``match`` and
-        ``ended_match`` too at a match: the hand counts, and its last hand, or ``leaver``'s
-        逃跑, ends it)."""
+        ``ended_match`` too when the hand is one of ``match``: it counts, and the match's
+        last hand, or ``leaver``'s 逃跑, ends it)."""
         outcome = record.hand.outcome
         assert outcome is not None
         points = await birds.settle(tx, table.chat_id, record)  # 打鸟: the seats' share
         await tx.finish_hand(record.id, table.chat_id, record.users, points, outcome.winner)
-        match_cols = await self._count_in_match(tx, table.match, tuple(points), leaver)
+        match_cols = await self._count_in_match(tx, match, tuple(points), leaver)
         dealer: int | None = record.hand.dealer
         if outcome.kind == OutcomeKind.ESCAPE:
             draws = table.draws_in_row
