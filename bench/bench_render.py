@@ -47,12 +47,14 @@ from render.demo_pages import NAMES as PAGE_NAMES  # noqa: E402
 from render.demo_pages import frame_at, sample_card, sample_rows, won_hand  # noqa: E402
 from render.hand import layout_hand  # noqa: E402
 from render.leaderboard import render_leaderboard  # noqa: E402
+from render.match import render_match, sample_summary  # noqa: E402
 from render.player_card import render_player_card  # noqa: E402
 from render.replay import render_replay_step  # noqa: E402
 from render.scene import paint  # noqa: E402
 
 SEAT_MS, SEAT_KIB = 20, 150
 BOARD_MS, CARD_MS, REPLAY_MS = 30, 30, 20  # issue 13
+MATCH_MS = 30  # the 总结算 picture (issue 13 item 1)
 
 
 def median_ms(fn: Callable[[], bytes], runs: int) -> tuple[float, int]:
@@ -82,6 +84,14 @@ def page_cases(runs: int) -> None:
         ms, size = median_ms(fn, runs)
         goal = f"  (target {target})" if target else ""
         print(f"{name:<11} median {ms:6.2f} ms  {size / 1024:6.1f} KiB{goal}")
+
+
+def match_case(runs: int) -> None:
+    """The 总结算 picture at its largest: 4 players, 16 hands (issue 13: <= MATCH_MS)."""
+    summary = sample_summary(4, 16)
+    ms, size = median_ms(lambda: render_match(summary), runs)
+    print(f"{'总结算 4×16':<11} median {ms:6.2f} ms  {size / 1024:6.1f} KiB  "
+          f"(target <= {MATCH_MS} ms)")
 
 
 def seat_picture(view: PrivateView, n: int) -> Callable[[], bytes]:
@@ -170,6 +180,7 @@ def main() -> None:
         goal = f"  (target {target})" if target else ""
         print(f"{name:<11} median {ms:6.2f} ms  {size / 1024:6.1f} KiB{goal}")
     page_cases(args.runs)
+    match_case(args.runs)
     kib = largest_seat_kib(4, range(20))
     print(f"seat 4 largest of 20 late positions: {kib:.1f} KiB (target <= {SEAT_KIB} KiB)")
     if args.jpeg:

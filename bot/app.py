@@ -88,6 +88,10 @@ class Hub:
         self.presenter.closed(table)
         self.timers.disarm(table)
 
+    def match_over(self, table: Table, match_id: int) -> None:
+        assert self.presenter
+        self.presenter.match_over(table, match_id)
+
     def unseated(self, table: Table, names: tuple[str, ...]) -> None:
         assert self.presenter
         self.presenter.note(table.chat_id, lambda lang: t(
@@ -191,6 +195,8 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
         hub.changed(table)
     for table, record in await service.unposted_settlements():
         presenter.unposted(table, record)
+    for table, match_id in await service.unposted_matches():
+        presenter.match_over(table, match_id)
     log.info("started as @%s with %d open tables", app.bot.username, len(service.tables()))
 
 

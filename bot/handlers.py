@@ -25,7 +25,7 @@ from bot import callbacks as cb
 from bot.i18n import CATALOGS, isolate, lang_of, rule_set_name, t
 from bot.messages import Presenter
 from bot.store import PlayedHand, Store
-from bot.tables import DEFAULT_RULES, Person, Refusal, Table, TableService
+from bot.tables import DEFAULT_RULES, MATCHES, Person, Refusal, Table, TableService
 from bot.votes import Votes
 from engine import actions as A
 from engine.rules import RULE_SETS, RuleSet, table_rules
@@ -41,7 +41,10 @@ SEATS_WORD = "人"
 RULE_WORDS = {"湖南": "hunan", "湖南跑胡子": "hunan", "六胡抢": "four14", "四人十四张": "four14",
               "跑胡子": "qq", "qq跑胡子": "qq"}
 # a ⚙ option code's letter: the setting it changes (see bot.callbacks)
-OPTION_SETTINGS = {"r": "rules", "s": "seats", "x": "two_seat", "b": "base", "t": "timer"}
+OPTION_SETTINGS = {"r": "rules", "s": "seats", "x": "two_seat", "b": "base", "t": "timer",
+                   "h": "match"}
+MATCH_WORD = "局"
+BARE_MATCHES = frozenset({8, 16})  # a bare number that is a match's hands, never seats
 
 
 @dataclass(frozen=True)
@@ -76,12 +79,28 @@ def rules_from_args(args: list[str]) -> RuleSet:
     return table_rules(rule_id, seats)
 
 
+def match_from_args(args: list[str]) -> tuple[list[str], int]:
+    """Split /new's arguments into the rest and the hands of a match (1: single hands):
+    ``4局``/``8局``/``16局``, or a bare 8 or 16 (a bare 4 is the seats, ``4局`` the match);
+    ``ValueError`` for a 局 count that is not offered."""
+    rest, hands = [], 1
+    for word in args:
+        count = word.removesuffix(MATCH_WORD)
+        if count.isdigit() and (word.endswith(MATCH_WORD) or int(count) in BARE_MATCHES):
+            if int(count) not in MATCHES or int(count) == 1:
+                raise ValueError(f"no match of {count} hands")
+            hands = int(count)
+        else:
+            rest.append(word)
+    return rest, hands
+
+
 def new_usage(lang: str) -> str:
     """/new's usage with every rule set and its seat counts."""
     choices = "\n".join(t(lang, "new_choice", id=rid, name=rule_set_name(rid, lang),
                            seats="/".join(map(str, rules.seat_choices)))
                          for rid, rules in RULE_SETS.items())
-    return t(lang, "new_usage", choices=choices)
+    return t(lang, "new_usage", choices=choices) + "\n" + t(lang, "new_usage_match")
 
 
 def topic_of(update: Update) -> int | None:
@@ -482,7 +501,8 @@ class Handlers:
         table = self.service.in_chat(chat.id, thread)
         if command == "new":
             try:
-                rules = rules_from_args(list(context.args or ()))
+                rest, hands = match_from_args(list(context.args or ()))
+                rules = rules_from_args(rest)
             except ValueError:
                 self.presenter.note(chat.id, new_usage, thread_id=thread)
                 return
@@ -493,7 +513,7 @@ class Handlers:
                 return
             await self.store.set_chat_lang(chat.id, await self.presenter.group_lang(chat.id),
                                            chat.title)
-            await self.service.open(chat.id, person, rules, thread_id=thread)
+            await self.service.open(chat.id, person, rules, thread_id=thread, match_hands=hands)
             return
         if table is None:
             raise Refusal("no_table")

@@ -64,7 +64,10 @@ ZH: dict[str, str] = {
         "/export 导出上一局记录。公平性:开局时公布种子的指纹 🔒(SHA-256 的前 8 位),"
         "结算时公布种子(点开「公平性」),可用 python -m engine verify 验证。\n"
         "手牌和操作按钮在各自与机器人的私聊里;群里只显示牌桌。按「💡 提示」看电脑会怎么打。\n"
-        "第一次玩的人请先私聊机器人并按 Telegram 的 Start 按钮,否则机器人无法给你发牌。"
+        "第一次玩的人请先私聊机器人并按 Telegram 的 Start 按钮,否则机器人无法给你发牌。\n"
+        "局数:/new 8局(或 /new 8、/new 16、/new 4局;单独的 4 是人数)或大厅 ⚙ 选一场 4/8/16 局"
+        "的比赛,打完发「总结算」。比赛中离开就是逃跑:本局按逃跑结算,比赛随即结束并发出已打各局"
+        "的总结算;/stop 也一样。"
     ),
     "start_private": (
         "你好,{name}!我是跑胡子机器人。\n"
@@ -356,6 +359,19 @@ ZH: dict[str, str] = {
     "notify_one_short": "🀄 {chat} 的{rules}牌桌还差一人({seated}/{seats})!",
     "btn_notify_join": "入座",
     "btn_add_to_group": "➕ 添加到群组",
+    # matches (局数) and the 总结算 (issue 13 item 1)
+    "new_usage_match": "局数:加 4局、8局 或 16局(或直接 8、16)打一场比赛;单独的 4 是人数。",
+    "match_single": "单局",
+    "match_hands": "{n}局",
+    "lobby_match": "局数:{label}",
+    "match_hand": "第 {k}/{n} 局",
+    "match_scores": "本场:{scores}",
+    "match_score": "{name} {points}",
+    "match_caption": "🏁 总结算 · {k}/{n} 局\n冠军:{names}({points})\n{scores}",
+    "match_caption_left": "{name} 离座,比赛提前结束。",
+    "match_caption_escaped": "{name} 离开(逃跑),比赛提前结束。",
+    "match_caption_stopped": "比赛提前结束(/stop 或 解散)。",
+    "match_over_next": "上一场比赛已结束(见总结算)。按「开局」开始新的一场;开桌人可按 ⚙ 改设置。",
     **EVENT_NAMES,
 }
 
@@ -395,7 +411,11 @@ EN: dict[str, str] = {
         "check it with python -m engine verify.\n"
         "Your cards and buttons come in your private chat with the bot; the group sees the table. "
         "Press 💡 提示 Hint to see how the computer would play.\n"
-        "First time? Open a private chat with the bot and press Start, or it cannot deal to you."
+        "First time? Open a private chat with the bot and press Start, or it cannot deal to you.\n"
+        "局数 Matches: /new 8局 (or /new 8, /new 16, /new 4局; a bare 4 is the seats) or ⚙ in "
+        "the lobby plays a match of 4/8/16 hands, then posts its 总结算 final settlement. "
+        "Leaving during a match is 逃跑: the hand is settled as 逃跑 and the match ends at once "
+        "with the 总结算 of the hands played; /stop does the same."
     ),
     "start_private": (
         "Hello, {name}! I deal 跑胡子.\n"
@@ -704,6 +724,21 @@ EN: dict[str, str] = {
     "notify_one_short": "🀄 The {rules} table in {chat} lacks one player ({seated}/{seats})!",
     "btn_notify_join": "入座 Take a seat",
     "btn_add_to_group": "➕ 添加到群组 Add to a group",
+    # matches (局数) and the 总结算 (issue 13 item 1)
+    "new_usage_match": "局数: add 4局, 8局 or 16局 (or just 8, 16) for a match; a bare 4 is "
+                       "the seats.",
+    "match_single": "single hand",
+    "match_hands": "{n}局",
+    "lobby_match": "局数 hands: {label}",
+    "match_hand": "hand {k}/{n}",
+    "match_scores": "Match: {scores}",
+    "match_score": "{name} {points}",
+    "match_caption": "🏁 总结算 final · hands {k}/{n}\nWinner: {names} ({points})\n{scores}",
+    "match_caption_left": "{name} left between hands: the match ended early.",
+    "match_caption_escaped": "{name} left (逃跑): the match ended early.",
+    "match_caption_stopped": "The match was ended early (/stop or 解散).",
+    "match_over_next": "The last match is over (see its 总结算). Press 开局 Deal for a new "
+                       "one; the opener may change the settings with ⚙.",
     **EVENT_NAMES,
 }
 

@@ -45,16 +45,27 @@ from bot import callbacks as cb
 from bot.gate import Gate
 from bot.i18n import rule_set_name, t
 from bot.outbox import Job, Outbox
-from bot.store import BirdRow, PlayedHand, Store
-from bot.tables import BASES, SLOW, TIMERS, Decision, HandRecord, Table, TableService
+from bot.store import BirdRow, MatchRow, PlayedHand, Store
+from bot.tables import (
+    BASES,
+    MATCHES,
+    SLOW,
+    TIMERS,
+    Decision,
+    HandRecord,
+    Match,
+    Table,
+    TableService,
+)
 from engine import actions as A
 from engine import cards as C
 from engine.record import seed_commitment
-from engine.rules import RULE_SETS, RuleSet
+from engine.rules import RULE_SETS, RuleSet, get_rule_set
 from engine.state import Hand
 from engine.ting import ting as compute_ting
 from engine.views import Event, OutcomeKind, PrivateView, PublicView
 from render import render_hand, render_settlement, render_table
+from render.match import MatchHand, MatchSummary, render_match
 
 log = logging.getLogger(__name__)
 
@@ -263,6 +274,71 @@ def timer_label(seconds: int | float | None, lang: str) -> str:
     return t(lang, "timer_seconds", seconds=f"{seconds:g}")
 
 
+def match_label(hands: int, lang: str) -> str:
+    """单局 for single hands, else ``8局``."""
+    return t(lang, "match_single") if hands == 1 else t(lang, "match_hands", n=hands)
+
+
+def signed(points: int) -> str:
+    return f"{points:+,}" if points else "0"
+
+
+def match_scores(names: Sequence[str], totals: Sequence[int], lang: str) -> str:
+    """``A +6 · B -3 · C -3``: each player's match score."""
+    return " · ".join(t(lang, "match_score", name=n, points=signed(p))
+                      for n, p in zip(names, totals, strict=True))
+
+
+def match_lines(record: HandRecord, match: Match | None, lang: str) -> list[str]:
+    """The caption lines of a hand of a match: 第 k/N 局 and, once a hand of it is played,
+    each seat's running match score (none for a single hand)."""
+    if record.match_place is None:
+        return []
+    k, n = record.match_place
+    lines = [t(lang, "match_hand", k=k, n=n)]
+    if match is not None and match.played:
+        lines.append(t(lang, "match_scores", scores=match_scores(record.names, match.totals,
+                                                                 lang)))
+    return lines
+
+
+def summary_of(row: MatchRow, played: Sequence[PlayedHand]) -> MatchSummary:
+    """A match's 总结算 from its finished hands as stored (each replayed for its 胡)."""
+    hands = tuple(_match_hand(h) for h in played)
+    names = played[0].names if played else ()
+    users = played[0].users if played else ()
+    leaver = users.index(row.leaver) if row.leaver in users else None
+    return MatchSummary(names, row.hands, hands, leaver)
+
+
+def _match_hand(played: PlayedHand) -> MatchHand:
+    hand = Hand.replay(get_rule_set(played.rule_set), seed=played.seed, dealer=played.dealer,
+                       base=played.base, log=list(played.log))
+    outcome = hand.outcome
+    assert outcome is not None, f"hand {played.id} is not over"
+    win = outcome.win
+    return MatchHand(played.points, outcome.winner, win.huxi if win else 0,
+                     tuple(name for name, _ in win.mingtang) if win else (),
+                     bool(win and win.zimo), outcome.escaper)
+
+
+def summary_caption(summary: MatchSummary, row: MatchRow, lang: str) -> str:
+    """The 总结算's text caption (for search and accessibility): hands, the winner, scores,
+    and why it ended early."""
+    totals = summary.totals()
+    champions = sorted(summary.champions())
+    text = t(lang, "match_caption", k=len(summary.hands), n=summary.planned,
+             names=t(lang, "name_sep").join(summary.names[p] for p in champions),
+             points=signed(totals[champions[0]]) if champions else "0",
+             scores=match_scores(summary.names, totals, lang))
+    if summary.leaver is not None:
+        key = "match_caption_escaped" if summary.escaped() else "match_caption_left"
+        text += "\n" + t(lang, key, name=summary.names[summary.leaver])
+    elif row.status == "stopped":
+        text += "\n" + t(lang, "match_caption_stopped")
+    return text
+
+
 def settings_keyboard(table: Table, mark: int, lang: str, timer: float) -> InlineKeyboardMarkup:
     """The lobby's ⚙ keyboard: one row per option (rule set, seats, 两人 option, 底分,
     timer: ``timer`` is the one in force, the bot's default until one is chosen), the option
@@ -282,6 +358,7 @@ def settings_keyboard(table: Table, mark: int, lang: str, timer: float) -> Inlin
     rows.append([button(t(lang, "settings_base", base=b), f"b{b}", b == table.base)
                  for b in BASES])
     rows.append([button(timer_label(s, lang), f"t{s}", s == timer) for s in TIMERS])
+    rows.append([button(match_label(n, lang), f"h{n}", n == table.match_hands) for n in MATCHES])
     rows.append([InlineKeyboardButton(t(lang, "btn_settings_back"),
                                       callback_data=cb.option(table.id, mark, "k"))])
     return InlineKeyboardMarkup(rows)
@@ -471,6 +548,27 @@ class Presenter:
         buttons: its table has moved on)."""
         self._queue_settlement(table, record)
 
+    def match_over(self, table: Table, match_id: int) -> None:
+        """Post a match's 总结算 (picture and text caption) in the table's topic, once: after
+        the settlement of its last hand, which is queued first."""
+        self._put(table.chat_id, ("match", match_id),
+                  lambda: self._match_summary(table, match_id))
+
+    async def _match_summary(self, table: Table, match_id: int) -> int:
+        row = await self.store.match(match_id)
+        if row is None or row.summary_msg_id is not None:
+            return 0
+        summary = summary_of(row, await self.store.match_played(match_id))
+        lang = await self.group_lang(table.chat_id)
+        photo = await self._render(render_match, summary, lang)
+        caption = summary_caption(summary, row, lang)
+        await self.gate.slot()
+        msg = await self._post(table, lambda: self.bot.send_photo(
+            table.chat_id, photo, caption=caption, message_thread_id=table.thread_id))
+        if msg is not None:
+            await self.service.remember_match(match_id, msg.message_id)
+        return 1
+
     def _queue_settlement(self, table: Table, record: HandRecord) -> None:
         self._put(table.chat_id, ("settle", record.id), lambda: self._settlement(table, record))
 
@@ -634,8 +732,11 @@ class Presenter:
                       "—")
         rules = t(lang, "lobby_rules", rules=rules_label(table.rules, lang), base=table.base,
                   timer=timer_label(self._timer(table), lang))
+        rules += "\n" + t(lang, "lobby_match", label=match_label(table.match_hands, lang))
         text = t(lang, "lobby", table=table.id, opener=opener, seats=seats, rules=rules,
                  n=table.rules.players)
+        if table.configurable and table.current is not None:  # back after a match
+            text += "\n\n" + t(lang, "match_over_next")
         if table.full_since is not None:  # said once: no ticking edits
             text += "\n\n" + t(lang, "lobby_full", seconds=f"{self.service.full_start_delay:g}")
         return text
@@ -741,7 +842,8 @@ class Presenter:
                  stock=pub.stock_count)
         if hand.seed is not None:  # the commitment, from the first picture of the hand on
             head += " · " + t(lang, "table_seal", fp=fairness.fingerprint(hand.seed))
-        lines = [head, *move_log(record, lang)]
+        live_match = table.match if table.current is record else None
+        lines = [head, *match_lines(record, live_match, lang), *move_log(record, lang)]
         trustee = self._hand_shown(record).trustee
         if trustee:
             lines.append(t(lang, "trustee_mark", names=t(lang, "name_sep").join(
@@ -841,6 +943,7 @@ class Presenter:
             lines.append(t(lang, "settle_points", name=name, points=outcome.points[seat],
                            total=totals.get(user_id, 0)))
         lines += birds.settled_lines(record, hand_birds, lang)
+        lines += match_lines(record, table.match if live else None, lang)
         seed = record.hand.seed
         if seed is not None:  # the hand is over: its seed may be told
             lines.append(t(lang, "settle_seal", fp=fairness.fingerprint(seed)))

@@ -221,6 +221,25 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (table_id, user_id)
     );
     """,
+    # matches (局数, issue 13): a table plays single hands (match_hands 1) or matches of 4, 8
+    # or 16 hands; each match is a row, its hands point at it, and its 总结算 message id is
+    # kept so that it is posted once (after a restart too). ``leaver``: the user whose leaving
+    # ended it early; status ``stopped`` when /stop ended it.
+    """
+    ALTER TABLE tables ADD COLUMN match_hands INTEGER NOT NULL DEFAULT 1;
+    CREATE TABLE matches (
+        id              INTEGER PRIMARY KEY AUTOINCREMENT,
+        table_id        INTEGER NOT NULL REFERENCES tables (id),
+        hands           INTEGER NOT NULL,
+        status          TEXT NOT NULL DEFAULT 'running'
+                        CHECK (status IN ('running', 'done', 'left', 'stopped')),
+        leaver          INTEGER,
+        summary_msg_id  INTEGER
+    );
+    CREATE UNIQUE INDEX one_running_match ON matches (table_id) WHERE status = 'running';
+    ALTER TABLE hands ADD COLUMN match_id INTEGER REFERENCES matches (id);
+    CREATE INDEX hands_by_match ON hands (match_id);
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -279,6 +298,20 @@ class TableRow:
     rules: str = "qq"  # the rules key (``engine.rules.get_rule_set``)
     timer: int | None = None  # decision timer in seconds; None the bot's default, 0 慢速
     thread_id: int | None = None  # its forum topic (None: not a forum, or General)
+    match_hands: int = 1  # hands a match of this table has: 1 (single hands), 4, 8 or 16
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    """A match (局数): its table, hands planned, status (running | done | left | stopped),
+    the user whose leaving ended it, and its 总结算 message once posted."""
+
+    id: int
+    table_id: int
+    hands: int
+    status: str
+    leaver: int | None
+    summary_msg_id: int | None
 
 
 @dataclass(frozen=True)
@@ -551,6 +584,36 @@ class Store:
             chat_id, limit)
         return [await self._played(r) for r in rows]
 
+    async def running_match(self, table_id: int) -> MatchRow | None:
+        row = await self._one("SELECT * FROM matches WHERE table_id = ? AND status = 'running'",
+                              table_id)
+        return None if row is None else _match_row(row)
+
+    async def match(self, match_id: int) -> MatchRow | None:
+        row = await self._one("SELECT * FROM matches WHERE id = ?", match_id)
+        return None if row is None else _match_row(row)
+
+    async def unposted_matches(self) -> list[MatchRow]:
+        """Ended matches whose 总结算 never reached the group, oldest first."""
+        rows = await self._all("SELECT * FROM matches WHERE status != 'running'"
+                               " AND summary_msg_id IS NULL ORDER BY id")
+        return [_match_row(r) for r in rows]
+
+    async def match_place(self, hand_id: int) -> tuple[int, int] | None:
+        """(k, N) when the hand is the k-th of a match of N hands (a voided hand counts not)."""
+        row = await self._one(
+            "SELECT m.hands, (SELECT COUNT(*) FROM hands o WHERE o.match_id = h.match_id"
+            " AND o.id <= h.id AND o.status != 'aborted') AS k"
+            " FROM hands h JOIN matches m ON m.id = h.match_id WHERE h.id = ?", hand_id)
+        return None if row is None else (row["k"], row["hands"])
+
+    async def match_played(self, match_id: int) -> list[PlayedHand]:
+        """A match's finished hands, in order (a hand voided by /stop is not one)."""
+        rows = await self._all(
+            "SELECT h.*, t.base FROM hands h JOIN tables t ON t.id = h.table_id"
+            " WHERE h.match_id = ? AND h.status = 'done' ORDER BY h.id", match_id)
+        return [await self._played(r) for r in rows]
+
     async def best_hand(self, user_id: int, rule_set: str = QQ_ID) -> PlayedHand | None:
         """The hand of a rule set this user won for the most points (the earliest of equals)."""
         row = await self._one(
@@ -726,6 +789,13 @@ class Tx:
     async def update_hand(self, hand_id: int, **cols: object) -> None:
         await self._update("hands", {"id": hand_id}, cols)
 
+    async def create_match(self, table_id: int, hands: int) -> int:
+        return await self.exec("INSERT INTO matches (table_id, hands) VALUES (?, ?)",
+                               table_id, hands)
+
+    async def update_match(self, match_id: int, **cols: object) -> None:
+        await self._update("matches", {"id": match_id}, cols)
+
     async def close_table(self, table_id: int, version: int) -> None:
         await self.exec("UPDATE tables SET status = 'closed', version = ?,"
                         " closed_at = datetime('now') WHERE id = ?", version, table_id)
@@ -871,4 +941,9 @@ def _bird_row(r: aiosqlite.Row) -> BirdRow:
 def _table_row(r: aiosqlite.Row) -> TableRow:
     return TableRow(r["id"], r["chat_id"], r["opener_id"], r["status"], r["dealer"],
                     r["draws_in_row"], r["version"], r["base"], r["lobby_msg_id"],
-                    r["rules"], r["timer"], r["thread_id"])
+                    r["rules"], r["timer"], r["thread_id"], r["match_hands"])
+
+
+def _match_row(r: aiosqlite.Row) -> MatchRow:
+    return MatchRow(r["id"], r["table_id"], r["hands"], r["status"], r["leaver"],
+                    r["summary_msg_id"])

@@ -37,6 +37,7 @@ SLOW_TIMEOUT = 180.0  # seconds a 慢速 decision waits (the presenter pings at 
 BASES = (1, 2, 3, 5, 10)  # the 底分 a table may choose
 TIMERS = (30, 60, 120, SLOW)  # the decision timers a table may choose (seconds)
 ABSENT_HANDS = 2  # whole hands in 托管 after which the others may vote a seat's user out
+MATCHES = (1, 4, 8, 16)  # hands a table's match (局数) may have: 1 is single hands
 # A table's place: (group chat id, forum topic's message_thread_id or None outside forums
 # and in General). Each place holds at most one open table.
 Place = tuple[int, int | None]
@@ -113,6 +114,27 @@ class HandRecord:
     names: tuple[str, ...]
     group_msg_id: int | None = None  # its table photo in the group
     settle_msg_id: int | None = None  # its settlement message
+    match_place: tuple[int, int] | None = None  # (k, N): the match's k-th of N hands
+
+
+@dataclass(frozen=True)
+class Match:
+    """A running match (局数): its id, the hands it has, and the points by seat of each hand
+    played so far (seats do not change during a match: someone leaving ends it)."""
+
+    id: int
+    hands: int
+    played: tuple[tuple[int, ...], ...] = ()
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Each seat's running match score."""
+        return tuple(sum(column) for column in zip(*self.played, strict=True))
+
+    @property
+    def hand_no(self) -> int:
+        """The place of the hand in play (or the next one) in the match: 1, 2… ``hands``."""
+        return len(self.played) + 1
 
 
 @dataclass(eq=False)  # compared and hashed by identity: the presenter keys weak maps by it
@@ -131,6 +153,10 @@ class Table:
     lobby_msg_id: int | None = None
     rules: RuleSet = DEFAULT_RULES  # the table's rule set, seat count and two-seat option
     timer: int | None = None  # decision timer (seconds): None the bot's default, SLOW 慢速
+    match_hands: int = 1  # hands a match has (MATCHES): 1 single hands
+    match: Match | None = None  # the running match, from its first deal to its last hand
+    # a match that just ended (its id), whose 总结算 the observer is yet to hear of
+    ended_match: int | None = None
     # the opener has the lobby's ⚙ settings keyboard open (memory only)
     settings_open: bool = False
     decisions: dict[int, Decision] = field(default_factory=dict)
@@ -163,8 +189,12 @@ class Table:
 
     @property
     def configurable(self) -> bool:
-        """The options may still change: a lobby before the first deal."""
-        return self.status == "lobby" and self.current is None
+        """The options may still change: a lobby before the first deal, or back in the lobby
+        after a match (before the next match's first deal)."""
+        if self.status != "lobby":
+            return False
+        return self.current is None or (self.current.match_place is not None
+                                        and self.match is None)
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s for s, p in self.players.items() if p.user_id == user_id), None)
@@ -193,6 +223,9 @@ class Observer(Protocol):
 
     def unseated(self, table: Table, names: tuple[str, ...]) -> None:
         """The named players were unseated for not pressing 再来一局 in time."""
+
+    def match_over(self, table: Table, match_id: int) -> None:
+        """A match ended (its last hand, someone leaving, /stop): its 总结算 is due."""
 
 
 def _progress(hand: Hand) -> int:
@@ -308,17 +341,27 @@ class TableService:
         table = Table(row.id, row.chat_id, row.opener_id, row.base, row.status, row.dealer,
                       row.draws_in_row, row.version, thread_id=row.thread_id,
                       lobby_msg_id=row.lobby_msg_id, rules=get_rule_set(row.rules),
-                      timer=row.timer)
+                      timer=row.timer, match_hands=row.match_hands)
+        table.match = await self._running_match(table.id)
         for s in await self.store.seats(row.id):
             table.players[s.seat] = Player(s.user_id, *await self._name_lang(s.user_id),
                                            s.ready, s.autoplay, s.hand_msg_id, s.ping_msg_id)
         hand_row = await self.store.last_hand(row.id)
         if hand_row is not None:
             table.current = await self._record(table, hand_row)
+            table.current.match_place = await self.store.match_place(hand_row.id)
         self._refresh_decisions(table)
         self._mark_between(table)
         self._mark_full(table)
         return table
+
+    async def _running_match(self, table_id: int) -> Match | None:
+        """A table's running match as stored: its hands' points by seat, in order."""
+        row = await self.store.running_match(table_id)
+        if row is None:
+            return None
+        played = tuple(h.points for h in await self.store.match_played(row.id))
+        return Match(row.id, row.hands, played)
 
     async def _record(self, table: Table, hand_row: HandRow) -> HandRecord:
         """A stored hand, replayed from its log."""
@@ -347,6 +390,18 @@ class TableService:
                 log.exception("the settlement of hand %s could not be rebuilt", hand_row.id)
         return found
 
+    async def unposted_matches(self) -> list[tuple[Table, int]]:
+        """(table, match id) of every ended match whose 总结算 never reached the group (the
+        bot stopped first); a closed table comes back only as the place to post in. Call
+        after :meth:`load`."""
+        return [(self._tables.get(m.table_id) or await self._closed_table(m.table_id), m.id)
+                for m in await self.store.unposted_matches()]
+
+    async def remember_match(self, match_id: int, summary_msg_id: int) -> None:
+        """The match's 总结算 was posted: never again."""
+        async with self.store.transaction() as tx:
+            await tx.update_match(match_id, summary_msg_id=summary_msg_id)
+
     async def _closed_table(self, table_id: int) -> Table:
         row = await self.store.table(table_id)
         assert row is not None, f"hand of unknown table {table_id}"
@@ -363,9 +418,12 @@ class TableService:
     # --- lobby -----------------------------------------------------------------------
 
     async def open(self, chat_id: int, opener: Person, rules: RuleSet = DEFAULT_RULES, *,
-                   thread_id: int | None = None) -> Table:
+                   thread_id: int | None = None, match_hands: int = 1) -> Table:
         """A new table in the lobby of a group, in its forum topic ``thread_id`` (if any), with
-        ``rules`` (``engine.rules.table_rules``), its rule set's 底分 and the bot's timer."""
+        ``rules`` (``engine.rules.table_rules``), its rule set's 底分, the bot's timer, and
+        matches of ``match_hands`` hands (1: single hands)."""
+        if match_hands not in MATCHES:
+            raise Refusal("bad_option")
         if (chat_id, thread_id) in self._by_place:
             raise Refusal("table_exists")
         self._check_free(opener.user_id)
@@ -373,10 +431,12 @@ class TableService:
             table_id = await tx.create_table(chat_id, opener.user_id, rules.default_base,
                                              rules.key, thread_id=thread_id)
             await tx.add_seat(table_id, 0, opener.user_id)
+            if match_hands != 1:
+                await tx.update_table(table_id, match_hands=match_hands)
         table = Table(table_id, chat_id, opener.user_id, rules.default_base, "lobby",
                       None, 0, 0, thread_id=thread_id,
                       players={0: Player(opener.user_id, opener.name, opener.lang)},
-                      rules=rules)
+                      rules=rules, match_hands=match_hands)
         self._tables[table_id] = table
         self._by_place[table.place] = table_id
         self.observer.changed(table)
@@ -438,6 +498,7 @@ class TableService:
             async with self.store.transaction() as tx:
                 await self._unseat(tx, table, seat)
             self._drop(table, seat)
+        self._tell_match_over(table)
         self.observer.changed(table)
         return table
 
@@ -461,12 +522,16 @@ class TableService:
 
     async def configure(self, table_id: int, user_id: int, setting: str, value: str) -> Table:
         """The opener changes one option of a lobby before its first deal: ``rules`` (a rule
-        set id), ``seats``, ``two_seat`` (min21 | setaside), ``base`` (底分) or ``timer``
-        (seconds, SLOW for 慢速). Fewer seats than are taken is refused; the seated move up
-        to the first seats."""
+        set id), ``seats``, ``two_seat`` (min21 | setaside), ``base`` (底分), ``timer``
+        (seconds, SLOW for 慢速) or ``match`` (hands a match has, MATCHES). Fewer seats
+        than are taken is refused; the seated move up to the first seats."""
         table = self.get(table_id)
         async with table.lock:
             self._check_configurable(table, user_id)
+            if setting == "match":
+                await self._set_match_hands(table, value)
+                self.observer.changed(table)
+                return table
             rules, base, timer = _changed_option(table, setting, value)
             if len(table.players) > rules.players:
                 raise Refusal("too_many_seated", n=str(rules.players),
@@ -482,6 +547,14 @@ class TableService:
             self._mark_full(table)
         self.observer.changed(table)
         return table
+
+    async def _set_match_hands(self, table: Table, value: str) -> None:
+        hands = int(value) if value.isdigit() else 0
+        if hands not in MATCHES:
+            raise Refusal("bad_option")
+        async with self.store.transaction() as tx:
+            await tx.update_table(table.id, match_hands=hands)
+        table.match_hands = hands
 
     def escape_quote(self, table_id: int, user_id: int) -> tuple[int, int] | None:
         """(running hand's id, points the user would pay each other seat) if leaving now is
@@ -550,6 +623,8 @@ class TableService:
         restarts. If the opener leaves, the next seated human opens the table (and may /stop)."""
         for seat in seats:
             await tx.remove_seat(table.id, seat)
+        if table.match is not None and table.hand is None and seats:  # a 逃跑: in _settle
+            await self._end_match(tx, table.match, "left", table.players[seats[0]].user_id)
         if table.humans_besides(*seats):  # computer players alone do not keep a table open
             await tx.update_table(table.id, status="lobby", dealer=None, draws_in_row=0,
                                   opener_id=self._next_opener(table, *seats))
@@ -570,6 +645,8 @@ class TableService:
         if not closes:
             table.opener_id = self._next_opener(table, *seats)
             table.dealer, table.draws_in_row = None, 0
+        if table.match is not None and table.hand is None:  # ended by _unseat
+            table.match, table.ended_match = None, table.match.id
         for seat in seats:
             table.players.pop(seat)
         table.status = "closed" if closes else "lobby"
@@ -602,10 +679,27 @@ class TableService:
         self._after_status(table)
 
     async def _close(self, table: Table) -> None:
+        """Close the table; a running match ends (stopped) with the hands it finished."""
         table.version += 1
         async with self.store.transaction() as tx:
             await tx.close_table(table.id, table.version)
+            if table.match is not None:
+                await self._end_match(tx, table.match, "stopped")
         table.status = "closed"
+        if table.match is not None:  # told of only if it has a 总结算
+            table.match, table.ended_match = None, table.match.id if table.match.played else None
+
+    @staticmethod
+    async def _end_match(tx: Tx, match: Match, status: str, leaver: int | None = None) -> None:
+        """Store an ended match; one that finished no hand has no 总结算 to post (0)."""
+        await tx.update_match(match.id, status=status, leaver=leaver,
+                              summary_msg_id=None if match.played else 0)
+
+    def _tell_match_over(self, table: Table) -> None:
+        """Tell the observer of a match that just ended (once)."""
+        if table.ended_match is not None:
+            match_id, table.ended_match = table.ended_match, None
+            self.observer.match_over(table, match_id)
 
     def _after_status(self, table: Table) -> None:
         if table.status == "closed":
@@ -613,7 +707,9 @@ class TableService:
             self._by_place.pop(table.place, None)
             self._refresh_decisions(table)
             self.observer.closed(table)
+            self._tell_match_over(table)
         else:
+            self._tell_match_over(table)  # the 总结算 goes before a new lobby
             self.observer.changed(table)
 
     async def begin(self, table_id: int, user_id: int) -> Table:
@@ -652,6 +748,7 @@ class TableService:
     def _started(self, table: Table, record: HandRecord | None) -> None:
         if record is not None and record.hand.is_terminal():  # a forced 天胡 ends it at once
             self.observer.settled(table, record)
+        self._tell_match_over(table)
         self.observer.changed(table)
 
     async def _start_hand(self, table: Table) -> HandRecord:
@@ -667,14 +764,22 @@ class TableService:
             seed = rng.getrandbits(64)
             hand = Hand.new(rules, seed=seed, dealer=dealer, base=table.base)
             hand_id = await tx.create_hand(table.id, no, rules.key, seed, dealer)
+            match = table.match
+            if match is None and table.match_hands > 1:  # a match's first deal
+                match = Match(await tx.create_match(table.id, table.match_hands),
+                              table.match_hands)
+            place = None
+            if match is not None:
+                await tx.update_hand(hand_id, match_id=match.id)
+                place = (match.hand_no, match.hands)
             await birds.deal(tx, table, hand_id)
             await tx.reset_seats(table.id)
             await tx.update_table(table.id, status="playing", dealer=dealer, version=version)
             record = HandRecord(hand_id, no, hand,
                                 tuple(table.players[s].user_id for s in table.seats),
-                                table.names())
-            cols = await self._settle(tx, table, record) if hand.is_terminal() else {}
-        table.current = record
+                                table.names(), match_place=place)
+            cols = await self._settle(tx, table, record, match) if hand.is_terminal() else {}
+        table.current, table.match = record, match
         table.version = version
         table.status, table.dealer = "playing", dealer
         for p in table.players.values():
@@ -946,7 +1051,8 @@ class TableService:
                 if tuoguan and not table.players[seat].autoplay:
                     await tx.update_seat(table.id, seat, autoplay=1)
                 if hand.is_terminal():
-                    cols = await self._settle(tx, table, record)
+                    cols = await self._settle(tx, table, record, table.match,
+                                              leaver=record.users[seat] if leaving else None)
                 if leaving:
                     await self._unseat(tx, table, seat)
                 await tx.update_table(table.id, version=version)
@@ -964,21 +1070,44 @@ class TableService:
         self._refresh_decisions(table)
         self._mark_between(table)
 
-    async def _settle(self, tx: Tx, table: Table, record: HandRecord) -> dict[str, object]:
-        """Write a finished hand's results; return the table's new columns."""
+    async def _settle(self, tx: Tx, table: Table, record: HandRecord, match: Match | None, *,
+                      leaver: int | None = None) -> dict[str, object]:
+        """Write a finished hand's results; return the table's new columns (``match`` and
+        ``ended_match`` too when the hand is one of ``match``: it counts, and the match's
+        last hand, or ``leaver``'s 逃跑, ends it)."""
         outcome = record.hand.outcome
         assert outcome is not None
         points = await birds.settle(tx, table.chat_id, record)  # 打鸟: the seats' share
         await tx.finish_hand(record.id, table.chat_id, record.users, points, outcome.winner,
                              counted=outcome.kind != OutcomeKind.DISSOLVED)
-        dealer = record.hand.dealer
+        match_cols = await self._count_in_match(tx, match, tuple(points), leaver,
+                                                dissolved=outcome.kind == OutcomeKind.DISSOLVED)
+        dealer: int | None = record.hand.dealer
         if outcome.kind == OutcomeKind.ESCAPE:
             draws = table.draws_in_row
         else:
             dealer, draws = next_dealer(record.hand.rules, dealer, outcome, table.draws_in_row)
         cols: dict[str, object] = {"status": "between", "dealer": dealer, "draws_in_row": draws}
+        if match_cols.get("ended_match") is not None and leaver is None:
+            # the match's last hand: back to the lobby, where a new match starts (and
+            # draws its first dealer) with 开局, and the opener may change the options
+            cols = {"status": "lobby", "dealer": None, "draws_in_row": 0}
         await tx.update_table(table.id, **cols)
-        return cols
+        return cols | match_cols
+
+    async def _count_in_match(self, tx: Tx, match: Match | None, points: tuple[int, ...],
+                              leaver: int | None, *, dissolved: bool = False
+                              ) -> dict[str, object]:
+        """A finished hand of a match: the match with it, or ended by it. A hand the seats
+        voted to end (解散) ends its match too, as /stop does: they wanted to stop playing."""
+        if match is None:
+            return {}
+        played = dataclasses.replace(match, played=(*match.played, points))
+        if leaver is None and not dissolved and len(played.played) < match.hands:
+            return {"match": played}
+        status = "stopped" if dissolved else "done" if leaver is None else "left"
+        await self._end_match(tx, played, status, leaver)
+        return {"match": None, "ended_match": match.id}
 
     def _mark_full(self, table: Table) -> None:
         """Start the countdown of a lobby whose last seat just filled (kept while it stays
@@ -1004,7 +1133,7 @@ class TableService:
             return
         fresh = await self._load_table(row)
         for name in ("status", "dealer", "draws_in_row", "version", "players", "current",
-                     "decisions", "between_since"):
+                     "decisions", "between_since", "match"):
             setattr(table, name, getattr(fresh, name))
 
     def _seat(self, table: Table, user_id: int) -> int:

@@ -19,6 +19,7 @@ from engine.state import Hand
 from engine.views import OutcomeKind, PrivateView, PublicView, Ting, Wait
 from render.demo_pages import sample_pages
 from render.hand import render_hand
+from render.match import render_match, sample_summary
 from render.settlement import render_settlement
 from render.table import render_table
 
@@ -205,6 +206,7 @@ def write_demo(outdir: Path, seed: int = 7, lang: str = "zh") -> list[Path]:
         "settlement_draw": render_settlement(ended(seed, OutcomeKind.DRAW), NAMES, TOTALS, lang),
         "settlement_escape": render_settlement(escaped(seed), NAMES, TOTALS, lang),
         **ruleset_images(seed, lang),
+        "match_summary": render_match(sample_summary(), lang),
     }
     written = []
     for name, data in images.items():

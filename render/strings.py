@@ -316,3 +316,51 @@ def pages(lang: str) -> Mapping[str, str]:
 def level_label(title: str, lang: str) -> str:
     """An 等级 title as shown: Chinese, with its English beside it in English."""
     return f"{title} {LEVEL_EN[title]}" if lang == "en" else title
+
+
+# ----- Issue 13 item 1: the 总结算 picture of a match (render/match.py) ---------------------
+# Drawn with the Regular font, like the pages above; game terms stay Chinese.
+
+MATCH_ZH: Mapping[str, str] = {
+    "title": "总结算 · {k}/{n} 局",
+    "hand": "第 {k} 局",
+    "total": "总分",
+    "wins": "胡牌局数",
+    "zimo": "自摸",
+    "champion": "冠军",
+    "left": "离开",
+    "escaped": "逃跑",
+    "win_mark": "胡",
+    "zimo_mark": "自摸",
+    "escape_mark": "逃",
+    "best": "最大胡 · 第 {k} 局 · {huxi} 胡息 · 名堂: {mingtang}",
+    "best_none": "本场无人胡牌",
+    "plain": "无",
+    "none": "本场未打完一局",
+}
+
+MATCH_EN: Mapping[str, str] = {
+    "title": "总结算 · final · hands {k}/{n}",
+    "hand": "Hand {k}",
+    "total": "Total",
+    "wins": "Won",
+    "zimo": "自摸",
+    "champion": "Winner",
+    "left": "left",
+    "escaped": "逃跑 left",
+    "win_mark": "胡",
+    "zimo_mark": "自摸",
+    "escape_mark": "逃",
+    "best": "Biggest 胡 · hand {k} · {huxi} 胡息 · 名堂: {mingtang}",
+    "best_none": "Nobody won a hand",
+    "plain": "none",
+    "none": "No hand finished",
+}
+
+
+def match_pages(lang: str) -> Mapping[str, str]:
+    """The 总结算 strings of ``lang`` (an error if unknown)."""
+    try:
+        return {"zh": MATCH_ZH, "en": MATCH_EN}[lang]
+    except KeyError:
+        raise ValueError(f"unknown language {lang!r}; known: {', '.join(LANGS)}") from None

@@ -67,7 +67,7 @@ def _docstrings(tree: ast.AST) -> set[int]:
 
 # Words the bot reads (never writes): /calc's vocabulary and /rank's argument.
 READ_ONLY = set(calc.MELD_WORDS) | calc.SELF_WORDS | calc.OTHER_WORDS | stats.ALL_WORDS | {"＋："} \
-    | set(handlers.RULE_WORDS) | {handlers.SEATS_WORD}
+    | set(handlers.RULE_WORDS) | {handlers.SEATS_WORD, handlers.MATCH_WORD}
 
 
 def test_no_user_facing_text_outside_the_catalogs() -> None:

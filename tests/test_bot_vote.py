@@ -10,7 +10,14 @@ import json
 import random
 
 from fakebot import FakeMessage, FakeTelegram, FakeUser
-from test_bot_e2e import hand_message, make_config, running_bot, services, start_hand
+from test_bot_e2e import (
+    hand_message,
+    make_config,
+    running_bot,
+    seat_three,
+    services,
+    start_hand,
+)
 from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
 from test_bot_topics import command, people
 
@@ -237,3 +244,29 @@ async def test_a_seat_in_tuoguan_has_no_say(tg: FakeTelegram, tmp_path) -> None:
         assert await answer(tg, msg, carol, "同意") == t("zh", "vote_not_voter")
         assert await answer(tg, msg, bob, "同意") == t("zh", "vote_agreed")
         assert table.current.hand.outcome.kind == OutcomeKind.DISSOLVED
+
+
+async def test_a_dissolve_in_a_match_ends_the_match_with_its_summary(tg: FakeTelegram,
+                                                                     tmp_path) -> None:
+    """解散 means the seats want to stop: in a match it ends the match too (as /stop does),
+    with a 总结算 of the hands played, the dissolved one scoring nothing."""
+    async with running_bot(make_config(tg, tmp_path / "db.sqlite3")) as app:
+        (alice, bob, carol), group, lobby = await seat_three(tg)
+        svc = services(app)
+        table = svc.service.in_chat(group.id)
+        assert table is not None
+        await svc.service.configure(table.id, alice.id, "match", "4")
+        assert (await tg.press_button(lobby, alice, "开局")).text is None
+        assert table.status == "playing" and table.match is not None
+        match_id = table.match.id
+        msg = await propose(tg, group, alice, "/dissolve", "🗳 Alice 提议解散本局")
+        await answer(tg, msg, bob, "同意")
+        await answer(tg, msg, carol, "同意")
+        await tg.wait_for(lambda: any((m.caption or "").startswith("🏁 总结算")
+                                      for m in tg.messages(group)), timeout=20)
+        summary = next(m for m in tg.messages(group) if (m.caption or "").startswith("🏁 总结算"))
+        assert "1/4 局" in summary.caption
+        assert t("zh", "match_caption_stopped") in summary.caption
+        row = await svc.store.match(match_id)
+        assert row is not None and row.status == "stopped"
+        assert table.match is None and table.status == "lobby"

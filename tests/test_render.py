@@ -320,6 +320,7 @@ def test_demo_writes_one_image_of_every_kind(tmp_path) -> None:  # type: ignore[
         "hunan4_seat",
         "hunan4_settlement",
         "hunan4_table",
+        "match_summary",
         "seat2",
         "seat3",
         "seat4",
