@@ -6,14 +6,12 @@ Snapshots as in ``test_render_snapshots`` (regenerate with ``UPDATE_SNAPSHOTS=1`
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 
 import pytest
-from PIL import Image
 from test_render import check_scene, decode
 from test_render_leaderboard import NAMES
-from test_render_snapshots import SNAPSHOTS, similar
+from test_render_snapshots import assert_snapshot, texts
 
 from render import fonts
 from render import theme as T
@@ -61,17 +59,8 @@ CASES: dict[str, Callable[[], Scene]] = {
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_snapshot(name: str) -> None:
     img = paint(CASES[name]())
-    path = SNAPSHOTS / f"{name}.png"
-    if os.environ.get("UPDATE_SNAPSHOTS") == "1":
-        img.save(path, optimize=True)
-    assert path.exists(), f"missing {path}: run with UPDATE_SNAPSHOTS=1 and look at it"
-    ref = Image.open(path).convert("RGB")
-    assert ref.size == img.size
-    assert similar(ref, img), f"{name} differs from {path}"
+    assert_snapshot(name, img)
 
-
-def texts(scene: Scene) -> list[str]:
-    return [t.text for t in scene.items if isinstance(t, Text)]
 
 
 @pytest.mark.parametrize("lang", LANGS)
