@@ -11,6 +11,8 @@ from __future__ import annotations
 import string
 import unicodedata
 
+from render.strings import LEVEL_EN, level_label
+
 # Move-log words are game terms: Chinese in both languages.
 EVENT_NAMES: dict[str, str] = {
     "ev_deal": "发牌",
@@ -240,29 +242,7 @@ ZH: dict[str, str] = {
         "开局时公布的 🔒 是这个 SHA-256 的前 8 位;种子决定了洗牌。"
         "/export 下载本局记录,用 python -m engine verify 文件名 验证。"
     ),
-    "level_帝王": "帝王",
-    "level_丞相": "丞相",
-    "level_巡抚": "巡抚",
-    "level_总督": "总督",
-    "level_知府": "知府",
-    "level_通判": "通判",
-    "level_知县": "知县",
-    "level_大地主": "大地主",
-    "level_小地主": "小地主",
-    "level_大财主": "大财主",
-    "level_小财主": "小财主",
-    "level_衙役": "衙役",
-    "level_商人": "商人",
-    "level_掌柜": "掌柜",
-    "level_富农": "富农",
-    "level_中农": "中农",
-    "level_猎人": "猎人",
-    "level_渔夫": "渔夫",
-    "level_贫农": "贫农",
-    "level_佃户": "佃户",
-    "level_长工": "长工",
-    "level_短工": "短工",
-    "level_包身工": "包身工",
+    **{f"level_{title}": level_label(title, "zh") for title in LEVEL_EN},
     "lobby_full": "人齐了,{seconds} 秒后开始(按「开局」立即开始)。",
     "escape_confirm": "确定逃跑?将赔每家 {points} 分。",
     "stop_confirm": "确定结束本桌?正在打的第 {hand} 局作废,不计分。",
@@ -605,29 +585,7 @@ EN: dict[str, str] = {
         "The 🔒 shown at the start is this SHA-256's first 8 digits; the seed made the shuffle. "
         "/export sends the hand's record: check it with python -m engine verify FILE."
     ),
-    "level_帝王": "帝王 Emperor",
-    "level_丞相": "丞相 Chancellor",
-    "level_巡抚": "巡抚 Provincial governor",
-    "level_总督": "总督 Viceroy",
-    "level_知府": "知府 Prefect",
-    "level_通判": "通判 Vice-prefect",
-    "level_知县": "知县 County magistrate",
-    "level_大地主": "大地主 Great landlord",
-    "level_小地主": "小地主 Small landlord",
-    "level_大财主": "大财主 Rich man",
-    "level_小财主": "小财主 Well-off man",
-    "level_衙役": "衙役 Yamen runner",
-    "level_商人": "商人 Merchant",
-    "level_掌柜": "掌柜 Shopkeeper",
-    "level_富农": "富农 Rich peasant",
-    "level_中农": "中农 Middle peasant",
-    "level_猎人": "猎人 Hunter",
-    "level_渔夫": "渔夫 Fisherman",
-    "level_贫农": "贫农 Poor peasant",
-    "level_佃户": "佃户 Tenant farmer",
-    "level_长工": "长工 Farmhand",
-    "level_短工": "短工 Day labourer",
-    "level_包身工": "包身工 Bonded labourer",
+    **{f"level_{title}": level_label(title, "en") for title in LEVEL_EN},
     "lobby_full": "The table is full: the hand starts in {seconds} s (press 开局 Deal to start now).",
     "escape_confirm": "Leave (逃跑)? You would pay {points} to each player.",
     "stop_confirm": "Close the table? Hand {hand}, being played, would be void (no scores).",

@@ -214,8 +214,13 @@ TABLES: Mapping[str, Mapping[str, str]] = {"zh": ZH, "en": EN}
 
 def table(lang: str) -> Mapping[str, str]:
     """The string table of ``lang``; unknown languages are an error, not a silent fallback."""
+    return in_lang(TABLES, lang)
+
+
+def in_lang(tables: Mapping[str, Mapping[str, str]], lang: str) -> Mapping[str, str]:
+    """``tables[lang]``, or a ``ValueError`` naming the languages there are."""
     try:
-        return TABLES[lang]
+        return tables[lang]
     except KeyError:
         raise ValueError(f"unknown language {lang!r}; known: {', '.join(LANGS)}") from None
 
@@ -291,7 +296,7 @@ PAGES_EN: Mapping[str, str] = {
     "replay_xing": "醒家",
 }
 
-# The 等级 titles in English, shown beside the Chinese one (as the bot's catalog words them).
+# The 等级 titles in English, shown beside the Chinese one (in pictures and in the bot's texts).
 LEVEL_EN: Mapping[str, str] = {
     "帝王": "Emperor", "丞相": "Chancellor", "巡抚": "Provincial governor", "总督": "Viceroy",
     "知府": "Prefect", "通判": "Vice-prefect", "知县": "County magistrate",
@@ -307,10 +312,7 @@ PAGES: Mapping[str, Mapping[str, str]] = {"zh": PAGES_ZH, "en": PAGES_EN}
 
 def pages(lang: str) -> Mapping[str, str]:
     """The leaderboard / player card / replay strings of ``lang`` (an error if unknown)."""
-    try:
-        return PAGES[lang]
-    except KeyError:
-        raise ValueError(f"unknown language {lang!r}; known: {', '.join(LANGS)}") from None
+    return in_lang(PAGES, lang)
 
 
 def level_label(title: str, lang: str) -> str:
@@ -360,7 +362,4 @@ MATCH_EN: Mapping[str, str] = {
 
 def match_pages(lang: str) -> Mapping[str, str]:
     """The 总结算 strings of ``lang`` (an error if unknown)."""
-    try:
-        return {"zh": MATCH_ZH, "en": MATCH_EN}[lang]
-    except KeyError:
-        raise ValueError(f"unknown language {lang!r}; known: {', '.join(LANGS)}") from None
+    return in_lang({"zh": MATCH_ZH, "en": MATCH_EN}, lang)
