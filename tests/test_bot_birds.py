@@ -15,12 +15,12 @@ from fakebot import FakeTelegram
 from test_bot_e2e import make_config, running_bot, services
 from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
 from test_bot_robots import alice_plays
+from test_bot_stats import play_out
 
 from bot import birds, rulebook
 from bot.i18n import t
 from bot.store import Score, Store
 from bot.tables import HandRecord, Person, Refusal, Table, TableService
-from engine import policy
 from engine.birds import bird_seat, settle_birds
 from engine.rules import table_rules
 
@@ -64,18 +64,6 @@ async def _full_table(service: TableService) -> Table:
     for p in SEATED[1:]:
         await service.join(table.id, p)
     return table
-
-
-async def _play_out(service: TableService, table: Table, rng: random.Random) -> None:
-    while table.status == "playing":
-        hand = table.hand
-        assert hand is not None
-        seat = hand.to_act()[0]
-        public = [e for e in hand.history if e.visible_to is None]
-        action = policy.choose(hand.private_view(seat), public, rng)
-        decision = table.decisions[seat]
-        await service.act(table.id, table.players[seat].user_id, decision.version,
-                          decision.legal.index(action))
 
 
 async def test_who_may_place_a_bird_and_when(world) -> None:
@@ -127,7 +115,7 @@ async def test_birds_settle_with_the_hand_zero_sum_and_count_as_birds(world) -> 
         else:
             for p in SEATED:
                 await service.again(table.id, p.user_id)
-        await _play_out(service, table, rng)
+        await play_out(service, table, rng)
         played.append((table.current, tuple(p.user_id for p in onlookers)))
     expected: dict[int, list[int]] = {}  # user -> [points, hands, wins, birds]
     results = {h.id: h.points for h in await store.finished_hands(CHAT, 10)}

@@ -86,18 +86,23 @@ async def _play(service: TableService, chat: int, people: tuple[Person, ...], ha
         await service.join(table.id, p)
     await service.begin(table.id, people[0].user_id)
     for n in range(hands):
-        while table.status == "playing":
-            hand = table.hand
-            assert hand is not None
-            seat = hand.to_act()[0]
-            public = [e for e in hand.history if e.visible_to is None]
-            action = policy.choose(hand.private_view(seat), public, rng)
-            decision = table.decisions[seat]
-            await service.act(table.id, table.players[seat].user_id, decision.version,
-                              decision.legal.index(action))
+        await play_out(service, table, rng)
         if n + 1 < hands:
             for p in people:
                 await service.again(table.id, p.user_id)
+
+
+async def play_out(service: TableService, table: Table, rng: random.Random) -> None:
+    """Play the running hand to its end, every seat pressing what the computer player would."""
+    while table.status == "playing":
+        hand = table.hand
+        assert hand is not None
+        seat = hand.to_act()[0]
+        public = [e for e in hand.history if e.visible_to is None]
+        action = policy.choose(hand.private_view(seat), public, rng)
+        decision = table.decisions[seat]
+        await service.act(table.id, table.players[seat].user_id, decision.version,
+                          decision.legal.index(action))
 
 
 def _totals(hands: list[tuple[int, HandRecord]], chat: int | None) -> dict[int, list[int]]:
