@@ -8,15 +8,13 @@ Snapshots use the mechanism of ``test_render_snapshots`` (regenerate with
 
 from __future__ import annotations
 
-import copy
-import random
 from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_render import check_scene
-from test_render_seat import swap_hidden_card
+from test_render_seat import positions, swap_hidden_card
 from test_render_snapshots import (
     FOURTH,
     NAMES,
@@ -33,7 +31,6 @@ from engine import cards as C
 from engine.birds import settle_birds
 from engine.melds import Group, GroupKind
 from engine.rules import get_rule_set
-from engine.state import Hand
 from engine.views import Outcome, OutcomeKind, PrivateView, PublicView, SeatView, Win
 from render import fonts, render_hand, render_table
 from render.hand import layout_hand, relation_key, seats_in_play_order
@@ -368,19 +365,6 @@ def test_two_seat_settlement_has_one_loser_and_totals() -> None:
 # --- nothing hidden shows, at four seats ---------------------------------------------------
 
 
-def four_seat_positions(key: str, seed: int) -> list[Hand]:
-    """Every position of a random hand of a four-seat rule set (copies), the end excluded."""
-    rules = get_rule_set(key)
-    rng = random.Random(seed)
-    h = Hand.new(rules, seed=seed, dealer=seed % 4)
-    out = []
-    while not h.is_terminal():
-        out.append(copy.deepcopy(h))
-        s = rng.choice(h.to_act())
-        h.apply(s, rng.choice(h.legal_actions(s)))
-    return out
-
-
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     key=st.sampled_from(["four14", "hunan/4"]),
@@ -394,7 +378,7 @@ def test_at_four_seats_a_seat_sees_the_same_picture_whatever_it_cannot_see(
     """four14 (four seats all playing) and hunan/4 (one sitting out as 醒家): a card another
     seat holds, traded with the stock, changes neither this seat's picture nor the group's;
     its holder sees the difference."""
-    hands = four_seat_positions(key, seed)
+    hands = positions(seed, get_rule_set(key))
     h = hands[min(step, len(hands) - 1)]
     owner = (me + 1 + step % 3) % 4
     twin = swap_hidden_card(h, owner)  # None for a 醒家, who holds nothing
@@ -414,7 +398,7 @@ def test_played_four_seat_hands_fit_show_hidden_cards_as_backs_and_the_xing_empt
 ) -> None:
     xings = 0
     for seed in range(6):
-        for h in four_seat_positions(key, seed)[::5]:
+        for h in positions(seed, get_rule_set(key))[::5]:
             pub = h.public_view()
             scenes = {None: layout_table(pub, NAMES)}
             for me in range(4):

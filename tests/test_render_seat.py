@@ -20,7 +20,7 @@ from test_render import check_scene, is_back
 
 from engine import cards as C
 from engine.melds import GroupKind
-from engine.rules import QQ
+from engine.rules import QQ, RuleSet
 from engine.state import Hand
 from engine.views import (
     Event,
@@ -149,10 +149,10 @@ def test_hidden_melds_are_backs_for_random_engine_positions() -> None:
     assert backs > 20  # the probe did meet hidden cards
 
 
-def positions(seed: int) -> list[Hand]:
+def positions(seed: int, rules: RuleSet = QQ) -> list[Hand]:
     """Every position of a random hand (copies), the finished one excluded."""
     rng = random.Random(seed)
-    h = Hand.new(QQ, seed=seed, dealer=seed % 3)
+    h = Hand.new(rules, seed=seed, dealer=seed % rules.players)
     out = []
     while not h.is_terminal():
         out.append(copy.deepcopy(h))
