@@ -11,11 +11,10 @@ import random
 from pathlib import Path
 
 import pytest
+from support.e2e import make_config, running_bot, services
 from support.fakebot import FakeTelegram
-from test_bot_e2e import make_config, running_bot, services
-from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
-from test_bot_robots import alice_plays
-from test_bot_stats import play_out
+from support.robots import alice_plays
+from support.stats import play_out
 
 from bot import birds, rulebook
 from bot.i18n import t
@@ -30,7 +29,7 @@ EVE, FAY, GUS = (Person(20 + i, n, "zh") for i, n in enumerate(("Eve", "Fay", "G
 CHAT = -100
 
 
-class _Observer:
+class Observer:
     def __init__(self) -> None:
         self.changes = 0
 
@@ -52,7 +51,7 @@ async def world(tmp_path: Path):
     store = await Store.open(tmp_path / "db.sqlite3")
     for p in (*SEATED, EVE, FAY, GUS):
         await store.upsert_user(p.user_id, p.name, None, p.lang, dm_ok=True)
-    observer = _Observer()
+    observer = Observer()
     service = TableService(store, observer, action_timeout=60, autoplay_delay=1,
                            rng=random.Random(1))
     yield service, observer, store

@@ -3,9 +3,8 @@ posts and what bots send are ignored, and the bot added to a channel says nothin
 
 from __future__ import annotations
 
+from support.e2e import make_config, running_bot, services
 from support.fakebot import FakeTelegram
-from test_bot_e2e import make_config, running_bot, services
-from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
 
 from bot.i18n import t
 

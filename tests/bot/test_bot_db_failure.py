@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import sqlite3
 
+from support.e2e import action_buttons, hand_message, make_config, running_bot
 from support.fakebot import FakeTelegram
-from test_bot_e2e import action_buttons, hand_message, make_config, running_bot, start_hand
-from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
+from support.play import start_hand
 
 from bot.i18n import t
 from bot.store import Tx

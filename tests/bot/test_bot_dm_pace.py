@@ -11,8 +11,9 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
+from support.e2e import action_buttons, hand_message, make_config, running_bot
 from support.fakebot import FakeTelegram, FakeUser
-from test_bot_e2e import action_buttons, hand_message, make_config, running_bot, seat_three
+from support.play import seat_three
 
 from bot import messages
 from bot.tables import Table

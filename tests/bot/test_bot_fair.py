@@ -12,8 +12,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from support.e2e import make_config, running_bot
 from support.fakebot import FakeTelegram
-from test_bot_e2e import make_config, play_hand, running_bot, start_hand, tg  # noqa: F401
+from support.play import play_hand, start_hand
 
 from bot import calc
 from bot.i18n import t

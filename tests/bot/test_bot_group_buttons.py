@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import random
 
+from support.e2e import make_config, running_bot, services
 from support.fakebot import FakeMessage, FakeTelegram
-from test_bot_e2e import make_config, play_hand, running_bot, services, start_hand
-from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
+from support.play import play_hand, start_hand
 
 from bot.i18n import t
 

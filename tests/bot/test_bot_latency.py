@@ -6,9 +6,8 @@ from __future__ import annotations
 import asyncio
 import time
 
+from support.e2e import make_config, running_bot, services
 from support.fakebot import FakeMessage, FakeTelegram, FakeUser
-from test_bot_e2e import make_config, running_bot, services
-from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
 
 DELAY = 0.4  # seconds of network round trip on every call, as far from Telegram as it gets
 

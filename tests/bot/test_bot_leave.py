@@ -6,10 +6,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from support.e2e import make_config, running_bot
 from support.fakebot import FakeMessage, FakeTelegram
-from test_bot_e2e import make_config, running_bot, start_hand
-from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
-from test_bot_tables import PEOPLE, Clock, _Observer, seated
+from support.play import start_hand
+from support.service import PEOPLE, Clock, Observer, seated
 
 from bot.i18n import t
 from bot.store import Store
@@ -23,7 +23,7 @@ async def service(tmp_path):
     store = await Store.open(tmp_path / "db.sqlite3")
     for p in [*PEOPLE, DAVE]:
         await store.upsert_user(p.user_id, p.name, None, p.lang, dm_ok=True)
-    yield TableService(store, _Observer(tmp_path / "db.sqlite3"), action_timeout=60,
+    yield TableService(store, Observer(tmp_path / "db.sqlite3"), action_timeout=60,
                        autoplay_delay=1.5, clock=Clock(), seed=SEED)
     await store.close()
 

@@ -9,10 +9,10 @@ import random
 from pathlib import Path
 
 import pytest
+from support.e2e import make_config, running_bot, services
 from support.fakebot import FakeTelegram
-from test_bot_e2e import make_config, running_bot, seat_three, services
-from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
-from test_bot_tables import PEOPLE, Clock, _Observer
+from support.play import seat_three
+from support.service import PEOPLE, Clock, Observer
 
 from bot.config import ConfigError, load_config
 from bot.i18n import t
@@ -104,7 +104,7 @@ async def test_a_full_lobby_counts_down_again_after_a_restart(tmp_path) -> None:
         for p in PEOPLE:
             await store.upsert_user(p.user_id, p.name, None, p.lang, dm_ok=True)
         clock = Clock()
-        observer = _Observer(tmp_path / "db.sqlite3")
+        observer = Observer(tmp_path / "db.sqlite3")
 
         def service() -> TableService:
             return TableService(store, observer, action_timeout=60, autoplay_delay=1.5,

@@ -8,10 +8,9 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
+from support.e2e import make_config, running_bot, services
 from support.fakebot import FakeTelegram, FakeUser
 from telegram.ext import Application
-from test_bot_e2e import make_config, running_bot, services
-from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
 
 from bot.handlers import match_from_args, new_usage, rules_from_args
 from bot.i18n import t

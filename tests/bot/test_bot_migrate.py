@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import asyncio
 
+from support.e2e import make_config, running_bot, services
 from support.fakebot import FakeChat, FakeTelegram, FakeUser
 from telegram.error import ChatMigrated
 from telegram.ext import Application
-from test_bot_e2e import make_config, running_bot, services
-from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
 
 from bot.outbox import Outbox
 from bot.store import Store

@@ -4,9 +4,8 @@ note; at most one note a table; /notify off; who never started the bot is told h
 
 from __future__ import annotations
 
+from support.e2e import make_config, running_bot, services
 from support.fakebot import FakeMessage, FakeTelegram, FakeUser
-from test_bot_e2e import make_config, running_bot, services
-from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
 
 from bot.app import ADMIN_COMMANDS, GROUP_COMMANDS, PRIVATE_COMMANDS
 from bot.i18n import t

@@ -1,6 +1,6 @@
 """/rank and /me as pictures (issue 13 item 4): a photo whose caption is the text, drawn
 from figures that equal the hands played. The expected figures are summed from the engine's
-outcomes of the hands actually played (as in test_bot_stats), never read back from the store.
+outcomes of the hands actually played (support.stats.expected_totals), never read back from the store.
 """
 
 from __future__ import annotations
@@ -10,12 +10,10 @@ from collections import Counter
 from functools import partial
 
 import pytest
+from support.e2e import make_config, running_bot
 from support.fakebot import FakeTelegram
-from test_bot_e2e import make_config, play_hand, running_bot, start_hand
-from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
-from test_bot_stats import GROUP_1, GROUP_2, A, B, C, D, _totals
-from test_bot_stats import played as played  # noqa: F401  (fixtures)
-from test_bot_stats import played_db as played_db  # noqa: F401
+from support.play import play_hand, start_hand
+from support.stats import GROUP_1, GROUP_2, A, B, C, D, expected_totals
 
 from bot import stats
 from bot.i18n import t
@@ -39,7 +37,7 @@ async def test_the_boards_rows_are_the_played_figures(played, chat) -> None:  # 
     query = stats.RankQuery("qq", chat is None)
     rows = await store.ranking(chat, stats.TOP)
     board = await stats.board_rows(store, rows, query, GROUP_1 if chat is None else chat)
-    totals = _totals(hands, chat)
+    totals = expected_totals(hands, chat)
     assert len(board) == len(totals)
     for row, ranked in zip(board, rows, strict=True):
         points, n, wins = totals[ranked.user_id]
@@ -73,7 +71,7 @@ async def test_the_card_is_the_players_replayed_hands(played) -> None:  # noqa: 
             best_huxi=max((w.huxi for w in won), default=None),
             top_mingtang=names.most_common(1)[0] if names else None,
             timeline=tuple(_recent(hands, person.user_id, None, stats.CARD_HANDS)))
-        assert total.points == _totals(hands, None)[person.user_id][0]
+        assert total.points == expected_totals(hands, None)[person.user_id][0]
         short = await store.user_hands(person.user_id, "qq", 3)  # the last three, oldest first
         assert [h.id for h in short] == [r.id for r in mine[-3:]]
 

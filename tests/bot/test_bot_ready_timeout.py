@@ -8,9 +8,9 @@ import asyncio
 import random
 import time
 
+from support.e2e import make_config, running_bot, services
 from support.fakebot import FakeMessage, FakeTelegram, FakeUser
-from test_bot_e2e import make_config, running_bot, seat_three, services
-from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
+from support.play import seat_three
 
 from bot.i18n import t
 from bot.tables import Table

@@ -11,11 +11,11 @@ import json
 import random
 
 import pytest
+from support.e2e import make_config, running_bot, services
 from support.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
-from test_bot_e2e import make_config, play_hand, running_bot, services, start_hand
-from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
-from test_bot_tables import PEOPLE, Clock, _Observer
-from test_bot_topics import open_table, people, play_out
+from support.forum import open_table, people, play_out
+from support.play import play_hand, start_hand
+from support.service import PEOPLE, Clock, Observer
 
 from bot import callbacks as cb
 from bot import replays
@@ -191,7 +191,7 @@ async def test_every_shape_replays_its_exported_record(tmp_path, key: str) -> No
     try:
         await store.upsert_user(PEOPLE[0].user_id, PEOPLE[0].name, None, "zh", dm_ok=True)
         clock = Clock()
-        service = TableService(store, _Observer(tmp_path / "db.sqlite3"), action_timeout=60,
+        service = TableService(store, Observer(tmp_path / "db.sqlite3"), action_timeout=60,
                                autoplay_delay=1.5, clock=clock, rng=random.Random(3))
         rules = get_rule_set(key)
         table = await service.open(-100, PEOPLE[0], rules)

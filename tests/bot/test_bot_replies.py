@@ -7,8 +7,8 @@ import asyncio
 import time
 
 import pytest
+from support.e2e import make_config, running_bot, services
 from support.fakebot import FakeTelegram, RateLimits
-from test_bot_e2e import make_config, running_bot, services
 
 from bot import rulebook
 from bot.config import Config

@@ -10,9 +10,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from support.e2e import make_config, running_bot
 from support.fakebot import FakeTelegram
-from test_bot_e2e import make_config, running_bot
-from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
 
 from bot import calc, rulebook
 from bot.i18n import t

@@ -15,11 +15,10 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from support.e2e import action_buttons, hand_message, make_config, running_bot, services
 from support.fakebot import FakeTelegram
-from test_bot_e2e import action_buttons, hand_message, make_config, running_bot, services
-from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
-from test_bot_tables import PEOPLE, Clock, _Observer
-from test_store_migrations import _old_database
+from support.service import PEOPLE, Clock, Observer
+from support.store import old_database
 
 from bot.fairness import export_file
 from bot.handlers import new_usage, rules_from_args
@@ -57,7 +56,7 @@ def _my_migration() -> int:
 
 async def test_the_migration_gives_old_tables_qq_and_seats_up_to_four(tmp_path: Path) -> None:
     path = tmp_path / "db.sqlite3"
-    _old_database(path, _my_migration() - 1)
+    old_database(path, _my_migration() - 1)
     with sqlite3.connect(path) as db:
         for user_id in (1, -1, -2):
             db.execute("INSERT INTO users (user_id, name, lang) VALUES (?, 'u', 'zh')",
@@ -111,7 +110,7 @@ async def service(tmp_path: Path, duo: None):
     clock = Clock()
 
     def make() -> TableService:
-        return TableService(store, _Observer(tmp_path / "db.sqlite3"), action_timeout=60,
+        return TableService(store, Observer(tmp_path / "db.sqlite3"), action_timeout=60,
                             autoplay_delay=1.5, clock=clock, rng=random.Random(3))
     yield make
     await store.close()

@@ -1,6 +1,6 @@
 """What each seat's private chat and the group read while a claim is open, once it is
 settled, after a 逃跑 and in 托管 (#10, #14), through the real bot and the fake Bot API. Hands
-are dealt from explicit decks (``handkit.deck``: dealer, 下家, 上家) at whatever seat the bot
+are dealt from explicit decks (``support.handkit.deck``: dealer, 下家, 上家) at whatever seat the bot
 chose to deal."""
 
 from __future__ import annotations
@@ -15,17 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.e2e import action_buttons, hand_message, make_config, running_bot, services
 from support.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from support.handkit import card, deck
-from test_bot_e2e import (
-    action_buttons,
-    hand_message,
-    make_config,
-    running_bot,
-    services,
-    start_hand,
-)
-from test_bot_robots import one_human_two_computers
+from support.play import start_hand
+from support.robots import one_human_two_computers
 
 from bot import messages
 from bot.app import Services
@@ -100,7 +94,7 @@ class Dealt:
 
 
 def deal_from(monkeypatch: pytest.MonkeyPatch, **places: Any) -> None:
-    """Every hand the bot deals from now on comes from ``handkit.deck(**places)``."""
+    """Every hand the bot deals from now on comes from ``support.handkit.deck(**places)``."""
     new = Hand.new.__func__  # type: ignore[attr-defined]
     order = deck(**places)
 

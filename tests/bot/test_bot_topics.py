@@ -10,14 +10,14 @@ import random
 import sqlite3
 
 import pytest
+from support.e2e import make_config, running_bot, services
 from support.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
+from support.forum import command, open_table, people, play_out
+from support.images import png as png_bytes
+from support.play import press_current
+from support.service import PEOPLE, Clock, Observer
 from telegram import Bot, Update
 from telegram.error import BadRequest
-from telegram.ext import Application
-from test_bot_e2e import make_config, press_current, running_bot, services
-from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
-from test_bot_tables import PEOPLE, Clock, _Observer
-from test_fakebot import png as png_bytes
 
 from bot import messages
 from bot.i18n import t
@@ -31,41 +31,6 @@ def topic_errors(tg: FakeTelegram) -> list[str]:
     """What Telegram refused because of a thread id (a wrong one, or a closed topic)."""
     return [e.description for e in tg.errors
             if "thread" in e.description or "TOPIC" in e.description]
-
-
-async def command(tg: FakeTelegram, forum: FakeChat, user: FakeUser, text: str,
-                  topic: int | None, *, reply_to: FakeMessage | None = None) -> FakeMessage:
-    """``user`` sends a command in a topic; returns the bot's first answer in that topic."""
-    sent = await tg.send_text(forum, user, text, topic=topic, reply_to=reply_to)
-    return await tg.wait_reply(sent, match=lambda m: m.thread_id == topic)
-
-
-async def open_table(tg: FakeTelegram, app: Application, forum: FakeChat,  # type: ignore[type-arg]
-                     topic: int | None, users: list[FakeUser]) -> tuple[Table, FakeMessage]:
-    """users[0] opens a table in ``topic``, users[1] sits by /join there, users[2] by the
-    lobby's 加入 button; returns the table and its lobby."""
-    lobby = await command(tg, forum, users[0], "/new", topic)
-    table = services(app).service.in_chat(forum.id, topic)
-    assert table is not None and table.thread_id == topic and lobby.thread_id == topic
-    await tg.send_text(forum, users[1], "/join", topic=topic)
-    await tg.wait_for(lambda: table.seat_of(users[1].id) is not None)
-    await tg.press_button(lobby, users[2], "加入")
-    await tg.wait_for(lambda: len(table.players) == 3)
-    return table, lobby
-
-
-def people(tg: FakeTelegram, *names: str) -> list[FakeUser]:
-    users = [tg.user(n) for n in names]
-    for user in users:
-        tg.start_private(user)
-    return users
-
-
-async def play_out(tg: FakeTelegram, table: Table, users: list[FakeUser],
-                   rng: random.Random) -> None:
-    """Random presses of the awaited seats until the hand ends."""
-    while table.status == "playing":
-        await press_current(tg, table, users, rng, tg.messages(users[0])[0])
 
 
 async def some_moves(tg: FakeTelegram, table: Table, users: list[FakeUser], rng: random.Random,
@@ -370,7 +335,7 @@ async def test_the_migration_keeps_open_tables_in_general_and_allows_one_per_top
 
 
 def _service(store: Store, tmp_path) -> TableService:
-    return TableService(store, _Observer(tmp_path / "db.sqlite3"), action_timeout=60,
+    return TableService(store, Observer(tmp_path / "db.sqlite3"), action_timeout=60,
                         autoplay_delay=1.5, clock=Clock(), rng=random.Random(3))
 
 

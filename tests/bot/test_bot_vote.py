@@ -9,17 +9,10 @@ import asyncio
 import json
 import random
 
+from support.e2e import hand_message, make_config, running_bot, services
 from support.fakebot import FakeMessage, FakeTelegram, FakeUser
-from test_bot_e2e import (
-    hand_message,
-    make_config,
-    running_bot,
-    seat_three,
-    services,
-    start_hand,
-)
-from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
-from test_bot_topics import command, people
+from support.forum import command, people
+from support.play import seat_three, start_hand
 
 from bot.i18n import t
 from bot.tables import ABSENT_HANDS, Table

@@ -13,6 +13,7 @@ from PIL import Image
 from support.fakebot import ApiError, FakeTelegram, RateLimits
 from support.fakebot.formatting import parse
 from support.fakebot.ratelimit import FloodControl, max_in_window
+from support.images import png
 from telegram import (
     Bot,
     InlineKeyboardButton,
@@ -37,12 +38,6 @@ from telegram.ext import (
     MessageHandler,
     filters,
 )
-
-
-def png(color: str, size: tuple[int, int] = (40, 30)) -> bytes:
-    out = io.BytesIO()
-    Image.new("RGB", size, color).save(out, format="PNG")
-    return out.getvalue()
 
 
 def color_of(data: bytes) -> tuple[int, int, int]:

@@ -7,8 +7,8 @@ from __future__ import annotations
 import unicodedata
 
 import pytest
+from support.e2e import make_config, running_bot, services
 from support.fakebot import FakeTelegram
-from test_bot_e2e import make_config, running_bot, services
 
 from bot.handlers import NAME_GRAPHEMES
 from bot.i18n import FSI, PDI, isolate

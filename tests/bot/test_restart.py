@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from support.e2e import make_config, running_bot
 from support.fakebot import FakeMessage, FakeTelegram, FakeUser
-from test_bot_e2e import make_config, play_hand, running_bot
-from test_bot_e2e import start_hand as start_hand_in_process
+from support.play import play_hand
+from support.play import start_hand as start_hand_in_process
 
 from bot.i18n import t
 from bot.messages import Presenter

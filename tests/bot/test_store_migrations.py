@@ -4,21 +4,14 @@ from __future__ import annotations
 
 import random
 import sqlite3
-from pathlib import Path
+
+from support.store import old_database
 
 from bot.store import MIGRATIONS, SCHEMA_VERSION, Store
 from engine.rules import QQ
 from engine.simulate import play_random
 from engine.state import Hand
 from engine.views import OutcomeKind
-
-
-def _old_database(path: Path, version: int) -> None:
-    """A database as the program of schema ``version`` left it: only the old migrations."""
-    with sqlite3.connect(path) as db:
-        for target in range(1, version + 1):
-            db.executescript(f"BEGIN;\n{MIGRATIONS[target - 1]}\n"
-                             f"PRAGMA user_version = {target};\nCOMMIT;")
 
 
 def _hands_of_each_kind() -> dict[OutcomeKind, Hand]:
@@ -48,7 +41,7 @@ async def test_from_empty_every_migration_applies(tmp_path) -> None:
 async def test_upgrading_the_previous_version_keeps_the_data(tmp_path) -> None:
     path = tmp_path / "db.sqlite3"
     previous = 1  # before the winner column (2) and the per-group hand numbers (3)
-    _old_database(path, previous)
+    old_database(path, previous)
     hands = _hands_of_each_kind()
     users = (1, 2, 3)
     with sqlite3.connect(path) as db:  # written with the old schema's columns only
@@ -107,7 +100,7 @@ async def test_upgrading_the_previous_version_keeps_the_data(tmp_path) -> None:
 async def test_hands_are_renumbered_per_group(tmp_path) -> None:
     """Schema 3: a group's hands count 1, 2, 3… over all its tables (they counted per table)."""
     path = tmp_path / "db.sqlite3"
-    _old_database(path, 2)
+    old_database(path, 2)
     with sqlite3.connect(path) as db:
         db.execute("INSERT INTO users (user_id, name) VALUES (1, 'u1')")
         # two tables of group -100 (one after the other) and one of group -200, interleaved

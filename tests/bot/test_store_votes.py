@@ -7,7 +7,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from test_store_migrations import _old_database
+from support.store import old_database
 
 from bot.store import MIGRATIONS, Store
 
@@ -20,7 +20,7 @@ def _my_migration() -> int:
 @pytest.fixture
 async def store(tmp_path: Path):
     path = tmp_path / "db.sqlite3"
-    _old_database(path, _my_migration() - 1)
+    old_database(path, _my_migration() - 1)
     with sqlite3.connect(path) as db:  # an open table left by the previous version
         db.execute("INSERT INTO users (user_id, name, lang) VALUES (1, 'u', 'zh')")
         db.execute("INSERT INTO tables (id, chat_id, opener_id, status, base)"

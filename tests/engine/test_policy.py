@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.four14 import WAITS_369, four14
 from support.handkit import advance_until, card, hand, offered
-from test_rules_four14 import WAITS_369, four14
 
 from engine import actions as A
 from engine import analyzer, policy, policy_eval, policy_info

@@ -1,6 +1,6 @@
 """The flow of a hand, one or more tests per numbered rule of RULES.md (sections 2, 4, 5, 6, 9).
 
-Hands are dealt from explicit deck orders (``handkit.deck``): seat 0 deals, seat 1 is his 下家,
+Hands are dealt from explicit deck orders (``support.handkit.deck``): seat 0 deals, seat 1 is his 下家,
 seat 2 his 上家; the stock is drawn from the top.
 """
 

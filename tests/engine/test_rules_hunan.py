@@ -1,6 +1,6 @@
 """The 湖南 rule set, one or more tests per rule of docs/rules/hunan.md.
 
-Hands are dealt from explicit deck orders (``handkit.deck``): the dealer's 21 cards, then the
+Hands are dealt from explicit deck orders (``support.handkit.deck``): the dealer's 21 cards, then the
 next two playing seats' 20 each in turn order, then the stock from the top. Seat 0 deals; at a
 4-seat table seat 2 is the 醒家 and gets nothing, so the deck's second hand is seat 1's and the
 third seat 3's.

@@ -7,7 +7,8 @@ import io
 import random
 
 import pytest
-from PIL import Image, ImageChops, ImageDraw, ImageStat
+from PIL import Image, ImageChops, ImageDraw
+from support.scenes import check_scene, decode, is_back
 
 from engine import cards as C
 from engine.rules import QQ
@@ -18,7 +19,7 @@ from render import theme as T
 from render.__main__ import main as render_main
 from render.cards import char_box
 from render.hand import hand_columns, layout_hand
-from render.scene import MAX_SIDE, CardSlot, Rect, Scene, Text, paint
+from render.scene import MAX_SIDE, CardSlot, Text, paint
 from render.settlement import layout_settlement
 from render.table import layout_table
 
@@ -51,52 +52,6 @@ def play(seed: int) -> tuple[list[Hand], Hand]:
 @pytest.fixture(scope="module")
 def games() -> list[tuple[list[Hand], Hand]]:
     return [play(seed) for seed in SEEDS]
-
-
-def decode(data: bytes) -> Image.Image:
-    img = Image.open(io.BytesIO(data))
-    img.load()
-    assert img.format in ("PNG", "JPEG")
-    assert max(img.size) <= MAX_SIDE
-    assert min(img.size) >= 300
-    return img
-
-
-def text_boxes(scene: Scene) -> list[tuple[Text, tuple[float, float, float, float]]]:
-    draw = ImageDraw.Draw(Image.new("RGB", (1, 1)))
-    return [
-        (t, draw.textbbox((t.x, t.y), t.text, font=fonts.font(t.px, t.bold), anchor=t.anchor))
-        for t in scene.items
-        if isinstance(t, Text)
-    ]
-
-
-def check_scene(scene: Scene) -> None:
-    """Every card and every text lies inside the picture; the font has every character."""
-    frame = Rect(0, 0, scene.width, scene.height)
-    for slot in scene.cards:
-        assert frame.contains(slot.rect), slot
-    for t in scene.items:
-        if isinstance(t, Text):
-            assert set(t.text) <= fonts.coverage(t.bold), t
-    for t, (x0, y0, x1, y1) in text_boxes(scene):
-        assert x0 >= 0 and x1 <= scene.width and y0 >= 0 and y1 <= scene.height, t
-
-
-def inner(slot: CardSlot) -> tuple[int, int, int, int]:
-    """A box well inside the visible part of a card, clear of edges and bands."""
-    v = slot.visible
-    top = v.y + max(6, round(slot.size.h * 0.1))
-    return (v.x + 5, top, v.right - 5, max(top + 2, v.bottom - 4))
-
-
-def mean_colour(img: Image.Image, box: tuple[int, int, int, int]) -> list[float]:
-    return ImageStat.Stat(img.crop(box).convert("RGB")).mean
-
-
-def is_back(img: Image.Image, slot: CardSlot) -> bool:
-    r, g, b = mean_colour(img, inner(slot))
-    return b > r + 40 and b > 100
 
 
 def red_ink(img: Image.Image, slot: CardSlot) -> int:

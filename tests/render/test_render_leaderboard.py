@@ -1,7 +1,7 @@
 """The /rank picture: ten rows at most, names of every script kept in their boxes, 等级 with
 its English beside it in English, win rates, and sparklines that follow the points' signs.
 
-Snapshots as in ``test_render_snapshots`` (regenerate with ``UPDATE_SNAPSHOTS=1`` and look).
+Snapshots as in ``support.snapshots`` (regenerate with ``UPDATE_SNAPSHOTS=1`` and look).
 """
 
 from __future__ import annotations
@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from test_render import check_scene, decode
-from test_render_snapshots import assert_snapshot, texts
+from support.names import NAMES
+from support.scenes import check_scene, decode
+from support.snapshots import assert_snapshot, texts
 
 from engine.rules import LEVELS, LOWEST_LEVEL
 from render import fonts
@@ -25,21 +26,6 @@ from render.leaderboard import (
 from render.scene import Box, Rect, Scene, Text, paint
 from render.strings import LANGS, LEVEL_EN, PAGES, pages
 
-# Names of many scripts and lengths: CJK, long Latin, Arabic and Hebrew (right to left),
-# emoji ZWJ sequences and flags, combining marks, Cyrillic, kana, an empty-looking name.
-NAMES = (
-    "小明",
-    "Bartholomew Fitzwilliam Montgomery-Smythe III",
-    "محمد بن عبد الله",
-    "שלמה המלך",
-    "老王🀄‍🔥👨‍👩‍👧‍👦",
-    "Zoë Ångström",
-    "Дмитрий Иванович",
-    "さくら🌸",
-    "🇨🇳🇬🇧",
-    "e\u0301\u0302 combining",
-    "the eleventh, not shown",
-)
 POINTS = (161_500, 12_345, 3_456, 530, 88, 30, 0, -60, -1_200, -25_000, -30_000)
 
 

@@ -1,7 +1,7 @@
 """The 总结算 picture of a match: a row a hand, a column a player, totals, hands won, 自摸,
 the biggest 胡; the winner's column gold; names of every script kept in their boxes.
 
-Snapshots as in ``test_render_snapshots`` (regenerate with ``UPDATE_SNAPSHOTS=1`` and look).
+Snapshots as in ``support.snapshots`` (regenerate with ``UPDATE_SNAPSHOTS=1`` and look).
 """
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from test_render import check_scene, decode
-from test_render_leaderboard import NAMES
-from test_render_snapshots import assert_snapshot, texts
+from support.names import NAMES
+from support.scenes import check_scene, decode
+from support.snapshots import assert_snapshot, texts
 
 from render import fonts
 from render import theme as T

@@ -1,7 +1,7 @@
 """The /me picture: the 等级 ladder and its progress bar, the six figures, and the running
 total drawn as a line from the first hand (left) to the total now (right).
 
-Snapshots as in ``test_render_snapshots`` (regenerate with ``UPDATE_SNAPSHOTS=1`` and look).
+Snapshots as in ``support.snapshots`` (regenerate with ``UPDATE_SNAPSHOTS=1`` and look).
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from dataclasses import replace
 
 import pytest
 from PIL import Image
-from test_render import check_scene, decode
-from test_render_snapshots import assert_snapshot
+from support.scenes import check_scene, decode
+from support.snapshots import assert_snapshot
 
 from engine.rules import LEVELS, level_title
 from render import theme as T

@@ -3,7 +3,7 @@ logged actions of a finished hand (and refuses an unfinished one); the picture s
 those cards — hands, melds, discards, the offer — face up, with 第 k/n 步 and what the step did.
 
 Snapshots are hand-built frames (engine changes cannot move them), as in
-``test_render_snapshots`` (regenerate with ``UPDATE_SNAPSHOTS=1`` and look).
+``support.snapshots`` (regenerate with ``UPDATE_SNAPSHOTS=1`` and look).
 """
 
 from __future__ import annotations
@@ -14,17 +14,9 @@ from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
-from test_render import check_scene, decode
-from test_render_snapshots import (
-    MELDS,
-    NAMES,
-    assert_snapshot,
-    cards,
-    private_view,
-    public_view,
-    texts,
-    win_outcome,
-)
+from support.scenes import check_scene, decode
+from support.snapshots import assert_snapshot, texts
+from support.views import MELDS, NAMES, cards, private_view, public_view, win_outcome
 
 from engine import actions as A
 from engine.replay import ReplayFrame, replay_views

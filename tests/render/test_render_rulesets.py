@@ -2,7 +2,7 @@
 the 醒家's compact band (no cards, no counts), relations counted over the seats in play, and
 settlements with 囤 × 名堂, 醒筹, 打鸟, 点炮 and 地胡, or a single loser at two seats.
 
-Snapshots use the mechanism of ``test_render_snapshots`` (regenerate with
+Snapshots use the mechanism of ``support.snapshots`` (regenerate with
 ``UPDATE_SNAPSHOTS=1 .venv/bin/pytest tests/render/test_render_rulesets.py`` and look at them).
 """
 
@@ -13,17 +13,16 @@ from dataclasses import replace
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_render import check_scene
-from test_render_seat import positions, swap_hidden_card
-from test_render_snapshots import (
+from support.positions import positions, swap_hidden_card
+from support.scenes import check_scene
+from support.snapshots import assert_snapshot, texts
+from support.views import (
     FOURTH,
     NAMES,
-    assert_snapshot,
     cards,
     discarding_view,
     private_view,
     public_view,
-    texts,
     win_outcome,
 )
 

@@ -7,21 +7,18 @@ labels, the 听 badges and lines, and a layout that fits Telegram at 2, 3 and 4 
 
 from __future__ import annotations
 
-import copy
 import io
 import itertools
-import random
 from dataclasses import replace
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
-from test_render import check_scene, is_back
+from support.positions import positions, swap_hidden_card
+from support.scenes import check_scene, is_back
 
 from engine import cards as C
 from engine.melds import GroupKind
-from engine.rules import QQ, RuleSet
-from engine.state import Hand
 from engine.views import (
     Event,
     MeldView,
@@ -147,35 +144,6 @@ def test_hidden_melds_are_backs_for_random_engine_positions() -> None:
             own = [c for c in scene.cards if c.role == "meld" and c.seat == me]
             assert all(c.kind is not None and not is_back(img, c) for c in own)
     assert backs > 20  # the probe did meet hidden cards
-
-
-def positions(seed: int, rules: RuleSet = QQ) -> list[Hand]:
-    """Every position of a random hand (copies), the finished one excluded."""
-    rng = random.Random(seed)
-    h = Hand.new(rules, seed=seed, dealer=seed % rules.players)
-    out = []
-    while not h.is_terminal():
-        out.append(copy.deepcopy(h))
-        s = rng.choice(h.to_act())
-        h.apply(s, rng.choice(h.legal_actions(s)))
-    return out
-
-
-def swap_hidden_card(h: Hand, owner: int) -> Hand | None:
-    """A copy of ``h`` in which one card of ``owner``'s hand and one card of the stock of
-    another kind trade places: a difference only ``owner`` may see. None if impossible."""
-    other = copy.deepcopy(h)
-    hand = other._seats[owner].hand  # noqa: SLF001 - the test builds a hidden difference
-    stock = other._stock  # noqa: SLF001
-    for a in range(C.KINDS):
-        if hand[a] in (1, 2):  # not a 坎: the trade keeps the hand's shape
-            for j, b in enumerate(stock):
-                if b != a and hand[b] in (0, 1):
-                    hand[a] -= 1
-                    hand[b] += 1
-                    stock[j] = a
-                    return other
-    return None
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
