@@ -1,4 +1,4 @@
-"""Channels and bots (issue #11, item 4) through the real bot and a fake Telegram: channel
+"""Channels and bots through the real bot and a fake Telegram: channel
 posts and what bots send are ignored, and the bot added to a channel says nothing."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""One failed database write does not stall the table (issue #11.8): the press is answered
+"""One failed database write does not stall the table: the press is answered
 with an error toast, the table is reloaded from the database, and every seat's current
 decision is shown again, with buttons that work."""
 

@@ -101,7 +101,7 @@ async def test_dm_edits_are_immediate_for_decisions_and_held_otherwise(
                           timeout=2 * PING_DELAY)
         assert clock() - offered_at >= PING_DELAY * 0.8
         assert pings(tg, user) == counts[user.id] or user in waiting  # only deciders
-        for u in users:  # the seating DMs included: replies are paced too (#11.9)
+        for u in users:  # the seating DMs included: replies are paced too
             times = tg.send_times(u)
             assert len(times) >= 2
             assert all(b - a >= DM_INTERVAL * 0.95 for a, b in itertools.pairwise(times)), u

@@ -1,4 +1,4 @@
-"""Group buttons carry what they belong to (issue #11.6): the lobby's carry the table's latest
+"""Group buttons carry what they belong to: the lobby's carry the table's latest
 hand (0 before the first), a settlement's its hand, and one shown before the table moved on is
 refused as outdated, before and after a restart. An old settlement's 再来一局 never counts for
 a later hand, and its 离开 pressed during a hand is never a 逃跑."""

@@ -1,4 +1,4 @@
-"""Latency (issue #11.1): with a network round trip on every Bot API call, presses at two
+"""Latency: with a network round trip on every Bot API call, presses at two
 tables are handled at the same time, not one after the other."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Leaving (issue #10.3, #10.9): anyone leaving starts a new 局 (the next dealer is drawn again,
+"""Leaving (docs/rules/qq.md, 决定 10): anyone leaving starts a new 局 (the next dealer is drawn again,
 the 荒庄 count restarts), kept over a restart; the opener leaving hands the table on."""
 
 from __future__ import annotations
@@ -130,7 +130,7 @@ async def test_leave_during_a_hand_asks_first_with_the_amount(tg: FakeTelegram,
         assert (await tg.press_button(question, carol, "取消")).text == t("zh", "kept")
         await tg.wait_for(lambda: tg.message(carol, question.message_id).keyboard == [])
         assert table.status == "playing" and table.seat_of(carol.id) == 2
-        # the lobby's 离开 during the hand: outdated (#11.6), asked again by /leave only
+        # the lobby's 离开 during the hand: outdated, asked again by /leave only
         answer = await tg.press(group, lobby.message_id, carol, f"l:{table.id}:0")
         assert answer.text == t("zh", "stale") and table.seat_of(carol.id) == 2
         await tg.send_text(group, carol, "/leave")

@@ -1,4 +1,4 @@
-"""The lobby through the real bot and a fake Telegram (issue #10.7–#10.10): who opens it, its
+"""The lobby through the real bot and a fake Telegram: who opens it, its
 own 「开局」 button apart from Telegram's Start, a closed table says so, a full table starts
 on its own."""
 

@@ -1,4 +1,4 @@
-"""A basic group upgraded to a supergroup (issue #11, item 2) through the real bot and a fake
+"""A basic group upgraded to a supergroup through the real bot and a fake
 Telegram: told by the two service messages, or only by calls refused with ChatMigrated, the
 table, its messages to come, its history and its leaderboard move to the new chat id and the
 hand goes on. Also the store's move and the outbox's retry on their own."""

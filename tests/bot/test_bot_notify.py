@@ -1,4 +1,4 @@
-"""/notify, the 添加到群组 button and the command scopes (issue #13.5), end to end through the
+"""/notify, the 添加到群组 button and the command scopes, end to end through the
 fake Bot API: a subscriber is written to when a table opens in the group and joins from the
 note; at most one note a table; /notify off; who never started the bot is told how to."""
 

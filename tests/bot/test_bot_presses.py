@@ -1,4 +1,4 @@
-"""Every move press is answered with what happened (issue #10.4, #10.5): a claim that waits for
+"""Every move press is answered with what happened: a claim that waits for
 higher ones says so, a claim overtaken says who took the card, a double tap repeats the first
 answer, an outdated button says it is outdated, and only a press out of turn says so."""
 

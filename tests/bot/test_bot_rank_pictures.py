@@ -1,4 +1,4 @@
-"""/rank and /me as pictures (issue 13 item 4): a photo whose caption is the text, drawn
+"""/rank and /me as pictures: a photo whose caption is the text, drawn
 from figures that equal the hands played. The expected figures are summed from the engine's
 outcomes of the hands actually played (support.stats.expected_totals), never read back from the store.
 """

@@ -1,4 +1,4 @@
-"""The replay stepper (/replay, issue 13 item 3) through the real bot and a fake Telegram: a
+"""The replay stepper (/replay) through the real bot and a fake Telegram: a
 finished hand stepped to the end and back with ⏮ ◀ ▶ ⏭ 🏆, each step's picture the one
 ``engine.replay`` gives for the hand's record; refusals (a running, unknown or voided hand, a
 button of another group's hand), /replay N, private chats, forum topics, and rapid presses

@@ -1,4 +1,4 @@
-"""Replies to commands go through the paced, retrying path (issue #11.9): Telegram's flood
+"""Replies to commands go through the paced, retrying path: Telegram's flood
 limits delay them, never drop them."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Tables choose their rules (issue 12, items 5–6): the rules key, 底分 and timer stored with the
+"""Tables choose their rules: the rules key, 底分 and timer stored with the
 table, ``/new [rules] [seats]``, the lobby's ⚙ keyboard, every seat count through the real bot
 and a fake Telegram, and a restart in the middle.
 

@@ -1,5 +1,5 @@
 """What each seat's private chat and the group read while a claim is open, once it is
-settled, after a 逃跑 and in 托管 (#10, #14), through the real bot and the fake Bot API. Hands
+settled, after a 逃跑 and in 托管, through the real bot and the fake Bot API. Hands
 are dealt from explicit decks (``support.handkit.deck``: dealer, 下家, 上家) at whatever seat the bot
 chose to deal."""
 

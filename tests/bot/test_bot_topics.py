@@ -1,4 +1,4 @@
-"""Forum topics (issue #11, item 3) through the real bot and a fake Telegram: a table belongs
+"""Forum topics through the real bot and a fake Telegram: a table belongs
 to the topic it was opened in, every group message of it goes there, each topic holds a table
 of its own, and commands, deep links and /join find the table of their topic. Also the store
 and the service on their own: the migration, a group's move, concurrent deals."""

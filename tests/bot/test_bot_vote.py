@@ -1,4 +1,4 @@
-"""Votes at a table (issue #13.2), end to end through the fake Bot API: a 解散 that passes (no
+"""Votes at a table, end to end through the fake Bot API: a 解散 that passes (no
 points, nobody penalised, the group told who agreed, the record verifies), one that times out,
 one refused (a second proposal while one is open) and a 拒绝, stale and foreign presses, a
 vote cancelled by a restart, and a seat in 托管 two whole hands handed to a computer player."""

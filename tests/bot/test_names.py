@@ -1,4 +1,4 @@
-"""Names in the bot's text (issue #11.11): cut by grapheme cluster, never splitting an emoji,
+"""Names in the bot's text: cut by grapheme cluster, never splitting an emoji,
 and isolated (FSI … PDI) so that a right-to-left override in a name or a group title cannot
 reverse the rest of a line."""
 

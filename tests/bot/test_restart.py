@@ -369,7 +369,7 @@ async def test_a_settlement_never_posted_is_posted_after_a_restart(
         tg: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, moved_on: str) -> None:
     """The bot stops between a hand's end and its settlement post, and the table moves on
     first (/stop, or all three pressed 再来一局 and the next hand began): after the restart
-    the group gets that settlement, with its seed, and without buttons (issue #11.7)."""
+    the group gets that settlement, with its seed, and without buttons."""
     config = make_config(tg, tmp_path / "db.sqlite3")
     async with running_bot(config) as app:
         users, group, lobby, _svc, table = await start_hand_in_process(tg, app)

@@ -1,4 +1,4 @@
-"""The store side of votes and /notify (issue #13): the migration, from the database the
+"""The store side of votes and /notify: the migration, from the database the
 previous version left; who was in 托管 whole hands; subscriptions, told once a table."""
 
 from __future__ import annotations

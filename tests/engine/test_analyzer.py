@@ -1,4 +1,4 @@
-"""The hand analyzer, rule by rule (RULES.md sections 3, 4.1, 7 and 8)."""
+"""The hand analyzer, rule by rule (docs/rules/qq.md: 门子与胡息, 开局 1, 胡牌与名堂, 结算)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
-"""Property test: ``analyze`` agrees with a brute-force oracle written from the rule book.
+"""Property test: ``analyze`` agrees with a brute-force oracle written from docs/rules/qq.md.
 
 The oracle enumerates every partition of the player's free cards (hand + winning card) into
 groups of a legal shape, lets the winning card also join a table meld, then keeps the
-partitions that obey RULES.md section 7 and scores each one with ``settle``. Hands are built
+partitions that obey its 胡牌与名堂 and scores each one with ``settle``. Hands are built
 from random groups and then perturbed, so that wins are common but not certain.
 """
 

@@ -1,4 +1,4 @@
-"""Nobody learns who may claim (RULES.md 9.11, issue #10.1).
+"""Nobody learns who may claim (docs/rules/qq.md, 决定 11).
 
 Counterfactual test: play a random hand, then give one seat X a different hidden card (swap one
 of its dealt cards with a stock card nobody draws before the cut) and replay the same decisions.
@@ -9,10 +9,10 @@ other seat's private view must be identical: X's options may not show anywhere.
 
 Allowed differences, after which the pair is not compared:
 - the table waits in one and not in the other, so one runs ahead (that the table waits is
-  public, 9.11): those states are skipped until the two are at the same point again;
+  public, 决定 11): those states are skipped until the two are at the same point again;
 - X's hidden card changes what X is *forced* to do in public: a 提/偎/跑 (X's melds differ,
-  or a forced 跑 is pending for X in one only, which by 5.3 also removes the others' 碰/吃),
-  a 9.4 exemption from discarding, a forced 天胡, or an action of X's that becomes illegal.
+  or a forced 跑 is pending for X in one only, which (行牌: Forced 跑) also removes the others' 碰/吃),
+  a 决定 4 exemption from discarding, a forced 天胡, or an action of X's that becomes illegal.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""解散 (issue #13.2): a hand the seats voted to end is over with no points for anyone,
+"""解散: a hand the seats voted to end is over with no points for anyone,
 logged as the engine's own action, so its record replays and verifies."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""当前胡息 (#14.2): the owner sees his full 胡息, the others only what lies face up.
+"""当前胡息: the owner sees his full 胡息, the others only what lies face up.
 
 ``PrivateView.huxi`` counts every table meld (hidden 偎 and 提 included) and each 坎 in hand;
 ``SeatView.shown_huxi`` counts the melds whose kind the others can see: 吃, 碰, 跑, and 提 and

@@ -135,7 +135,8 @@ def test_replay_gives_an_identical_state(table, seed: int, cut: int) -> None:
 @given(SEEDS, st.integers(0, 2))
 @example(7782212, 0)  # play goes round to the 吃-er's own next draw within one step
 def test_after_a_chi_or_peng_he_discards_whenever_5_5_obliges_him(seed: int, dealer: int) -> None:
-    """9.9: a 吃/碰 is offered only when a card is left to discard if 5.5 then obliges one."""
+    """决定 9 of docs/rules/qq.md: a 吃/碰 is offered only when a card is left to discard if the
+    discard rule then obliges one."""
     rng = random.Random(seed)
     h = Hand.new(QQ, seed=seed, dealer=dealer)
     while not h.is_terminal():
@@ -147,7 +148,7 @@ def test_after_a_chi_or_peng_he_discards_whenever_5_5_obliges_him(seed: int, dea
             s = h._seats[e.seat]
             if h.phase == Phase.DISCARD and h._actor == e.seat:
                 assert h.legal_actions(e.seat)
-            else:  # he went on without discarding: 5.5 must not have obliged him
+            else:  # he went on without discarding: the discard rule must not have obliged him
                 # Play may go round to his own next draw in the same step; a draw (or a card
                 # sent to the row) leaves his cards as the 吃/碰 left them, so they still tell.
                 later = {x.kind for x in events[i + 1 :] if x.seat == e.seat}
@@ -178,7 +179,7 @@ def few_loose_cards(draw: st.DrawFn) -> tuple[list[int], int]:
 @SETTINGS
 @given(few_loose_cards())
 def test_every_chi_or_peng_offered_leaves_a_card_to_discard(position) -> None:
-    """9.9 over constructed positions: the options seat 1 gets on seat 0's discard are exactly
+    """决定 9 over constructed positions: the options seat 1 gets on seat 0's discard are exactly
     the 吃/碰 after which he still holds a discardable card."""
     from engine.chi import chi_options
     from engine.melds import Group, GroupKind

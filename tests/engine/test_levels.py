@@ -1,4 +1,4 @@
-"""等级 titles from cumulative points (RULES.md section 8, levels table)."""
+"""等级 titles from cumulative points (docs/rules/qq.md, 结算: 等级)."""
 
 import pytest
 

@@ -1,4 +1,5 @@
-"""The flow of a hand, one or more tests per numbered rule of RULES.md (sections 2, 4, 5, 6, 9).
+"""The flow of a hand, one or more tests per rule of docs/rules/qq.md (座位与发牌, 开局,
+行牌 with its 臭 rules, 决定).
 
 Hands are dealt from explicit deck orders (``support.handkit.deck``): seat 0 deals, seat 1 is his 下家,
 seat 2 his 上家; the stock is drawn from the top.
@@ -205,7 +206,7 @@ def test_5_4_peng_outranks_chi_and_chi_waits_for_it() -> None:
     assert h.to_act() == (2,)  # the 吃 waits for the 碰 decision
     h.apply(2, A.PENG)
     assert ("peng", "八八八") in melds_of(h, 2)
-    assert card("八") not in h.private_view(1).chou  # lost a 吃 to a 碰: not 臭 (6.1)
+    assert card("八") not in h.private_view(1).chou  # lost a 吃 to a 碰: not 臭 (qq.md 行牌: 臭)
 
 
 def test_5_5_kan_cards_cannot_be_discarded() -> None:
@@ -261,7 +262,7 @@ def test_9_4_a_wei_leaving_only_kan_cards_discards_nothing_and_his_xia_draws() -
     take(h, 1, A.discard(card("十")))
     advance_until(h, lambda h: h.phase == Phase.SELFWIN)  # he draws the last 九: forced 偎
     assert h.to_act() == (1,) and ("wei", "九九九") in melds_of(h, 1)
-    events = h.apply(1, A.PASS)  # no 自摸: 5.5 obliges a discard, but he holds only 坎 cards
+    events = h.apply(1, A.PASS)  # no 自摸: the discard rule obliges a discard, but he holds only 坎 cards
     assert sorted(set(h.private_view(1).hand)) == list(h.private_view(1).kans)
     after = [e for e in events if e.visible_to is None][0]
     assert after.seat == 2 and after.kind in {"draw", "wei", "ti"}

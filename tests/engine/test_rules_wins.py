@@ -1,4 +1,5 @@
-"""Winning during play: 天胡 (4.1, 4.2), 臭胡 (6.6), 破跑胡 (5.3), 海底 and 荒庄, 逃跑 (section 8)."""
+"""Winning during play, by docs/rules/qq.md: 天胡 (开局 1, 2), 臭胡 (行牌: 臭), 破跑胡 (行牌: Forced
+跑), 海底 and 荒庄, 逃跑 (结算)."""
 
 from __future__ import annotations
 
@@ -43,7 +44,7 @@ def test_4_2_liangzhang_tianhu_dealer_has_priority_not_zimo() -> None:
     h.apply(1, A.HU)  # the 下家 must wait for the dealer's answer
     assert h.to_act() == (0,) and not h.is_terminal()
     h.apply(0, A.HU)
-    # only the dealer's forced 天胡 counts as 自摸 (section 8)
+    # only the dealer's forced 天胡 counts as 自摸 (qq.md 开局 1)
     assert h.outcome.winner == 0 and h.outcome.win.tianhu and not h.outcome.win.zimo
 
 

@@ -1,4 +1,4 @@
-"""Settlement (RULES.md section 8): 胡息 per group, 名堂 rows, 底数, 番, points, 逃跑."""
+"""Settlement (docs/rules/qq.md, 结算): 胡息 per group, 名堂 rows, 底数, 番, points, 逃跑."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""听牌 (engine.ting, issue #14.3): waits from a seat's private view, and how many are unseen."""
+"""听牌 (engine.ting): waits from a seat's private view, and how many are unseen."""
 
 from __future__ import annotations
 
@@ -211,7 +211,7 @@ def test_a_hidden_card_elsewhere_never_changes_ting(
 
 
 def test_a_declined_win_is_no_wait_until_the_current_huxi_changes() -> None:
-    """臭胡 (6.6) reaches ting through PrivateView.no_win."""
+    """臭胡 (docs/rules/qq.md, 行牌: 臭) reaches ting through PrivateView.no_win."""
     from support.handkit import hand
 
     h = hand(dealer="壹贰叁壹贰叁一二三四五六七八九肆伍陆柒捌玖", xia="壹贰叁二七十贰柒拾一二三四五六肆伍陆柒捌")

@@ -267,7 +267,7 @@ PAGES = ("leaderboard", "player_card", "replay_end", "replay_mid")
 def test_demo_writes_one_image_of_every_kind(tmp_path) -> None:  # type: ignore[no-untyped-def]
     render_main(["demo", str(tmp_path), "--lang", "zh"])
     kinds = sorted(p.name.split("_zh")[0] for p in tmp_path.iterdir())
-    written = [k for k in kinds if k not in PAGES]  # issue 13's pictures: checked below
+    written = [k for k in kinds if k not in PAGES]  # the /rank, /me and /replay pictures: checked below
     assert written == [
         "four14_seat",
         "four14_settlement",

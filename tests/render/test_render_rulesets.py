@@ -1,4 +1,4 @@
-"""Pictures under every rule set and seat count (issue 12): the rules label on every picture,
+"""Pictures under every rule set and seat count: the rules label on every picture,
 the 醒家's compact band (no cards, no counts), relations counted over the seats in play, and
 settlements with 囤 × 名堂, 醒筹, 打鸟, 点炮 and 地胡, or a single loser at two seats.
 

@@ -1,8 +1,8 @@
 """Pictures of hand-built positions compared with reference PNGs in ``tests/snapshots/``.
 
-The views are built by hand (not played by the engine) so that engine changes cannot move
+The views (support.views) are built by hand (not played by the engine) so that engine changes cannot move
 them. A snapshot passes when the size is equal, the mean absolute difference per channel is
-at most ``MEAN_TOLERANCE`` (anti-aliasing may differ slightly between FreeType builds) and
+at most ``support.snapshots.MEAN_TOLERANCE`` (anti-aliasing may differ slightly between FreeType builds) and
 at most ``STRONG_SHARE`` of the pixels differ strongly (so that one wrong digit still fails).
 
 After an intended change of the pictures, regenerate and look at them:
