@@ -4,7 +4,7 @@
                                [--delay-ms 0] [--think 0] [--profile bot.prof]
 
 The bot runs as ``python -m bot`` (real pacing: GROUP_EDIT_INTERVAL 3.5 s; BOT_SEED set);
-this process runs the fake Telegram (tests/fakebot) and the simulated users: every time a
+this process runs the fake Telegram (tests/support/fakebot) and the simulated users: every time a
 hand message arrives or is edited with action buttons, its user presses one of them at once
 (seeded random choice); a settlement with 再来一局 is answered by all three at once.
 ``--think S`` makes them human: each press comes 0.5–1.5 × S seconds after its keyboard shows
@@ -59,8 +59,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from fakebot import FakeChat, FakeTelegram, FakeUser  # noqa: E402
-from fakebot import methods as fake_methods  # noqa: E402
+from support.fakebot import FakeChat, FakeTelegram, FakeUser  # noqa: E402
+from support.fakebot import methods as fake_methods  # noqa: E402
 
 SEED = 5
 STAGGER = 5.0  # seconds over which the tables' first presses are spread

@@ -1,0 +1,47 @@
+"""Fixtures of the bot tests.
+
+``fake_tg``: a running fake Telegram Bot API (see tests/support/fakebot) on the real clock;
+``tg``: the same on the scaled clock of :data:`support.e2e.SCALE`; ``played_db`` / ``played``:
+the hands of :func:`support.stats.play_all`, played once per module, and the store holding them.
+"""
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from support.e2e import SCALE
+from support.fakebot import FakeTelegram
+from support.stats import play_all
+
+from bot.store import Store
+from bot.tables import HandRecord
+
+
+@pytest.fixture
+async def fake_tg() -> AsyncIterator[FakeTelegram]:
+    async with FakeTelegram() as tg:
+        yield tg
+
+
+@pytest.fixture
+async def tg() -> AsyncIterator[FakeTelegram]:
+    started = time.monotonic()
+    async with FakeTelegram(clock=lambda: (time.monotonic() - started) * SCALE) as fake:
+        yield fake
+
+
+@pytest.fixture(scope="module")
+def played_db(tmp_path_factory) -> tuple[Path, list[tuple[int, HandRecord]]]:
+    """Played once per module (a few seconds); each test opens the database afresh."""
+    path = tmp_path_factory.mktemp("stats") / "db.sqlite3"
+    return path, asyncio.run(play_all(path))
+
+
+@pytest.fixture
+async def played(played_db):
+    path, hands = played_db
+    store = await Store.open(path)
+    yield store, hands
+    await store.close()

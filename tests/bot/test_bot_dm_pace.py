@@ -1,0 +1,125 @@
+"""How the private hand messages follow play in real time (no ``idle()`` flush here): a new
+decision is shown at once, a seat's other changes wait and ride on a later edit, a ping comes
+only for a decision left open a while, and one private chat never gets two messages-or-edits
+closer than ``dm_interval``."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+from support.e2e import action_buttons, hand_message, make_config, running_bot
+from support.fakebot import FakeTelegram, FakeUser
+from support.play import seat_three
+
+from bot import messages
+from bot.tables import Table
+from engine import actions as A
+
+DM_INTERVAL = 0.3
+PRESSED_PACE = 1.2
+PING_DELAY = 3.0
+
+
+@pytest.fixture(autouse=True)
+def short_paces(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(messages, "PRESSED_PACE", PRESSED_PACE)
+    monkeypatch.setattr(messages, "TABLE_PACE", 2 * PRESSED_PACE)
+    monkeypatch.setattr(messages, "PING_DELAY", PING_DELAY)
+
+
+def edits(tg: FakeTelegram, user: FakeUser) -> int:
+    msg = hand_message(tg, user)
+    return msg.edits if msg is not None else 0
+
+
+def pings(tg: FakeTelegram, user: FakeUser) -> int:
+    return sum(1 for c in tg.calls if c.method == "sendMessage" and c.chat_id == user.id)
+
+
+def shows_decision(tg: FakeTelegram, table: Table, user: FakeUser, seat: int) -> bool:
+    """The DM's buttons are exactly the seat's current decision."""
+    assert table.current is not None
+    legal = table.current.hand.legal_actions(seat)
+    shown = sorted(text for text, _ in action_buttons(hand_message(tg, user)))
+    return bool(legal) and shown == sorted(A.label(a, "zh") for a in legal)
+
+
+@asynccontextmanager
+async def first_hand(tg: FakeTelegram, tmp_path: Path) -> AsyncIterator[tuple[list[FakeUser], Table]]:
+    """A running bot with DMs paced at ``DM_INTERVAL``, three seated and the first hand
+    dealt."""
+    config = make_config(tg, tmp_path / "db.sqlite3", dm_interval=DM_INTERVAL)
+    async with running_bot(config) as app:
+        users, group, lobby = await seat_three(tg)
+        await tg.press_button(lobby, users[0], "开局")
+        table = app.bot_data["services"].service.in_chat(group.id)
+        assert table is not None and table.current is not None
+        yield users, table
+
+
+async def test_dm_edits_are_immediate_for_decisions_and_held_otherwise(
+        fake_tg: FakeTelegram, tmp_path: Path) -> None:
+    tg = fake_tg
+    async with first_hand(tg, tmp_path) as (users, table):
+        clock = tg.world.clock
+        hand = table.current.hand
+        # the first decision is on the dealt message; play until a seat without a new
+        # decision after its press: a discard that leaves others deciding on claims
+        for _ in range(40):
+            seat = hand.to_act()[0]
+            user = users[seat]
+            await tg.wait_for(lambda u=user, s=seat: shows_decision(tg, table, u, s), timeout=5)
+            msg = hand_message(tg, user)
+            assert msg is not None
+            label, data = action_buttons(msg)[0]
+            before, pressed_at = edits(tg, user), clock()
+            answer = await tg.press(user, msg.message_id, user, data)
+            assert answer.text == f"✓ {label}"  # the move is confirmed by its answer
+            if hand.legal_actions(seat) or not hand.to_act():
+                continue  # the presser decides again (one edit shows both) or the hand ended
+            others = [(users[s], s) for s in hand.to_act()]
+            for other, s in others:  # a new decision is shown at once
+                await tg.wait_for(lambda o=other, s=s: shows_decision(tg, table, o, s),
+                                  timeout=PRESSED_PACE / 2)
+            offered_at, counts = clock(), {u.id: pings(tg, u) for u in users}
+            assert edits(tg, user) == before  # the presser's keyboard waits, still there
+            await tg.wait_for(lambda u=user: not action_buttons(hand_message(tg, u)),
+                              timeout=2 * PRESSED_PACE)
+            assert clock() - pressed_at >= PRESSED_PACE * 0.9
+            assert edits(tg, user) == before + 1  # one edit caught it up
+            assert counts == {u.id: pings(tg, u) for u in users}  # no ping this early
+            break
+        else:
+            pytest.fail("no press left its presser without a decision")
+        # nobody presses now: the waiting seats are pinged after PING_DELAY, not before
+        waiting = [users[s] for s in hand.to_act()]
+        await tg.wait_for(lambda: all(pings(tg, u) > counts[u.id] for u in waiting),
+                          timeout=2 * PING_DELAY)
+        assert clock() - offered_at >= PING_DELAY * 0.8
+        assert pings(tg, user) == counts[user.id] or user in waiting  # only deciders
+        for u in users:  # the seating DMs included: replies are paced too
+            times = tg.send_times(u)
+            assert len(times) >= 2
+            assert all(b - a >= DM_INTERVAL * 0.95 for a, b in itertools.pairwise(times)), u
+
+
+async def test_a_player_who_presses_in_time_is_not_pinged(fake_tg: FakeTelegram,
+                                                          tmp_path: Path) -> None:
+    tg = fake_tg
+    async with first_hand(tg, tmp_path) as (users, table):
+        hand = table.current.hand
+        before = sum(pings(tg, u) for u in users)  # the seating DMs
+        for _ in range(12):  # every decision pressed well within PING_DELAY
+            if not hand.to_act():
+                break
+            seat = hand.to_act()[0]
+            user = users[seat]
+            await tg.wait_for(lambda u=user, s=seat: shows_decision(tg, table, u, s), timeout=5)
+            msg = hand_message(tg, user)
+            assert msg is not None
+            await tg.press(user, msg.message_id, user, action_buttons(msg)[0][1])
+        assert sum(pings(tg, u) for u in users) == before

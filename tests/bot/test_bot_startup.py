@@ -1,0 +1,105 @@
+"""Start-up errors: an unusable DB_PATH and a second bot on the same database are one line on
+stderr and exit 2, never a traceback."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from support.fakebot import FakeTelegram
+
+from bot.app import StartupError, claim_database
+
+ROOT = Path(__file__).resolve().parents[2]
+GOOD = "123456789:AAbbCCddEEffGGhhIIjjKKllMMnnOOpp_-x"
+
+
+def _env(db_path: Path, token: str = GOOD, base_url: str = "http://127.0.0.1:9/bot",
+         ) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("BOT_", "WEBHOOK_"))}
+    env.update(PYTHONPATH=str(ROOT), BOT_TOKEN=token, BOT_API_BASE_URL=base_url,
+               DB_PATH=str(db_path))
+    return env
+
+
+def _run(tmp_path: Path, db_path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=_env(db_path),
+                          capture_output=True, text=True, timeout=60)
+
+
+def _one_line_naming(done: subprocess.CompletedProcess[str], path: Path, words: str) -> None:
+    assert done.returncode == 2
+    assert done.stdout == ""
+    [line] = done.stderr.splitlines()
+    assert line.startswith(f"paohuzi-bot: DB_PATH {path}")
+    assert words in line
+
+
+def test_missing_directory(tmp_path: Path) -> None:
+    path = tmp_path / "no" / "such" / "dir" / "db.sqlite3"
+    _one_line_naming(_run(tmp_path, path), path, f"the directory {path.parent} does not exist")
+    assert not path.parent.exists()
+
+
+def test_a_directory_nobody_may_write_in(tmp_path: Path) -> None:
+    """sysfs refuses new files to everyone, root included (chmod does not stop root)."""
+    path = Path("/sys/paohuzi.sqlite3")
+    _one_line_naming(_run(tmp_path, path), path, "cannot be opened for writing: Permission denied")
+
+
+def test_a_directory_is_not_a_database(tmp_path: Path) -> None:
+    path = tmp_path / "data"
+    path.mkdir()
+    _one_line_naming(_run(tmp_path, path), path, "cannot be opened for writing")
+
+
+def test_a_file_that_is_not_a_database(tmp_path: Path) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("not a database, just some notes that happen to be long enough\n" * 20)
+    _one_line_naming(_run(tmp_path, path), path, "is not a usable SQLite database")
+    assert path.read_text().startswith("not a database")  # left as it was
+
+
+def test_claim_locks_the_database_until_released(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    fd = claim_database(path)
+    try:
+        with pytest.raises(StartupError, match="in use by another running paohuzi-bot"):
+            claim_database(path)
+    finally:
+        os.close(fd)
+    os.close(claim_database(path))  # free again once the first holder is gone
+
+
+async def test_a_second_bot_on_the_same_database_refuses(fake_tg: FakeTelegram,
+                                                         tmp_path: Path) -> None:
+    """Both would otherwise answer every press. The first keeps serving."""
+    path = tmp_path / "db.sqlite3"
+    env = _env(path, fake_tg.token, fake_tg.base_url)
+    first = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", cwd=tmp_path, env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    try:
+        await fake_tg.wait_for(lambda: any(c.method == "getUpdates" for c in fake_tg.calls),
+                               timeout=30, what="the first bot polling")
+        second = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", cwd=tmp_path, env=env,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        out, err = await asyncio.wait_for(second.communicate(), timeout=30)
+        assert second.returncode == 2 and out == b""
+        assert err.decode().splitlines() == [
+            f"paohuzi-bot: DB_PATH {path} is in use by another running paohuzi-bot; "
+            "stop it first (one bot per database)"]
+
+        alice = fake_tg.user("Alice")
+        reply = await fake_tg.wait_reply(await fake_tg.send_text(alice, alice, "/start"))
+        assert reply.text.startswith("你好,Alice")
+    finally:
+        first.send_signal(signal.SIGINT)
+        await asyncio.wait_for(first.communicate(), timeout=30)
+    assert first.returncode == 0

@@ -1,0 +1,1 @@
+"""Helpers the test modules share (no test module imports another): fakes, builders, drivers."""

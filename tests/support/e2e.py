@@ -1,0 +1,66 @@
+"""The real bot against the fake Bot API: its test configuration (fast pacing, ``SCALE`` for
+the fake's clock), the bot started and stopped as ``run_polling`` does, and what a user sees.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from telegram.ext import AIORateLimiter, Application
+
+from bot.app import Services, build_application
+from bot.config import Config
+from support.fakebot import FakeMessage, FakeTelegram, FakeUser
+
+FAST = dict(group_interval=0.05, dm_interval=0.0, send_interval=0.0, autoplay_delay=0.05)
+
+
+def make_config(tg: FakeTelegram, db: Path, **overrides: object) -> Config:
+    fields: dict[str, object] = {"action_timeout": 30.0, **FAST, **overrides}
+    return Config(token=tg.token, api_base_url=tg.base_url, db_path=db, **fields)  # type: ignore[arg-type]
+
+
+@asynccontextmanager
+async def running_bot(config: Config, seed: int = 1) -> AsyncIterator[Application]:  # type: ignore[type-arg]
+    """The bot as ``run_polling`` runs it (post_init / post_shutdown included); its deals
+    and first dealer come from ``random.Random(seed)``."""
+    # Telegram's limits are the fake's to enforce here (off unless a test sets them).
+    app = build_application(config, rate_limiter=AIORateLimiter(0, group_max_rate=0),
+                            rng=random.Random(seed))
+    await app.initialize()
+    assert app.post_init is not None
+    await app.post_init(app)
+    assert app.updater is not None
+    await app.updater.start_polling(poll_interval=0, timeout=1)
+    await app.start()
+    try:
+        yield app
+    finally:
+        await app.updater.stop()
+        await app.stop()
+        assert app.post_shutdown is not None
+        await app.post_shutdown(app)
+        await app.shutdown()
+
+
+def services(app: Application) -> Services:  # type: ignore[type-arg]
+    return app.bot_data["services"]
+
+
+def hand_message(tg: FakeTelegram, user: FakeUser) -> FakeMessage | None:
+    """The newest photo in the user's DM: the current hand message."""
+    photos = [m for m in tg.messages(user) if m.photo_bytes]
+    return photos[-1] if photos else None
+
+
+SCALE = 3.5 / float(FAST["group_interval"])
+
+
+def action_buttons(msg: FakeMessage | None) -> list[tuple[str, str]]:
+    if msg is None:
+        return []
+    return [(text, data) for row in msg.keyboard for text, data in row
+            if data and data.startswith("a:")]

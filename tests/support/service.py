@@ -1,0 +1,52 @@
+"""The table service without Telegram: three people, a clock the test moves, and an observer
+that checks write-ahead (every applied move is committed before it is told).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from bot.tables import HandRecord, Person, Table, TableService
+
+PEOPLE = [Person(10 + i, n, "zh") for i, n in enumerate(("A", "B", "C"))]
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Observer:
+    def __init__(self, db_path: Path) -> None:
+        self.db_path = db_path
+        self.changes = 0
+        self.settled_hands: list[HandRecord] = []
+        self.closed_tables: list[Table] = []
+
+    def _logged(self) -> int:
+        with sqlite3.connect(self.db_path) as db:
+            return db.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
+
+    def changed(self, table: Table) -> None:
+        self.changes += 1
+        if table.current is not None:  # write-ahead: whatever is applied is committed
+            done = sum(len(r.hand.log) for r in self.settled_hands if r is not table.current)
+            assert self._logged() == done + len(table.current.hand.log)
+
+    def settled(self, table: Table, record: HandRecord) -> None:
+        self.settled_hands.append(record)
+
+    def closed(self, table: Table) -> None:
+        self.closed_tables.append(table)
+
+
+async def seated(service: TableService) -> Table:
+    table = await service.open(-100, PEOPLE[0])
+    for p in PEOPLE[1:]:
+        await service.join(table.id, p)
+    await service.begin(table.id, PEOPLE[0].user_id)
+    return table

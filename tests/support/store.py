@@ -1,0 +1,16 @@
+"""Databases as older versions of the program left them."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from bot.store import MIGRATIONS
+
+
+def old_database(path: Path, version: int) -> None:
+    """A database as the program of schema ``version`` left it: only the old migrations."""
+    with sqlite3.connect(path) as db:
+        for target in range(1, version + 1):
+            db.executescript(f"BEGIN;\n{MIGRATIONS[target - 1]}\n"
+                             f"PRAGMA user_version = {target};\nCOMMIT;")
