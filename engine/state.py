@@ -86,6 +86,14 @@ def _chi_used(groups: tuple[tuple[int, ...], ...], card: int) -> tuple[int, ...]
     return tuple(used)
 
 
+def _source(offer: Offer, seat: int) -> analyzer.Source:
+    """Who produced the face-up card, as the analyzer reads it for ``seat``'s win: a 碰
+    does not take a discard (docs/rules/four14.md, 胡牌 · Winning)."""
+    if seat == offer.seat:
+        return "self"
+    return "discard" if offer.how == OfferHow.DISCARD else "other"
+
+
 @dataclass
 class _Seat:
     hand: list[int]  # count vector; a count of 3 is a 坎
@@ -577,8 +585,7 @@ class Hand:
         options: dict[int, list[str]] = {}
         for seat in self._win_askees(offer):
             s = self._seats[seat]
-            source = "self" if seat == src else "other"
-            if s.may_win_on(c) and self._win_for(seat, c, source, haidi=haidi):
+            if s.may_win_on(c) and self._win_for(seat, c, _source(offer, seat), haidi=haidi):
                 options.setdefault(seat, []).append(A.HU)
         pao_seat = self._pao_seat(offer)
         if pao_seat is None:
@@ -689,8 +696,7 @@ class Hand:
     def _settle_claim_win(self, seat: int) -> None:
         claim = self._claim
         assert claim is not None
-        source = "self" if seat == claim.offer.seat else "other"
-        win = self._win_for(seat, claim.offer.card, source, haidi=claim.haidi)
+        win = self._win_for(seat, claim.offer.card, _source(claim.offer, seat), haidi=claim.haidi)
         assert win is not None
         self._emit("hu", seat, (claim.offer.card,))
         self._won_offer = claim.offer.card
