@@ -1,4 +1,5 @@
-"""The hand analyzer: the best winning arrangement of a player's cards (RULES.md section 7).
+"""The hand analyzer: the best winning arrangement of a player's cards (docs/rules/qq.md,
+胡牌与名堂 · Winning; the other pages' 胡牌 · Winning sections for their numbers).
 
 How a hand is read (the one place that states "best of all arrangements"):
 

@@ -74,12 +74,14 @@ class Seat:
         return [k for k, n in enumerate(self.hand) if 0 < n < 3]
 
     def must_discard(self, rules: RuleSet) -> bool:
-        """The discard rule: hand + table over the threshold, and a card that is no 坎 card."""
+        """The discard rule: hand + table over the threshold, and a card that is no 坎 card
+        (docs/rules/qq.md, 决定 · Decisions 4: with only 坎 cards he discards nothing)."""
         return self.card_total > rules.discard_threshold(self.ti_pao) and bool(self.discardable())
 
     def may_take_with(self, rules: RuleSet, used: tuple[int, ...]) -> bool:
         """A 吃/碰 putting out these hand cards (plus the offered one) is allowed only if, when
-        the discard rule then obliges a discard, some card other than a 坎 card is left."""
+        the discard rule then obliges a discard, some card other than a 坎 card is left
+        (docs/rules/qq.md, 决定 · Decisions 9)."""
         if self.card_total + 1 <= rules.discard_threshold(self.ti_pao):
             return True
         after = list(self.hand)

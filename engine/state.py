@@ -192,7 +192,7 @@ class Hand:
             assert self._claim is not None
             self._claim.answers[seat] = action
             if action == A.PASS:
-                self._emit("pass", seat, visible_to=seat)  # who was asked is private (9.11)
+                self._emit("pass", seat, visible_to=seat)  # who was asked is private: qq.md 决定 11
             self._resolve_claim()
         return self.history[start:]
 

@@ -6,7 +6,7 @@ cards it may not see. A kind is a wait when the analyzer finds a win with it on 
 engine's real paths (``engine.state``):
 
 * the seat draws it himself (``source="self"``): onto a 坎 or 偎 it makes a 提, onto a pair a
-  偎, onto a 碰 a 跑, and the seat may then win (自摸, decision 9.3); otherwise it is turned
+  偎, onto a 碰 a 跑, and the seat may then win (自摸, docs/rules/qq.md, 决定 · Decisions 3); otherwise it is turned
   up and he may win on it;
 * another seat draws it (``source="other"``): a 坎, 偎 or 碰 of it becomes a 跑 (破跑胡), a
   pair may make a 碰-scored triple or stay free;
