@@ -46,5 +46,6 @@ def forced_winner(rules: RuleSet, seats: Sequence[Seat], order: tuple[int, ...])
     return next((s for s in order if analyzer.forced_tianhu(rules, seats[s].hand)), None)
 
 
-def seats_of(deal_: Deal) -> list[Seat]:
-    return [Seat(C.counts(cards)) for cards in deal_.dealt]
+def seats_of(dealt: Deal) -> list[Seat]:
+    """Each seat with its dealt cards in hand."""
+    return [Seat(C.counts(cards)) for cards in dealt.dealt]

@@ -6,9 +6,10 @@ forced moves happen inside the engine; it stops whenever some seat must decide, 
 the events, each tagged with who may see it.
 
 :class:`Hand` runs the flow: whose turn it is, what each answer leads to, the events and the
-outcome. What the steps do to the cards is in the modules it composes: ``engine.deal`` (the
-deal), ``engine.claims`` (who may claim a face-up card and which claim takes it),
-``engine.seat`` (a seat's cards, bars and takes) and ``engine.turns`` (turn order).
+outcome. What the steps do is in the modules it composes: ``engine.deal`` (the deal),
+``engine.claims`` (who may claim a face-up card and which claim takes it), ``engine.seat`` (a
+seat's cards, bars, takes and own view), ``engine.settlement`` (what a win is worth, who pays
+whom), ``engine.turns`` (turn order) and ``engine.hand_record`` (the hand as a JSON record).
 """
 
 from __future__ import annotations
