@@ -11,7 +11,7 @@ hand message arrives or is edited with action buttons, its user presses one of t
 (a move every ~3 s at a table is ``--think 3``). ``--delay-ms D`` puts the bot D ms from
 Telegram: the fake adds that round trip to every Bot API call (a real server is 50–200 ms).
 
-Issue #11.1's run: ``--tables 60 --think 3 --delay-ms 100 --actions 100000 --seconds 60``;
+The human-paced run: ``--tables 60 --think 3 --delay-ms 100 --actions 100000 --seconds 60``;
 targets press -> answer p99 <= 300 ms, move -> next buttons p99 <= 2 s, no press unanswered.
 
 Figures, over the play phase (after every table has started):
@@ -32,7 +32,7 @@ Figures, over the play phase (after every table has started):
   bind: that budget / (messages-or-edits per action x actions a second per table).
 * memory per table: the bot's RSS while all tables play minus its RSS at start, / tables.
 
-Targets (issue 5): p99 <= 100 ms, <= 1.5 calls per action, <= 20 a minute per group,
+Targets: p99 <= 100 ms, <= 1.5 calls per action, <= 20 a minute per group,
 <= 200 KB per table. ``--profile FILE`` runs the bot under cProfile (stopped with SIGTERM, so
 the profile is written) and prints its top functions; the profiler slows it, so figures taken
 with it are not the ones to quote.

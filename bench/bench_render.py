@@ -2,9 +2,9 @@
 
     python bench/bench_render.py [--runs 200] [--jpeg]
 
-Targets: the seat's picture (the whole table seen from one seat, issue 14) <= 20 ms and
-<= 150 KiB at 3 and 4 seats; the table <= 40 ms (issue 3); the leaderboard and the player
-card <= 30 ms, a replay step <= 20 ms (issue 13). Positions come from fixed-seed
+Targets: the seat's picture (the whole table seen from one seat) <= 20 ms and
+<= 150 KiB at 3 and 4 seats; the table <= 40 ms; the leaderboard and the player
+card <= 30 ms, a replay step <= 20 ms. Positions come from fixed-seed
 engine hands (render.demo; 2- and 4-seat tables are reshaped 3-seat positions until such rule
 sets exist); sprite and text caches are warmed by one untimed run, as in a running bot.
 ``--jpeg`` also prints the encoder settings side by side (size, time, PSNR) for the 4-seat
@@ -53,8 +53,8 @@ from render.replay import render_replay_step  # noqa: E402
 from render.scene import paint  # noqa: E402
 
 SEAT_MS, SEAT_KIB = 20, 150
-BOARD_MS, CARD_MS, REPLAY_MS = 30, 30, 20  # issue 13
-MATCH_MS = 30  # the 总结算 picture (issue 13 item 1)
+BOARD_MS, CARD_MS, REPLAY_MS = 30, 30, 20  # leaderboard, player card, replay step
+MATCH_MS = 30  # the 总结算 picture
 
 
 def median_ms(fn: Callable[[], bytes], runs: int) -> tuple[float, int]:
@@ -68,7 +68,7 @@ def median_ms(fn: Callable[[], bytes], runs: int) -> tuple[float, int]:
 
 
 def page_cases(runs: int) -> None:
-    """Issue 13's pictures: the leaderboard (ten rows), the player card (80 hands charted)
+    """The statistics pictures: the leaderboard (ten rows), the player card (80 hands charted)
     and a replay step half way through a won hand — the frame replayed outside the timed call
     (the picture's own cost), then replay and picture together (a ▶ press with no cache)."""
     rows, card, hand = sample_rows(), sample_card(), won_hand(7)
@@ -87,7 +87,7 @@ def page_cases(runs: int) -> None:
 
 
 def match_case(runs: int) -> None:
-    """The 总结算 picture at its largest: 4 players, 16 hands (issue 13: <= MATCH_MS)."""
+    """The 总结算 picture at its largest: 4 players, 16 hands (target: <= MATCH_MS)."""
     summary = sample_summary(4, 16)
     ms, size = median_ms(lambda: render_match(summary), runs)
     print(f"{'总结算 4×16':<11} median {ms:6.2f} ms  {size / 1024:6.1f} KiB  "
@@ -115,7 +115,7 @@ Cases = dict[str, tuple[Callable[[], bytes], str]]
 
 
 def ruleset_cases() -> Cases:
-    """The pictures of the other rule sets (issue 12), from their own engine hands: a hunan/4
+    """The pictures of the other rule sets (hunan, four14), from their own engine hands: a hunan/4
     table and seat with a 醒家 (one compact band), four14 (four full bands), a hunan/2 seat,
     and a hunan settlement with two birds."""
     p = ruleset_positions()

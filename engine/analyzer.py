@@ -1,4 +1,5 @@
-"""The hand analyzer: the best winning arrangement of a player's cards (RULES.md section 7).
+"""The hand analyzer: the best winning arrangement of a player's cards (docs/rules/qq.md,
+胡牌与名堂 · Winning; the other pages' 胡牌 · Winning sections for their numbers).
 
 How a hand is read (the one place that states "best of all arrangements"):
 
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
-from typing import Literal
+from typing import Literal, get_args
 
 from engine import cards as C
 from engine.melds import FOUR_KINDS, TABLE_KINDS, Group, GroupKind, is_jiao, is_sequence
@@ -30,10 +31,14 @@ from engine.rules import RuleSet
 from engine.scoring import settle
 from engine.views import Win
 
-Source = Literal["self", "other"]
+# Who produced the winning card: the winner himself (his draw: 自摸), another seat's draw, or
+# another seat's discard (four14 only: a discard there can be won on, and a 碰 never 跑s it).
+Source = Literal["self", "other", "discard"]
+SOURCES: tuple[Source, ...] = get_args(Source)
 
 _K = GroupKind
-_SETS_ON_TABLE = (_K.PENG, _K.WEI, _K.CHOUWEI)
+_SETS_ON_TABLE = (_K.PENG, _K.WEI, _K.CHOUWEI)  # the table sets a face-up card may grow
+_SETS_ON_TABLE_DISCARD = (_K.WEI, _K.CHOUWEI)  # ... when it is a discard
 _MEMO_LIMIT = 200_000  # entries of the split memo (bounded: a bot runs for weeks)
 _RESULT_LIMIT = 50_000  # per-hand results kept per rule set
 
@@ -209,10 +214,14 @@ _Reading = tuple[list[Group], list[Group], list[int]]
 def _with_card(
     melds: list[Group], sets: list[Group], free: list[int], card: int, source: Source
 ) -> list[_Reading]:
-    """The readings the winning card allows (RULES.md 7.3); the card's own group comes first."""
-    at = next(
-        (i for i, g in enumerate(melds) if g.kind in _SETS_ON_TABLE and g.cards[0] == card), None
-    )
+    """The readings the winning card allows; the card's own group comes first.
+
+    It joins a 坎, 偎 or 碰 of its kind (docs/rules/qq.md, 胡牌与名堂 · Winning), except that
+    a 碰 never takes a discarded card (docs/rules/four14.md, 胡牌 · Winning): that card stays
+    free, to be used in a 一句话 or 绞.
+    """
+    joins = _SETS_ON_TABLE if source != "discard" else _SETS_ON_TABLE_DISCARD
+    at = next((i for i, g in enumerate(melds) if g.kind in joins and g.cards[0] == card), None)
     own = source == "self"
     kan = next((g for g in sets if g.cards[0] == card), None)
     if kan is not None:  # a 坎 (never a dealt 4: that would be a fifth copy)
@@ -347,7 +356,8 @@ def analyze(
 
     ``hand`` is the player's count vector (20 kinds, 坎 included), ``melds`` his table area,
     ``card`` the card he would win on and ``source`` who produced it: ``"self"`` (his own
-    draw: 自摸) or ``"other"``. With ``card=None`` the cards are judged as they stand (a
+    draw: 自摸), ``"other"`` (another seat's draw, or the 亮张) or ``"discard"`` (another
+    seat's discard, where the rules let one be won on: a 碰 does not take it). With ``card=None`` the cards are judged as they stand (a
     dealer's 21 cards, a hand right after a 提/偎); pass ``source="self"`` then for 自摸.
     Raises ValueError for an impossible holding (over 4 of a kind, a malformed meld).
 
@@ -358,8 +368,8 @@ def analyze(
     holding: for the engine, whose holdings are valid by construction. ``dihu`` scores the
     win as a 地胡 (four14: the 天胡 底数, ``Win.dihu``).
     """
-    if source not in ("self", "other", None) or (card is not None and source is None):
-        raise ValueError(f"source must be 'self' or 'other' with a card, got {source!r}")
+    if (source is not None and source not in SOURCES) or (card is not None and source is None):
+        raise ValueError(f"source must be one of {', '.join(SOURCES)} with a card, got {source!r}")
     key = (tuple(hand), tuple(melds), card, source, haidi, tianhu, base, dihu)
     cache = _cache_for(rules)
     try:

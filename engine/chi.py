@@ -1,4 +1,4 @@
-"""吃 and 比 (RULES.md 5.4): every legal way to eat a card.
+"""吃 and 比 (docs/rules/qq.md, 行牌 · Play: 吃 and 比): every legal way to eat a card.
 
 A 吃 puts the card out with two hand cards as a 一句话 or 绞. If copies of the eaten kind are
 still in hand afterwards, each must go out too, in further groups (比) of three hand cards

@@ -1,4 +1,4 @@
-"""Groups (门子) and their 胡息 (RULES.md section 3)."""
+"""Groups (门子) and their 胡息 (docs/rules/qq.md, 门子与胡息 · Melds and 胡息)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Rule sets as data (RULES.md sections 8 and 10).
+"""Rule sets as data: docs/rules/qq.md, hunan.md and four14.md, one rule set each.
 
 Everything that differs between the seeds' variants lives in one frozen :class:`RuleSet`;
 the flow of a hand (``engine.state``) reads these fields and hard-codes none of them.
@@ -46,7 +46,7 @@ QQ_MINGTANG: tuple[MingTang, ...] = (
     MingTang("小字胡", 8, lambda s: s.small >= 16, lambda s: s.small - 16),
 )
 
-# hunan (seed 000 part 2): 名堂 multiply the 囤; only the largest that applies counts, which is
+# hunan (docs/rules/hunan.md, 结算 · Settlement): 名堂 multiply the 囤; only the largest that applies counts, which is
 # why the seed names the combinations (红对, 红乌对, 乌对) with multipliers of their own.
 HUNAN_MINGTANG: tuple[MingTang, ...] = (
     MingTang("红胡", 2, lambda s: 10 <= s.red < 13),
@@ -73,7 +73,7 @@ LOWEST_LEVEL = "包身工"
 
 
 def level_title(points: int) -> str:
-    """等级 title for cumulative points (RULES.md section 8, levels table)."""
+    """等级 title for cumulative points (docs/rules/qq.md, 结算 · Settlement: 等级)."""
     for threshold, title in LEVELS:
         if points >= threshold:
             return title
@@ -106,7 +106,8 @@ class RuleSet:
     draws_before_dealer_passes: int = 3  # consecutive 荒庄 before the 下家 deals
     escape_plus: int = 8  # 逃跑: P = (floor((H2 - di_offset)/di_divisor) + escape_plus) * d
     default_base: int = 3  # 房间底分 d
-    # Table shapes (issue 12): the seat counts a table may choose, and what a shape implies.
+    # Table shapes (docs/rules/hunan.md, 座位与发牌 · Seats and the deal): the seat counts a table
+    # may choose, and what a shape implies.
     seat_choices: tuple[int, ...] = (3,)
     sits_out: bool = False  # the dealer's opposite is 醒家 and sits the hand out (hunan, 4 seats)
     birds: bool = False  # onlookers may 打鸟 (hunan, 4 seats)
@@ -151,7 +152,8 @@ class RuleSet:
         return self.deck_size - self.dealer_cards - others - self.set_aside
 
     def discard_threshold(self, ti_pao: int) -> int:
-        """RULES.md 5.5: a player must discard exactly when hand+table > this."""
+        """The discard rule (docs/rules/qq.md, 行牌 · Play): a player must discard exactly when
+        hand+table > this."""
         return self.other_cards + max(0, ti_pao - 1)
 
 

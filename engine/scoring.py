@@ -1,4 +1,5 @@
-"""Settlement (结算, RULES.md section 8): 名堂, 底数, 番 and points of a winning arrangement.
+"""Settlement (结算: the 结算 · Settlement section of each docs/rules page): 名堂, 底数, 番 and
+points of a winning arrangement.
 
 Everything variant-specific is read from the :class:`~engine.rules.RuleSet`; the 名堂 are a
 registry (``rules.mingtang``) iterated here, never an if-chain.

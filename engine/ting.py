@@ -1,16 +1,18 @@
-"""听牌: the cards that would let a seat win, as that seat can know them (issue #14.3).
+"""听牌: the cards that would let a seat win, as that seat can know them (docs/rules/qq.md,
+决定 · Decisions: 听).
 
 Computed from the seat's :class:`PrivateView` only, so it can never tell a seat anything about
 cards it may not see. A kind is a wait when the analyzer finds a win with it on one of the
 engine's real paths (``engine.state``):
 
 * the seat draws it himself (``source="self"``): onto a 坎 or 偎 it makes a 提, onto a pair a
-  偎, onto a 碰 a 跑, and the seat may then win (自摸, decision 9.3); otherwise it is turned
+  偎, onto a 碰 a 跑, and the seat may then win (自摸, docs/rules/qq.md, 决定 · Decisions 3); otherwise it is turned
   up and he may win on it;
 * another seat draws it (``source="other"``): a 坎, 偎 or 碰 of it becomes a 跑 (破跑胡), a
   pair may make a 碰-scored triple or stay free;
-* another seat discards it, only when the rule set lets a discard be won on (the same
-  analysis as another's draw, so it adds no kind).
+* another seat discards it, only when the rule set lets a discard be won on
+  (``source="discard"``): read as another's draw, except that a 碰 does not 跑 it, so it adds
+  only kinds of the seat's own 碰, where the card stays a loose card.
 
 A kind the seat may not win on now (臭胡) is no wait. ``unseen`` is 4 minus the copies this
 seat has seen: its own hand and melds, every face-up table card (a 提, 臭偎, 跑 or 碰 shows its
@@ -76,6 +78,7 @@ def _winning_kinds(
         for k in g.cards:
             own[k] += 1
     matched = {g.cards[0] for g in melds if g.kind != GroupKind.CHI}
+    pengs = {g.cards[0] for g in melds if g.kind == GroupKind.PENG} if rules.win_on_discard else set()
     free = [n if n < 3 else 0 for n in hand]
     found = []
     for k in range(C.KINDS):
@@ -84,7 +87,7 @@ def _winning_kinds(
         # Only a card meeting a pair, 坎 or table set is read differently by source.
         if analyzer.can_win(rules, hand, melds, k, "self") or (
             (hand[k] >= 2 or k in matched) and analyzer.can_win(rules, hand, melds, k, "other")
-        ):
+        ) or (k in pengs and analyzer.can_win(rules, hand, melds, k, "discard")):
             found.append(k)
     return tuple(found)
 

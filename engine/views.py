@@ -57,7 +57,7 @@ class Event:
 
     ``kind`` is one of: ``deal liang tianhu ti wei chouwei draw discard chi peng pao pass hu
     to_row huangzhuang escape dissolve``. A ``pass`` is seen only by the seat that passed: that it was
-    asked at all is private (RULES.md 9.11). ``cards`` are the cards this event shows its audience
+    asked at all is private (docs/rules/qq.md, 决定 · Decisions 11). ``cards`` are the cards this event shows its audience
     (empty when they are face down to it). For ``chi`` they are all groups put out,
     concatenated, and ``groups`` keeps them apart.
     """
@@ -117,7 +117,7 @@ class PublicView:
     to_act: tuple[int, ...]  # the seat that must discard (public); never a claim's askees
     last_event: Event | None  # the last public event
     # How many public events so far: a version of what everyone sees. Not the number of actions:
-    # a pass, or a claim held behind a higher one, is private and must not move it (9.11).
+    # a pass, or a claim held behind a higher one, is private and must not move it (qq.md 决定 11).
     move_no: int
     outcome: Outcome | None
     waiting: bool = False  # the table awaits answers (吃/碰/胡 on an offer, 自摸, 天胡) it does not name
@@ -155,4 +155,4 @@ class PrivateView:
     chou: tuple[int, ...]  # kinds this seat may not 吃 or 碰 (臭牌 and own discards)
     legal: tuple[str, ...]  # legal actions now, stable order
     highlight: int | None  # the card just drawn by this seat, or offered to it
-    no_win: tuple[int, ...] = ()  # kinds this seat may not win on now (臭胡, 6.6)
+    no_win: tuple[int, ...] = ()  # kinds this seat may not win on now (臭胡)

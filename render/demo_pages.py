@@ -1,4 +1,4 @@
-"""Samples of the issue-13 pictures (leaderboard, player card, replay step) for ``python -m
+"""Samples of the statistics pictures (leaderboard, player card, replay step) for ``python -m
 render demo`` and the benchmark: fixed data and one fixed-seed hand, so every run is the same."""
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def sample_frame(seed: int = 7, where: float = 0.5) -> ReplayFrame:
 
 
 def sample_pages(seed: int = 7, lang: str = "zh") -> dict[str, bytes]:
-    """The demo's pictures of issue 13, by file stem."""
+    """The demo's statistics pictures, by file stem."""
     title = "本群排行" if lang == "zh" else "This group · top 10"
     return {
         "leaderboard": render_leaderboard(sample_rows(), lang, title=title),

@@ -7,8 +7,8 @@ won and the 自摸 per player; and one line for the biggest 胡 (胡息, 名堂,
 match's winner (highest total; equals share it) has a gold column and a 冠军 badge; a player
 who left (逃跑), ending the match early, is marked under his name.
 
-Fixed words are drawn with the Regular font (as the other issue 13 pictures: its subset holds
-the common hanzi); figures with the Bold one.
+Fixed words are drawn with the Regular font (as the leaderboard, player card and replay
+pictures: its subset holds the common hanzi); figures with the Bold one.
 """
 
 from __future__ import annotations

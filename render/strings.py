@@ -72,7 +72,7 @@ ZH: Mapping[str, str] = {
     "zimo": "自摸",
     "haidi": "海底",
     "tianhu": "天胡",
-    # Rule sets, 醒家 and 打鸟 (issue 12): the rules label, hunan's 囤 × 名堂, four14's 点炮.
+    # Rule sets, 醒家 and 打鸟 (docs/rules/hunan.md, four14.md): the rules label, hunan's 囤 × 名堂, four14's 点炮.
     "rules_qq": "QQ跑胡子",
     "rules_hunan": "湖南跑胡子",
     "rules_four14": "六胡抢",
@@ -93,7 +93,7 @@ ZH: Mapping[str, str] = {
     "draw_note_xing": "荒庄：庄家赔醒家醒筹 {p} 分",
     "escape_note_one": "逃跑者输掉本局，赔给对家 {p} 分",
     "escape_note_many": "逃跑者输掉本局，赔给其余{n}家各 {p} 分",
-    # 解散 (issue 13): a hand ended by the seats' vote (the Bold subset lacks 解散 itself)
+    # 解散: a hand ended by the seats' vote (the Bold subset lacks 解散 itself)
     "dissolved_title": "本局不计分",
     "dissolved_note": "各家通过，本局无输赢",
     "ev_dissolve": "{name} 提出，各家通过",
@@ -172,7 +172,7 @@ EN: Mapping[str, str] = {
     "zimo": "自摸",
     "haidi": "海底",
     "tianhu": "天胡",
-    # Rule sets, 醒家 and 打鸟 (issue 12): the rules label, hunan's 囤 × 名堂, four14's 点炮.
+    # Rule sets, 醒家 and 打鸟 (docs/rules/hunan.md, four14.md): the rules label, hunan's 囤 × 名堂, four14's 点炮.
     "rules_qq": "QQ跑胡子",
     "rules_hunan": "湖南 Hunan",
     "rules_four14": "六胡抢 four14",
@@ -231,7 +231,7 @@ def all_text() -> Iterable[str]:
         yield from strings.values()
 
 
-# ----- Issue 13: the leaderboard, the player card and the replay step (render13) -----------
+# ----- The leaderboard, the player card and the replay step -------------------------------
 # Their own tables, kept apart from ``TABLES`` so that the Bold subset needs no rebuild: these
 # pictures draw their fixed words with the Regular font, which holds the common hanzi
 # (tests/test_render_leaderboard.py checks the coverage). Game terms stay Chinese.
@@ -320,7 +320,7 @@ def level_label(title: str, lang: str) -> str:
     return f"{title} {LEVEL_EN[title]}" if lang == "en" else title
 
 
-# ----- Issue 13 item 1: the 总结算 picture of a match (render/match.py) ---------------------
+# ----- The 总结算 picture of a match (render/match.py) ------------------------------------
 # Drawn with the Regular font, like the pages above; game terms stay Chinese.
 
 MATCH_ZH: Mapping[str, str] = {

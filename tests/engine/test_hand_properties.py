@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from engine import actions as A
 from engine.rules import QQ, RuleSet, get_rule_set
-from engine.state import _FACE_UP, Hand, Phase
+from engine.seat import FACE_UP
+from engine.state import Hand, Phase
 from engine.views import PublicView
 
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
@@ -48,7 +49,7 @@ def publicly_known(h: Hand) -> Counter:
     for s in h._seats:
         known.update(s.discards)
         for g in s.melds:
-            known.update(k for k, up in zip(g.cards, _FACE_UP[g.kind], strict=True) if up)
+            known.update(k for k, up in zip(g.cards, FACE_UP[g.kind], strict=True) if up)
     if h._claim is not None and h._claim.offer.how != "liang":
         known[h._claim.offer.card] += 1
     return known

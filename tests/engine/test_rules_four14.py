@@ -175,6 +175,45 @@ def test_five_huxi_do_not_win() -> None:
                             [peng("四"), peng("五")], card("玖"), source="other") is None
 
 
+# A hand where seat 0 discards 九 while seat 3 has 碰 九九九 on the table (seed-dealt, played
+# out by random choices): 跑-ing that 九 would make a win worth 45 a loser, but a 碰 never 跑s
+# a discard, and without the 跑 the cards make no win.
+PENG_MEETS_DISCARD = {
+    "rules": "four14", "dealer": 1, "base": 3, "seed": 6511813127827360948,
+    "log": [
+        [1, "d:x10"], [2, "c:x10x10d10+x2x7x10"], [2, "d:x9"], [3, "peng"], [3, "d:x6"],
+        [1, "peng"], [1, "d:d6"], [3, "peng"], [3, "d:d7"], [0, "c:d2d7d10"], [0, "d:d8"],
+        [1, "pass"], [3, "peng"], [3, "d:x4"], [0, "peng"], [0, "d:x5"], [2, "peng"],
+        [2, "d:d10"], [2, "d:x2"], [1, "peng"], [1, "d:d1"], [1, "pass"], [0, "c:d8d9d10"],
+        [0, "d:x9"],
+    ],
+}
+
+
+def test_a_peng_never_pao_a_discard_so_no_win_is_offered_through_it() -> None:
+    h = Hand.from_dict(PENG_MEETS_DISCARD)
+    after = [(e.kind, e.seat, e.cards) for e in h.history if e.visible_to is None][-3:]
+    assert after[:2] == [("discard", 0, (card("九"),)), ("to_row", 0, (card("九"),))]
+    assert verify(export_hand(h)).ok
+    before = Hand.from_dict({**PENG_MEETS_DISCARD, "log": PENG_MEETS_DISCARD["log"][:-1]})
+    seat3 = before.private_view(3)
+    assert peng("九") in [Group(m.kind, m.cards) for m in seat3.melds]
+    hand3 = C.counts(seat3.hand)
+    melds3 = [Group(m.kind, m.cards) for m in seat3.melds]
+    drawn = analyzer.analyze(FOUR14, hand3, melds3, card("九"), source="other")
+    assert drawn is not None and drawn.loser_points == -45  # a drawn 九 would 跑 and win
+    assert analyzer.analyze(FOUR14, hand3, melds3, card("九"), source="discard") is None
+
+
+def test_a_discard_matching_a_peng_wins_as_a_loose_card() -> None:
+    # 碰 九 and 碰 四 (1 each), 一二三 (3), 壹贰叁 (6) and 七八 waiting: a discarded 九 makes
+    # 七八九, 11 胡息. Read as a 跑 of the 碰 it would leave 七八 unmatched: no win.
+    hand, melds = C.counts(C.parse_cards("一二三七八壹贰叁")), [peng("九"), peng("四")]
+    win = analyzer.analyze(FOUR14, hand, melds, card("九"), source="discard")
+    assert win is not None and win.huxi == 11 and peng("九") in win.groups
+    assert analyzer.analyze(FOUR14, hand, melds, card("九"), source="other") is None
+
+
 # ----- 结算 · settlement --------------------------------------------------------------------
 
 

@@ -11,8 +11,9 @@ from engine import actions as A
 from engine import analyzer
 from engine.melds import Group, GroupKind
 from engine.rules import QQ
+from engine.seat import Seat
 from engine.simulate import play_random
-from engine.state import Hand, Phase, _Seat
+from engine.state import Hand, Phase
 from engine.views import OutcomeKind
 
 # The dealer's 21 cards win on their own (亮张 玖); his 下家 wins with the 亮张 玖.
@@ -75,12 +76,12 @@ def test_6_6_chou_hu_after_declining_a_win_on_the_same_kind() -> None:
     assert offer is not None and offer.card == card("玖") and offer.seat == 1
     assert A.HU not in h.legal_actions(1)
     # without the decline he could have won on it
-    fresh = _Seat(list(h._seats[1].hand), list(h._seats[1].melds))
+    fresh = Seat(list(h._seats[1].hand), list(h._seats[1].melds))
     assert analyzer.analyze(QQ, fresh.hand, fresh.melds, card("玖"), source="self") is not None
 
 
 def test_6_6_chou_hu_lifts_once_current_huxi_changes() -> None:
-    s = _Seat([0] * 20)
+    s = Seat([0] * 20)
     s.chou_hu[card("玖")] = s.huxi
     assert not s.may_win_on(card("玖")) and s.may_win_on(card("九"))
     s.melds.append(Group(GroupKind.PENG, (card("五"),) * 3))

@@ -14,7 +14,7 @@ from engine import actions as A
 from engine import analyzer
 from engine import cards as C
 from engine.melds import Group, GroupKind
-from engine.rules import QQ
+from engine.rules import FOUR14, QQ
 from engine.state import Hand, IllegalAction
 from engine.ting import ting
 from engine.views import MeldView, Offer, OfferHow, PrivateView, PublicView, SeatView, Ting
@@ -78,6 +78,14 @@ def wait_cards(t: Ting) -> str:
 )
 def test_known_waits(hand_text: str, melds, waits: str) -> None:
     assert wait_cards(ting(QQ, view(hand_text, melds))) == waits
+
+
+def test_four14_a_kind_of_ones_own_peng_waits_on_a_discard_as_a_loose_card() -> None:
+    # 碰 九, 碰 四, 一二三 壹贰叁 and 七八: 六 or 九 makes a 一句话; a drawn 九 must 跑 the 碰 and
+    # leaves 七八 unmatched, a discarded 九 stays loose (docs/rules/four14.md, 胡牌 · Winning).
+    v = view("一二三七八壹贰叁", ((GroupKind.PENG, "九九九"), (GroupKind.PENG, "四四四")))
+    assert wait_cards(ting(FOUR14, v)) == "六九"
+    assert wait_cards(ting(QQ, v)) == ""  # qq: 7 门子 and 15 胡息, and no discard is won on
 
 
 def test_a_kan_waits_for_its_fourth_card() -> None:
