@@ -17,7 +17,8 @@ from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
 from test_bot_robots import alice_plays
 from test_bot_stats import play_out
 
-from bot import birds, rulebook
+from bot import birds
+from bot.commands import rulebook
 from bot.i18n import t
 from bot.store import Score, Store
 from bot.tables import HandRecord, Person, Refusal, Table, TableService

@@ -18,12 +18,12 @@ import pytest
 from fakebot import FakeMessage, FakeTelegram, FakeUser, RateLimits
 from telegram.ext import AIORateLimiter, Application
 
-from bot import rulebook
-from bot.app import Services, build_application
+from bot.commands import rulebook
 from bot.config import Config
 from bot.i18n import lang_of, t
 from bot.messages import event_line
 from bot.tables import HandRecord, Table
+from bot.telegram.app import Services, build_application
 from engine import actions as A
 from engine import policy
 from engine.rules import QQ

@@ -15,7 +15,7 @@ from pathlib import Path
 from fakebot import FakeTelegram
 from test_bot_e2e import make_config, play_hand, running_bot, start_hand, tg  # noqa: F401
 
-from bot import calc
+from bot.commands import calc
 from bot.i18n import t
 from engine.rules import level_title
 

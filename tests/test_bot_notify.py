@@ -8,8 +8,8 @@ from fakebot import FakeMessage, FakeTelegram, FakeUser
 from test_bot_e2e import make_config, running_bot, services
 from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
 
-from bot.app import ADMIN_COMMANDS, GROUP_COMMANDS, PRIVATE_COMMANDS
 from bot.i18n import t
+from bot.telegram.commands import ADMIN_COMMANDS, GROUP_COMMANDS, PRIVATE_COMMANDS
 
 
 def urls(msg: FakeMessage) -> list[tuple[str, str]]:

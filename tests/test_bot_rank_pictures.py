@@ -17,7 +17,7 @@ from test_bot_stats import GROUP_1, GROUP_2, A, B, C, D, _totals
 from test_bot_stats import played as played  # noqa: F401  (fixtures)
 from test_bot_stats import played_db as played_db  # noqa: F401
 
-from bot import stats
+from bot.commands import stats
 from bot.i18n import t
 from bot.store import Score
 from bot.tables import HandRecord

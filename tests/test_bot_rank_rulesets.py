@@ -14,7 +14,7 @@ from fakebot import FakeTelegram
 from test_bot_e2e import make_config, running_bot
 from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
 
-from bot import stats
+from bot.commands import stats
 from bot.i18n import t
 from bot.store import MIGRATIONS, SCHEMA_VERSION, RankRow, Score, Store
 from engine.rules import RULE_SETS, level_title

@@ -10,7 +10,7 @@ import pytest
 from fakebot import FakeTelegram, RateLimits
 from test_bot_e2e import make_config, running_bot, services
 
-from bot import rulebook
+from bot.commands import rulebook
 from bot.config import Config
 from bot.i18n import t
 from engine.rules import QQ

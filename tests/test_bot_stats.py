@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import stats
+from bot.commands import stats
 from bot.i18n import t
 from bot.store import Store
 from bot.tables import HandRecord, Person, Table, TableService
