@@ -30,7 +30,7 @@ from bot.store import Store
 from bot.tables import HandRecord, Table, TableService
 from bot.telegram import chat, system
 from bot.telegram.buttons import button
-from bot.telegram.commands import SCOPES, add_command_handlers, bot_commands
+from bot.telegram.commands import NEW_MESSAGES, SCOPES, add_command_handlers, bot_commands
 from bot.telegram.env import Env
 from bot.telegram.ordering import OrderedPerSender
 from bot.timers import Timers
@@ -140,8 +140,8 @@ def _add_handlers(app: Application, env: Env) -> None:  # type: ignore[type-arg]
     app.add_handler(TypeHandler(Update, system.ignore_bots), group=-1)
     add_command_handlers(app, env)
     addressed = filters.Regex(rf"^/\w+@{re.escape(app.bot.username)}\b")
-    app.add_handler(MessageHandler(
-        (private & filters.TEXT) | (filters.ChatType.GROUPS & filters.COMMAND & addressed),
+    app.add_handler(MessageHandler(NEW_MESSAGES & (
+        (private & filters.TEXT) | (filters.ChatType.GROUPS & filters.COMMAND & addressed)),
         partial(chat.unknown, env)))
     app.add_handler(CallbackQueryHandler(partial(button, env)))  # callbacks.parse checks it
     app.add_error_handler(system.error)

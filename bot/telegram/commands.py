@@ -34,6 +34,7 @@ class Menu(Enum):
     PRIVATE = "private"
 
 
+NEW_MESSAGES = filters.UpdateType.MESSAGE  # not edits (``edited_message``)
 G, P, A = frozenset({Menu.GROUP}), frozenset({Menu.PRIVATE}), frozenset({Menu.ADMIN})
 GP = G | P
 
@@ -87,8 +88,10 @@ def bot_commands(names: tuple[str, ...], lang: str) -> list[BotCommand]:
 
 
 def add_command_handlers(app: Application, env: Env) -> None:  # type: ignore[type-arg]
-    """One handler per command, in private chats and groups (channel posts reach none)."""
-    chats = filters.ChatType.PRIVATE | filters.ChatType.GROUPS
+    """One handler per command, in private chats and groups (channel posts reach none), for
+    new messages only: PTB's command handlers also take an ``edited_message``, and a
+    command edited into a message is not sent again."""
+    chats = NEW_MESSAGES & (filters.ChatType.PRIVATE | filters.ChatType.GROUPS)
     for command in COMMANDS:
         app.add_handler(CommandHandler(command.name, partial(command.handler, env),
                                        filters=chats))
