@@ -20,7 +20,8 @@ def main() -> None:
                         level=logging.INFO)
     # httpx logs every request URL at INFO, and those URLs contain the token.
     logging.getLogger("httpx").setLevel(logging.WARNING)
-    from bot.app import StartupError, claim_database, run  # after the config is known good
+    from bot.claim import StartupError, claim_database  # after the config is known good
+    from bot.telegram.app import run
 
     try:
         lock = claim_database(config.db_path)

@@ -1,26 +1,18 @@
 """Callback data of inline buttons: compact, at most 64 bytes, parsed strictly.
 
-``a:{table}:{version}:{index}`` plays entry ``index`` of the presser's own legal-action list
-at keyboard ``version``; the seat is never in the data, it is the presser's own.
-Buttons in private chats carry only a table id: ``m`` take back control from 托管, ``h`` 提示
-(what the policy would play now), ``d`` propose 解散 (see ``bot.votes``). Group buttons carry what they belong to, as
-``{kind}:{table}:{mark}`` (in ``version``), the table's latest hand id then (0 before the
-first; see ``TableService.button_mark``): the lobby's ``j`` join, ``l`` leave, ``b`` begin,
-``r`` add a computer player, and the settlement's ``g`` 再来一局 and ``q`` leave. One shown
-before the table moved on is refused as outdated, also after a restart.
-The lobby's ⚙ settings buttons are group buttons with an option code as well,
-``o:{table}:{mark}:{code}``: ``m`` opens the settings keyboard, ``k`` goes back, and a letter
-plus a value sets an option (``rhunan`` rule set, ``s4`` seats, ``xmin21`` two-seat option,
-``b5`` 底分, ``t60`` timer; see ``Handlers._option``).
-``n:{table}:{mark}`` places (or withdraws) a bird (打鸟) on the next hand, from the lobby or a
-settlement alike (``bot.birds``).
-Confirmations carry the hand they belong to, ``{kind}:{table}:{hand}``
-(in ``version``): ``e`` confirms 逃跑, ``s`` confirms stopping a running hand, ``k`` keeps
-playing (cancels either); a confirmation of a hand no longer running is outdated.
-A replay button (/replay) is ``p:{hand}:{step}`` (in ``version``): show that step of that
-finished hand; it is checked against the chat it is pressed in (``bot.replays``).
-A vote's buttons (``bot.votes``) are ``v:{table}:{vote}:{1|0}`` (同意 / 拒绝; the vote id in
-``version``, the answer in ``index``): a press of a vote that is over is outdated.
+Every button is a :class:`Kind` in :data:`KINDS`: a letter and the fields its data carries,
+``{letter}:{field}:{field}…``. The pattern the bot's callback handler accepts and the parser
+follow from that list, and the handler of each kind is bound to it by
+``bot.telegram.press.on`` (each kind exactly one), so a new button is one entry here and
+its handler. No Telegram here: screens build their keyboards with the builders below.
+
+The seat is never in the data: a press acts for the presser's own seat. Group buttons carry
+the table's latest hand id as their ``mark`` (0 before the first; see
+``TableService.button_mark``): one shown before the table moved on is refused as outdated,
+also after a restart. Confirmations carry the hand they are about: a confirmation of a hand
+no longer running is outdated. A replay button carries the hand and the step it shows; it
+is checked against the chat it is pressed in (``bot.replays``). A vote's buttons carry the
+vote: a press of a vote that is over is outdated (``bot.votes``).
 """
 
 from __future__ import annotations
@@ -29,18 +21,74 @@ import re
 from dataclasses import dataclass
 
 MAX_BYTES = 64
-SIMPLE_KINDS = frozenset("mhd")
-LOBBY_KINDS = frozenset("jlbr")
-SETTLEMENT_KINDS = frozenset("gq")
-GROUP_KINDS = LOBBY_KINDS | SETTLEMENT_KINDS
-CONFIRM_KINDS = frozenset("esk")
-OPTION_KIND = "o"
-BIRD_KIND = "n"
-REPLAY_KIND = "p"
-VOTE_KIND = "v"
-PATTERN = (r"\A(?:a:[0-9]+:[0-9]+:[0-9]+|[mhd]:[0-9]+|[jlbrgqeskn]:[0-9]+:[0-9]+"
-           r"|o:[0-9]+:[0-9]+:[a-z][a-z0-9]{0,15}|p:[0-9]+:[0-9]+|v:[0-9]+:[0-9]+:[01])\Z")
+NUMBER = "[0-9]+"
+FIELDS = {  # a field's name: the characters it may hold
+    "table": NUMBER, "version": NUMBER, "index": NUMBER, "mark": NUMBER, "hand": NUMBER,
+    "step": NUMBER, "vote": NUMBER, "yes": "[01]", "code": "[a-z][a-z0-9]{0,15}",
+}
+TEXT_FIELDS = frozenset({"code"})  # kept as text in :attr:`Press.option`; the others are numbers
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A button kind: its letter and the fields of its data, in order (see :data:`FIELDS`).
+    The numbers go to :class:`Press` in order (``table_id``, ``version``, ``index``)."""
+
+    letter: str
+    fields: tuple[str, ...]
+
+    @property
+    def pattern(self) -> str:
+        return ":".join((re.escape(self.letter), *(FIELDS[f] for f in self.fields)))
+
+    def data(self, *values: object) -> str:
+        """The callback data of a button of this kind carrying ``values``."""
+        if len(values) != len(self.fields):
+            raise ValueError(f"button kind {self.letter!r} carries {self.fields}")
+        data = ":".join((self.letter, *map(str, values)))
+        assert len(data.encode()) <= MAX_BYTES, f"callback data over {MAX_BYTES} bytes: {data!r}"
+        return data
+
+
+TABLE, MARKED, ABOUT_HAND = ("table",), ("table", "mark"), ("table", "hand")
+KINDS: dict[str, Kind] = {k.letter: k for k in (
+    # a seat's private chat: play entry ``index`` of one's legal actions at keyboard
+    # ``version``; take back control from 托管; 提示 (what the policy would play now); 解散
+    Kind("a", ("table", "version", "index")),
+    Kind("m", TABLE),
+    Kind("h", TABLE),
+    Kind("d", TABLE),
+    # the lobby's join, leave, 开局, add a computer player; the settlement's 再来一局, leave
+    Kind("j", MARKED),
+    Kind("l", MARKED),
+    Kind("b", MARKED),
+    Kind("r", MARKED),
+    Kind("g", MARKED),
+    Kind("q", MARKED),
+    # a lobby ⚙ setting: ``m`` opens the keyboard, ``k`` goes back, a letter and a value
+    # sets an option (``rhunan``, ``s4``, ``xmin21``, ``b5``, ``t60``, ``h8``)
+    Kind("o", ("table", "mark", "code")),
+    Kind("n", MARKED),  # place or withdraw a bird (打鸟) on the next hand (``bot.birds``)
+    # confirm 逃跑, confirm stopping a running hand, keep playing (cancels either)
+    Kind("e", ABOUT_HAND),
+    Kind("s", ABOUT_HAND),
+    Kind("k", ABOUT_HAND),
+    Kind("p", ("hand", "step")),  # show that step of a finished hand (/replay)
+    Kind("v", ("table", "vote", "yes")),  # 同意 (1) or 拒绝 (0) of a vote
+)}
+PATTERN = r"\A(?:" + "|".join(k.pattern for k in KINDS.values()) + r")\Z"
 _RE = re.compile(PATTERN)
+
+
+def shaped(fields: tuple[str, ...]) -> frozenset[str]:
+    """The letters of the kinds whose data carries ``fields``."""
+    return frozenset(k.letter for k in KINDS.values() if k.fields == fields)
+
+
+SIMPLE_KINDS = shaped(TABLE)
+GROUP_KINDS = shaped(MARKED) - {"n"}  # the lobby's and the settlement's own buttons
+CONFIRM_KINDS = shaped(ABOUT_HAND)
+OPTION_KIND, BIRD_KIND, REPLAY_KIND, VOTE_KIND = "o", "n", "p", "v"
 
 
 @dataclass(frozen=True)
@@ -52,61 +100,57 @@ class Press:
     option: str = ""  # a settings button's option code
 
 
-def _checked(data: str) -> str:
-    assert len(data.encode()) <= MAX_BYTES, f"callback data over {MAX_BYTES} bytes: {data!r}"
-    return data
+def _of(letters: frozenset[str], kind: str, *values: object) -> str:
+    if kind not in letters:
+        raise ValueError(f"unknown button kind {kind!r}")
+    return KINDS[kind].data(*values)
 
 
 def action(table_id: int, version: int, index: int) -> str:
-    return _checked(f"a:{table_id}:{version}:{index}")
+    return KINDS["a"].data(table_id, version, index)
 
 
 def simple(kind: str, table_id: int) -> str:
-    if kind not in SIMPLE_KINDS:
-        raise ValueError(f"unknown button kind {kind!r}")
-    return _checked(f"{kind}:{table_id}")
+    """A private-chat button that carries only its table."""
+    return _of(SIMPLE_KINDS, kind, table_id)
 
 
 def group(kind: str, table_id: int, mark: int) -> str:
     """A lobby or settlement button of the table whose latest hand was ``mark``."""
-    if kind not in GROUP_KINDS:
-        raise ValueError(f"unknown group button kind {kind!r}")
-    return _checked(f"{kind}:{table_id}:{mark}")
+    return _of(GROUP_KINDS, kind, table_id, mark)
 
 
 def confirm(kind: str, table_id: int, hand_id: int) -> str:
     """A confirmation (or its cancel) about hand ``hand_id`` of the table."""
-    if kind not in CONFIRM_KINDS:
-        raise ValueError(f"unknown confirmation kind {kind!r}")
-    return _checked(f"{kind}:{table_id}:{hand_id}")
+    return _of(CONFIRM_KINDS, kind, table_id, hand_id)
 
 
 def option(table_id: int, mark: int, code: str) -> str:
     """A ⚙ settings button of the lobby of the table whose latest hand was ``mark``."""
-    return _checked(f"{OPTION_KIND}:{table_id}:{mark}:{code}")
+    return KINDS[OPTION_KIND].data(table_id, mark, code)
 
 
 def bird(table_id: int, mark: int) -> str:
     """The 打鸟 button of the table whose latest hand was ``mark``."""
-    return _checked(f"{BIRD_KIND}:{table_id}:{mark}")
+    return KINDS[BIRD_KIND].data(table_id, mark)
 
 
 def replay(hand_id: int, step: int) -> str:
     """A replay button: step ``step`` of the finished hand ``hand_id``."""
-    return _checked(f"{REPLAY_KIND}:{hand_id}:{step}")
+    return KINDS[REPLAY_KIND].data(hand_id, step)
 
 
 def vote(table_id: int, vote_id: int, yes: bool) -> str:
     """同意 (``yes``) or 拒绝 of vote ``vote_id`` at the table (see ``bot.votes``)."""
-    return _checked(f"{VOTE_KIND}:{table_id}:{vote_id}:{int(yes)}")
+    return KINDS[VOTE_KIND].data(table_id, vote_id, int(yes))
 
 
 def parse(data: str | None) -> Press | None:
     """The press described by ``data``, or ``None`` when it is not ours or malformed."""
     if not data or len(data.encode()) > MAX_BYTES or not _RE.fullmatch(data):
         return None
-    kind, *numbers = data.split(":")
-    if kind == OPTION_KIND:
-        table_id, mark, code = numbers
-        return Press(kind, int(table_id), int(mark), option=code)
-    return Press(kind, *(int(n) for n in numbers))
+    letter, *values = data.split(":")
+    fields = KINDS[letter].fields
+    numbers = [int(v) for f, v in zip(fields, values, strict=True) if f not in TEXT_FIELDS]
+    text = [v for f, v in zip(fields, values, strict=True) if f in TEXT_FIELDS]
+    return Press(letter, *numbers, option=text[0] if text else "")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import string
 import unicodedata
 
+from engine.rules import QQ, RULE_SETS
 from render.strings import LEVEL_EN, level_label
 
 # Move-log words are game terms: Chinese in both languages.
@@ -52,14 +53,14 @@ ZH: dict[str, str] = {
     "cmd_addbot": "加一位电脑玩家",
     "cmd_removebot": "请走一位电脑玩家",
     "help": (
-        "跑胡子机器人 · QQ 三人一桌,湖南 2–4 人,六胡抢四人\n"
+        "跑胡子机器人 · {rule_sets}\n"
         "/new 开桌(/new hunan 4 · /new four14:规则和人数;大厅里 ⚙ 改设置)\n"
         "/join 入座 · /leave 离座 · /begin 开局 · /stop 结束本桌\n"
         "/addbot 加电脑玩家(一人也能开一桌)· /removebot 请走电脑\n"
         "/rules 规则简介 · /lang en 切换群语言\n"
         "/dissolve 提议解散本局(其他人都同意则不计分)· /replace 由电脑接替连续两局没出手的玩家"
         " · /notify 开桌时私信通知我(/notify off 取消)\n"
-        "/rank 本群排行(按本桌规则;/rank hunan 或 four14 看其他规则,/rank all 总榜)"
+        "/rank 本群排行(按本桌规则;/rank 加 {rule_ids} 看其他规则,/rank all 总榜)"
         "· /me 我的战绩 · /history 最近牌局 · /replay 回放上一局(/replay N 第 N 局)\n"
         "/calc 算胡,例:/calc 一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾\n"
         "六胡抢规则:/calc four14 一二三 壹贰叁 四五六 贰柒拾 十十 + 拾\n"
@@ -176,7 +177,7 @@ ZH: dict[str, str] = {
     "history_draw": "第 {no} 局 荒庄",
     "history_escape": "第 {no} 局 🏃 {name} 逃跑 · {points}",
     "history_empty": "本群还没有打完的牌局。",
-    # rule sets apart (#12): names, /rank's choice, /me per rule set, /rules, 打鸟
+    # rule sets apart: names, /rank's choice, /me per rule set, /rules, 打鸟
     "rank_birds": " · 🐦 {birds} 鸟",
     "rank_usage": "用法:/rank [{choices}] [all](all 为所有群的总榜)。各规则分开计分。",
     "me_rules": "【{rules}】等级 {title}",
@@ -213,7 +214,7 @@ ZH: dict[str, str] = {
     "birds_share": "{name} {points:+d}",
     # /calc
     "calc_usage": (
-        "用法:/calc [qq|hunan|four14] 手牌 [门子] [+ 胡的那张牌] [自摸](默认 qq 规则)\n"
+        "用法:/calc [{rule_ids}] 手牌 [门子] [+ 胡的那张牌] [自摸](默认 {default_rules} 规则)\n"
         "例:/calc 一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾\n"
         "门子写成 碰:五五五、跑:拾拾拾拾、吃:七八九、偎:…、提:…;也可写 x1/d1 和 peng/pao/chi/wei/ti。"
     ),
@@ -227,7 +228,7 @@ ZH: dict[str, str] = {
     "calc_score": "底 {di} · 番 {fan} · 底分 {base}:赢家 +{win},{losers}各 −{lose}",
     "calc_short": "❌ 不能胡:最多只有 {huxi} 胡息,不到 {need}。",
     "calc_no_groups": "❌ 不能胡:凑不成 {groups} 方门子(有提或跑时还要一对将)。",
-    # --- bot10: presses, lobby, leaving, fairness (issue #10) ---
+    # --- presses, lobby, leaving, fairness ---
     "claim_pending": "已选 {move},等待其他玩家",
     "taken_hu": "{name} 胡 了",
     "taken_pao": "{name} 跑 了这张牌",
@@ -254,18 +255,20 @@ ZH: dict[str, str] = {
     "unconfirmed": "牌局进行中:请先确认。",
     "calc_count_many": "牌太多了:共 {n} 张,胡牌时手牌、门子加胡的那张应为 {expected} 张。",
     "calc_count_few": "牌太少了:共 {n} 张,胡牌时手牌、门子加胡的那张至少 {expected} 张。",
-    # seat screen and clock (#14, #10): what a seat reads while it waits, and for how long
+    # seat screen and clock: what a seat reads while it waits, and for how long
     "wait_discard": "等待:{name} 出牌",
     "wait_answers": "等待表态",
     "time_left": "还剩 {seconds} 秒",
     "dm_over_escape": "🏃 {name} 逃跑,本局结束",
     "trustee_note": "🤖 {name} 超时未操作,由电脑托管",
     "trustee_mark": "🤖 托管:{names}",
-    # table options (issue 12): the rules a table plays by, /new arguments, the lobby's ⚙
+    # table options: the rules a table plays by, /new arguments, the lobby's ⚙
     "rs_qq": "QQ跑胡子",
     "rs_hunan": "湖南跑胡子",
     "rs_four14": "六胡抢",
     "rules_seats": "{n}人",
+    "help_rule_set": "{name} {seats} 人",
+    "help_rule_set_sep": ",",
     "two_min21": "21胡起胡",
     "two_setaside": "去20张",
     "timer_seconds": "{seconds}秒",
@@ -288,7 +291,7 @@ ZH: dict[str, str] = {
     "mingtang_times": "{name}×{fan}",
     "flag_dihu": "地胡",
     "flag_fed": "{name} 点炮",
-    # /replay, /rank and /me pictures (issue 13, items 3 and 4)
+    # /replay, /rank and /me pictures
     "cmd_replay": "回放:/replay 上一局,/replay N 第 N 局",
     "replay_caption": "🎬 第 {no} 局回放 · 第 {step}/{total} 步",
     "replay_usage": "用法:/replay 回放本群上一局,/replay N 回放本群第 N 局。",
@@ -301,7 +304,7 @@ ZH: dict[str, str] = {
     "replay_dm_unknown": "没有你打过的、编号为 {id} 的已结束牌局。",
     "replay_foreign": "这个回放不属于这里。",
     "card_name": "{name} · {rules}",
-    # votes (解散, replacing an absent seat), /notify and 添加到群组 (issue 13 items 2 and 5)
+    # votes (解散, replacing an absent seat), /notify and 添加到群组
     "cmd_dissolve": "提议解散本局(其他玩家都同意则不计分)",
     "cmd_replace": "提议由电脑接替连续两局托管的玩家",
     "cmd_notify": "本群开桌或差一人时私信通知我(/notify off 取消)",
@@ -339,7 +342,7 @@ ZH: dict[str, str] = {
     "notify_one_short": "🀄 {chat} 的{rules}牌桌还差一人({seated}/{seats})!",
     "btn_notify_join": "入座",
     "btn_add_to_group": "➕ 添加到群组",
-    # matches (局数) and the 总结算 (issue 13 item 1)
+    # matches (局数) and the 总结算
     "new_usage_match": "局数:加 4局、8局 或 16局(或直接 8、16)打一场比赛;单独的 4 是人数。",
     "match_single": "单局",
     "match_hands": "{n}局",
@@ -373,7 +376,7 @@ EN: dict[str, str] = {
     "cmd_addbot": "add a computer player",
     "cmd_removebot": "remove a computer player",
     "help": (
-        "跑胡子 bot · QQ three a table, 湖南 Hunan 2–4, 六胡抢 four\n"
+        "跑胡子 bot · {rule_sets}\n"
         "/new open (/new hunan 4 · /new four14: rules and seats; ⚙ in the lobby for settings)\n"
         "/join sit · /leave leave · /begin start · /stop close the table\n"
         "/addbot adds a computer player (one person can play a table) · /removebot removes one\n"
@@ -381,7 +384,7 @@ EN: dict[str, str] = {
         "/dissolve proposes to end (解散) the hand, no points if all others agree · /replace a"
         " computer player for one who played no move for two hands · /notify a private note when a"
         " table opens (/notify off)\n"
-        "/rank this group's leaderboard of its table's rules (/rank hunan or four14 for others, "
+        "/rank this group's leaderboard of its table's rules (/rank {rule_ids} for others, "
         "/rank all: everyone) · /me your record · /history last hands · /replay the last hand step"
         " by step (/replay N: hand N)\n"
         "/calc judges a hand, e.g. /calc 一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾\n"
@@ -556,7 +559,7 @@ EN: dict[str, str] = {
     "birds_shares": "  Paid to or by the birds (in the totals): {shares}",
     "birds_share": "{name} {points:+d}",
     "calc_usage": (
-        "Usage: /calc [qq|hunan|four14] hand [melds] [+ winning card] [self] (qq by default)\n"
+        "Usage: /calc [{rule_ids}] hand [melds] [+ winning card] [self] ({default_rules} by default)\n"
         "Example: /calc 一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾\n"
         "Melds: 碰:五五五, 跑:拾拾拾拾, 吃:七八九, 偎:…, 提:…; x1/d1 and peng/pao/chi/wei/ti work too."
     ),
@@ -570,7 +573,7 @@ EN: dict[str, str] = {
     "calc_score": "底 {di} · 番 {fan} · base {base}: winner +{win}, {losers} −{lose}",
     "calc_short": "❌ Not a win: at most {huxi} 胡息, fewer than {need}.",
     "calc_no_groups": "❌ Not a win: the cards do not make {groups} 方门子 (with a 将 pair when there is a 提 or 跑).",
-    # --- bot10: presses, lobby, leaving, fairness (issue #10) ---
+    # --- presses, lobby, leaving, fairness ---
     "claim_pending": "{move} chosen, waiting for the others",
     "taken_hu": "{name} won (胡)",
     "taken_pao": "{name} took this card (跑)",
@@ -597,18 +600,20 @@ EN: dict[str, str] = {
     "unconfirmed": "A hand is being played: confirm first.",
     "calc_count_many": "Too many cards: {n}; at a win the hand, the melds and the winning card make {expected}.",
     "calc_count_few": "Too few cards: {n}; at a win the hand, the melds and the winning card make at least {expected}.",
-    # seat screen and clock (#14, #10): what a seat reads while it waits, and for how long
+    # seat screen and clock: what a seat reads while it waits, and for how long
     "wait_discard": "Waiting: {name} to discard",
     "wait_answers": "Waiting for answers (表态)",
     "time_left": "{seconds} s left",
     "dm_over_escape": "🏃 {name} left (逃跑): hand over",
     "trustee_note": "🤖 {name} did not act in time: 托管 (the bot plays)",
     "trustee_mark": "🤖 托管: {names}",
-    # table options (issue 12): the rules a table plays by, /new arguments, the lobby's ⚙
+    # table options: the rules a table plays by, /new arguments, the lobby's ⚙
     "rs_qq": "QQ跑胡子",
     "rs_hunan": "湖南 Hunan",
     "rs_four14": "六胡抢 four14",
     "rules_seats": "{n} seats",
+    "help_rule_set": "{name} {seats} seats",
+    "help_rule_set_sep": ", ",
     "two_min21": "21胡起胡 (21胡息 to win)",
     "two_setaside": "去20张 (20 cards out)",
     "timer_seconds": "{seconds} s",
@@ -631,7 +636,7 @@ EN: dict[str, str] = {
     "mingtang_times": "{name} ×{fan}",
     "flag_dihu": "地胡",
     "flag_fed": "fed by {name} (点炮)",
-    # /replay, /rank and /me pictures (issue 13, items 3 and 4)
+    # /replay, /rank and /me pictures
     "cmd_replay": "replay: /replay the last hand, /replay N hand N",
     "replay_caption": "🎬 Replay of hand {no} · step {step}/{total}",
     "replay_usage": "Usage: /replay replays this group's last hand, /replay N its hand N.",
@@ -644,7 +649,7 @@ EN: dict[str, str] = {
     "replay_dm_unknown": "You sat at no finished hand with id {id}.",
     "replay_foreign": "This replay does not belong here.",
     "card_name": "{name} · {rules}",
-    # votes (解散, replacing an absent seat), /notify and 添加到群组 (issue 13 items 2 and 5)
+    # votes (解散, replacing an absent seat), /notify and 添加到群组
     "cmd_dissolve": "propose to end (解散) the hand: no points if all others agree",
     "cmd_replace": "propose a computer player for a seat in 托管 two hands running",
     "cmd_notify": "a private note when a table opens here or lacks one (/notify off)",
@@ -682,7 +687,7 @@ EN: dict[str, str] = {
     "notify_one_short": "🀄 The {rules} table in {chat} lacks one player ({seated}/{seats})!",
     "btn_notify_join": "入座 Take a seat",
     "btn_add_to_group": "➕ 添加到群组 Add to a group",
-    # matches (局数) and the 总结算 (issue 13 item 1)
+    # matches (局数) and the 总结算
     "new_usage_match": "局数: add 4局, 8局 or 16局 (or just 8, 16) for a match; a bare 4 is "
                        "the seats.",
     "match_single": "single hand",
@@ -726,6 +731,29 @@ def t(lang: str, key: str, **fields: object) -> str:
 def rule_set_name(rule_id: str, lang: str) -> str:
     """A rule set's display name (``rs_<id>``), or its id for a rule set not named yet."""
     return t(lang, f"rs_{rule_id}") if f"rs_{rule_id}" in ZH else rule_id
+
+
+# Texts that list the rule sets: their names, seats and ids are written in from
+# engine.rules.RULE_SETS, so a new rule set shows there with only its ``rs_`` name added.
+RULE_SET_TEXTS = ("help", "calc_usage")
+
+
+def _seat_range(choices: tuple[int, ...]) -> str:
+    low, high = min(choices), max(choices)
+    return str(low) if low == high else f"{low}–{high}"
+
+
+def _fill_rule_sets() -> None:
+    for lang, catalog in CATALOGS.items():
+        names = t(lang, "help_rule_set_sep").join(
+            t(lang, "help_rule_set", name=rule_set_name(rid, lang),
+              seats=_seat_range(rules.seat_choices)) for rid, rules in RULE_SETS.items())
+        for key in RULE_SET_TEXTS:
+            catalog[key] = catalog[key].format(rule_sets=names, rule_ids="|".join(RULE_SETS),
+                                               default_rules=QQ.id)
+
+
+_fill_rule_sets()
 
 
 FSI, PDI = "\u2068", "\u2069"  # Unicode's first strong isolate and pop directional isolate

@@ -726,6 +726,11 @@ class Store:
                 " DO UPDATE SET lang = excluded.lang, title = COALESCE(excluded.title, title)",
                 chat_id, title, lang)
 
+    async def subscribe(self, chat_id: int, user_id: int, on: bool) -> None:
+        """/notify (``on``) or /notify off in a group."""
+        async with self.transaction() as tx:
+            await tx.subscribe(chat_id, user_id, on)
+
 
 class Tx:
     """Writes inside one :meth:`Store.transaction`."""

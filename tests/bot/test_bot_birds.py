@@ -16,7 +16,8 @@ from support.fakebot import FakeTelegram
 from support.robots import alice_plays
 from support.stats import play_out
 
-from bot import birds, rulebook
+from bot import birds
+from bot.commands import rulebook
 from bot.i18n import t
 from bot.store import Score, Store
 from bot.tables import HandRecord, Person, Refusal, Table, TableService

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot import calc
+from bot.commands import calc
 from bot.i18n import t
 from engine import cards as C
 from engine.analyzer import analyze

@@ -22,7 +22,7 @@ from support.play import (
     start_hand,
 )
 
-from bot import rulebook
+from bot.commands import rulebook
 from bot.i18n import t
 from engine.rules import QQ
 from engine.views import OutcomeKind

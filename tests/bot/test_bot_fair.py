@@ -16,7 +16,7 @@ from support.e2e import make_config, running_bot
 from support.fakebot import FakeTelegram
 from support.play import play_hand, start_hand
 
-from bot import calc
+from bot.commands import calc
 from bot.i18n import t
 from engine.rules import level_title
 

@@ -12,11 +12,11 @@ from support.e2e import make_config, running_bot, services
 from support.fakebot import FakeTelegram, FakeUser
 from telegram.ext import Application
 
-from bot.handlers import match_from_args, new_usage, rules_from_args
 from bot.i18n import t
 from bot.messages import match_lines, summary_caption, summary_of
 from bot.store import MIGRATIONS, SCHEMA_VERSION, MatchRow, Store
 from bot.tables import HandRecord, Match, Refusal, Table
+from bot.telegram.lobby import match_from_args, new_usage, rules_from_args
 from render.match import MatchHand, MatchSummary
 
 AUTOPLAY_AFTER = 0.2  # Alice's first decision of a hand times out into 托管 after this

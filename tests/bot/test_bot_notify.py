@@ -7,8 +7,8 @@ from __future__ import annotations
 from support.e2e import make_config, running_bot, services
 from support.fakebot import FakeMessage, FakeTelegram, FakeUser
 
-from bot.app import ADMIN_COMMANDS, GROUP_COMMANDS, PRIVATE_COMMANDS
 from bot.i18n import t
+from bot.telegram.commands import ADMIN_COMMANDS, GROUP_COMMANDS, PRIVATE_COMMANDS
 
 
 def urls(msg: FakeMessage) -> list[tuple[str, str]]:

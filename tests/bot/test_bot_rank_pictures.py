@@ -15,7 +15,7 @@ from support.fakebot import FakeTelegram
 from support.play import play_hand, start_hand
 from support.stats import GROUP_1, GROUP_2, A, B, C, D, expected_totals
 
-from bot import stats
+from bot.commands import stats
 from bot.i18n import t
 from bot.store import Score
 from bot.tables import HandRecord

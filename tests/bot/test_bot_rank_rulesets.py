@@ -13,7 +13,7 @@ import pytest
 from support.e2e import make_config, running_bot
 from support.fakebot import FakeTelegram
 
-from bot import stats
+from bot.commands import stats
 from bot.i18n import t
 from bot.store import MIGRATIONS, SCHEMA_VERSION, RankRow, Score, Store
 from engine.rules import RULE_SETS, level_title

@@ -10,7 +10,7 @@ import pytest
 from support.e2e import make_config, running_bot, services
 from support.fakebot import FakeTelegram, RateLimits
 
-from bot import rulebook
+from bot.commands import rulebook
 from bot.config import Config
 from bot.i18n import t
 from engine.rules import QQ

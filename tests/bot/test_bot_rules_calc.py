@@ -13,7 +13,7 @@ import pytest
 from support.e2e import make_config, running_bot
 from support.fakebot import FakeTelegram
 
-from bot import calc, rulebook
+from bot.commands import calc, rulebook
 from bot.i18n import t
 from engine import cards as C
 from engine.analyzer import analyze
@@ -119,7 +119,7 @@ def test_the_pages_are_found_by_the_installed_package_from_anywhere(tmp_path: Pa
     import path, the package still finds the pages."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     out = subprocess.run(
-        [sys.executable, "-c", "from bot import rulebook, calc; import sys;"
+        [sys.executable, "-c", "from bot.commands import rulebook, calc; import sys;"
          " print(rulebook.pages_dir()); sys.exit(rulebook.page('qq') is None)"],
         cwd=tmp_path, env=env, capture_output=True, text=True, check=False)
     assert out.returncode == 0, out.stderr

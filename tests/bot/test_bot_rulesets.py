@@ -21,7 +21,6 @@ from support.service import PEOPLE, Clock, Observer
 from support.store import old_database
 
 from bot.fairness import export_file
-from bot.handlers import new_usage, rules_from_args
 from bot.i18n import t
 from bot.messages import PING_DELAY, SLOW_REPING, Presenter, _Shown, settings_keyboard
 from bot.store import MIGRATIONS, Store
@@ -35,6 +34,7 @@ from bot.tables import (
     Table,
     TableService,
 )
+from bot.telegram.lobby import new_usage, rules_from_args
 from engine import policy
 from engine.record import verify
 from engine.rules import QQ, RULE_SETS, get_rule_set

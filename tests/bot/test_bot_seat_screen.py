@@ -22,10 +22,10 @@ from support.play import start_hand
 from support.robots import one_human_two_computers
 
 from bot import messages
-from bot.app import Services
 from bot.i18n import t
 from bot.messages import SeatMarks, draw_hand, draw_table, hand_signature
 from bot.tables import HandRecord, Table
+from bot.telegram.app import Services
 from engine import actions as A
 from engine.rules import QQ, RuleSet
 from engine.state import Hand

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from support.fakebot import FakeTelegram
 
-from bot.app import StartupError, claim_database
+from bot.claim import StartupError, claim_database
 
 ROOT = Path(__file__).resolve().parents[2]
 GOOD = "123456789:AAbbCCddEEffGGhhIIjjKKllMMnnOOpp_-x"

@@ -11,7 +11,7 @@ from collections import Counter
 import pytest
 from support.stats import GROUP_1, GROUP_2, A, B, C, D, expected_totals
 
-from bot import stats
+from bot.commands import stats
 from bot.i18n import t
 from engine.rules import level_title
 from engine.views import OutcomeKind

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bot import app, calc, handlers, stats
+from bot.commands import calc, stats
 from bot.i18n import CATALOGS, EN, ZH, lang_of, t
+from bot.telegram import commands, lobby
 from engine.rules import LEVELS, LOWEST_LEVEL
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
@@ -38,7 +39,7 @@ def test_every_text_formats(lang: str) -> None:
 
 
 def test_keys_built_by_the_code_exist() -> None:
-    built = {f"cmd_{n}" for n in app.GROUP_COMMANDS + app.PRIVATE_COMMANDS}
+    built = {f"cmd_{n}" for n in (c.name for c in commands.COMMANDS)}
     built |= {f"ev_{k}" for k in EVENT_KINDS}
     assert built <= set(ZH), built - set(ZH)
 
@@ -67,12 +68,12 @@ def _docstrings(tree: ast.AST) -> set[int]:
 
 # Words the bot reads (never writes): /calc's vocabulary and /rank's argument.
 READ_ONLY = set(calc.MELD_WORDS) | calc.SELF_WORDS | calc.OTHER_WORDS | stats.ALL_WORDS | {"＋："} \
-    | set(handlers.RULE_WORDS) | {handlers.SEATS_WORD, handlers.MATCH_WORD}
+    | set(lobby.RULE_WORDS) | {lobby.SEATS_WORD, lobby.MATCH_WORD}
 
 
 def test_no_user_facing_text_outside_the_catalogs() -> None:
     used: set[str] = set()
-    for path in sorted(BOT.glob("*.py")):
+    for path in sorted(BOT.rglob("*.py")):
         if path.name == "i18n.py":
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))

@@ -241,6 +241,19 @@ async def test_callback_answered_twice_and_file_id_reuse(fake_tg: FakeTelegram) 
             await bot.answer_callback_query(query_id, "twice")
 
 
+async def test_a_users_edit_arrives_as_edited_message(fake_tg: FakeTelegram) -> None:
+    ida = fake_tg.user("Ida")
+    fake_tg.start_private(ida)
+    sent = await fake_tg.send_text(ida, ida, "/help")
+    fake_tg.edit_text(sent, "/new")
+    new, edited = fake_tg.world.updates[-2:]
+    assert new["message"]["text"] == "/help" and "edit_date" not in new["message"]
+    shown = edited["edited_message"]
+    assert shown["message_id"] == sent.message_id and shown["text"] == "/new"
+    assert shown["entities"] == [{"type": "bot_command", "offset": 0, "length": 4}]
+    assert shown["edit_date"] >= shown["date"]
+
+
 async def test_edits_deletes_documents_and_settings(fake_tg: FakeTelegram) -> None:
     gus = fake_tg.user("Gus")
     group = fake_tg.group("牌友群", members=(gus,))

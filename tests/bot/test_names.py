@@ -10,8 +10,8 @@ import pytest
 from support.e2e import make_config, running_bot, services
 from support.fakebot import FakeTelegram
 
-from bot.handlers import NAME_GRAPHEMES
 from bot.i18n import FSI, PDI, isolate
+from bot.telegram.env import NAME_GRAPHEMES
 
 EMBEDDINGS = frozenset("\u202a\u202b\u202d\u202e")  # LRE RLE LRO RLO
 ISOLATES = frozenset("\u2066\u2067\u2068")  # LRI RLI FSI

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from telegram.ext import AIORateLimiter, Application
 
-from bot.app import Services, build_application
 from bot.config import Config
+from bot.telegram.app import Services, build_application
 from support.fakebot import FakeMessage, FakeTelegram, FakeUser
 
 FAST = dict(group_interval=0.05, dm_interval=0.0, send_interval=0.0, autoplay_delay=0.05)

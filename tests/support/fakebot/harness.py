@@ -315,6 +315,18 @@ class FakeTelegram:
             self.world.push_update("message", msg.to_json())
         return msg
 
+    def edit_text(self, msg: FakeMessage, text: str) -> FakeMessage:
+        """Its sender edits ``msg`` (one of his) to ``text``: the bot gets an
+        ``edited_message`` update, as Telegram sends it, under the same rules as a new one."""
+        if msg.from_bot:
+            raise ValueError("a user can edit only his own messages")
+        msg.text, msg.entities = text, _entities(text)
+        msg.edits += 1
+        msg.edit_date = int(time.time())
+        if self._bot_sees(msg):
+            self.world.push_update("edited_message", msg.to_json())
+        return msg
+
     def _bot_sees(self, msg: FakeMessage) -> bool:
         chat = msg.chat
         if msg.from_bot:  # bots never see other bots' messages, in any mode

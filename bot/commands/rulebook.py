@@ -13,11 +13,11 @@ import sysconfig
 from collections.abc import Sequence
 from pathlib import Path
 
+from bot.commands.stats import rules_name
 from bot.i18n import t
-from bot.stats import rules_name
 from engine.rules import RULE_SETS, RuleSet, table_rules
 
-SOURCE_PAGES = Path(__file__).resolve().parents[1] / "docs" / "rules"
+SOURCE_PAGES = Path(__file__).resolve().parents[2] / "docs" / "rules"
 INSTALLED_PAGES = Path("share") / "paohuzi-bot" / "rules"  # under sysconfig's "data" path
 
 

@@ -1,0 +1,189 @@
+"""Building the Application: handlers (the commands of :mod:`bot.telegram.commands`, the
+buttons of :mod:`bot.telegram.buttons`), lifecycle (database opened in post_init, closed in
+post_shutdown), the rate limiter and the one global error handler; running by long polling
+or webhook (the database is claimed first, :mod:`bot.claim`)."""
+
+from __future__ import annotations
+
+import logging
+import random
+import re
+from dataclasses import dataclass, field
+from functools import partial
+
+from telegram import Update
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    BaseRateLimiter,
+    CallbackQueryHandler,
+    MessageHandler,
+    TypeHandler,
+    filters,
+)
+
+from bot.config import Config
+from bot.i18n import CATALOGS, t
+from bot.messages import Presenter
+from bot.notify import Notifier
+from bot.store import Store
+from bot.tables import HandRecord, Table, TableService
+from bot.telegram import chat, system
+from bot.telegram.buttons import button
+from bot.telegram.commands import NEW_MESSAGES, SCOPES, add_command_handlers, bot_commands
+from bot.telegram.env import Env
+from bot.telegram.ordering import OrderedPerSender
+from bot.timers import Timers
+from bot.votes import Votes
+
+log = logging.getLogger(__name__)
+ALLOWED_UPDATES = ["message", "callback_query"]
+
+
+@dataclass
+class Hub:
+    """The table observer: fans each committed change out to the messages and the timers."""
+
+    presenter: Presenter | None = None
+    timers: Timers | None = None
+    notifier: Notifier | None = None
+
+    def changed(self, table: Table) -> None:
+        assert self.presenter and self.timers
+        self.presenter.changed(table)
+        self.timers.arm(table)
+        if self.notifier is not None:
+            self.notifier.changed(table)
+
+    def settled(self, table: Table, record: HandRecord) -> None:
+        assert self.presenter
+        self.presenter.settled(table, record)
+
+    def closed(self, table: Table) -> None:
+        assert self.presenter and self.timers
+        self.presenter.closed(table)
+        self.timers.disarm(table)
+
+    def match_over(self, table: Table, match_id: int) -> None:
+        assert self.presenter
+        self.presenter.match_over(table, match_id)
+
+    def unseated(self, table: Table, names: tuple[str, ...]) -> None:
+        assert self.presenter
+        self.presenter.note(table.chat_id, lambda lang: t(
+            lang, "ready_timeout", names=t(lang, "name_sep").join(names)),
+            thread_id=table.thread_id)
+
+
+@dataclass
+class Services:
+    """What post_init builds; kept on the Application for post_shutdown and tests."""
+
+    store: Store
+    service: TableService
+    presenter: Presenter
+    hub: Hub = field(repr=False)
+    votes: Votes | None = field(default=None, repr=False)
+
+
+async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
+                     rng: random.Random | None) -> None:
+    store = await Store.open(config.db_path)
+    hub = Hub()
+    service = TableService(store, hub, action_timeout=config.action_timeout,
+                           autoplay_delay=config.autoplay_delay,
+                           ready_timeout=config.ready_timeout,
+                           full_start_delay=config.full_start_delay,
+                           default_lang=config.default_lang, rng=rng, seed=config.seed)
+    presenter = Presenter(app.bot, store, service, group_interval=config.group_interval,
+                          dm_interval=config.dm_interval, send_interval=config.send_interval,
+                          default_lang=config.default_lang, username=app.bot.username)
+    assert app.job_queue is not None, "install python-telegram-bot[job-queue]"
+    hub.presenter, hub.timers = presenter, Timers(app.job_queue, service)
+    hub.notifier = Notifier(store, presenter, service)
+    votes = Votes(service, store, presenter, app.job_queue, config.vote_timeout)
+    _add_handlers(app, Env(service, presenter, store, config.default_lang, votes))
+    app.bot_data["services"] = Services(store, service, presenter, hub, votes)
+
+    for lang in CATALOGS:
+        code = None if lang == config.default_lang else lang
+        for scope, names in SCOPES:
+            await app.bot.set_my_commands(bot_commands(names, lang), scope=scope, language_code=code)
+    await votes.cancel_stored()  # a vote left open by the last run: cancelled, and said so
+
+    # Restart: every open table comes back from the database; messages are refreshed and
+    # timers re-armed from the replayed state.
+    for table in await service.load():
+        hub.changed(table)
+    for table, record in await service.unposted_settlements():
+        presenter.unposted(table, record)
+    for table, match_id in await service.unposted_matches():
+        presenter.match_over(table, match_id)
+    log.info("started as @%s with %d open tables", app.bot.username, len(service.tables()))
+
+
+async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
+    services: Services | None = app.bot_data.pop("services", None)
+    if services is not None:
+        if services.hub.notifier is not None:  # notes being decided need the store
+            await services.hub.notifier.idle()
+        services.presenter.shutdown()
+        await services.store.close()
+
+
+def _add_handlers(app: Application, env: Env) -> None:  # type: ignore[type-arg]
+    private = filters.ChatType.PRIVATE
+    # first a group upgraded to a supergroup (its service message may come from a bot
+    # stand-in), then nothing from bots (see system.ignore_bots)
+    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE,
+                                   partial(system.migrated, env)), group=-2)
+    app.add_handler(TypeHandler(Update, system.ignore_bots), group=-1)
+    add_command_handlers(app, env)
+    addressed = filters.Regex(rf"^/\w+@{re.escape(app.bot.username)}\b")
+    app.add_handler(MessageHandler(NEW_MESSAGES & (
+        (private & filters.TEXT) | (filters.ChatType.GROUPS & filters.COMMAND & addressed)),
+        partial(chat.unknown, env)))
+    app.add_handler(CallbackQueryHandler(partial(button, env)))  # callbacks.parse checks it
+    app.add_error_handler(system.error)
+
+
+def build_application(
+    config: Config, *, rate_limiter: BaseRateLimiter | None = None,  # type: ignore[type-arg]
+    rng: random.Random | None = None,
+) -> Application:  # type: ignore[type-arg]
+    """The bot, ready for ``run_polling``.
+
+    The default rate limiter holds Telegram's limits (30 calls/s, 20 a minute per group) and
+    does not retry a 429 itself: the outbox re-sends the latest state instead. ``rng`` draws
+    the seeds (tests pass a seeded one; the default is the system's cryptographic source).
+
+    Updates are handled concurrently: one handled at a time, each waiting for its own Bot API
+    round trips, a press at one table would queue behind every other table's (50–200 ms each
+    from a real server). Changes stay ordered per table (every ``TableService`` change takes
+    that table's lock) and per chat and user (see :class:`OrderedPerSender`).
+    """
+    builder = (
+        Application.builder()
+        .token(config.token)
+        .concurrent_updates(OrderedPerSender())
+        .rate_limiter(rate_limiter or AIORateLimiter(max_retries=0))
+        .post_init(lambda app: _post_init(app, config, rng))
+        .post_shutdown(_post_shutdown)
+    )
+    if config.api_base_url:
+        builder = builder.base_url(config.api_base_url)
+    return builder.build()
+
+
+def run(config: Config) -> None:
+    """Serve until stopped: long polling by default, PTB's webhook server with WEBHOOK_URL."""
+    app = build_application(config)
+    hook = config.webhook
+    if hook is None:
+        app.run_polling(allowed_updates=ALLOWED_UPDATES)
+        return
+    # setWebhook is called with the URL and the secret at start; PTB's server refuses any
+    # request whose X-Telegram-Bot-Api-Secret-Token header is not the secret (403).
+    app.run_webhook(listen=hook.listen, port=hook.port, url_path=hook.path,
+                    webhook_url=hook.url, secret_token=hook.secret,
+                    allowed_updates=ALLOWED_UPDATES)

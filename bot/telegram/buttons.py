@@ -1,0 +1,44 @@
+"""Every inline button press: parsed by :func:`bot.callbacks.parse`, dispatched to the
+handler bound to its kind (:data:`bot.telegram.press.ROUTES`), answered once."""
+
+from __future__ import annotations
+
+from telegram import Update
+
+from bot import callbacks as cb
+from bot.i18n import t
+from bot.tables import Refusal
+from bot.telegram import confirm, lobby_buttons, replay, seat, votes
+from bot.telegram.env import Context, Env, refusal_text
+from bot.telegram.press import ROUTES, Pressed
+
+HANDLER_MODULES = (seat, lobby_buttons, confirm, votes, replay)  # where the handlers are bound
+_unbound = set(cb.KINDS) - set(ROUTES)
+assert not _unbound, f"button kinds without a handler: {sorted(_unbound)}"
+
+
+async def button(env: Env, update: Update, context: Context) -> None:
+    """The query is answered once, after the service has ruled, so that a refusal is its
+    toast; malformed or foreign data is refused as outdated."""
+    query, user = update.callback_query, update.effective_user
+    if query is None or user is None:
+        return
+    lang = env.lang(user)
+    press = cb.parse(query.data)
+    if press is None:
+        await query.answer(t(lang, "stale"))
+        return
+    route = ROUTES[press.kind]
+    try:
+        if route.live is not None:  # of this very lobby or settlement, or outdated
+            env.service.check_live(press.table_id, route.live, press.version)
+        reply = await route.handler(Pressed(env, query, press, user, lang, context))
+    except Refusal as r:
+        await query.answer(refusal_text(r, lang), show_alert=False)
+        return
+    if reply is None:  # the handler answered
+        return
+    if reply.url is not None:
+        await query.answer(t(lang, "need_dm_toast"), url=reply.url)
+    else:
+        await query.answer(reply.text, show_alert=reply.alert)

@@ -1,0 +1,78 @@
+"""/start, /help, /lang and what the bot does not know: the chat-level commands."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from telegram import Chat, Update
+from telegram.error import TelegramError
+
+from bot.i18n import CATALOGS, isolate, t
+from bot.tables import Refusal
+from bot.telegram.env import Context, Env, refusal_text, topic_of
+
+JOIN_PAYLOAD = "j"
+STARTGROUP_PAYLOAD = "paohuzi"  # the 添加到群组 link's: the group's /start gets the help
+
+
+async def start(env: Env, update: Update, context: Context) -> None:
+    """/start. Privately, optionally with a deep-link payload ``j<table id>`` that seats; in a
+    group (sent by Telegram when the bot is added by its 添加到群组 link), the help."""
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None:
+        return
+    if chat.type != Chat.PRIVATE:
+        await help_(env, update, context)
+        return
+    person = await env.person(user, dm_ok=True)
+    payload = context.args[0] if context.args else ""
+    if payload.startswith(JOIN_PAYLOAD) and payload[1:].isdigit():
+        try:
+            table = await env.service.join(int(payload[1:]), person)
+        except Refusal as r:
+            env.say(chat, user, partial(refusal_text, r))
+            return
+        title = await _chat_title(context, table.chat_id)
+        env.say(chat, user, lambda lang: t(lang, "joined_dm", chat=title, table=table.id))
+        return
+    link = f"https://t.me/{context.bot.username}?startgroup={STARTGROUP_PAYLOAD}"
+    env.presenter.link_note(chat.id, lambda lang: t(lang, "start_private", name=person.name),
+                            lambda lang: [(t(lang, "btn_add_to_group"), link)],
+                            lang=env.lang(user))
+
+
+async def _chat_title(context: Context, chat_id: int) -> str:
+    try:
+        chat = await context.bot.get_chat(chat_id)
+    except TelegramError:
+        return str(chat_id)
+    return isolate(chat.title) if chat.title else str(chat_id)
+
+
+async def help_(env: Env, update: Update, context: Context) -> None:
+    env.answer_key(update, "help")
+
+
+async def lang(env: Env, update: Update, context: Context) -> None:
+    """/lang zh|en: a group admin sets the language of the group's messages."""
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None:
+        return
+    if chat.type == Chat.PRIVATE:
+        env.say(chat, user, lambda lang: t(lang, "group_only"))
+        return
+    wanted = context.args[0].lower() if context.args else ""
+    thread = topic_of(update)
+    if wanted not in CATALOGS:
+        env.reply_group(chat, thread, "lang_usage")
+    elif not await env.is_admin(context, chat.id, user.id):
+        env.reply_group(chat, thread, "only_admin")
+    else:
+        await env.store.set_chat_lang(chat.id, wanted, chat.title)
+        env.presenter.set_group_lang(chat.id, wanted)
+        env.reply_group(chat, thread, "lang_set")
+
+
+async def unknown(env: Env, update: Update, context: Context) -> None:
+    """Any other text in a private chat, or a command addressed to this bot in a group."""
+    env.answer_key(update, "unknown_command")

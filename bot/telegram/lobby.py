@@ -1,0 +1,172 @@
+"""The table commands of a group: /new /join /leave /begin /stop /addbot /removebot.
+
+Each acts on the table of the forum topic it was sent in; a refusal is a short note there.
+A /leave during a hand (逃跑) and a /stop that would void a running hand are asked first:
+their answers are the confirmation buttons of :mod:`bot.telegram.confirm`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from functools import partial
+
+from telegram import Chat, Update
+
+from bot.i18n import rule_set_name, t
+from bot.tables import MATCHES, Person, Refusal, Table
+from bot.telegram.confirm import ask_escape, confirm_buttons
+from bot.telegram.env import Context, Env, refusal_text, topic_of
+from engine.rules import RULE_SETS, RuleSet, table_rules
+
+# /new's words (read, never written): the rule sets' Chinese names and a few short forms
+# besides their ids, and 4人 for 4
+SEATS_WORD = "人"
+RULE_WORDS = {**{rule_set_name(rid, "zh").lower(): rid for rid in RULE_SETS},
+              "湖南": "hunan", "四人十四张": "four14", "跑胡子": "qq"}
+MATCH_WORD = "局"
+BARE_MATCHES = frozenset({8, 16})  # a bare number that is a match's hands, never seats
+
+
+def rules_from_args(args: list[str]) -> RuleSet:
+    """The rules ``/new [qq|hunan|four14] [2|3|4]`` asks for (in either order; ``4人`` and
+    the Chinese names too); ``ValueError`` for anything else."""
+    rule_id, seats = "qq", None
+    for word in args:
+        word = word.lower().removesuffix(SEATS_WORD)
+        if word.isdigit():
+            seats = int(word)
+        elif word in RULE_SETS or word in RULE_WORDS:
+            rule_id = RULE_WORDS.get(word, word)
+        else:
+            raise ValueError(f"unknown /new argument {word!r}")
+    return table_rules(rule_id, seats)
+
+
+def match_from_args(args: list[str]) -> tuple[list[str], int]:
+    """Split /new's arguments into the rest and the hands of a match (1: single hands):
+    ``4局``/``8局``/``16局``, or a bare 8 or 16 (a bare 4 is the seats, ``4局`` the match);
+    ``ValueError`` for a 局 count that is not offered."""
+    rest, hands = [], 1
+    for word in args:
+        count = word.removesuffix(MATCH_WORD)
+        if count.isdigit() and (word.endswith(MATCH_WORD) or int(count) in BARE_MATCHES):
+            if int(count) not in MATCHES or int(count) == 1:
+                raise ValueError(f"no match of {count} hands")
+            hands = int(count)
+        else:
+            rest.append(word)
+    return rest, hands
+
+
+def new_usage(lang: str) -> str:
+    """/new's usage with every rule set and its seat counts."""
+    choices = "\n".join(t(lang, "new_choice", id=rid, name=rule_set_name(rid, lang),
+                           seats="/".join(map(str, rules.seat_choices)))
+                         for rid, rules in RULE_SETS.items())
+    return t(lang, "new_usage", choices=choices) + "\n" + t(lang, "new_usage_match")
+
+
+TableCommand = Callable[[Env, Table, Person, Chat, Context], Awaitable[None]]
+
+
+async def _open(env: Env, chat: Chat, thread: int | None, person: Person,
+                context: Context) -> None:
+    """/new [rules] [seats] [局数]: open this topic's table."""
+    try:
+        rest, hands = match_from_args(list(context.args or ()))
+        rules = rules_from_args(rest)
+    except ValueError:
+        env.presenter.note(chat.id, new_usage, thread_id=thread)
+        return
+    if env.service.in_chat(chat.id, thread) is not None:
+        raise Refusal("table_exists")
+    if not await env.can_dm(person):
+        env.reply_group(chat, thread, "need_dm_new", link=f"https://t.me/{env.presenter.username}")
+        return
+    await env.store.set_chat_lang(chat.id, await env.presenter.group_lang(chat.id), chat.title)
+    await env.service.open(chat.id, person, rules, thread_id=thread, match_hands=hands)
+
+
+async def _join(env: Env, table: Table, person: Person, chat: Chat, context: Context) -> None:
+    if not await env.can_dm(person):  # its deep link names the table: it seats at this one
+        env.reply_group(chat, table.thread_id, "need_dm",
+                        link=env.presenter.deep_link(table.id))
+        return
+    await env.service.join(table.id, person)
+
+
+async def _leave(env: Env, table: Table, person: Person, chat: Chat, context: Context) -> None:
+    quote = env.service.escape_quote(table.id, person.user_id)
+    if quote is None:
+        await env.service.leave(table.id, person.user_id)
+    else:
+        ask_escape(env, table.id, person.user_id, person.lang, quote)
+
+
+async def _begin(env: Env, table: Table, person: Person, chat: Chat, context: Context) -> None:
+    await env.service.begin(table.id, person.user_id)
+
+
+async def _add_robot(env: Env, table: Table, person: Person, chat: Chat,
+                     context: Context) -> None:
+    await env.service.add_robot(table.id, person.user_id,
+                                await env.presenter.group_lang(chat.id))
+
+
+async def _remove_robot(env: Env, table: Table, person: Person, chat: Chat,
+                        context: Context) -> None:
+    await env.service.remove_robot(table.id, person.user_id)
+
+
+async def _stop(env: Env, table: Table, person: Person, chat: Chat, context: Context) -> None:
+    admin = await env.is_admin(context, chat.id, person.user_id)
+    record = env.service.stop_quote(table.id, person.user_id, admin)
+    if record is None:
+        await env.service.stop(table.id, person.user_id, admin)
+    else:  # a running hand would be voided: ask the group first
+        env.presenter.note(chat.id, lambda lang: t(lang, "stop_confirm", hand=record.no),
+                           buttons_of=confirm_buttons("s", table.id, record.id),
+                           thread_id=table.thread_id)
+
+
+async def _in_group(env: Env, update: Update, context: Context,
+                    run: Callable[[Chat, int | None, Person], Awaitable[None]]) -> None:
+    """Run a group command for its sender; in a private chat, say it is for groups."""
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None:
+        return
+    if chat.type == Chat.PRIVATE:
+        env.say(chat, user, lambda lang: t(lang, "group_only"))
+        return
+    person = await env.person(user)
+    thread = topic_of(update)
+    try:
+        await run(chat, thread, person)
+    except Refusal as r:
+        env.presenter.note(chat.id, partial(refusal_text, r), thread_id=thread)
+
+
+async def new(env: Env, update: Update, context: Context) -> None:
+    await _in_group(env, update, context, lambda chat, thread, person: _open(
+        env, chat, thread, person, context))
+
+
+def _on_table(command: TableCommand) -> Callable[[Env, Update, Context], Awaitable[None]]:
+    """A group command about the table of the topic it was sent in."""
+    async def handler(env: Env, update: Update, context: Context) -> None:
+        async def run(chat: Chat, thread: int | None, person: Person) -> None:
+            table = env.service.in_chat(chat.id, thread)
+            if table is None:
+                raise Refusal("no_table")
+            await command(env, table, person, chat, context)
+        await _in_group(env, update, context, run)
+    handler.__doc__ = command.__doc__
+    return handler
+
+
+join = _on_table(_join)
+leave = _on_table(_leave)
+begin = _on_table(_begin)
+stop = _on_table(_stop)
+add_robot = _on_table(_add_robot)
+remove_robot = _on_table(_remove_robot)

@@ -1,0 +1,75 @@
+"""The group's buttons: the lobby's (join, leave, 开局, a computer player, ⚙ settings), the
+settlement's (再来一局, leave) and 打鸟 on either. Each carries the mark of the lobby or
+settlement it was shown with (:mod:`bot.callbacks`)."""
+
+from __future__ import annotations
+
+from bot import birds
+from bot.i18n import t
+from bot.tables import Refusal
+from bot.telegram.press import Pressed, Reply, on
+
+# a ⚙ option code's letter: the setting it changes (see bot.callbacks)
+OPTION_SETTINGS = {"r": "rules", "s": "seats", "x": "two_seat", "b": "base", "t": "timer",
+                   "h": "match"}
+
+
+@on("j", live="lobby")
+async def join(p: Pressed) -> Reply:
+    person = await p.env.person(p.user)
+    if not await p.env.can_dm(person):
+        return Reply(None, url=p.env.presenter.deep_link(p.press.table_id))
+    await p.env.service.join(p.press.table_id, person)
+    return Reply(t(p.lang, "ok"))
+
+
+async def _leave(p: Pressed) -> Reply:
+    """Never a 逃跑: no hand runs under a live group button."""
+    await p.env.service.leave(p.press.table_id, p.user.id)
+    return Reply(t(p.lang, "ok"))
+
+
+on("l", live="lobby")(_leave)
+on("q", live="between")(_leave)
+
+
+@on("b", live="lobby")
+async def begin(p: Pressed) -> Reply:
+    await p.env.service.begin(p.press.table_id, p.user.id)
+    return Reply(None)
+
+
+@on("r", live="lobby")
+async def add_robot(p: Pressed) -> Reply:
+    table = p.env.service.get(p.press.table_id)
+    await p.env.service.add_robot(table.id, p.user.id,
+                                  await p.env.presenter.group_lang(table.chat_id))
+    return Reply(t(p.lang, "ok"))
+
+
+@on("g", live="between")
+async def again(p: Pressed) -> Reply:
+    await p.env.service.again(p.press.table_id, p.user.id)
+    return Reply(t(p.lang, "ready"))
+
+
+@on("o", live="lobby")
+async def option(p: Pressed) -> Reply:
+    """A ⚙ button: open or close the settings keyboard, or set one option."""
+    code = p.press.option
+    if code in ("m", "k"):
+        await p.env.service.show_settings(p.press.table_id, p.user.id, code == "m")
+        return Reply(None)
+    setting = OPTION_SETTINGS.get(code[0])
+    if setting is None:
+        raise Refusal("bad_option")
+    await p.env.service.configure(p.press.table_id, p.user.id, setting, code[1:])
+    return Reply(t(p.lang, "ok"))
+
+
+@on("n")
+async def bird(p: Pressed) -> Reply:
+    """打鸟: the lobby lists the bird by the presser's name."""
+    await p.env.person(p.user)
+    placed = await birds.toggle(p.env.service, p.press.table_id, p.press.version, p.user.id)
+    return Reply(t(p.lang, "bird_placed" if placed else "bird_withdrawn"))
