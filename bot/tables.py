@@ -811,9 +811,10 @@ class TableService:
             action = decision.legal[index]
             await self._apply(table, seat, action, auto=False)
             table.pressed[seat] = (version, index)
-            answer = self._press_answer(table, seat, decision, action)
-        self._after_action(table)
-        return answer
+        try:  # the move is committed: shown and timed even when it lost the card
+            return self._press_answer(table, seat, decision, action)
+        finally:
+            self._after_action(table)
 
     def _old_press(self, table: Table, seat: int, version: int, index: int) -> PressAnswer:
         """A press that is not of the seat's current decision: the move it just made pressed
