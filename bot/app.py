@@ -39,11 +39,11 @@ from bot.config import Config
 from bot.handlers import Handlers
 from bot.i18n import CATALOGS, t
 from bot.messages import Presenter
-from bot.notify import Notifier
+from bot.present.notify import Notifier
+from bot.present.timers import Timers
+from bot.present.votes import Votes
 from bot.store import Store
-from bot.tables import HandRecord, Table, TableService
-from bot.timers import Timers
-from bot.votes import Votes
+from bot.table import HandRecord, Table, TableService
 
 log = logging.getLogger(__name__)
 

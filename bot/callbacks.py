@@ -3,7 +3,7 @@
 ``a:{table}:{version}:{index}`` plays entry ``index`` of the presser's own legal-action list
 at keyboard ``version``; the seat is never in the data, it is the presser's own.
 Buttons in private chats carry only a table id: ``m`` take back control from 托管, ``h`` 提示
-(what the policy would play now), ``d`` propose 解散 (see ``bot.votes``). Group buttons carry what they belong to, as
+(what the policy would play now), ``d`` propose 解散 (see ``bot.present.votes``). Group buttons carry what they belong to, as
 ``{kind}:{table}:{mark}`` (in ``version``), the table's latest hand id then (0 before the
 first; see ``TableService.button_mark``): the lobby's ``j`` join, ``l`` leave, ``b`` begin,
 ``r`` add a computer player, and the settlement's ``g`` 再来一局 and ``q`` leave. One shown
@@ -19,7 +19,7 @@ Confirmations carry the hand they belong to, ``{kind}:{table}:{hand}``
 playing (cancels either); a confirmation of a hand no longer running is outdated.
 A replay button (/replay) is ``p:{hand}:{step}`` (in ``version``): show that step of that
 finished hand; it is checked against the chat it is pressed in (``bot.replays``).
-A vote's buttons (``bot.votes``) are ``v:{table}:{vote}:{1|0}`` (同意 / 拒绝; the vote id in
+A vote's buttons (``bot.present.votes``) are ``v:{table}:{vote}:{1|0}`` (同意 / 拒绝; the vote id in
 ``version``, the answer in ``index``): a press of a vote that is over is outdated.
 """
 
@@ -97,7 +97,7 @@ def replay(hand_id: int, step: int) -> str:
 
 
 def vote(table_id: int, vote_id: int, yes: bool) -> str:
-    """同意 (``yes``) or 拒绝 of vote ``vote_id`` at the table (see ``bot.votes``)."""
+    """同意 (``yes``) or 拒绝 of vote ``vote_id`` at the table (see ``bot.present.votes``)."""
     return _checked(f"{VOTE_KIND}:{table_id}:{vote_id}:{int(yes)}")
 
 

@@ -1,6 +1,6 @@
 """Thin async handlers: parse the update, call the table service, answer politely.
 
-Rules live in ``engine``, table logic in :mod:`bot.tables`, message layout in
+Rules live in ``engine``, table logic in :mod:`bot.table`, message layout in
 :mod:`bot.messages`; a handler only glues them. Every refusal is a short message (a toast for
 buttons) and changes nothing.
 """
@@ -20,13 +20,13 @@ from telegram.constants import ChatMemberStatus
 from telegram.error import RetryAfter, TelegramError
 from telegram.ext import ApplicationHandlerStop, ContextTypes
 
-from bot import birds, calc, fairness, replays, rulebook, stats
+from bot import calc, fairness, replays, rulebook, stats
 from bot import callbacks as cb
 from bot.i18n import CATALOGS, isolate, lang_of, rule_set_name, t
 from bot.messages import Presenter
+from bot.present.votes import Votes
 from bot.store import PlayedHand, Store
-from bot.tables import DEFAULT_RULES, MATCHES, Person, Refusal, Table, TableService
-from bot.votes import Votes
+from bot.table import DEFAULT_RULES, MATCHES, Person, Refusal, Table, TableService
 from engine import actions as A
 from engine.rules import RULE_SETS, RuleSet, table_rules
 
@@ -455,7 +455,7 @@ class Handlers:
 
     async def notify(self, update: Update, context: Context) -> None:
         """/notify [off] in a group: a private note when a table opens here or its lobby
-        lacks one player (see ``bot.notify``); needs the user to have started the bot."""
+        lacks one player (see ``bot.present.notify``); needs the user to have started the bot."""
         chat, user = await self._group_chat(update), update.effective_user
         if chat is None or user is None:
             return
@@ -684,7 +684,7 @@ class Handlers:
             return Reply(t(lang, "vote_proposed"))
         if press.kind == cb.BIRD_KIND:  # 打鸟: the lobby lists the bird by the presser's name
             await self._person(user)
-            placed = await birds.toggle(service, table_id, press.version, user.id)
+            placed = await service.toggle_bird(table_id, press.version, user.id)
             return Reply(t(lang, "bird_placed" if placed else "bird_withdrawn"))
         if press.kind == "j":
             person = await self._person(user)

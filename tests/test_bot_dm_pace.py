@@ -15,7 +15,7 @@ from fakebot import FakeTelegram, FakeUser
 from test_bot_e2e import action_buttons, hand_message, make_config, running_bot, seat_three
 
 from bot import messages
-from bot.tables import Table
+from bot.table import Table
 from engine import actions as A
 
 DM_INTERVAL = 0.3

@@ -23,7 +23,7 @@ from bot.app import Services, build_application
 from bot.config import Config
 from bot.i18n import lang_of, t
 from bot.messages import event_line
-from bot.tables import HandRecord, Table
+from bot.table import HandRecord, Table
 from engine import actions as A
 from engine import policy
 from engine.rules import QQ

@@ -12,7 +12,7 @@ from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
 
 from bot.i18n import t
 from bot.store import Store
-from bot.tables import Person, Refusal, Table, TableService
+from bot.table import Person, Refusal, Table, TableService
 from tests.test_bot_tables import PEOPLE, Clock, _Observer, seated
 
 SEED = 7

@@ -16,7 +16,7 @@ from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
 from bot.config import ConfigError, load_config
 from bot.i18n import t
 from bot.store import Store
-from bot.tables import TableService
+from bot.table import TableService
 from tests.test_bot_tables import PEOPLE, Clock, _Observer
 
 

@@ -1,6 +1,7 @@
-"""A table never stops after a claim that loses to a higher one (docs/rules/qq.md, the order
-of claims): the press that makes the claim lose is answered with who took the card, and the
-table is shown again and its clock re-armed, so the computer player who took it plays on."""
+"""A table never stops after a claim that loses to a higher one (docs/rules/qq.md, 行牌 · Play:
+胡, then 跑, then 碰, then 吃; among 吃 the drawer first): the press that makes the claim lose
+is answered with who took the card, and the table is shown again and its clock re-armed, so
+the computer player who took it plays on."""
 
 from __future__ import annotations
 

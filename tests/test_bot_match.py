@@ -17,7 +17,7 @@ from bot.handlers import match_from_args, new_usage, rules_from_args
 from bot.i18n import t
 from bot.messages import match_lines, summary_caption, summary_of
 from bot.store import MIGRATIONS, SCHEMA_VERSION, MatchRow, Store
-from bot.tables import HandRecord, Match, Refusal, Table
+from bot.table import HandRecord, Match, Refusal, Table
 from render.match import MatchHand, MatchSummary
 
 AUTOPLAY_AFTER = 0.2  # Alice's first decision of a hand times out into 托管 after this

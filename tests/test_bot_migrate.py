@@ -15,7 +15,7 @@ from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
 
 from bot.outbox import Outbox
 from bot.store import Store
-from bot.tables import Table
+from bot.table import Table
 
 TIMEOUT = 0.3  # Alice never presses: 托管 plays her hands out quickly
 

@@ -20,7 +20,7 @@ from test_bot_stats import played_db as played_db  # noqa: F401
 from bot import stats
 from bot.i18n import t
 from bot.store import Score
-from bot.tables import HandRecord
+from bot.table import HandRecord
 from render.leaderboard import BoardRow
 from render.player_card import PlayerCard
 

@@ -13,7 +13,7 @@ from test_bot_e2e import make_config, running_bot, seat_three, services
 from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
 
 from bot.i18n import t
-from bot.tables import Table
+from bot.table import Table
 
 READY = 2.0  # the tests' READY_TIMEOUT, in real seconds
 OK_REFUSALS = (t("zh", "stale"), t("zh", "not_your_turn"))  # a computer got there first

@@ -25,7 +25,7 @@ from bot.handlers import new_usage, rules_from_args
 from bot.i18n import t
 from bot.messages import PING_DELAY, SLOW_REPING, Presenter, _Shown, settings_keyboard
 from bot.store import MIGRATIONS, Store
-from bot.tables import (
+from bot.table import (
     SLOW,
     SLOW_TIMEOUT,
     Decision,

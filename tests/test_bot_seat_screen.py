@@ -31,7 +31,7 @@ from bot import messages
 from bot.app import Services
 from bot.i18n import t
 from bot.messages import SeatMarks, draw_hand, draw_table, hand_signature
-from bot.tables import HandRecord, Table
+from bot.table import HandRecord, Table
 from engine import actions as A
 from engine.rules import QQ, RuleSet
 from engine.state import Hand

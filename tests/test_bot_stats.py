@@ -16,7 +16,7 @@ import pytest
 from bot import stats
 from bot.i18n import t
 from bot.store import Store
-from bot.tables import HandRecord, Person, Table, TableService
+from bot.table import HandRecord, Person, Table, TableService
 from engine import policy
 from engine.rules import level_title
 from engine.views import OutcomeKind

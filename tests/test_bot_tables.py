@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.store import Store
-from bot.tables import HandRecord, Person, Refusal, Table, TableService
+from bot.table import HandRecord, Person, Refusal, Table, TableService
 from engine import policy
 
 PEOPLE = [Person(10 + i, n, "zh") for i, n in enumerate(("A", "B", "C"))]

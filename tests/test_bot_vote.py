@@ -22,7 +22,7 @@ from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
 from test_bot_topics import command, people
 
 from bot.i18n import t
-from bot.tables import ABSENT_HANDS, Table
+from bot.table import ABSENT_HANDS, Table
 from engine.record import verify
 from engine.views import OutcomeKind
 
