@@ -13,7 +13,7 @@ The lobby's ⚙ settings buttons are group buttons with an option code as well,
 plus a value sets an option (``rhunan`` rule set, ``s4`` seats, ``xmin21`` two-seat option,
 ``b5`` 底分, ``t60`` timer; see ``Handlers._option``).
 ``n:{table}:{mark}`` places (or withdraws) a bird (打鸟) on the next hand, from the lobby or a
-settlement alike (``bot.birds``).
+settlement alike (``bot.table.birds``).
 Confirmations carry the hand they belong to, ``{kind}:{table}:{hand}``
 (in ``version``): ``e`` confirms 逃跑, ``s`` confirms stopping a running hand, ``k`` keeps
 playing (cancels either); a confirmation of a hand no longer running is outdated.

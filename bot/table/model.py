@@ -29,7 +29,6 @@ MATCHES = (1, 4, 8, 16)  # hands a table's match (局数) may have: 1 is single 
 Place = tuple[int, int | None]
 
 
-
 class TableStatus(enum.StrEnum):
     """Where a table is: its lobby, a hand in play, between hands (waiting for 再来一局), or
     closed for good. A ``StrEnum``: stored as its value, equal to it."""
@@ -38,6 +37,7 @@ class TableStatus(enum.StrEnum):
     PLAYING = "playing"
     BETWEEN = "between"
     CLOSED = "closed"
+
 
 class Refusal(Exception):
     """A request that changes nothing; ``code`` is an i18n key for the polite answer and
