@@ -12,7 +12,7 @@ the table's latest hand id as their ``mark`` (0 before the first; see
 also after a restart. Confirmations carry the hand they are about: a confirmation of a hand
 no longer running is outdated. A replay button carries the hand and the step it shows; it
 is checked against the chat it is pressed in (``bot.replays``). A vote's buttons carry the
-vote: a press of a vote that is over is outdated (``bot.votes``).
+vote: a press of a vote that is over is outdated (``bot.present.votes``).
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ KINDS: dict[str, Kind] = {k.letter: k for k in (
     # a lobby ⚙ setting: ``m`` opens the keyboard, ``k`` goes back, a letter and a value
     # sets an option (``rhunan``, ``s4``, ``xmin21``, ``b5``, ``t60``, ``h8``)
     Kind("o", ("table", "mark", "code")),
-    Kind("n", MARKED),  # place or withdraw a bird (打鸟) on the next hand (``bot.birds``)
+    Kind("n", MARKED),  # place or withdraw a bird (打鸟) on the next hand (``bot.table.birds``)
     # confirm 逃跑, confirm stopping a running hand, keep playing (cancels either)
     Kind("e", ABOUT_HAND),
     Kind("s", ABOUT_HAND),
@@ -141,7 +141,7 @@ def replay(hand_id: int, step: int) -> str:
 
 
 def vote(table_id: int, vote_id: int, yes: bool) -> str:
-    """同意 (``yes``) or 拒绝 of vote ``vote_id`` at the table (see ``bot.votes``)."""
+    """同意 (``yes``) or 拒绝 of vote ``vote_id`` at the table (see ``bot.present.votes``)."""
     return KINDS[VOTE_KIND].data(table_id, vote_id, int(yes))
 
 

@@ -40,13 +40,14 @@ from telegram import (
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden
 
-from bot import birds, fairness, replays, robots
 from bot import callbacks as cb
+from bot import fairness, replays
 from bot.gate import Gate
 from bot.i18n import rule_set_name, t
 from bot.outbox import Job, Outbox
+from bot.present import birds
 from bot.store import BirdRow, MatchRow, PlayedHand, Store
-from bot.tables import (
+from bot.table import (
     BASES,
     MATCHES,
     SLOW,
@@ -56,7 +57,9 @@ from bot.tables import (
     Match,
     Table,
     TableService,
+    robots,
 )
+from bot.table import birds as table_birds
 from engine import actions as A
 from engine import cards as C
 from engine.record import seed_commitment
@@ -775,7 +778,7 @@ class Presenter:
         """Send or edit the lobby; once play starts, edit it a last time without buttons."""
         lang = await self.group_lang(table.chat_id)
         text = self._lobby_text(table, lang)
-        bird_line = birds.waiting_line(table.rules, await birds.waiting(self.store, table), lang)
+        bird_line = birds.waiting_line(table.rules, await table_birds.waiting(self.store, table), lang)
         text += f"\n\n{bird_line}" if bird_line and table.status == "lobby" else ""
         shown = self._table_shown(table)
         if table.status != "lobby":
@@ -865,7 +868,7 @@ class Presenter:
         if shown.birds is None:
             shown.birds = await self.store.hand_birds(record.id)
         live = table.current is record and table.status == "between"
-        next_birds = await birds.waiting(self.store, table) if live else []
+        next_birds = await table_birds.waiting(self.store, table) if live else []
         caption = self._settlement_text(table, record, totals, lang, live,
                                         hand_birds=shown.birds, next_birds=next_birds)
         markup = None

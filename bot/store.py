@@ -548,7 +548,7 @@ class Store:
     async def ranking(self, chat_id: int | None = None, limit: int = 10,
                       rule_set: str = QQ_ID) -> list[RankRow]:
         """The top ``limit`` players of one rule set in a chat (or in all chats) by points,
-        then wins. Computer players (negative ids, see :mod:`bot.robots`) are not ranked."""
+        then wins. Computer players (negative ids, see :mod:`bot.table.robots`) are not ranked."""
         source = "global_scores s" if chat_id is None else "scores s"
         where = "WHERE s.user_id > 0 AND s.rule_set = ?" + \
             ("" if chat_id is None else " AND s.chat_id = ?")

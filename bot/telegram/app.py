@@ -25,16 +25,16 @@ from telegram.ext import (
 from bot.config import Config
 from bot.i18n import CATALOGS, t
 from bot.messages import Presenter
-from bot.notify import Notifier
+from bot.present.notify import Notifier
+from bot.present.timers import Timers
+from bot.present.votes import Votes
 from bot.store import Store
-from bot.tables import HandRecord, Table, TableService
+from bot.table import HandRecord, Table, TableService
 from bot.telegram import chat, system
 from bot.telegram.buttons import button
 from bot.telegram.commands import NEW_MESSAGES, SCOPES, add_command_handlers, bot_commands
 from bot.telegram.env import Env
 from bot.telegram.ordering import OrderedPerSender
-from bot.timers import Timers
-from bot.votes import Votes
 
 log = logging.getLogger(__name__)
 ALLOWED_UPDATES = ["message", "callback_query"]

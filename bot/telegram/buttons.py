@@ -7,7 +7,7 @@ from telegram import Update
 
 from bot import callbacks as cb
 from bot.i18n import t
-from bot.tables import Refusal
+from bot.table import Refusal
 from bot.telegram import confirm, lobby_buttons, replay, seat, votes
 from bot.telegram.env import Context, Env, refusal_text
 from bot.telegram.press import ROUTES, Pressed

@@ -8,7 +8,7 @@ from telegram import Chat, Update
 from telegram.error import TelegramError
 
 from bot.i18n import CATALOGS, isolate, t
-from bot.tables import Refusal
+from bot.table import Refusal
 from bot.telegram.env import Context, Env, refusal_text, topic_of
 
 JOIN_PAYLOAD = "j"

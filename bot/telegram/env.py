@@ -1,6 +1,6 @@
 """What every handler works with: the services, and how it reads an update and answers.
 
-Rules live in ``engine``, table logic in :mod:`bot.tables`, message layout in
+Rules live in ``engine``, table logic in :mod:`bot.table`, message layout in
 :mod:`bot.messages`; a handler only glues them. Every refusal is a short message (a toast for
 buttons) and changes nothing.
 """
@@ -21,9 +21,9 @@ from telegram.ext import ContextTypes
 
 from bot.i18n import isolate, lang_of, t
 from bot.messages import Presenter
+from bot.present.votes import Votes
 from bot.store import Store
-from bot.tables import DEFAULT_RULES, Person, Refusal, Table, TableService
-from bot.votes import Votes
+from bot.table import DEFAULT_RULES, Person, Refusal, Table, TableService
 from engine import actions as A
 from engine.rules import RuleSet
 

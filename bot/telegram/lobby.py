@@ -13,7 +13,7 @@ from functools import partial
 from telegram import Chat, Update
 
 from bot.i18n import rule_set_name, t
-from bot.tables import MATCHES, Person, Refusal, Table
+from bot.table import MATCHES, Person, Refusal, Table
 from bot.telegram.confirm import ask_escape, confirm_buttons
 from bot.telegram.env import Context, Env, refusal_text, topic_of
 from engine.rules import RULE_SETS, RuleSet, table_rules

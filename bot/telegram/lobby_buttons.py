@@ -4,9 +4,8 @@ settlement it was shown with (:mod:`bot.callbacks`)."""
 
 from __future__ import annotations
 
-from bot import birds
 from bot.i18n import t
-from bot.tables import Refusal
+from bot.table import Refusal
 from bot.telegram.press import Pressed, Reply, on
 
 # a ⚙ option code's letter: the setting it changes (see bot.callbacks)
@@ -71,5 +70,5 @@ async def option(p: Pressed) -> Reply:
 async def bird(p: Pressed) -> Reply:
     """打鸟: the lobby lists the bird by the presser's name."""
     await p.env.person(p.user)
-    placed = await birds.toggle(p.env.service, p.press.table_id, p.press.version, p.user.id)
+    placed = await p.env.service.toggle_bird(p.press.table_id, p.press.version, p.user.id)
     return Reply(t(p.lang, "bird_placed" if placed else "bird_withdrawn"))

@@ -1,4 +1,4 @@
-"""/dissolve, /replace and the vote buttons (``bot.votes``); /notify."""
+"""/dissolve, /replace and the vote buttons (``bot.present.votes``); /notify."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from functools import partial
 from telegram import Update
 
 from bot.i18n import t
-from bot.tables import Refusal
+from bot.table import Refusal
 from bot.telegram.env import Context, Env, refusal_text, topic_of
 from bot.telegram.press import Pressed, Reply, on
 
@@ -49,7 +49,7 @@ async def answer(p: Pressed) -> Reply:
 
 async def notify(env: Env, update: Update, context: Context) -> None:
     """/notify [off] in a group: a private note when a table opens here or its lobby
-    lacks one player (see ``bot.notify``); needs the user to have started the bot."""
+    lacks one player (see ``bot.present.notify``); needs the user to have started the bot."""
     chat, user = env.group_chat(update), update.effective_user
     if chat is None or user is None:
         return

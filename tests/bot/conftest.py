@@ -16,7 +16,7 @@ from support.fakebot import FakeTelegram
 from support.stats import play_all
 
 from bot.store import Store
-from bot.tables import HandRecord
+from bot.table import HandRecord
 
 
 @pytest.fixture

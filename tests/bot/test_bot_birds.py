@@ -16,11 +16,11 @@ from support.fakebot import FakeTelegram
 from support.robots import alice_plays
 from support.stats import play_out
 
-from bot import birds
 from bot.commands import rulebook
 from bot.i18n import t
+from bot.present.birds import waiting_line
 from bot.store import Score, Store
-from bot.tables import HandRecord, Person, Refusal, Table, TableService
+from bot.table import HandRecord, Person, Refusal, Table, TableService, birds
 from engine.birds import bird_seat, settle_birds
 from engine.rules import table_rules
 
@@ -71,21 +71,21 @@ async def test_who_may_place_a_bird_and_when(world) -> None:
     table = await _full_table(service)
     mark = service.button_mark(table)
     changes = observer.changes
-    assert await birds.toggle(service, table.id, mark, EVE.user_id) is True
+    assert await service.toggle_bird(table.id, mark, EVE.user_id) is True
     assert observer.changes == changes + 1  # the lobby is shown again, with the bird
-    assert await birds.toggle(service, table.id, mark, FAY.user_id) is True
-    assert await birds.toggle(service, table.id, mark, FAY.user_id) is False  # withdrawn
-    assert await birds.toggle(service, table.id, mark, FAY.user_id) is True
+    assert await service.toggle_bird(table.id, mark, FAY.user_id) is True
+    assert await service.toggle_bird(table.id, mark, FAY.user_id) is False  # withdrawn
+    assert await service.toggle_bird(table.id, mark, FAY.user_id) is True
     with pytest.raises(Refusal) as seated:
-        await birds.toggle(service, table.id, mark, SEATED[2].user_id)
+        await service.toggle_bird(table.id, mark, SEATED[2].user_id)
     assert seated.value.code == "bird_seated"
     with pytest.raises(Refusal) as stale:
-        await birds.toggle(service, table.id, mark + 1, GUS.user_id)
+        await service.toggle_bird(table.id, mark + 1, GUS.user_id)
     assert stale.value.code == "stale"
     assert [b.name for b in await birds.waiting(store, table)] == ["Eve", "Fay"]
     await service.begin(table.id, SEATED[0].user_id)
     with pytest.raises(Refusal) as playing:  # the deal has begun: the lobby's button is old
-        await birds.toggle(service, table.id, mark, GUS.user_id)
+        await service.toggle_bird(table.id, mark, GUS.user_id)
     assert playing.value.code == "stale"
     assert await birds.waiting(store, table) == []
     assert [b.name for b in await store.hand_birds(table.current.id)] == ["Eve", "Fay"]
@@ -95,9 +95,9 @@ async def test_no_birds_where_the_rules_have_none(world) -> None:
     service, _, store = world
     table = await service.open(CHAT, SEATED[0], table_rules("hunan", 3))
     with pytest.raises(Refusal) as refused:
-        await birds.toggle(service, table.id, service.button_mark(table), EVE.user_id)
+        await service.toggle_bird(table.id, service.button_mark(table), EVE.user_id)
     assert refused.value.code == "stale"
-    assert birds.waiting_line(table.rules, [], "zh") is None
+    assert waiting_line(table.rules, [], "zh") is None
 
 
 async def test_birds_settle_with_the_hand_zero_sum_and_count_as_birds(world) -> None:
@@ -109,7 +109,7 @@ async def test_birds_settle_with_the_hand_zero_sum_and_count_as_birds(world) -> 
         mark = service.button_mark(table)
         onlookers = (EVE, FAY) if n % 2 == 0 else (GUS,)
         for p in onlookers:
-            await birds.toggle(service, table.id, mark, p.user_id)
+            await service.toggle_bird(table.id, mark, p.user_id)
         if n == 0:
             await service.begin(table.id, SEATED[0].user_id)
         else:

@@ -16,7 +16,7 @@ from support.fakebot import FakeTelegram, FakeUser
 from support.play import seat_three
 
 from bot import messages
-from bot.tables import Table
+from bot.table import Table
 from engine import actions as A
 
 DM_INTERVAL = 0.3

@@ -13,7 +13,7 @@ from support.service import PEOPLE, Clock, Observer, seated
 
 from bot.i18n import t
 from bot.store import Store
-from bot.tables import Person, Refusal, Table, TableService
+from bot.table import Person, Refusal, Table, TableService
 
 SEED = 7
 

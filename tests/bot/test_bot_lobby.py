@@ -17,7 +17,7 @@ from support.service import PEOPLE, Clock, Observer
 from bot.config import ConfigError, load_config
 from bot.i18n import t
 from bot.store import Store
-from bot.tables import TableService
+from bot.table import TableService
 
 
 def buttons(msg) -> list[str]:  # type: ignore[no-untyped-def]

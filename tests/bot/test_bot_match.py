@@ -15,7 +15,7 @@ from telegram.ext import Application
 from bot.i18n import t
 from bot.messages import match_lines, summary_caption, summary_of
 from bot.store import MIGRATIONS, SCHEMA_VERSION, MatchRow, Store
-from bot.tables import HandRecord, Match, Refusal, Table
+from bot.table import HandRecord, Match, Refusal, Table
 from bot.telegram.lobby import match_from_args, new_usage, rules_from_args
 from render.match import MatchHand, MatchSummary
 

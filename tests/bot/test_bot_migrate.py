@@ -14,7 +14,7 @@ from telegram.ext import Application
 
 from bot.outbox import Outbox
 from bot.store import Store
-from bot.tables import Table
+from bot.table import Table
 
 TIMEOUT = 0.3  # Alice never presses: 托管 plays her hands out quickly
 

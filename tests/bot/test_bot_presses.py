@@ -13,7 +13,7 @@ from support.service import PEOPLE, Clock, Observer, seated
 
 from bot.i18n import t
 from bot.store import Store
-from bot.tables import PressAnswer, Refusal, Table, TableService
+from bot.table import PressAnswer, Refusal, Table, TableService
 from engine import actions as A
 from engine import policy
 

@@ -18,7 +18,7 @@ from support.stats import GROUP_1, GROUP_2, A, B, C, D, expected_totals
 from bot.commands import stats
 from bot.i18n import t
 from bot.store import Score
-from bot.tables import HandRecord
+from bot.table import HandRecord
 from render.leaderboard import BoardRow
 from render.player_card import PlayerCard
 

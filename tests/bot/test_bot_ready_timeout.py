@@ -13,7 +13,7 @@ from support.fakebot import FakeMessage, FakeTelegram, FakeUser
 from support.play import seat_three
 
 from bot.i18n import t
-from bot.tables import Table
+from bot.table import Table
 
 READY = 2.0  # the tests' READY_TIMEOUT, in real seconds
 OK_REFUSALS = (t("zh", "stale"), t("zh", "not_your_turn"))  # a computer got there first

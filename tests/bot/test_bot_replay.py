@@ -22,7 +22,7 @@ from bot import replays
 from bot.fairness import export_file
 from bot.i18n import t
 from bot.store import PlayedHand, Store
-from bot.tables import HandRecord, TableService
+from bot.table import HandRecord, TableService
 from engine.record import verify
 from engine.replay import replay_views
 from engine.rules import get_rule_set

@@ -11,9 +11,8 @@ from support.e2e import SCALE, hand_message, make_config, running_bot, services
 from support.fakebot import FakeTelegram, FakeUser
 from support.robots import alice_plays, one_human_two_computers, public
 
-from bot import robots
 from bot.i18n import t
-from bot.tables import Table, TableService
+from bot.table import Table, TableService, robots
 from engine import policy
 from engine.rules import QQ
 from engine.state import Hand
@@ -27,13 +26,14 @@ def watch_moves(service: TableService) -> list[tuple[int, str, bool, float, str 
     moves: list[tuple[int, str, bool, float, str | None]] = []
     apply: Callable = service._apply
 
-    async def spy(table: Table, seat: int, action: str, *, auto: bool, leaving: bool = False):
+    async def spy(tx, table: Table, seat: int, action: str, *, auto: bool,  # type: ignore[no-untyped-def]
+                  leaving: bool = False):
         hand = table.current.hand
         waited = service.clock() - table.decisions[seat].since
         wanted = policy.choose(hand.private_view(seat), public(table)) \
             if hand.legal_actions(seat) else None
         moves.append((seat, action, auto, waited, wanted))
-        return await apply(table, seat, action, auto=auto, leaving=leaving)
+        return await apply(tx, table, seat, action, auto=auto, leaving=leaving)
 
     service._apply = spy  # type: ignore[method-assign]
     return moves

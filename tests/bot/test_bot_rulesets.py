@@ -24,7 +24,7 @@ from bot.fairness import export_file
 from bot.i18n import t
 from bot.messages import PING_DELAY, SLOW_REPING, Presenter, _Shown, settings_keyboard
 from bot.store import MIGRATIONS, Store
-from bot.tables import (
+from bot.table import (
     SLOW,
     SLOW_TIMEOUT,
     Decision,

@@ -24,7 +24,7 @@ from support.robots import one_human_two_computers
 from bot import messages
 from bot.i18n import t
 from bot.messages import SeatMarks, draw_hand, draw_table, hand_signature
-from bot.tables import HandRecord, Table
+from bot.table import HandRecord, Table
 from bot.telegram.app import Services
 from engine import actions as A
 from engine.rules import QQ, RuleSet

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from support.service import PEOPLE, Clock, Observer, seated
+from support.service import PEOPLE, Clock, Observer, mover, seated
 
 from bot.store import Store
-from bot.tables import Person, Refusal, Table, TableService
+from bot.table import Person, Refusal, TableService
 from engine import policy
 
 
@@ -23,10 +23,6 @@ async def world(tmp_path):
                            rng=random.Random(3))
     yield service, observer, clock
     await store.close()
-
-
-def mover(table: Table) -> int:
-    return next(s for s, d in table.decisions.items() if d.legal)
 
 
 async def test_lobby_rules(world) -> None:

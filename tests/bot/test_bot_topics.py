@@ -22,7 +22,7 @@ from telegram.error import BadRequest
 from bot import messages
 from bot.i18n import t
 from bot.store import MIGRATIONS, Store
-from bot.tables import Person, Table, TableService
+from bot.table import Person, Table, TableService
 
 GROUP_SENDS = ("sendMessage", "sendPhoto", "sendDocument")
 

@@ -15,7 +15,7 @@ from support.forum import command, people
 from support.play import seat_three, start_hand
 
 from bot.i18n import t
-from bot.tables import ABSENT_HANDS, Table
+from bot.table import ABSENT_HANDS, Table
 from engine.record import verify
 from engine.views import OutcomeKind
 

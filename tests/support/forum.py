@@ -8,7 +8,7 @@ import random
 
 from telegram.ext import Application
 
-from bot.tables import Table
+from bot.table import Table
 from support.e2e import services
 from support.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from support.play import press_current

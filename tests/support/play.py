@@ -12,7 +12,7 @@ from telegram.ext import Application
 
 from bot.i18n import lang_of, t
 from bot.messages import event_line
-from bot.tables import HandRecord, Table
+from bot.table import HandRecord, Table
 from engine import actions as A
 from engine import policy
 from engine.ting import ting as compute_ting

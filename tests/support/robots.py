@@ -10,7 +10,7 @@ from collections.abc import Callable
 from telegram.ext import Application
 
 from bot.i18n import t
-from bot.tables import Table
+from bot.table import Table
 from engine import actions as A
 from engine import policy
 from support.e2e import action_buttons, hand_message, services

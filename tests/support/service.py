@@ -7,7 +7,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from bot.tables import HandRecord, Person, Table, TableService
+from bot.table import HandRecord, Person, Table, TableService
 
 PEOPLE = [Person(10 + i, n, "zh") for i, n in enumerate(("A", "B", "C"))]
 
@@ -50,3 +50,8 @@ async def seated(service: TableService) -> Table:
         await service.join(table.id, p)
     await service.begin(table.id, PEOPLE[0].user_id)
     return table
+
+
+def mover(table: Table) -> int:
+    """A seat that has a decision now."""
+    return next(s for s, d in table.decisions.items() if d.legal)

@@ -9,7 +9,7 @@ import random
 from pathlib import Path
 
 from bot.store import Store
-from bot.tables import HandRecord, Person, Table, TableService
+from bot.table import HandRecord, Person, Table, TableService
 from engine import policy
 
 A, B, C, D = (Person(100 + i, n, "zh") for i, n in enumerate(("Ann", "Bo", "Cy", "Di")))

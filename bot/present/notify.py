@@ -1,4 +1,5 @@
-"""/notify: a private note when a table opens in a group, or its lobby lacks one player.
+"""/notify: a private note when a table opens in a group, or its lobby lacks one player
+(which lobbies: :func:`bot.table.notify.wants_players`).
 
 Who asked is kept per group in the store (``notify``), and who was told of which table
 (``notified``), so that each subscriber hears of a table at most once, over restarts too.
@@ -17,15 +18,10 @@ from telegram.error import TelegramError
 from bot.i18n import isolate, rule_set_name, t
 from bot.messages import Presenter
 from bot.store import Store
-from bot.tables import Table, TableService
+from bot.table import Table, TableService
+from bot.table.notify import wants_players
 
 log = logging.getLogger(__name__)
-
-
-def wants_players(table: Table) -> bool:
-    """A lobby worth a note: just opened (no hand dealt yet), or lacking exactly one."""
-    free = table.rules.players - len(table.players)
-    return table.status == "lobby" and free > 0 and (table.current is None or free == 1)
 
 
 class Notifier:

@@ -1,16 +1,12 @@
-"""Votes at a table: 解散 (end the hand in play with no points) and handing the seat of a
-player in 托管 for two whole hands to a computer player.
+"""Votes at a table, as the group sees them: one message per vote (edited as answers come,
+ending with who agreed), its clock on the job queue, and its row in the store. Who may
+propose and who has a say are :mod:`bot.table.votes`'; what a vote decides is the table
+service's (:meth:`TableService.dissolve`, :meth:`TableService.replace_seat`).
 
-A seated human proposes (``/dissolve``, ``/replace``); every other seated human must press
-同意 within ``seconds`` (computer players and seats in 托管 have no say; a 醒家 is seated and
-human, so he votes). One 拒绝 or the end of the time ends the vote. One vote at a time per table. The
-group (the table's topic) sees one message, edited as answers come, ending with who agreed.
-
-What a vote decides is the table service's (:meth:`TableService.dissolve`,
-:meth:`TableService.replace_seat`); this module only counts. An open vote is kept in memory
-and as a row in the store saying where its message is: a restart does not resume it (its
-clock and answers are gone with the process) but cancels it, says so in the group and takes
-the buttons off its message, so that nobody answers a vote that no longer counts.
+An open vote is kept in memory and as a row in the store saying where its message is: a
+restart does not resume it (its clock and answers are gone with the process) but cancels it,
+says so in the group and takes the buttons off its message, so that nobody answers a vote
+that no longer counts.
 """
 
 from __future__ import annotations
@@ -29,12 +25,12 @@ from bot import callbacks as cb
 from bot.i18n import t
 from bot.messages import Presenter
 from bot.store import Store, VoteRow
-from bot.tables import ABSENT_HANDS, Person, Refusal, Table, TableService
+from bot.table import ABSENT_HANDS, Person, Refusal, Table, TableService
+from bot.table import votes as rules
+from bot.table.votes import DISSOLVE, REPLACE
 
 log = logging.getLogger(__name__)
 
-DISSOLVE = "dissolve"
-REPLACE = "replace"
 Text = Callable[[str], str]  # a text in the language given
 
 
@@ -88,43 +84,25 @@ class Votes:
         """/dissolve: end the hand in play, if every other seated human agrees."""
         async with self._lock:
             table = self._proposable(table_id, person.user_id)
-            if table.hand is None or table.current is None:
-                raise Refusal("vote_no_hand")
-            await self._open_vote(table, DISSOLVE, person, self._others(table, person.user_id),
-                                  table.current.id)
+            hand_id = rules.dissolved_hand(table)
+            await self._open_vote(table, DISSOLVE, person, rules.voters(table, person.user_id),
+                                  hand_id)
 
     async def propose_replace(self, table_id: int, person: Person) -> None:
         """/replace: a computer player for the first seat in 托管 for ``ABSENT_HANDS`` whole
         hands, between hands, if every other seated human (him excepted) agrees."""
         async with self._lock:
             table = self._proposable(table_id, person.user_id)
-            if table.status != "between":
-                raise Refusal("replace_between")
-            absent = [s for s in await self.service.absent_seats(table)
-                      if table.players[s].user_id != person.user_id]
-            if not absent:
-                raise Refusal("replace_none")
-            seat = absent[0]
-            target = table.players[seat]
-            voters = self._others(table, person.user_id, target.user_id)
+            absent = await self.service.absent_seats(table)
+            seat, target = rules.replaced_seat(table, absent, person.user_id)
+            voters = rules.voters(table, person.user_id, target.user_id)
             await self._open_vote(table, REPLACE, person, voters, seat, target.user_id,
                                   target.name)
 
     def _proposable(self, table_id: int, user_id: int) -> Table:
         table = self.service.get(table_id)
-        if table.seat_of(user_id) is None:
-            raise Refusal("not_seated")
-        if table_id in self._open:
-            raise Refusal("vote_busy")
+        rules.check_proposable(table, user_id, table_id in self._open)
         return table
-
-    @staticmethod
-    def _others(table: Table, *besides: int) -> dict[int, str]:
-        """Who has a say: the seated humans but ``besides`` and those in 托管 now (played for
-        by the computer, away: waiting for them would keep a stuck hand stuck; a dissolved
-        hand costs them nothing)."""
-        return {p.user_id: p.name for _, p in sorted(table.players.items())
-                if not (p.robot or p.autoplay) and p.user_id not in besides}
 
     async def _open_vote(self, table: Table, kind: str, person: Person, voters: dict[int, str],
                          subject: int, target: int | None = None, target_name: str = "") -> None:

@@ -1,4 +1,5 @@
-"""Turn timers on PTB's JobQueue: one job per table, named ``turn:{table_id}``.
+"""Turn timers on PTB's JobQueue: one job per table, named ``turn:{table_id}``; the
+deadlines themselves are :mod:`bot.table.clock`'s.
 
 After every change the job is removed by name and re-armed for the earliest moment some
 awaited seat is to be played for (its decision timed out, or it is in 托管 and the bot's short
@@ -12,7 +13,7 @@ import logging
 
 from telegram.ext import CallbackContext, JobQueue
 
-from bot.tables import Table, TableService
+from bot.table import Table, TableService
 
 log = logging.getLogger(__name__)
 

@@ -16,36 +16,22 @@ set, as a bird (``scores.birds``), not as a hand played or won.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
-from bot.i18n import t
 from bot.store import BirdRow, Store, Tx
+from bot.table.model import HandRecord, Refusal, Table, TableStatus
 from engine.birds import bird_seat, settle_birds
-from engine.rules import RuleSet
 
-if TYPE_CHECKING:  # bot.tables calls this module's deal and settle hooks
-    from bot.tables import HandRecord, Table, TableService
-
-OPEN_STATUSES = frozenset({"lobby", "between"})  # before a deal: in the lobby, between hands
+# before a deal: in the lobby, between hands
+OPEN_STATUSES = frozenset({TableStatus.LOBBY, TableStatus.BETWEEN})
 
 
-async def toggle(service: TableService, table_id: int, mark: int, user_id: int) -> bool:
-    """Place the user's bird on the table's next hand, or withdraw it; True when placed.
-    Refused politely to a seated player, and as outdated for a button of another hand or
-    once the deal has begun (the table's lock keeps a deal from passing in between)."""
-    from bot.tables import Refusal  # imported here: bot.tables imports this module
-
-    table = service.get(table_id)
-    async with table.lock:
-        if not table.rules.birds or table.status not in OPEN_STATUSES \
-                or mark != service.button_mark(table):
-            raise Refusal("stale")
-        if table.seat_of(user_id) is not None:
-            raise Refusal("bird_seated")
-        async with service.store.transaction() as tx:
-            placed = await tx.toggle_bird(table.id, user_id)
-    service.observer.changed(table)
-    return placed
+def check_may_place(table: Table, mark: int, latest: int, user_id: int) -> None:
+    """Refuse a bird politely to a seated player, and as outdated for a button of another
+    hand than the table's ``latest`` or once the deal has begun."""
+    if not table.rules.birds or table.status not in OPEN_STATUSES or mark != latest:
+        raise Refusal("stale")
+    if table.seat_of(user_id) is not None:
+        raise Refusal("bird_seated")
 
 
 async def deal(tx: Tx, table: Table, hand_id: int) -> None:
@@ -87,38 +73,3 @@ async def waiting(store: Store, table: Table) -> list[BirdRow]:
     if not table.rules.birds:
         return []
     return [b for b in await store.waiting_birds(table.id) if table.seat_of(b.user_id) is None]
-
-
-def waiting_line(rules: RuleSet, birds: Sequence[BirdRow], lang: str) -> str | None:
-    """The lobby's (and a live settlement's) line on 打鸟: what it is, and who placed one."""
-    if not rules.birds:
-        return None
-    if not birds:
-        return t(lang, "birds_none")
-    return t(lang, "birds_waiting", names=t(lang, "name_sep").join(b.name for b in birds))
-
-
-def settled_lines(record: HandRecord, birds: Sequence[BirdRow], lang: str) -> list[str]:
-    """The settlement's lines on the hand's birds: the seat the last card named, each bird's
-    points, and what the seats paid them or got from them (on top of the hand's points, in
-    the running totals)."""
-    settled = [b for b in birds if b.points is not None]
-    if not settled:
-        return []
-    seat = settled[0].seat
-    followed = record.names[seat] if seat is not None else "—"
-    lines = [t(lang, "birds_followed", name=followed)]
-    lines += [t(lang, "birds_points", name=b.name, points=b.points) for b in settled]
-    outcome = record.hand.outcome
-    assert outcome is not None
-    shares = [(record.names[s], p - o) for s, (p, o) in
-              enumerate(zip(seat_points(record, settled), outcome.points, strict=True)) if p != o]
-    if shares:
-        lines.append(t(lang, "birds_shares", shares=" · ".join(
-            t(lang, "birds_share", name=name, points=p) for name, p in shares)))
-    return lines
-
-
-def picture_birds(birds: Sequence[BirdRow]) -> list[tuple[str, int]]:
-    """The settlement picture's birds: (name, points) of each settled one."""
-    return [(b.name, b.points) for b in birds if b.points is not None]

@@ -1,0 +1,69 @@
+"""The table's clock: when a decision times out, when a computer player or a seat in 托管
+plays, when the wait for 再来一局 ends and when a full lobby deals, each a pure function of
+the table, the bot's :class:`Pace` and (for what is due) the time now.
+
+The database holds no deadline: decisions carry the clock time they were first awaited,
+and the memory-only ``between_since`` and ``full_since`` start again from load time after
+a restart. Whoever runs the timers (:mod:`bot.present.timers`) asks :func:`due_at` after
+every committed change.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.table.model import SLOW, SLOW_TIMEOUT, Table, TableStatus
+
+EPSILON = 1e-3  # a timer firing this early still counts as on time
+
+
+@dataclass(frozen=True)
+class Pace:
+    """The bot's times, in seconds."""
+
+    action_timeout: float  # a human's decision at a table with the bot's default timer
+    autoplay_delay: float  # the pause before a computer player or a seat in 托管 plays
+    ready_timeout: float = 120.0  # between hands, before those who did not press 再来一局 go
+    full_start_delay: float = 10.0  # a full lobby's wait before it deals
+
+
+def timeout(table: Table, pace: Pace) -> float:
+    """Seconds a human's decision waits before 托管 at this table (its timer)."""
+    if table.timer is None:
+        return pace.action_timeout
+    return SLOW_TIMEOUT if table.timer == SLOW else float(table.timer)
+
+
+def deadline(table: Table, seat: int, pace: Pace) -> float:
+    """When the seat's open decision times out (or a 托管/computer seat plays)."""
+    player = table.players[seat]
+    limit = pace.autoplay_delay if player.autoplay or player.robot else timeout(table, pace)
+    return table.decisions[seat].since + limit
+
+
+def due_at(table: Table, pace: Pace) -> float | None:
+    """Clock time at which some awaited seat is to be played for, or, between hands, at which
+    those who did not press 再来一局 are unseated, or a full lobby deals; None if nothing is
+    due."""
+    if table.status == TableStatus.BETWEEN and table.between_since is not None:
+        return table.between_since + pace.ready_timeout
+    if table.status == TableStatus.LOBBY and table.full_since is not None:
+        return table.full_since + pace.full_start_delay
+    hand = table.hand
+    if hand is None:
+        return None
+    return min((deadline(table, s, pace) for s in hand.to_act()), default=None)
+
+
+def is_due(table: Table, pace: Pace, now: float) -> bool:
+    """Is something due at ``now``?"""
+    due = due_at(table, pace)
+    return due is not None and due <= now + EPSILON
+
+
+def due_seat(table: Table, pace: Pace, now: float) -> int | None:
+    """The first awaited seat (in the hand's order) whose time is up at ``now``."""
+    hand = table.hand
+    if hand is None:
+        return None
+    return next((s for s in hand.to_act() if deadline(table, s, pace) <= now + EPSILON), None)

@@ -1,0 +1,239 @@
+"""The open tables in memory: the cache of the store, by id and by place (a group's forum
+topic), rebuilt from the store at start-up and after a failed change, and moved when a
+group becomes a supergroup. Running hands are replayed from their log.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Callable
+
+from bot.store import HandRow, Store, TableRow
+from bot.table import lobby, play
+from bot.table.model import HandRecord, Match, Place, Player, Refusal, Table, TableStatus
+from engine.rules import get_rule_set
+from engine.state import Hand
+
+log = logging.getLogger(__name__)
+
+# what a reload takes from the store: every column and every remembered record
+_RELOADED = ("chat_id", "thread_id", "opener_id", "base", "status", "dealer", "draws_in_row",
+             "version", "lobby_msg_id", "rules", "timer", "match_hands", "players", "current",
+             "match", "decisions", "between_since", "full_since")
+
+
+class Registry:
+    def __init__(self, store: Store, default_lang: str, clock: Callable[[], float]) -> None:
+        self.store = store
+        self.default_lang = default_lang
+        self.clock = clock
+        self._tables: dict[int, Table] = {}
+        self._by_place: dict[Place, int] = {}
+
+    # --- lookup --------------------------------------------------------------------
+
+    def tables(self) -> list[Table]:
+        return list(self._tables.values())
+
+    def find(self, table_id: int) -> Table | None:
+        return self._tables.get(table_id)
+
+    def get(self, table_id: int) -> Table:
+        table = self._tables.get(table_id)
+        if table is None:
+            raise Refusal("unknown_table")
+        return table
+
+    def in_chat(self, chat_id: int, thread_id: int | None = None) -> Table | None:
+        """The open table of a group's topic (``thread_id`` None: not a forum, or General)."""
+        table_id = self._by_place.get((chat_id, thread_id))
+        return self._tables[table_id] if table_id is not None else None
+
+    def table_of_user(self, user_id: int) -> Table | None:
+        return next((t for t in self._tables.values() if t.seat_of(user_id) is not None), None)
+
+    def check_free(self, user_id: int) -> None:
+        if self.table_of_user(user_id) is not None:
+            raise Refusal("seated_elsewhere")
+
+    def add(self, table: Table) -> None:
+        self._tables[table.id] = table
+        self._by_place[table.place] = table.id
+
+    def remove(self, table: Table) -> None:
+        """A closed table leaves the cache."""
+        self._tables.pop(table.id, None)
+        self._by_place.pop(table.place, None)
+
+    # --- a group upgraded to a supergroup --------------------------------------------
+
+    async def move_chat(self, old: int, new: int) -> list[Table]:
+        """Telegram gave the group ``old`` the id ``new``: its open tables (returned), history
+        and leaderboard move there in one transaction, and the hand goes on; each table keeps
+        its topic. The tables' group messages (lobby, last hand's photo and settlement) stay
+        behind in the old chat, so their ids are forgotten: those to come are posted afresh,
+        and no id of the old chat is compared with one of the new. Idempotent (Telegram tells
+        it up to three times: two service messages and refused calls); returns no table when
+        there was none to move, or they were moved already.
+
+        A change of the group, not of one table: it takes the lock of each of its tables and
+        tells no observer (the caller shows the moved tables)."""
+        async with contextlib.AsyncExitStack() as locks:
+            for table in [t for t in self.tables() if t.chat_id == old]:
+                await locks.enter_async_context(table.lock)
+            moving = [t for t in self.tables() if t.chat_id == old]  # not moved meanwhile
+            async with self.store.transaction() as tx:
+                await tx.move_chat(old, new)
+                for table in moving:
+                    await tx.update_table(table.id, lobby_msg_id=None)
+                    if table.current is not None:
+                        await tx.update_hand(table.current.id, group_msg_id=None,
+                                             settle_msg_id=None)
+            for table in moving:
+                del self._by_place[table.place]
+                table.chat_id, table.lobby_msg_id = new, None
+                if table.current is not None:
+                    table.current.group_msg_id = table.current.settle_msg_id = None
+                self._by_place[table.place] = table.id
+        return moving
+
+    # --- from the store ----------------------------------------------------------------
+
+    async def load(self) -> list[Table]:
+        """Rebuild every open table from the store."""
+        for row in await self.store.open_tables():
+            try:
+                table = await self._load_table(row)
+            except Exception:  # e.g. a log this engine no longer replays: keep the others
+                log.exception("table %s could not be restored; it stays closed to play", row.id)
+                continue
+            self.add(table)
+        return self.tables()
+
+    async def reload(self, table: Table) -> None:
+        """Make the table in memory what the store holds (after a change rolled back); a
+        table the store has closed is closed in memory too."""
+        row = next((r for r in await self.store.open_tables() if r.id == table.id), None)
+        if row is None:
+            table.status = TableStatus.CLOSED
+            return
+        fresh = await self._load_table(row)
+        if fresh.place != table.place:
+            self.remove(table)
+        for name in _RELOADED:
+            setattr(table, name, getattr(fresh, name))
+        self.add(table)
+
+    async def _load_table(self, row: TableRow) -> Table:
+        table = Table(row.id, row.chat_id, row.opener_id, row.base, TableStatus(row.status),
+                      row.dealer, row.draws_in_row, row.version, thread_id=row.thread_id,
+                      lobby_msg_id=row.lobby_msg_id, rules=get_rule_set(row.rules),
+                      timer=row.timer, match_hands=row.match_hands)
+        table.match = await self._running_match(table.id)
+        for s in await self.store.seats(row.id):
+            table.players[s.seat] = Player(s.user_id, *await self.name_lang(s.user_id),
+                                           s.ready, s.autoplay, s.hand_msg_id, s.ping_msg_id)
+        hand_row = await self.store.last_hand(row.id)
+        if hand_row is not None:
+            table.current = await self.record(table, hand_row)
+            table.current.match_place = await self.store.match_place(hand_row.id)
+        now = self.clock()
+        play.refresh_decisions(table, now)
+        play.mark_between(table, now)
+        lobby.mark_full(table, now)
+        return table
+
+    async def _running_match(self, table_id: int) -> Match | None:
+        """A table's running match as stored: its hands' points by seat, in order."""
+        row = await self.store.running_match(table_id)
+        if row is None:
+            return None
+        played = tuple(h.points for h in await self.store.match_played(row.id))
+        return Match(row.id, row.hands, played)
+
+    async def record(self, table: Table, hand_row: HandRow) -> HandRecord:
+        """A stored hand, replayed from its log."""
+        hand = Hand.replay(get_rule_set(hand_row.rule_set), seed=hand_row.seed,
+                           dealer=hand_row.dealer, base=table.base, log=list(hand_row.log))
+        # a running hand is played by the seated; a finished one by those in its results
+        users = hand_row.users or tuple(table.players[s].user_id for s in range(hand.players))
+        names = tuple([(await self.name_lang(u))[0] for u in users])
+        return HandRecord(hand_row.id, hand_row.no, hand, users, names,
+                          hand_row.group_msg_id, hand_row.settle_msg_id)
+
+    async def closed_table(self, table_id: int) -> Table:
+        """A closed table, only as the place to post in."""
+        row = await self.store.table(table_id)
+        assert row is not None, f"hand of unknown table {table_id}"
+        return Table(row.id, row.chat_id, row.opener_id, row.base, TableStatus.CLOSED,
+                     row.dealer, row.draws_in_row, row.version, thread_id=row.thread_id,
+                     rules=get_rule_set(row.rules), timer=row.timer)
+
+    async def name_lang(self, user_id: int) -> tuple[str, str]:
+        user = await self.store.user(user_id)
+        if user is None:
+            return str(user_id), self.default_lang
+        return user.name, user.lang or self.default_lang
+
+    # --- hands and matches the group has not seen ------------------------------------
+
+    async def unposted_settlements(self) -> list[tuple[Table, HandRecord]]:
+        """Finished hands whose settlement never reached the group (the bot stopped first)
+        and that the restored tables do not show by themselves: the table moved on (someone
+        left, /stop, the next hand began) or closed. A closed table comes back only as the
+        place to post in. Call after :meth:`load`."""
+        found: list[tuple[Table, HandRecord]] = []
+        for table_id, hand_row in await self.store.unposted_hands():
+            table = self.find(table_id) or await self.closed_table(table_id)
+            current = table.current
+            if current is not None and current.id == hand_row.id \
+                    and table.status == TableStatus.BETWEEN:
+                continue  # its table waits for 再来一局 under it: posted as the table is shown
+            try:
+                found.append((table, await self.record(table, hand_row)))
+            except Exception:  # e.g. a log this engine no longer replays: keep the others
+                log.exception("the settlement of hand %s could not be rebuilt", hand_row.id)
+        return found
+
+    async def unposted_matches(self) -> list[tuple[Table, int]]:
+        """(table, match id) of every ended match whose 总结算 never reached the group (the
+        bot stopped first); a closed table comes back only as the place to post in. Call
+        after :meth:`load`."""
+        return [(self.find(m.table_id) or await self.closed_table(m.table_id),
+                 m.id) for m in await self.store.unposted_matches()]
+
+    # --- message ids: the presenter's bookkeeping ------------------------------------------
+    # Written without the table's lock and told to nobody: they record where the table was
+    # shown, which is no change of the table (telling it would show the table again).
+
+    async def remember(self, table: Table, **ids: int | None) -> None:
+        """Persist message ids of the table (``lobby_msg_id``)."""
+        async with self.store.transaction() as tx:
+            await tx.update_table(table.id, **ids)
+        for name, value in ids.items():
+            setattr(table, name, value)
+
+    async def remember_seat(self, table: Table, seat: int, user_id: int,
+                            **ids: int | None) -> None:
+        """Persist a seat's message ids (``hand_msg_id``, ``ping_msg_id``) while ``user_id``
+        still sits there (the message was sent to him)."""
+        player = table.players.get(seat)
+        if player is None or player.user_id != user_id:
+            return
+        async with self.store.transaction() as tx:
+            await tx.update_seat(table.id, seat, of_user=user_id, **ids)
+        for name, value in ids.items():
+            setattr(player, name, value)
+
+    async def remember_hand(self, record: HandRecord, **ids: int | None) -> None:
+        """Persist a hand's group message ids (``group_msg_id``, ``settle_msg_id``)."""
+        async with self.store.transaction() as tx:
+            await tx.update_hand(record.id, **ids)
+        for name, value in ids.items():
+            setattr(record, name, value)
+
+    async def remember_match(self, match_id: int, summary_msg_id: int) -> None:
+        """The match's 总结算 was posted: never again."""
+        async with self.store.transaction() as tx:
+            await tx.update_match(match_id, summary_msg_id=summary_msg_id)
