@@ -50,8 +50,8 @@ class Hub:
 
     def changed(self, table: Table) -> None:
         assert self.presenter and self.timers
+        self.timers.arm(table)  # first: a fault in showing the change must not stop the clock
         self.presenter.changed(table)
-        self.timers.arm(table)
         if self.notifier is not None:
             self.notifier.changed(table)
 
@@ -61,8 +61,8 @@ class Hub:
 
     def closed(self, table: Table) -> None:
         assert self.presenter and self.timers
-        self.presenter.closed(table)
         self.timers.disarm(table)
+        self.presenter.closed(table)
 
     def match_over(self, table: Table, match_id: int) -> None:
         assert self.presenter
