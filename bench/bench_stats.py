@@ -7,7 +7,7 @@ users each; logs of real engine hands, each played to its end by random choices 
 in turn), then prints the median time of: the leaderboard's ten sparklines
 (``Store.recent_points``, one query), /me's last ``bot.stats.CARD_HANDS`` hands
 (``Store.user_hands``, three queries) and replaying them into the player card
-(``bot.stats.player_card``: the first time, and again with their wins remembered), and a replay step (``bot.replays.picture``, replay and render).
+(``bot.stats.player_card``: the first time, and again with their wins remembered), and a replay step (``bot.present.replays.picture``, replay and render).
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot import replays, stats  # noqa: E402
+from bot import stats  # noqa: E402
+from bot.present import replays  # noqa: E402
 from bot.store import Store  # noqa: E402
 from engine.rules import QQ  # noqa: E402
 from engine.simulate import play_random  # noqa: E402

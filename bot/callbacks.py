@@ -18,7 +18,7 @@ Confirmations carry the hand they belong to, ``{kind}:{table}:{hand}``
 (in ``version``): ``e`` confirms 逃跑, ``s`` confirms stopping a running hand, ``k`` keeps
 playing (cancels either); a confirmation of a hand no longer running is outdated.
 A replay button (/replay) is ``p:{hand}:{step}`` (in ``version``): show that step of that
-finished hand; it is checked against the chat it is pressed in (``bot.replays``).
+finished hand; it is checked against the chat it is pressed in (``bot.present.replays``).
 A vote's buttons (``bot.votes``) are ``v:{table}:{vote}:{1|0}`` (同意 / 拒绝; the vote id in
 ``version``, the answer in ``index``): a press of a vote that is over is outdated.
 """

@@ -1,7 +1,7 @@
 """Thin async handlers: parse the update, call the table service, answer politely.
 
 Rules live in ``engine``, table logic in :mod:`bot.tables`, message layout in
-:mod:`bot.messages`; a handler only glues them. Every refusal is a short message (a toast for
+:mod:`bot.present`; a handler only glues them. Every refusal is a short message (a toast for
 buttons) and changes nothing.
 """
 
@@ -20,10 +20,11 @@ from telegram.constants import ChatMemberStatus
 from telegram.error import RetryAfter, TelegramError
 from telegram.ext import ApplicationHandlerStop, ContextTypes
 
-from bot import birds, calc, fairness, replays, rulebook, stats
+from bot import birds, calc, rulebook, stats
 from bot import callbacks as cb
 from bot.i18n import CATALOGS, isolate, lang_of, rule_set_name, t
-from bot.messages import Presenter
+from bot.present import fairness, replays
+from bot.present.presenter import Presenter
 from bot.store import PlayedHand, Store
 from bot.tables import DEFAULT_RULES, MATCHES, Person, Refusal, Table, TableService
 from bot.votes import Votes
@@ -368,7 +369,7 @@ class Handlers:
             thread_id=topic_of(update))
 
     async def replay(self, update: Update, context: Context) -> None:
-        """/replay [N]: a finished hand's replay stepper (see :mod:`bot.replays`); in a group
+        """/replay [N]: a finished hand's replay stepper (see :mod:`bot.present.replays`); in a group
         its hand number N (the last by default), in private the id N of a hand one sat at."""
         chat, user = update.effective_chat, update.effective_user
         if chat is None or user is None:
@@ -670,7 +671,7 @@ class Handlers:
 
     async def _press(self, press: cb.Press, user: User, lang: str) -> Reply:
         """The answer to a press. A move's toast confirms it: the pressed keyboard may stay a
-        moment (see ``Presenter._sync_hand``)."""
+        moment (see ``bot.present.seats``)."""
         service, table_id = self.service, press.table_id
         if press.kind == "a":
             answer = await service.act(table_id, user.id, press.version, press.index)

@@ -15,7 +15,7 @@ import logging
 from telegram.error import TelegramError
 
 from bot.i18n import isolate, rule_set_name, t
-from bot.messages import Presenter
+from bot.present.presenter import Presenter
 from bot.store import Store
 from bot.tables import Table, TableService
 

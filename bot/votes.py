@@ -27,7 +27,7 @@ from telegram.ext import CallbackContext, JobQueue
 
 from bot import callbacks as cb
 from bot.i18n import t
-from bot.messages import Presenter
+from bot.present.presenter import Presenter
 from bot.store import Store, VoteRow
 from bot.tables import ABSENT_HANDS, Person, Refusal, Table, TableService
 

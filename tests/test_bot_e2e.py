@@ -22,7 +22,8 @@ from bot import rulebook
 from bot.app import Services, build_application
 from bot.config import Config
 from bot.i18n import lang_of, t
-from bot.messages import event_line
+from bot.present.pacing import Pacing
+from bot.present.screens.words import event_line
 from bot.tables import HandRecord, Table
 from engine import actions as A
 from engine import policy
@@ -31,7 +32,8 @@ from engine.ting import ting as compute_ting
 from engine.views import OutcomeKind
 from render import render_hand
 
-FAST = dict(group_interval=0.05, dm_interval=0.0, send_interval=0.0, autoplay_delay=0.05)
+FAST_PACING = Pacing(group_interval=0.05, dm_interval=0.0, send_interval=0.0)
+FAST = dict(pacing=FAST_PACING, autoplay_delay=0.05)
 
 
 def make_config(tg: FakeTelegram, db: Path, **overrides: object) -> Config:
@@ -72,7 +74,7 @@ def hand_message(tg: FakeTelegram, user: FakeUser) -> FakeMessage | None:
     return photos[-1] if photos else None
 
 
-SCALE = 3.5 / float(FAST["group_interval"])
+SCALE = Pacing().group_interval / FAST_PACING.group_interval
 
 
 @pytest.fixture

@@ -15,7 +15,8 @@ from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
 
 from bot.handlers import match_from_args, new_usage, rules_from_args
 from bot.i18n import t
-from bot.messages import match_lines, summary_caption, summary_of
+from bot.present.screens.match import summary_caption, summary_of
+from bot.present.screens.words import match_lines
 from bot.store import MIGRATIONS, SCHEMA_VERSION, MatchRow, Store
 from bot.tables import HandRecord, Match, Refusal, Table
 from render.match import MatchHand, MatchSummary

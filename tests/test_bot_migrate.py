@@ -13,7 +13,7 @@ from telegram.ext import Application
 from test_bot_e2e import make_config, running_bot, services
 from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
 
-from bot.outbox import Outbox
+from bot.present.outbox import Outbox
 from bot.store import Store
 from bot.tables import Table
 

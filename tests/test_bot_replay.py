@@ -18,9 +18,9 @@ from test_bot_tables import PEOPLE, Clock, _Observer
 from test_bot_topics import open_table, people, play_out
 
 from bot import callbacks as cb
-from bot import replays
-from bot.fairness import export_file
 from bot.i18n import t
+from bot.present import replays
+from bot.present.fairness import export_file
 from bot.store import PlayedHand, Store
 from bot.tables import HandRecord, TableService
 from engine.record import verify

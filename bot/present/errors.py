@@ -1,0 +1,37 @@
+"""What a Bot API refusal means for the presenter: a forum topic that refuses posts, a
+message that is gone, an edit that changed nothing, and the wait a 429 asks for."""
+
+from __future__ import annotations
+
+import warnings
+from datetime import timedelta
+
+from telegram.error import BadRequest, RetryAfter
+from telegram.warnings import PTBDeprecationWarning
+
+
+def topic_refusal(e: BadRequest) -> str | None:
+    """Why a forum topic refused a post: "closed" (TOPIC_CLOSED: only its admins may post),
+    "gone" (deleted: "message thread not found"), or None: not for its topic."""
+    text = str(e).lower()
+    if "topic_closed" in text:
+        return "closed"
+    return "gone" if "thread not found" in text else None
+
+
+def gone(e: BadRequest) -> bool:
+    """The message to edit no longer exists (the user deleted it)."""
+    return "not found" in str(e).lower()
+
+
+def not_modified(e: BadRequest) -> bool:
+    """An edit refused because the message already shows exactly that."""
+    return "not modified" in str(e).lower()
+
+
+def retry_seconds(e: RetryAfter) -> float:
+    """The wait a 429 asks for, in seconds."""
+    with warnings.catch_warnings():  # PTB 22 warns that the type will become timedelta
+        warnings.simplefilter("ignore", PTBDeprecationWarning)
+        delay = e.retry_after
+    return delay.total_seconds() if isinstance(delay, timedelta) else float(delay)
