@@ -14,13 +14,11 @@ from telegram.error import Forbidden
 from bot.present import replays
 from bot.present.chats import Chats
 from bot.present.courier import Courier
+from bot.present.fit import MAX_CAPTION, utf16_len
 from bot.present.pacing import Send, goes_first
 from bot.store import PlayedHand
 
 log = logging.getLogger(__name__)
-
-MAX_CAPTION = 1024  # Telegram's caption limit, in UTF-16 code units
-
 
 class Notes:
     def __init__(self, chats: Chats, courier: Courier) -> None:
@@ -101,7 +99,7 @@ class Notes:
             chosen = await self.chats.lang_of(target, lang)
             picture = await self.chats.render(draw, chosen)
             caption = caption_of(chosen)
-            fits = _utf16_len(caption) <= MAX_CAPTION
+            fits = utf16_len(caption) <= MAX_CAPTION
             await self._slot(target)
             await self.courier.send_photo(target, picture, caption=caption if fits else None,
                                           message_thread_id=thread_id)
@@ -135,7 +133,3 @@ class Notes:
             return 1
         key = self.key() if message_id is None else ("replay", message_id)
         self.chats.put(chat_id, key, job)
-
-
-def _utf16_len(text: str) -> int:
-    return len(text.encode("utf-16-le")) // 2
