@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+from bot.present.errors import quiet_rate_limiter
 from bot.present.gate import Gate
 from bot.present.outbox import Job, Outbox
 from bot.present.pacing import Pacing
@@ -42,6 +43,7 @@ class Chats:
         # one thread renders: enough for the gate's pace (a picture takes ~5 ms), and every
         # extra thread would keep its own malloc arena of picture-sized blocks
         self._renderer = ThreadPoolExecutor(1, thread_name_prefix="render")
+        quiet_rate_limiter()  # a 429 is the outboxes' to answer, and to log
 
     def outbox(self, chat_id: Hashable) -> Outbox:
         box = self._outboxes.get(chat_id)

@@ -3,6 +3,7 @@ message that is gone, an edit that changed nothing, and the wait a 429 asks for.
 
 from __future__ import annotations
 
+import logging
 import warnings
 from datetime import timedelta
 
@@ -27,6 +28,27 @@ def gone(e: BadRequest) -> bool:
 def not_modified(e: BadRequest) -> bool:
     """An edit refused because the message already shows exactly that."""
     return "not modified" in str(e).lower()
+
+
+RATE_LIMITER_LOG = "telegram.ext.AIORateLimiter"
+
+
+class _NoRetryAfterErrors(logging.Filter):
+    """Drops PTB's ERROR (with a traceback) for a 429 its rate limiter was told not to retry
+    (``max_retries=0`` in ``build_application``): the outbox that made the call
+    waits as told and sends it again, and logs one warning line with the wait."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        return not isinstance(error, RetryAfter)
+
+
+_NO_RETRY_AFTER_ERRORS = _NoRetryAfterErrors()
+
+
+def quiet_rate_limiter() -> None:
+    """Leave a 429 to the outboxes to log (idempotent)."""
+    logging.getLogger(RATE_LIMITER_LOG).addFilter(_NO_RETRY_AFTER_ERRORS)
 
 
 def retry_seconds(e: RetryAfter) -> float:

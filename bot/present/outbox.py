@@ -76,7 +76,7 @@ class Outbox:
                     made = await job()
                 except RetryAfter as e:
                     seconds = retry_seconds(e)
-                    log.warning("429 from Telegram: retrying in %s s", seconds)
+                    log.warning("429 from Telegram for %r: sent again in %g s", key, seconds)
                     self._retry(key, job, loop.time() + seconds)
                     continue
                 except ChatMigrated as e:
