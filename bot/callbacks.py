@@ -11,7 +11,7 @@ the table's latest hand id as their ``mark`` (0 before the first; see
 ``TableService.button_mark``): one shown before the table moved on is refused as outdated,
 also after a restart. Confirmations carry the hand they are about: a confirmation of a hand
 no longer running is outdated. A replay button carries the hand and the step it shows; it
-is checked against the chat it is pressed in (``bot.replays``). A vote's buttons carry the
+is checked against the chat it is pressed in (``bot.present.replays``). A vote's buttons carry the
 vote: a press of a vote that is over is outdated (``bot.present.votes``).
 """
 

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from bot.present.pacing import Pacing
+
 TOKEN_RE = re.compile(r"\d+:[A-Za-z0-9_-]{30,}")
 WEBHOOK_SECRET_RE = re.compile(r"[A-Za-z0-9_-]{1,256}")  # what setWebhook's secret_token allows
 LANGS = ("zh", "en")
@@ -31,9 +33,7 @@ class Config:
     full_start_delay: float = 10.0  # seconds a full lobby waits before dealing (开局 deals now)
     vote_timeout: float = 60.0  # seconds a 解散 or replacement vote stays open (tests shorten it)
     default_lang: str = "zh"  # language of group chats until changed
-    group_interval: float = 3.5  # min seconds between two messages-or-edits in one group
-    dm_interval: float = 1.0  # the same in one private chat
-    send_interval: float = 0.04  # the same over all chats (25 a second)
+    pacing: Pacing = Pacing()  # the chats' paces, held changes and pings
     autoplay_delay: float = 1.5  # pause before the bot plays a seat in 托管
     seed: int | None = None  # tests and benchmarks: deals follow (seed, table, hand number)
     webhook: Webhook | None = None  # None: long polling
@@ -111,9 +111,9 @@ def load_config(environ: Mapping[str, str], env_file: Path | None = Path(".env")
         ready_timeout=_number(values, "READY_TIMEOUT", 120.0, 10.0),
         full_start_delay=_number(values, "FULL_START_DELAY", 10.0, 0.0),
         default_lang=lang,
-        group_interval=_number(values, "GROUP_EDIT_INTERVAL", 3.5, 3.2),
-        dm_interval=_number(values, "DM_EDIT_INTERVAL", 1.0, 1.0),
-        send_interval=_number(values, "SEND_INTERVAL", 0.04, 1 / 30),
+        pacing=Pacing(group_interval=_number(values, "GROUP_EDIT_INTERVAL", 3.5, 3.2),
+                      dm_interval=_number(values, "DM_EDIT_INTERVAL", 1.0, 1.0),
+                      send_interval=_number(values, "SEND_INTERVAL", 0.04, 1 / 30)),
         autoplay_delay=_number(values, "AUTOPLAY_DELAY", 1.5, 0.0),
         seed=_seed(values.get("BOT_SEED", "").strip()),
         webhook=_webhook(values, local_api=bool(values.get("BOT_API_BASE_URL", "").strip())),

@@ -23,8 +23,8 @@ from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.fairness import replay
 from bot.i18n import rule_set_name, t
+from bot.present.fairness import replay
 from bot.store import QQ_ID, PlayedHand, RankRow, Score, Store
 from engine.rules import RULE_SETS, level_title
 from engine.views import Outcome, OutcomeKind

@@ -16,7 +16,7 @@ import logging
 from telegram.error import TelegramError
 
 from bot.i18n import isolate, rule_set_name, t
-from bot.messages import Presenter
+from bot.present.presenter import Presenter
 from bot.store import Store
 from bot.table import Table, TableService
 from bot.table.notify import wants_players

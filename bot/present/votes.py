@@ -23,7 +23,7 @@ from telegram.ext import CallbackContext, JobQueue
 
 from bot import callbacks as cb
 from bot.i18n import t
-from bot.messages import Presenter
+from bot.present.presenter import Presenter
 from bot.store import Store, VoteRow
 from bot.table import ABSENT_HANDS, Person, Refusal, Table, TableService
 from bot.table import votes as rules

@@ -24,8 +24,8 @@ from telegram.ext import (
 
 from bot.config import Config
 from bot.i18n import CATALOGS, t
-from bot.messages import Presenter
 from bot.present.notify import Notifier
+from bot.present.presenter import Presenter
 from bot.present.timers import Timers
 from bot.present.votes import Votes
 from bot.store import Store

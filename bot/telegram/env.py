@@ -1,7 +1,7 @@
 """What every handler works with: the services, and how it reads an update and answers.
 
 Rules live in ``engine``, table logic in :mod:`bot.table`, message layout in
-:mod:`bot.messages`; a handler only glues them. Every refusal is a short message (a toast for
+:mod:`bot.present`; a handler only glues them. Every refusal is a short message (a toast for
 buttons) and changes nothing.
 """
 
@@ -20,7 +20,7 @@ from telegram.error import RetryAfter, TelegramError
 from telegram.ext import ContextTypes
 
 from bot.i18n import isolate, lang_of, t
-from bot.messages import Presenter
+from bot.present.presenter import Presenter
 from bot.present.votes import Votes
 from bot.store import Store
 from bot.table import DEFAULT_RULES, Person, Refusal, Table, TableService

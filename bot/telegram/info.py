@@ -1,5 +1,5 @@
 """/rules, /calc, /rank, /me, /history and /export: answers computed by :mod:`bot.commands`
-(and ``bot.fairness``), sent in the chat and forum topic they were asked in."""
+(and ``bot.present.fairness``), sent in the chat and forum topic they were asked in."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from functools import partial
 
 from telegram import Chat, Update
 
-from bot import fairness
 from bot.commands import calc as calculator
 from bot.commands import rulebook, stats
 from bot.i18n import t
+from bot.present import fairness
 from bot.telegram.env import Context, Env, topic_of
 
 

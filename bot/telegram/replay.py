@@ -1,12 +1,12 @@
-"""/replay and its ⏮ ◀ ▶ ⏭ buttons (:mod:`bot.replays`): a finished hand, a step at a time."""
+"""/replay and its ⏮ ◀ ▶ ⏭ buttons (:mod:`bot.present.replays`): a finished hand, a step at a time."""
 
 from __future__ import annotations
 
 from telegram import Chat, Update
 
-from bot import replays
 from bot.commands import hands
 from bot.i18n import t
+from bot.present import replays
 from bot.telegram.env import Context, Env, topic_of
 from bot.telegram.press import Pressed, on
 

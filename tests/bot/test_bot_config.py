@@ -34,9 +34,9 @@ def test_environment_wins_over_dotenv(tmp_path: Path) -> None:
     assert config.default_lang == "en"
     assert config.db_path == Path("/from/file")
     assert config.api_base_url is None
-    assert config.group_interval == 3.5  # the real pacing unless told otherwise
-    assert config.dm_interval == 1.0
-    assert config.send_interval == 0.04
+    assert config.pacing.group_interval == 3.5  # the real pacing unless told otherwise
+    assert config.pacing.dm_interval == 1.0
+    assert config.pacing.send_interval == 0.04
 
 
 def test_defaults() -> None:

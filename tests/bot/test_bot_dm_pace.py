@@ -8,27 +8,28 @@ from __future__ import annotations
 import itertools
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from support.e2e import action_buttons, hand_message, make_config, running_bot
+from support.e2e import (
+    FAST_PACING,
+    action_buttons,
+    hand_message,
+    make_config,
+    running_bot,
+)
 from support.fakebot import FakeTelegram, FakeUser
 from support.play import seat_three
 
-from bot import messages
 from bot.table import Table
 from engine import actions as A
 
 DM_INTERVAL = 0.3
 PRESSED_PACE = 1.2
 PING_DELAY = 3.0
-
-
-@pytest.fixture(autouse=True)
-def short_paces(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(messages, "PRESSED_PACE", PRESSED_PACE)
-    monkeypatch.setattr(messages, "TABLE_PACE", 2 * PRESSED_PACE)
-    monkeypatch.setattr(messages, "PING_DELAY", PING_DELAY)
+SHORT_PACES = replace(FAST_PACING, dm_interval=DM_INTERVAL, pressed_pace=PRESSED_PACE,
+                      table_pace=2 * PRESSED_PACE, ping_delay=PING_DELAY)
 
 
 def edits(tg: FakeTelegram, user: FakeUser) -> int:
@@ -52,7 +53,7 @@ def shows_decision(tg: FakeTelegram, table: Table, user: FakeUser, seat: int) ->
 async def first_hand(tg: FakeTelegram, tmp_path: Path) -> AsyncIterator[tuple[list[FakeUser], Table]]:
     """A running bot with DMs paced at ``DM_INTERVAL``, three seated and the first hand
     dealt."""
-    config = make_config(tg, tmp_path / "db.sqlite3", dm_interval=DM_INTERVAL)
+    config = make_config(tg, tmp_path / "db.sqlite3", pacing=SHORT_PACES)
     async with running_bot(config) as app:
         users, group, lobby = await seat_three(tg)
         await tg.press_button(lobby, users[0], "开局")

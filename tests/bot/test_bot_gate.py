@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.gate import Gate
+from bot.present.gate import Gate
 
 
 async def test_urgent_waiters_go_first_each_class_in_order() -> None:

@@ -13,7 +13,8 @@ from support.fakebot import FakeTelegram, FakeUser
 from telegram.ext import Application
 
 from bot.i18n import t
-from bot.messages import match_lines, summary_caption, summary_of
+from bot.present.screens.match import summary_caption, summary_of
+from bot.present.screens.words import match_lines
 from bot.store import MIGRATIONS, SCHEMA_VERSION, MatchRow, Store
 from bot.table import HandRecord, Match, Refusal, Table
 from bot.telegram.lobby import match_from_args, new_usage, rules_from_args

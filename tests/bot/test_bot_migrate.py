@@ -12,7 +12,7 @@ from support.fakebot import FakeChat, FakeTelegram, FakeUser
 from telegram.error import ChatMigrated
 from telegram.ext import Application
 
-from bot.outbox import Outbox
+from bot.present.outbox import Outbox
 from bot.store import Store
 from bot.table import Table
 

@@ -8,10 +8,10 @@ from datetime import timedelta
 import pytest
 from telegram.error import BadRequest, NetworkError, RetryAfter, TimedOut
 
-from bot.config import Config
-from bot.outbox import Outbox
+from bot.present.outbox import Outbox
+from bot.present.pacing import Pacing
 
-REAL_INTERVAL = Config(token="").group_interval
+REAL_INTERVAL = Pacing().group_interval
 
 
 async def test_real_interval_keeps_a_group_under_20_a_minute() -> None:
@@ -106,8 +106,8 @@ async def test_a_failing_job_does_not_stop_the_others() -> None:
 
 
 async def test_network_errors_are_retried_a_few_times_bad_requests_not(monkeypatch) -> None:
-    monkeypatch.setattr("bot.outbox.NETWORK_RETRIES", 2)
-    monkeypatch.setattr("bot.outbox.NETWORK_BACKOFF", 0.01)
+    monkeypatch.setattr("bot.present.outbox.NETWORK_RETRIES", 2)
+    monkeypatch.setattr("bot.present.outbox.NETWORK_BACKOFF", 0.01)
     box = Outbox(0.0)
     attempts = {"flaky": 0, "dead": 0, "bad": 0}
 

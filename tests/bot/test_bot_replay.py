@@ -17,9 +17,9 @@ from support.play import play_hand, start_hand
 from support.service import PEOPLE, Clock, Observer
 
 from bot import callbacks as cb
-from bot import replays
-from bot.fairness import export_file
 from bot.i18n import t
+from bot.present import replays
+from bot.present.fairness import export_file
 from bot.store import PlayedHand, Store
 from bot.table import HandRecord, TableService
 from engine.record import verify

@@ -5,21 +5,22 @@ from __future__ import annotations
 
 import asyncio
 import time
+from dataclasses import replace
 
 import pytest
-from support.e2e import make_config, running_bot, services
+from support.e2e import FAST_PACING, make_config, running_bot, services
 from support.fakebot import FakeTelegram, RateLimits
 
 from bot.commands import rulebook
-from bot.config import Config
 from bot.i18n import t
+from bot.present.pacing import Pacing
 from engine.rules import QQ
 
 WELCOMES = 90
 
 
 @pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")  # PTB's 429 parsing
-@pytest.mark.parametrize("send_interval", [0.0, Config.send_interval],
+@pytest.mark.parametrize("send_interval", [0.0, Pacing.send_interval],
                          ids=["unpaced-429s-retried", "paced-at-the-default"])
 async def test_ninety_simultaneous_start_welcomes_all_arrive(
         fake_tg: FakeTelegram, tmp_path, send_interval: float) -> None:
@@ -27,7 +28,8 @@ async def test_ninety_simultaneous_start_welcomes_all_arrive(
     at the default pace (25 a second) next to none is refused."""
     tg = fake_tg
     tg.rate_limits = RateLimits()  # Telegram's: 30 a second over all chats
-    config = make_config(tg, tmp_path / "db.sqlite3", send_interval=send_interval)
+    config = make_config(tg, tmp_path / "db.sqlite3",
+                         pacing=replace(FAST_PACING, send_interval=send_interval))
     async with running_bot(config) as app:
         users = [tg.user(f"P{i}") for i in range(WELCOMES)]
         started = time.monotonic()

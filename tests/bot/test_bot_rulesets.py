@@ -20,14 +20,15 @@ from support.fakebot import FakeTelegram
 from support.service import PEOPLE, Clock, Observer
 from support.store import old_database
 
-from bot.fairness import export_file
 from bot.i18n import t
-from bot.messages import PING_DELAY, SLOW_REPING, Presenter, _Shown, settings_keyboard
+from bot.present.fairness import export_file
+from bot.present.pacing import Pacing, next_ping_after
+from bot.present.screens.group import settlement_text
+from bot.present.screens.lobby import settings_keyboard
 from bot.store import MIGRATIONS, Store
 from bot.table import (
     SLOW,
     SLOW_TIMEOUT,
-    Decision,
     HandRecord,
     Person,
     Refusal,
@@ -170,20 +171,13 @@ async def test_the_timer_is_the_tables(service) -> None:
 
 
 def test_a_slow_table_pings_twice_before_its_timeout() -> None:
-    decision = Decision(7, ("p",), (), 0.0)
-
-    class _Table:
-        timer: int | None = None
-    table = _Table()
-    shown = _Shown()
-    assert Presenter._next_ping_after(table, shown, decision) == PING_DELAY  # type: ignore[arg-type]
-    shown.pinged, shown.pings = 7, 1
-    assert Presenter._next_ping_after(table, shown, decision) is None  # type: ignore[arg-type]
-    table.timer = SLOW
-    assert Presenter._next_ping_after(table, shown, decision) == SLOW_REPING  # type: ignore[arg-type]
-    shown.pings = 2
-    assert Presenter._next_ping_after(table, shown, decision) is None  # type: ignore[arg-type]
-    assert PING_DELAY < SLOW_REPING < SLOW_TIMEOUT
+    pacing = Pacing()
+    assert next_ping_after(pacing, pings=0, slow=False) == pacing.ping_delay
+    assert next_ping_after(pacing, pings=1, slow=False) is None
+    assert next_ping_after(pacing, pings=0, slow=True) == pacing.ping_delay
+    assert next_ping_after(pacing, pings=1, slow=True) == pacing.slow_reping
+    assert next_ping_after(pacing, pings=2, slow=True) is None
+    assert pacing.ping_delay < pacing.slow_reping < SLOW_TIMEOUT
 
 
 def buttons(msg) -> list[str]:  # type: ignore[no-untyped-def]
@@ -458,8 +452,7 @@ def test_the_settlement_caption_words_each_rule_sets_score() -> None:
 
     def caption(hand: Hand) -> str:
         record = HandRecord(1, 1, hand, (1, 2, 3, 4), names)
-        presenter = Presenter.__new__(Presenter)  # the caption reads nothing of its own
-        return presenter._settlement_text(None, record, {}, "zh", live=False)  # type: ignore[arg-type]
+        return settlement_text(None, record, {}, "zh", live=False)  # type: ignore[arg-type]
 
     hunan = _won("hunan/4", lambda o: o.win.mingtang)
     win, xing = hunan.outcome.win, hunan.outcome.xing

@@ -10,20 +10,30 @@ import random
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import pytest
-from support.e2e import action_buttons, hand_message, make_config, running_bot, services
+from support.e2e import (
+    FAST_PACING,
+    action_buttons,
+    hand_message,
+    make_config,
+    running_bot,
+    services,
+)
 from support.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from support.handkit import card, deck
 from support.play import start_hand
 from support.robots import one_human_two_computers
 
-from bot import messages
 from bot.i18n import t
-from bot.messages import SeatMarks, draw_hand, draw_table, hand_signature
+from bot.present.pacing import catch_up_pace
+from bot.present.screens import seat as seat_screen
+from bot.present.screens.group import draw_table
+from bot.present.screens.seat import SeatMarks, draw_hand, hand_signature
+from bot.present.screens.words import last_action
 from bot.table import HandRecord, Table
 from bot.telegram.app import Services
 from engine import actions as A
@@ -150,10 +160,9 @@ async def test_nobody_is_told_who_may_claim(fake_tg: FakeTelegram, tmp_path: Pat
 
 async def test_a_claim_taken_by_a_higher_one_loses_its_buttons_at_once(
         fake_tg: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(messages, "PRESSED_PACE", 60.0)  # no catch-up edit in this test
-    monkeypatch.setattr(messages, "TABLE_PACE", 60.0)
     deal_from(monkeypatch, **TWO_ASKED)
-    async with dealt(fake_tg, tmp_path) as d:
+    no_catch_up = replace(FAST_PACING, pressed_pace=60.0, table_pace=60.0)  # in this test
+    async with dealt(fake_tg, tmp_path, pacing=no_catch_up) as d:
         dealer, xia, shang = d.seat(0), d.seat(1), d.seat(2)
         await d.press(dealer, A.discard(EIGHT))
         assert set(d.record.hand.to_act()) == {xia, shang}
@@ -200,9 +209,8 @@ def ping(d: Dealt, seat: int) -> FakeMessage | None:
 
 async def test_a_ping_tells_the_time_left_and_goes_once_answered(
         fake_tg: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(messages, "PING_DELAY", 0.5)
     deal_from(monkeypatch, **ONE_ASKED)
-    async with dealt(fake_tg, tmp_path) as d:
+    async with dealt(fake_tg, tmp_path, pacing=replace(FAST_PACING, ping_delay=0.5)) as d:
         dealer = d.seat(0)
         sent = await fake_tg.wait_for(lambda: ping(d, dealer), timeout=5)
         left = CLOCK.search(sent.text or "")
@@ -227,7 +235,7 @@ async def test_tuoguan_after_a_claim_timeout_is_told_at_its_next_public_turn(
 
         def public_turn() -> bool:
             return hand.is_terminal() or shang in hand.public_view().to_act \
-                or messages.last_action(hand, shang).startswith("d:")
+                or last_action(hand, shang).startswith("d:")
         def pictures_are(marks: dict[int, SeatMarks], group: SeatMarks, moves: int) -> None:
             """Each seat's picture and the group's have these marks, unless play went on
             since ``moves`` (the bot applies a move before it tells the presenter)."""
@@ -317,7 +325,7 @@ async def test_ting_is_computed_only_to_draw_a_seat_picture(
     def counted(rules: RuleSet, view: PrivateView) -> Ting:
         views.append(view)
         return compute_ting(rules, view)
-    monkeypatch.setattr(messages, "compute_ting", counted)
+    monkeypatch.setattr(seat_screen, "compute_ting", counted)
     deal_from(monkeypatch, **ONE_ASKED)
     async with dealt(fake_tg, tmp_path) as d:
         dealer, shang = d.seat(0), d.seat(2)
@@ -338,11 +346,12 @@ async def test_a_waiting_seat_catches_up_within_a_few_seconds_in_one_edit(
         before, started = msg.edits, asyncio.get_running_loop().time()
         await d.press(dealer, A.discard(EIGHT))  # the table changes twice under 下家's eyes,
         await d.press(shang, A.PENG)  # who has no decision: then it waits for 上家's discard
-        await fake_tg.wait_for(lambda: msg.edits > before, timeout=messages.TABLE_PACE + 2)
+        pace = catch_up_pace(FAST_PACING)
+        await fake_tg.wait_for(lambda: msg.edits > before, timeout=pace + 2)
         caught_up = asyncio.get_running_loop().time() - started
-        assert messages.TABLE_PACE * 0.9 <= caught_up <= messages.TABLE_PACE + 1  # a few s
+        assert pace * 0.9 <= caught_up <= pace + 1  # a few s
         assert msg.edits == before + 1 and shows(d, xia, SeatMarks())  # both moves in one
-        assert messages.TABLE_PACE <= 5
+        assert pace <= 5
 
 
 async def test_tuoguan_after_a_discard_timeout_is_told_at_once(

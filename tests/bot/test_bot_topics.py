@@ -8,9 +8,10 @@ from __future__ import annotations
 import asyncio
 import random
 import sqlite3
+from dataclasses import replace
 
 import pytest
-from support.e2e import make_config, running_bot, services
+from support.e2e import FAST_PACING, make_config, running_bot, services
 from support.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from support.forum import command, open_table, people, play_out
 from support.images import png as png_bytes
@@ -19,7 +20,6 @@ from support.service import PEOPLE, Clock, Observer
 from telegram import Bot, Update
 from telegram.error import BadRequest
 
-from bot import messages
 from bot.i18n import t
 from bot.store import MIGRATIONS, Store
 from bot.table import Person, Table, TableService
@@ -210,12 +210,13 @@ async def test_a_closed_topic_holds_the_tables_posts_until_it_reopens(
     """A topic closed by an admin refuses the bot's posts (TOPIC_CLOSED): the hand goes on in
     private chats, nothing is posted elsewhere instead (not in General, not in the other
     topic), and once the topic is reopened the table's settlement comes there by itself."""
-    monkeypatch.setattr(messages, "TOPIC_RETRY", 0.2)
     forum = tg.forum("跑胡子论坛")
     topic_a, topic_b = tg.create_topic(forum, "一桌"), tg.create_topic(forum, "二桌")
     east, west = people(tg, "Alice", "Bob", "Carol"), people(tg, "Dave", "Erin", "Frank")
     rng = random.Random(4)
-    async with running_bot(make_config(tg, tmp_path / "db.sqlite3")) as app:
+    config = make_config(tg, tmp_path / "db.sqlite3",
+                         pacing=replace(FAST_PACING, topic_retry=0.2))
+    async with running_bot(config) as app:
         svc = services(app)
         (a, lobby_a), (b, _) = await asyncio.gather(
             open_table(tg, app, forum, topic_a, east), open_table(tg, app, forum, topic_b, west))

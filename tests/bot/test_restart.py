@@ -26,7 +26,7 @@ from support.play import play_hand
 from support.play import start_hand as start_hand_in_process
 
 from bot.i18n import t
-from bot.messages import Presenter
+from bot.present.panels import GroupPanels
 from engine import actions as A
 from engine import policy
 from engine.rules import QQ, get_rule_set
@@ -374,7 +374,7 @@ async def test_a_settlement_never_posted_is_posted_after_a_restart(
     async with running_bot(config) as app:
         users, group, lobby, _svc, table = await start_hand_in_process(tg, app)
         # the post never runs, as if the bot had died the moment the hand was stored
-        monkeypatch.setattr(Presenter, "_queue_settlement", lambda *_: None)
+        monkeypatch.setattr(GroupPanels, "settlement_later", lambda *_: None)
         table = await play_hand(tg, app, users, group, random.Random(3))
         record = table.current
         assert table.status == "between" and record.settle_msg_id is None

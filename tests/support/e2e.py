@@ -12,10 +12,12 @@ from pathlib import Path
 from telegram.ext import AIORateLimiter, Application
 
 from bot.config import Config
+from bot.present.pacing import Pacing
 from bot.telegram.app import Services, build_application
 from support.fakebot import FakeMessage, FakeTelegram, FakeUser
 
-FAST = dict(group_interval=0.05, dm_interval=0.0, send_interval=0.0, autoplay_delay=0.05)
+FAST_PACING = Pacing(group_interval=0.05, dm_interval=0.0, send_interval=0.0)
+FAST = dict(pacing=FAST_PACING, autoplay_delay=0.05)
 
 
 def make_config(tg: FakeTelegram, db: Path, **overrides: object) -> Config:
@@ -56,7 +58,7 @@ def hand_message(tg: FakeTelegram, user: FakeUser) -> FakeMessage | None:
     return photos[-1] if photos else None
 
 
-SCALE = 3.5 / float(FAST["group_interval"])
+SCALE = Pacing().group_interval / FAST_PACING.group_interval
 
 
 def action_buttons(msg: FakeMessage | None) -> list[tuple[str, str]]:

@@ -11,7 +11,7 @@ import pytest
 from telegram.ext import Application
 
 from bot.i18n import lang_of, t
-from bot.messages import event_line
+from bot.present.screens.words import event_line
 from bot.table import HandRecord, Table
 from engine import actions as A
 from engine import policy

@@ -3,7 +3,7 @@
 Telegram lets a bot send about 30 messages a second in all. At that ceiling, what to send
 first matters: the buttons a table waits for (a seat's new decision, a settlement's 再来一局, a
 new lobby) go before catch-up edits, group pictures and pings, which coalesce meanwhile in
-their chat's :class:`~bot.outbox.Outbox` (each job reads the state when it runs, so waiting
+their chat's :class:`~bot.present.outbox.Outbox` (each job reads the state when it runs, so waiting
 longer costs nothing but freshness). A job takes its slot *before* it renders, so no picture waits in
 memory for its turn; PTB's ``AIORateLimiter`` stays underneath as the hard guarantee.
 """

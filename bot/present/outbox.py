@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import warnings
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
-from datetime import timedelta
 
 from telegram.error import BadRequest, ChatMigrated, NetworkError, RetryAfter, TelegramError
-from telegram.warnings import PTBDeprecationWarning
+
+from bot.present.errors import retry_seconds
 
 log = logging.getLogger(__name__)
 
@@ -76,8 +75,8 @@ class Outbox:
                 try:
                     made = await job()
                 except RetryAfter as e:
-                    seconds = _seconds(e)
-                    log.warning("429 from Telegram: retrying in %s s", seconds)
+                    seconds = retry_seconds(e)
+                    log.warning("429 from Telegram for %r: sent again in %g s", key, seconds)
                     self._retry(key, job, loop.time() + seconds)
                     continue
                 except ChatMigrated as e:
@@ -132,13 +131,6 @@ class Outbox:
         self._jobs.setdefault(key, job)
         self._jobs.move_to_end(key, last=False)
         self._next_at = at
-
-
-def _seconds(e: RetryAfter) -> float:
-    with warnings.catch_warnings():  # PTB 22 warns that the type will become timedelta
-        warnings.simplefilter("ignore", PTBDeprecationWarning)
-        delay = e.retry_after
-    return delay.total_seconds() if isinstance(delay, timedelta) else float(delay)
 
 
 def _is_note(key: Hashable) -> bool:

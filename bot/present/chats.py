@@ -1,0 +1,131 @@
+"""The chats the presenter writes to: one paced :class:`~bot.present.outbox.Outbox` each,
+jobs held back for later, the bot-wide :class:`~bot.present.gate.Gate`, the renderer's
+thread, a basic group's move to its supergroup, and each group's language."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Hashable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+from bot.present.errors import quiet_rate_limiter
+from bot.present.gate import Gate
+from bot.present.outbox import Job, Outbox
+from bot.present.pacing import Pacing
+from bot.store import Store
+
+Migrate = Callable[[int, int], Awaitable[None]]  # (old chat id, new chat id)
+
+
+@dataclass
+class _Held:
+    """A job to be queued later (see :meth:`Chats.put_after`)."""
+
+    task: asyncio.Task[None]
+    job: Job
+    due: float  # loop time
+
+
+class Chats:
+    def __init__(self, store: Store, pacing: Pacing, default_lang: str,
+                 on_migrated: Migrate) -> None:
+        self.store = store
+        self.pacing = pacing
+        self.default_lang = default_lang
+        self.gate = Gate(pacing.send_interval)
+        self.flushing = False  # idle(): nothing is held back
+        self._on_migrated = on_migrated
+        self._outboxes: dict[Hashable, Outbox] = {}  # by chat; ("tidy", chat) for deletions
+        self._held: dict[tuple[int, Hashable], _Held] = {}
+        self._moved: dict[int, int] = {}  # basic group id -> its supergroup's id
+        self._group_lang: dict[int, str] = {}
+        # one thread renders: enough for the gate's pace (a picture takes ~5 ms), and every
+        # extra thread would keep its own malloc arena of picture-sized blocks
+        self._renderer = ThreadPoolExecutor(1, thread_name_prefix="render")
+        quiet_rate_limiter()  # a 429 is the outboxes' to answer, and to log
+
+    def outbox(self, chat_id: Hashable) -> Outbox:
+        box = self._outboxes.get(chat_id)
+        if box is None:
+            if isinstance(chat_id, int) and chat_id < 0:
+                box = Outbox(self.pacing.group_interval,
+                             on_migrated=lambda new: self._on_migrated(chat_id, new))
+            else:
+                box = Outbox(self.pacing.dm_interval if isinstance(chat_id, int) else 0.0)
+            self._outboxes[chat_id] = box
+        return box
+
+    def put(self, chat_id: Hashable, key: Hashable, job: Job) -> bool:
+        return self.outbox(chat_id).put(key, job)
+
+    def put_after(self, delay: float, chat_id: int, key: Hashable, job: Job) -> None:
+        """Queue ``job`` in ``delay`` seconds, or sooner if the key is already held for
+        sooner (one held job per key: it reads the state when it runs)."""
+        loop = asyncio.get_running_loop()
+        due = loop.time() + delay
+        held = self._held.get((chat_id, key))
+        if held is not None:
+            if held.due <= due:
+                return
+            held.task.cancel()
+
+        async def later() -> None:
+            await asyncio.sleep(delay)
+            del self._held[chat_id, key]
+            self.put(chat_id, key, job)
+        self._held[chat_id, key] = _Held(loop.create_task(later()), job, due)
+
+    async def idle(self) -> None:
+        """Send what is held back now, then wait until nothing is queued (tests)."""
+        self.flushing = True
+        try:
+            while self._held or any(b.busy for b in self._outboxes.values()):
+                for (chat_id, key), held in list(self._held.items()):
+                    del self._held[chat_id, key]
+                    held.task.cancel()
+                    self.put(chat_id, key, held.job)
+                await asyncio.gather(*(b.drain() for b in self._outboxes.values() if b.busy))
+        finally:
+            self.flushing = False
+
+    async def render(self, draw: Callable[..., bytes], *args: object) -> bytes:
+        return await asyncio.get_running_loop().run_in_executor(self._renderer, draw, *args)
+
+    def now(self, chat_id: int) -> int:
+        """The chat's id now: a basic group's supergroup id once it was upgraded."""
+        return self._moved.get(chat_id, chat_id)
+
+    def moved(self, old: int, new: int) -> None:
+        """The group ``old`` is the supergroup ``new`` now: what is queued for the old id
+        goes to the new one through the same outbox (one pace, one order)."""
+        self._moved[old] = new
+        box = self._outboxes.get(old)
+        if box is not None:
+            self._outboxes.setdefault(new, box)
+        for chat_id in (old, new):
+            self._group_lang.pop(chat_id, None)
+
+    async def group_lang(self, chat_id: int) -> str:
+        lang = self._group_lang.get(chat_id)
+        if lang is None:
+            lang = await self.store.chat_lang(chat_id) or self.default_lang
+            self._group_lang[chat_id] = lang
+        return lang
+
+    def set_group_lang(self, chat_id: int, lang: str) -> None:
+        self._group_lang[chat_id] = lang
+
+    async def lang_of(self, chat_id: int, lang: str | None) -> str:
+        """``lang`` if given, else the group's language, or the bot's default in private."""
+        if lang is not None:
+            return lang
+        return await self.group_lang(chat_id) if chat_id < 0 else self.default_lang
+
+    def shutdown(self) -> None:
+        self.gate.cancel()
+        self._renderer.shutdown(wait=False, cancel_futures=True)
+        for held in self._held.values():
+            held.task.cancel()
+        for box in self._outboxes.values():
+            box.cancel()

@@ -1,0 +1,101 @@
+"""The pacing policy: what is sent now, what is held and until when, when a player is pinged.
+
+Pure: plain values in, plain values out, no bot and no clock of its own (callers pass the
+loop time). Its knobs are one :class:`Pacing` settings object, given to the presenter.
+
+The rules, each a function here:
+
+- Every chat has its pace: a group one message-or-edit per ``group_interval`` seconds, a private
+  chat one per ``dm_interval``; the bot as a whole one per ``send_interval``
+  (:class:`~bot.present.gate.Gate`), where the kinds of :class:`Send` in ``Pacing.first`` go
+  ahead of the others (:func:`goes_first`). Today these are what a table waits for: a seat's
+  new buttons, a new lobby, a settlement's 再来一局, the private check a /join waits for. A
+  policy that puts answers and lobby changes first and lets the table picture lag is a
+  different ``first`` set.
+- A seat's private picture shows new buttons at once; any other change is held and rides on
+  the next edit (:func:`hand_hold`): the seat's own change (its cards, its keyboard going) at
+  most ``pressed_pace`` seconds, the table's alone at the catch-up pace.
+- The catch-up pace of a private chat follows the group's (:func:`catch_up_pace`): a waiting
+  seat's picture changes no more often than ``table_pace``, nor more often than the group's
+  own picture can (``group_interval``).
+- A decision left open ``ping_delay`` seconds gets a ping; at a 慢速 table a second one at
+  ``slow_reping``, before 托管 (:func:`next_ping_after`).
+- A forum topic that refuses posts is looked at again every ``topic_retry`` seconds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Send(Enum):
+    """What a Bot API call sends, as the policy tells them apart."""
+
+    ANSWER = "answer"  # a reply to a command: a note, a picture, a file, a replay step
+    PROBE = "probe"  # the private check a /join waits for
+    NEW_LOBBY = "new_lobby"  # a lobby posted: its 加入 / 开局 are what the table waits for
+    LOBBY_EDIT = "lobby_edit"  # a lobby's seats or settings changed
+    LIVE_SETTLEMENT = "live_settlement"  # a settlement posted with its 再来一局
+    SETTLEMENT = "settlement"  # a settlement without buttons, or its ready list changed
+    MATCH_SUMMARY = "match_summary"  # a match's 总结算
+    TABLE_PICTURE = "table_picture"  # the group's picture of a hand being played
+    DECISION = "decision"  # a seat's new buttons, or buttons withdrawn unanswered
+    SEAT_CATCH_UP = "seat_catch_up"  # a seat's picture following the table
+    PING = "ping"  # the nudge of a decision left open
+    TIDY = "tidy"  # a ping deleted once answered
+
+
+WAITED_FOR = frozenset({Send.PROBE, Send.NEW_LOBBY, Send.LIVE_SETTLEMENT, Send.DECISION})
+
+
+@dataclass(frozen=True)
+class Pacing:
+    """The pacing policy's settings (seconds)."""
+
+    group_interval: float = 3.5  # min seconds between two messages-or-edits in one group
+    dm_interval: float = 1.0  # the same in one private chat
+    send_interval: float = 0.04  # the same over all chats (25 a second)
+    ping_delay: float = 10.0  # a decision still open this long gets a ping
+    slow_reping: float = 90.0  # at a 慢速 table, a second ping this long after it was shown
+    pressed_pace: float = 3.0  # a seat's own change without new buttons is held at most this
+    # A waiting seat's picture (the whole table) follows it at most this often: "within a
+    # few seconds", merged into one edit. Measured with bench/bench_load.py: 5 s keeps the Bot
+    # API calls per action within 10 % of the 15 s used before.
+    table_pace: float = 5.0
+    topic_retry: float = 60.0  # a forum topic refusing posts is looked at again this often
+    first: frozenset[Send] = WAITED_FOR  # served ahead of the rest at the bot-wide gate
+
+
+def goes_first(pacing: Pacing, send: Send) -> bool:
+    """Whether a call of this kind goes ahead of the others at the bot-wide gate."""
+    return send in pacing.first
+
+
+def catch_up_pace(pacing: Pacing) -> float:
+    """How often a waiting seat's private picture follows the table: at most every
+    ``table_pace`` seconds, and never more often than the group's picture can change."""
+    return max(pacing.table_pace, pacing.group_interval)
+
+
+def hand_hold(pacing: Pacing, *, own_change: bool) -> float:
+    """The longest a change to a seat's private picture without new buttons may be held:
+    the seat's own (``own_change``: its cards, its keyboard going) or the table's alone."""
+    return pacing.pressed_pace if own_change else catch_up_pace(pacing)
+
+
+def hand_wait(pacing: Pacing, *, now: float, held_since: float, own_change: bool) -> float:
+    """Seconds left to hold a change to a seat's picture that has waited since
+    ``held_since`` (0 or less: send it now)."""
+    return held_since + hand_hold(pacing, own_change=own_change) - now
+
+
+def next_ping_after(pacing: Pacing, *, pings: int, slow: bool) -> float | None:
+    """Seconds after a decision was shown that its next ping is due, given the ``pings``
+    already sent for it; None when it has had them: one, or at a 慢速 table two (托管 only
+    comes after the second)."""
+    if pings == 0:
+        return pacing.ping_delay
+    if pings == 1 and slow:
+        return pacing.slow_reping
+    return None

@@ -1,0 +1,280 @@
+"""The group's panels of a table: the lobby message, one photo per hand (edited as the hand
+goes, with a short move log), its settlement with 再来一局 / 离开, a match's 总结算, and the
+lines that tell the table of a seat's 托管. Every call goes through the group's outbox; a post
+its forum topic refuses is looked at again later (see :meth:`GroupPanels.post`)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from functools import partial
+
+from telegram import Message
+from telegram.constants import ParseMode
+from telegram.error import BadRequest
+
+from bot.i18n import t
+from bot.present import birds, errors
+from bot.present.chats import Chats
+from bot.present.courier import Courier
+from bot.present.notes import Notes
+from bot.present.pacing import Send, goes_first
+from bot.present.screens.group import (
+    draw_table,
+    settlement_keyboard,
+    settlement_text,
+    table_screen,
+)
+from bot.present.screens.lobby import lobby_keyboard, lobby_text
+from bot.present.screens.match import summary_caption, summary_of
+from bot.present.screens.seat import SeatMarks, robots_of
+from bot.present.screens.words import last_action
+from bot.present.shown import Shown
+from bot.store import Store
+from bot.table import HandRecord, Table, TableService
+from bot.table import birds as table_birds
+from engine.views import PublicView
+from render import render_settlement
+from render.match import render_match
+
+log = logging.getLogger(__name__)
+
+
+class GroupPanels:
+    def __init__(self, chats: Chats, courier: Courier, notes: Notes, shown: Shown, store: Store,
+                 service: TableService, *, deep_link: Callable[[int], str],
+                 on_retry: Callable[[Table], None]) -> None:
+        self.chats = chats
+        self.courier = courier
+        self.notes = notes
+        self.shown = shown
+        self.store = store
+        self.service = service
+        self.deep_link = deep_link
+        self.on_retry = on_retry  # a table to look at again (its topic refused a post)
+        self._topic_retries: dict[int, asyncio.TimerHandle] = {}  # by table
+
+    def _slot(self, send: Send) -> Awaitable[None]:
+        return self.chats.gate.slot(urgent=goes_first(self.chats.pacing, send))
+
+    # --- queued --------------------------------------------------------------------------
+
+    def lobby_later(self, table: Table) -> None:
+        self.chats.put(table.chat_id, ("lobby", table.id), lambda: self._lobby(table))
+
+    def table_later(self, table: Table, record: HandRecord) -> None:
+        self.chats.put(table.chat_id, ("table", record.id), lambda: self._table(table, record))
+
+    def settlement_later(self, table: Table, record: HandRecord) -> None:
+        self.chats.put(table.chat_id, ("settle", record.id),
+                       lambda: self._settlement(table, record))
+
+    def match_later(self, table: Table, match_id: int) -> None:
+        self.chats.put(table.chat_id, ("match", match_id),
+                       lambda: self._match_summary(table, match_id))
+
+    def publish_trustee(self, table: Table, record: HandRecord) -> None:
+        """Tell the table which seats are in 托管, each once with a line in the group, as soon
+        as that tells nobody more than the play itself: a timeout on a claim would show that
+        the seat had been asked (what it holds), so its 托管 waits for its next public turn
+        (a discard) or the end of the hand. A seat that took back is unmarked at once."""
+        trustee = self.shown.hand(record).trustee
+        if not trustee and not any(p.autoplay for p in table.players.values()):
+            return
+        public_turn = record.hand.public_view().to_act
+        for seat, user_id in enumerate(record.users):
+            player = table.players.get(seat)
+            if player is None or player.user_id != user_id or not player.autoplay:
+                trustee.discard(seat)
+                continue
+            if seat in trustee:
+                continue
+            if record.hand.is_terminal() or seat in public_turn \
+                    or last_action(record.hand, seat).startswith("d:"):
+                trustee.add(seat)
+                name = record.names[seat]
+                self.notes.note(table.chat_id,
+                                lambda lang, name=name: t(lang, "trustee_note", name=name),
+                                thread_id=table.thread_id)
+
+    def forget(self, table: Table) -> None:
+        """The table's group messages are to be posted afresh (its group moved)."""
+        self.shown.table(table).lobby_text = None
+        if table.current is not None:
+            shown = self.shown.hand(table.current)
+            shown.table, shown.settle_caption = None, None
+
+    def cancel(self) -> None:
+        for retry in self._topic_retries.values():
+            retry.cancel()
+
+    # --- posting in the table's topic ------------------------------------------------------
+
+    async def post(self, table: Table, send: Callable[[], Awaitable[Message]]) -> Message | None:
+        """Send one of the table's group posts; None when its forum topic refuses it. Nothing
+        goes elsewhere instead (not to General: the topic is the table's). A closed topic
+        (TOPIC_CLOSED: only admins may post) is looked at again every ``topic_retry``
+        seconds; a deleted one ("message thread not found") closes the table once no hand
+        runs (see ``TableService.abandon``)."""
+        try:
+            return await send()
+        except BadRequest as e:
+            refusal = errors.topic_refusal(e)
+            if table.thread_id is None or refusal is None:
+                raise
+            log.warning("table %s: its topic %s in %s refuses posts: %s", table.id,
+                        table.thread_id, table.chat_id, e)
+        if refusal == "closed":
+            self._retry_topic(table)
+        else:
+            await self.service.abandon(table.id)
+        return None
+
+    def _retry_topic(self, table: Table) -> None:
+        """Look at the table again in ``topic_retry`` seconds: what it lacks is posted then,
+        if its topic is open again (else it waits once more)."""
+        if table.id in self._topic_retries:
+            return
+
+        def again() -> None:
+            del self._topic_retries[table.id]
+            if table.status != "closed":
+                self.on_retry(table)
+        self._topic_retries[table.id] = asyncio.get_running_loop().call_later(
+            self.chats.pacing.topic_retry, again)
+
+    # --- the panels ----------------------------------------------------------------------
+
+    def _timer(self, table: Table) -> float:
+        """The table's decision timer as chosen (SLOW for 慢速), else the bot's default."""
+        return self.service.action_timeout if table.timer is None else table.timer
+
+    async def _lobby(self, table: Table) -> int:
+        """Send or edit the lobby; once play starts, edit it a last time without buttons."""
+        lang = await self.chats.group_lang(table.chat_id)
+        text = lobby_text(table, lang, timer=self._timer(table),
+                          full_start_delay=self.service.full_start_delay)
+        bird_line = birds.waiting_line(table.rules, await table_birds.waiting(self.store, table), lang)
+        text += f"\n\n{bird_line}" if bird_line and table.status == "lobby" else ""
+        shown = self.shown.table(table)
+        if table.status != "lobby":
+            if table.lobby_msg_id is None:
+                return 0
+            msg_id = table.lobby_msg_id
+            await self.service.remember(table, lobby_msg_id=None)
+            if table.status == "closed":  # say so, even if not shown since a restart
+                text = t(lang, "lobby_closed", table=table.id)
+            elif shown.lobby_text is None:
+                return 0  # not shown since a restart: leave it
+            shown.lobby_text = None
+            await self._slot(Send.LOBBY_EDIT)
+            await self.courier.edit_text(table.chat_id, msg_id, text, None)
+            return 1
+        markup = lobby_keyboard(table, lang, mark=self.service.button_mark(table),
+                                timer=self._timer(table), deep_link=self.deep_link(table.id))
+        if table.lobby_msg_id is not None and table.current is not None and \
+                table.lobby_msg_id < max(table.current.group_msg_id or 0,
+                                         table.current.settle_msg_id or 0):
+            table.lobby_msg_id = None  # back to the lobby after a hand: a new one below it
+        if table.lobby_msg_id is None:
+            await self._slot(Send.NEW_LOBBY)
+            msg = await self.post(table, lambda: self.courier.send_message(
+                table.chat_id, text, reply_markup=markup, message_thread_id=table.thread_id))
+            if msg is None:
+                return 1
+            await self.service.remember(table, lobby_msg_id=msg.message_id)
+        elif (shown.lobby_text, shown.lobby_markup) == (text, markup):
+            return 0
+        else:
+            await self._slot(Send.LOBBY_EDIT)
+            await self.courier.edit_text(table.chat_id, table.lobby_msg_id, text, markup)
+        shown.lobby_text, shown.lobby_markup = text, markup
+        return 1
+
+    async def _table(self, table: Table, record: HandRecord) -> int:
+        lang = await self.chats.group_lang(table.chat_id)
+        if self._table_plan(table, record, lang) is None:
+            return 0
+        await self._slot(Send.TABLE_PICTURE)
+        plan = self._table_plan(table, record, lang)  # play went on meanwhile
+        if plan is None:
+            return 0
+        pub, caption = plan
+        marks = SeatMarks(frozenset(self.shown.hand(record).trustee), robots_of(record))
+        photo = await self.chats.render(draw_table, pub, record.names, lang, marks)
+        if record.group_msg_id is None:
+            msg = await self.post(table, lambda: self.courier.send_photo(
+                table.chat_id, photo, caption=caption, message_thread_id=table.thread_id))
+            if msg is None:
+                return 1
+            await self.service.remember_hand(record, group_msg_id=msg.message_id)
+        else:
+            await self.courier.edit_media(table.chat_id, record.group_msg_id, photo, caption,
+                                          None)
+        self.shown.hand(record).table = plan
+        return 1
+
+    def _table_plan(self, table: Table, record: HandRecord,
+                    lang: str) -> tuple[PublicView, str] | None:
+        """The group's table photo as it should be now, or None if it already is."""
+        shown = self.shown.hand(record)
+        plan = table_screen(table, record, shown.trustee, lang)
+        return None if shown.table == plan else plan
+
+    async def _settlement(self, table: Table, record: HandRecord) -> int:
+        """Send the settlement, then keep its ready list current; buttons only while it is the
+        table's latest hand and the table waits for 再来一局."""
+        lang = await self.chats.group_lang(table.chat_id)
+        shown, table_shown = self.shown.hand(record), self.shown.table(table)
+        if shown.totals is None:
+            shown.totals = await self.store.table_totals(table.id)
+        totals = shown.totals
+        if shown.birds is None:
+            shown.birds = await self.store.hand_birds(record.id)
+        live = table.current is record and table.status == "between"
+        next_birds = await table_birds.waiting(self.store, table) if live else []
+        caption = settlement_text(table, record, totals, lang, live, hand_birds=shown.birds,
+                                  next_birds=next_birds)
+        markup = None
+        if live:
+            table_shown.open_settlement = record
+            markup = settlement_keyboard(table, record, lang)
+        elif table_shown.open_settlement is record:
+            table_shown.open_settlement = None
+        if record.settle_msg_id is None:
+            pub = record.hand.public_view()
+            per_seat = tuple(totals.get(u, 0) for u in record.users)
+            await self._slot(Send.LIVE_SETTLEMENT if live else Send.SETTLEMENT)
+            photo = await self.chats.render(
+                partial(render_settlement, birds=birds.picture_birds(shown.birds)),
+                pub, record.names, per_seat, lang)
+            msg = await self.post(table, lambda: self.courier.send_photo(
+                table.chat_id, photo, caption=caption, reply_markup=markup,
+                parse_mode=ParseMode.HTML, message_thread_id=table.thread_id))
+            if msg is None:
+                return 1
+            await self.service.remember_hand(record, settle_msg_id=msg.message_id)
+        elif shown.settle_caption == caption:
+            return 0
+        else:
+            await self._slot(Send.SETTLEMENT)
+            await self.courier.edit_caption(table.chat_id, record.settle_msg_id, caption, markup,
+                                            parse_mode=ParseMode.HTML)
+        shown.settle_caption = caption
+        return 1
+
+    async def _match_summary(self, table: Table, match_id: int) -> int:
+        row = await self.store.match(match_id)
+        if row is None or row.summary_msg_id is not None:
+            return 0
+        summary = summary_of(row, await self.store.match_played(match_id))
+        lang = await self.chats.group_lang(table.chat_id)
+        photo = await self.chats.render(render_match, summary, lang)
+        caption = summary_caption(summary, row, lang)
+        await self._slot(Send.MATCH_SUMMARY)
+        msg = await self.post(table, lambda: self.courier.send_photo(
+            table.chat_id, photo, caption=caption, message_thread_id=table.thread_id))
+        if msg is not None:
+            await self.service.remember_match(match_id, msg.message_id)
+        return 1

@@ -1,0 +1,175 @@
+"""The presenter: the Telegram side of the table observer, and the one object callers hold.
+
+The group gets one panel at a time (:mod:`bot.present.panels`): the lobby, one photo per hand,
+then a settlement message with 再来一局 / 离开, through the group's outbox paced to one call per
+``group_interval`` seconds. Each seated player has one hand message in the private chat
+(:mod:`bot.present.seats`), paced to one call per ``dm_interval``. One-off messages answering
+commands are :mod:`bot.present.notes`. What each shows comes from :mod:`bot.present.screens`;
+when each goes from :mod:`bot.present.pacing`. Every call waits its turn at the bot-wide
+:class:`~bot.present.gate.Gate` and goes through the :class:`~bot.present.courier.Courier`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Hashable, Sequence
+
+from telegram import Bot
+
+from bot.i18n import t
+from bot.present.chats import Chats
+from bot.present.courier import Courier
+from bot.present.gate import Gate
+from bot.present.notes import Notes
+from bot.present.outbox import Outbox
+from bot.present.pacing import Pacing
+from bot.present.panels import GroupPanels
+from bot.present.seats import SeatMessages
+from bot.present.shown import Shown
+from bot.store import PlayedHand, Store
+from bot.table import HandRecord, Table, TableService
+
+log = logging.getLogger(__name__)
+
+
+class Presenter:
+    """Schedules every message and edit of the tables, and the one-off ones of commands."""
+
+    def __init__(self, bot: Bot, store: Store, service: TableService, *, pacing: Pacing,
+                 default_lang: str, username: str) -> None:
+        self.bot = Courier(bot)
+        self.store = store
+        self.service = service
+        self.pacing = pacing
+        self.default_lang = default_lang
+        self.username = username
+        self.chats = Chats(store, pacing, default_lang, self.migrate)
+        self.notes = Notes(self.chats, self.bot)
+        shown = Shown()
+        self.panels = GroupPanels(self.chats, self.bot, self.notes, shown, store, service,
+                                  deep_link=self.deep_link, on_retry=self.changed)
+        self.seats = SeatMessages(self.chats, self.bot, shown, service)
+        self._shown = shown
+
+    # --- plumbing ----------------------------------------------------------------------
+
+    @property
+    def gate(self) -> Gate:
+        return self.chats.gate
+
+    def outbox(self, chat_id: int) -> Outbox:
+        return self.chats.outbox(chat_id)
+
+    def chat_now(self, chat_id: int) -> int:
+        """The chat's id now: a basic group's supergroup id once it was upgraded."""
+        return self.chats.now(chat_id)
+
+    async def migrate(self, old: int, new: int) -> None:
+        """The group ``old`` became the supergroup ``new`` (told by a service message or by a
+        call refused with ChatMigrated). The service moves its table and records; whatever
+        is queued for the old id goes to the new one through the same outbox (one pace,
+        one order), and the table's group messages are posted afresh there."""
+        self.chats.moved(old, new)
+        for table in await self.service.move_chat(old, new):
+            log.info("table %s moved with its group from %s to %s", table.id, old, new)
+            self.panels.forget(table)
+            self.changed(table)
+
+    async def idle(self) -> None:
+        """Send what is held back now, then wait until nothing is queued (tests)."""
+        await self.chats.idle()
+
+    def shutdown(self) -> None:
+        self.panels.cancel()
+        self.chats.shutdown()
+
+    def deep_link(self, table_id: int) -> str:
+        return f"https://t.me/{self.username}?start=j{table_id}"
+
+    async def group_lang(self, chat_id: int) -> str:
+        return await self.chats.group_lang(chat_id)
+
+    def set_group_lang(self, chat_id: int, lang: str) -> None:
+        self.chats.set_group_lang(chat_id, lang)
+
+    async def probe_dm(self, user_id: int, text: str) -> bool:
+        """Send a private message; False when the user has not opened the bot (403)."""
+        return await self.bot.probe(user_id, text)
+
+    # --- observer ----------------------------------------------------------------------
+
+    def changed(self, table: Table) -> None:
+        if table.status == "lobby" or table.lobby_msg_id is not None:
+            self.panels.lobby_later(table)
+        old = self._shown.table(table).open_settlement
+        if old is not None and (old is not table.current or table.status != "between"):
+            self.panels.settlement_later(table, old)  # play moved on: its buttons go
+        record = table.current
+        if record is None:
+            return
+        if table.status == "between":
+            self.panels.settlement_later(table, record)
+        elif table.status == "playing":
+            self.panels.publish_trustee(table, record)
+            self.panels.table_later(table, record)
+        for seat, user_id in enumerate(record.users):
+            self.seats.sync_later(table, record, seat, user_id)
+
+    def settled(self, table: Table, record: HandRecord) -> None:
+        self.panels.publish_trustee(table, record)
+        self.panels.table_later(table, record)
+        self.panels.settlement_later(table, record)
+        for seat, user_id in enumerate(record.users):
+            if table.seat_of(user_id) is None:  # left (逃跑): final picture, no keyboard
+                self.seats.sync_later(table, record, seat, user_id)
+
+    def unposted(self, table: Table, record: HandRecord) -> None:
+        """After a restart: post the settlement of a hand the group never saw (without
+        buttons: its table has moved on)."""
+        self.panels.settlement_later(table, record)
+
+    def match_over(self, table: Table, match_id: int) -> None:
+        """Post a match's 总结算 (picture and text caption) in the table's topic, once: after
+        the settlement of its last hand, which is queued first."""
+        self.panels.match_later(table, match_id)
+
+    def closed(self, table: Table) -> None:
+        """The table is gone: its lobby (if shown) says so without buttons, else a note."""
+        if table.lobby_msg_id is not None:
+            self.panels.lobby_later(table)
+        else:
+            self.note(table.chat_id, lambda lang: t(lang, "stopped"), thread_id=table.thread_id)
+        old = self._shown.table(table).open_settlement
+        if old is not None:  # its 再来一局 / 离开 buttons go
+            self.panels.settlement_later(table, old)
+        if table.current is not None:
+            record = table.current
+            for seat, user_id in enumerate(record.users):
+                self.seats.sync_later(table, record, seat, user_id)
+
+    # --- one-off messages (see bot.present.notes) ---------------------------------------
+
+    def note(self, chat_id: int, text_of: Callable[[str], str], *, lang: str | None = None,
+             buttons_of: Callable[[str], Sequence[tuple[str, str]]] | None = None,
+             thread_id: int | None = None) -> None:
+        self.notes.note(chat_id, text_of, lang=lang, buttons_of=buttons_of, thread_id=thread_id)
+
+    def link_note(self, chat_id: int, text_of: Callable[[str], str],
+                  links_of: Callable[[str], Sequence[tuple[str, str]]], *, lang: str | None = None,
+                  key: Hashable | None = None) -> None:
+        self.notes.link_note(chat_id, text_of, links_of, lang=lang, key=key)
+
+    def document(self, chat_id: int, name: str, data: bytes,
+                 caption_of: Callable[[str], str], *, lang: str | None = None,
+                 thread_id: int | None = None) -> None:
+        self.notes.document(chat_id, name, data, caption_of, lang=lang, thread_id=thread_id)
+
+    def photo(self, chat_id: int, draw: Callable[[str], bytes],
+              caption_of: Callable[[str], str], *, lang: str | None = None,
+              thread_id: int | None = None) -> None:
+        self.notes.photo(chat_id, draw, caption_of, lang=lang, thread_id=thread_id)
+
+    def replay(self, chat_id: int, played: PlayedHand, step: int, *, lang: str | None = None,
+               thread_id: int | None = None, message_id: int | None = None) -> None:
+        self.notes.replay(chat_id, played, step, lang=lang, thread_id=thread_id,
+                          message_id=message_id)

@@ -1,0 +1,116 @@
+"""The group's screens of a hand: its table picture with a caption (the 公平性 fingerprint,
+the match, the move log, 托管, what the table waits for), and its settlement's caption and
+keyboard (再来一局 / 离开, 打鸟)."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Collection, Sequence
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot import callbacks as cb
+from bot.i18n import t
+from bot.present import birds, fairness
+from bot.present.screens.lobby import bird_row
+from bot.present.screens.seat import SeatMarks
+from bot.present.screens.words import match_lines, move_log, waiting_line
+from bot.store import BirdRow
+from bot.table import HandRecord, Table
+from engine.record import seed_commitment
+from engine.views import OutcomeKind, PublicView
+from render import render_table
+
+
+def draw_table(pub: PublicView, names: Sequence[str], lang: str, marks: SeatMarks) -> bytes:
+    """The group's picture (``render_table``), in the renderer's thread."""
+    return render_table(pub, names, lang, trustee=marks.trustee, robots=marks.robots)
+
+
+def table_screen(table: Table, record: HandRecord, trustee: Collection[int],
+                 lang: str) -> tuple[PublicView, str]:
+    """The group's table photo of the hand: the public view it draws and its caption
+    (``trustee``: the seats whose 托管 the table may know)."""
+    hand = record.hand
+    pub = hand.public_view()
+    head = t(lang, "table_caption", hand=record.no, dealer=record.names[pub.dealer],
+             stock=pub.stock_count)
+    if hand.seed is not None:  # the commitment, from the first picture of the hand on
+        head += " · " + t(lang, "table_seal", fp=fairness.fingerprint(hand.seed))
+    live_match = table.match if table.current is record else None
+    lines = [head, *match_lines(record, live_match, lang), *move_log(record, lang)]
+    if trustee:
+        lines.append(t(lang, "trustee_mark", names=t(lang, "name_sep").join(
+            record.names[s] for s in sorted(trustee))))
+    waiting = waiting_line(pub, record.names, lang)
+    if waiting is not None:
+        lines.append(waiting)
+    return pub, "\n".join(lines)
+
+
+def settlement_keyboard(table: Table, record: HandRecord, lang: str) -> InlineKeyboardMarkup:
+    """再来一局 and 离开 under the table's latest settlement (and 打鸟 where birds are)."""
+    return InlineKeyboardMarkup([[
+        InlineKeyboardButton(t(lang, "btn_again"),
+                             callback_data=cb.group("g", table.id, record.id)),
+        InlineKeyboardButton(t(lang, "btn_leave"),
+                             callback_data=cb.group("q", table.id, record.id)),
+    ], *bird_row(table, record.id, lang)])
+
+
+def settlement_text(table: Table, record: HandRecord, totals: dict[int, int], lang: str,
+                    live: bool, *, hand_birds: Sequence[BirdRow] = (),
+                    next_birds: Sequence[BirdRow] = ()) -> str:
+    """The settlement caption, in HTML (the 公平性 part is an expandable blockquote);
+    the birds (打鸟) after the seats, with what each seat paid them or got from them."""
+    outcome = record.hand.outcome
+    assert outcome is not None
+    names = record.names
+    lines: list[str] = []
+    if outcome.kind == OutcomeKind.WIN and outcome.win is not None:
+        win = outcome.win
+        assert outcome.winner is not None
+        # 湖南: 囤 times multiplying 名堂 (×n), else 底数 times 番 added up
+        times = record.hand.rules.mingtang_multiply
+        lines.append(t(lang, "settle_win_tun" if times else "settle_win",
+                       winner=names[outcome.winner], huxi=win.huxi, di=win.di, fan=win.fan))
+        item = "mingtang_times" if times else "mingtang_item"
+        items = " ".join(t(lang, item, name=name, fan=fan)
+                         for name, fan in win.mingtang) or t(lang, "settle_plain")
+        flags = [t(lang, f) for f, on in (("flag_tianhu", win.tianhu), ("flag_dihu", win.dihu),
+                                           ("flag_zimo", win.zimo),
+                                           ("flag_haidi", win.haidi)) if on]
+        if outcome.fed_by is not None:
+            flags.append(t(lang, "flag_fed", name=names[outcome.fed_by]))
+        lines.append(" · ".join([t(lang, "settle_mingtang", items=items), *flags]))
+    elif outcome.kind == OutcomeKind.DRAW:
+        lines.append(t(lang, "settle_draw"))
+    elif outcome.kind == OutcomeKind.DISSOLVED:
+        lines.append(t(lang, "settle_dissolved"))
+    else:
+        assert outcome.escaper is not None
+        lines.append(t(lang, "settle_escape", name=names[outcome.escaper],
+                       points=max(outcome.points)))
+    for seat, user_id in enumerate(record.users):
+        name = t(lang, "xing_name", name=names[seat]) if seat == outcome.xing else names[seat]
+        lines.append(t(lang, "settle_points", name=name, points=outcome.points[seat],
+                       total=totals.get(user_id, 0)))
+    lines += birds.settled_lines(record, hand_birds, lang)
+    lines += match_lines(record, table.match if live else None, lang)
+    seed = record.hand.seed
+    if seed is not None:  # the hand is over: its seed may be told
+        lines.append(t(lang, "settle_seal", fp=fairness.fingerprint(seed)))
+    tail: list[str] = []
+    if live:
+        ready = [p.name for p in table.players.values() if p.ready]
+        if ready:
+            tail.append(t(lang, "settle_ready", names=t(lang, "name_sep").join(ready)))
+        tail.append(t(lang, "settle_next"))
+        bird_line = birds.waiting_line(table.rules, next_birds, lang)
+        tail += [bird_line] if bird_line else []
+    parts = [html.escape("\n".join(lines))]
+    if seed is not None:  # the 公平性 part: folded until a curious player opens it
+        fair = t(lang, "settle_fairness", seed=seed, sha=seed_commitment(seed))
+        parts.append(f"<blockquote expandable>{html.escape(fair)}</blockquote>")
+    parts += [html.escape(line) for line in tail]
+    return "\n".join(parts)

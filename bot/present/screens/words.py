@@ -1,0 +1,100 @@
+"""Words shared by the screens: the move log, what the table waits for, the rules, timer
+and match in brief, and a match's running score."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.i18n import rule_set_name, t
+from bot.table import SLOW, HandRecord, Match
+from engine import cards as C
+from engine.rules import RuleSet
+from engine.state import Hand
+from engine.views import Event, PublicView
+
+LOG_EVENTS = 5  # public events shown under the table photo
+QUIET_EVENTS = frozenset({"deal", "pass", "to_row"})
+CLAIM_ENDS = frozenset({"chi", "peng", "pao", "hu", "to_row"})  # events that settle a claim
+
+
+def event_line(event: Event, names: Sequence[str], lang: str) -> str:
+    who = names[event.seat] if event.seat is not None else ""
+    what = t(lang, f"ev_{event.kind}")
+    cards = " ".join(C.format_cards(g) for g in event.groups) if event.groups \
+        else C.format_cards(event.cards)
+    return " ".join(p for p in (who, what, cards) if p)
+
+
+def move_log(record: HandRecord, lang: str) -> list[str]:
+    """The last few public events: only ``visible_to is None`` ones, with the cards they show."""
+    events = [e for e in record.hand.history
+              if e.visible_to is None and e.kind not in QUIET_EVENTS]
+    return [event_line(e, record.names, lang) for e in events[-LOG_EVENTS:]]
+
+
+def waiting_line(pub: PublicView, names: Sequence[str], lang: str) -> str | None:
+    """What the table waits for, as anyone may know it: the seat that must discard, or only
+    that answers are awaited, never who is asked (that would tell what he holds)."""
+    if pub.to_act:
+        return t(lang, "wait_discard", name=names[pub.to_act[0]])
+    if pub.waiting:
+        return t(lang, "wait_answers")
+    return None
+
+
+def claim_taker(history: Sequence[Event], since: int) -> Event | None:
+    """The public event that settled the claim opened at ``history[since]``: who took the card
+    (吃, 碰, 跑 or 胡), or None if it went to the discard row or is still open."""
+    for event in history[since:]:
+        if event.visible_to is None and event.kind in CLAIM_ENDS:
+            return event if event.kind != "to_row" else None
+    return None
+
+
+def last_action(hand: Hand, seat: int) -> str:
+    """The seat's last logged action ("" before its first)."""
+    return next((action for s, action in reversed(hand.log) if s == seat), "")
+
+
+def rules_label(rules: RuleSet, lang: str) -> str:
+    """The rules in brief, as the pictures label them: ``湖南跑胡子 · 4人``,
+    ``湖南跑胡子 · 2人 · 去20张``, ``QQ跑胡子 · 3人``."""
+    parts = [rule_set_name(rules.id, lang), t(lang, "rules_seats", n=rules.players)]
+    if rules.two_seat:
+        parts.append(t(lang, f"two_{rules.two_seat}"))
+    return " · ".join(parts)
+
+
+def timer_label(seconds: int | float | None, lang: str) -> str:
+    if seconds == SLOW:
+        return t(lang, "timer_slow")
+    return t(lang, "timer_seconds", seconds=f"{seconds:g}")
+
+
+def match_label(hands: int, lang: str) -> str:
+    """单局 for single hands, else ``8局``."""
+    return t(lang, "match_single") if hands == 1 else t(lang, "match_hands", n=hands)
+
+
+def signed(points: int) -> str:
+    return f"{points:+,}" if points else "0"
+
+
+def match_scores(names: Sequence[str], totals: Sequence[int], lang: str) -> str:
+    """``A +6 · B -3 · C -3``: each player's match score."""
+    return " · ".join(t(lang, "match_score", name=n, points=signed(p))
+                      for n, p in zip(names, totals, strict=True))
+
+
+def match_lines(record: HandRecord, match: Match | None, lang: str) -> list[str]:
+    """The caption lines of a hand of a match: 第 k/N 局 and, once a hand of it is played,
+    each seat's running match score (none for a single hand)."""
+    if record.match_place is None:
+        return []
+    k, n = record.match_place
+    lines = [t(lang, "match_hand", k=k, n=n)]
+    if match is not None and match.played:
+        lines.append(t(lang, "match_scores", scores=match_scores(record.names, match.totals,
+                                                                 lang)))
+    return lines
+
