@@ -95,8 +95,7 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
                            ready_timeout=config.ready_timeout,
                            full_start_delay=config.full_start_delay,
                            default_lang=config.default_lang, rng=rng, seed=config.seed)
-    presenter = Presenter(app.bot, store, service, group_interval=config.group_interval,
-                          dm_interval=config.dm_interval, send_interval=config.send_interval,
+    presenter = Presenter(app.bot, store, service, pacing=config.pacing,
                           default_lang=config.default_lang, username=app.bot.username)
     assert app.job_queue is not None, "install python-telegram-bot[job-queue]"
     hub.presenter, hub.timers = presenter, Timers(app.job_queue, service)
