@@ -11,7 +11,7 @@ from test_bot_e2e import action_buttons, hand_message, make_config, running_bot,
 from test_bot_e2e import tg as tg  # noqa: F401  (the scaled-clock fixture)
 
 from bot.i18n import t
-from bot.store import Tx
+from bot.store.writes import Writes as Tx
 
 
 def fail_next_action_write(monkeypatch) -> list[int]:
