@@ -40,7 +40,7 @@ from bot.handlers import Handlers
 from bot.i18n import CATALOGS, t
 from bot.messages import Presenter
 from bot.notify import Notifier
-from bot.store import Store
+from bot.store import Store, open_store
 from bot.tables import HandRecord, Table, TableService
 from bot.timers import Timers
 from bot.votes import Votes
@@ -165,7 +165,11 @@ def _commands(names: tuple[str, ...], lang: str) -> list[BotCommand]:
 
 async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
                      rng: random.Random | None) -> None:
-    store = await Store.open(config.db_path)
+    store = await open_store(config.database_url or config.db_path)
+    if not await store.claim(app.bot.id):
+        await store.close()
+        raise StartupError(f"bot {app.bot.id} is served by another running paohuzi-bot on"
+                           " DATABASE_URL; stop it first (one process per bot token)")
     hub = Hub()
     service = TableService(store, hub, action_timeout=config.action_timeout,
                            autoplay_delay=config.autoplay_delay,

@@ -5,6 +5,8 @@ from collections.abc import AsyncIterator
 import pytest
 from fakebot import FakeTelegram
 
+pytest_plugins = ["support.postgres"]  # postgres_server, fresh_postgres_url, store_url
+
 
 @pytest.fixture
 async def fake_tg() -> AsyncIterator[FakeTelegram]:

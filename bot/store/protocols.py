@@ -7,7 +7,7 @@ The methods are documented where they are written once for every backend,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Protocol
@@ -41,7 +41,11 @@ class Tx(Protocol):
         ...
 
     async def create_table(self, chat_id: int, opener_id: int, base: int, rules: str = "qq",
-                           timer: int | None = None, thread_id: int | None = None) -> int:
+                           timer: int | None = None, thread_id: int | None = None,
+                           bot_id: int = 0) -> int:
+        ...
+
+    async def seated_at(self, user_id: int) -> list[TableRow]:
         ...
 
     async def update_table(self, table_id: int, **cols: object) -> None:
@@ -138,13 +142,35 @@ class Store(Protocol):
     async def schema_version(self) -> int:
         ...
 
+    async def claim(self, bot_id: int) -> bool:
+        """Serve ``bot_id`` from this process alone: False when another process serves it."""
+
+    # whole tables, by the schema's names (copy-store, benchmarks)
+
+    async def columns(self, table: str) -> list[str]:
+        ...
+
+    async def count(self, table: str) -> int:
+        ...
+
+    def dump(self, table: str, columns: Sequence[str],
+             batch: int = 10_000) -> AsyncIterator[list[tuple[object, ...]]]:
+        ...
+
+    async def load(self, table: str, columns: Sequence[str],
+                   rows: Iterable[Sequence[object]]) -> None:
+        ...
+
     async def user(self, user_id: int) -> UserRow | None:
         ...
 
     async def chat_lang(self, chat_id: int) -> str | None:
         ...
 
-    async def open_tables(self) -> list[TableRow]:
+    async def open_tables(self, bot_id: int | None = None) -> list[TableRow]:
+        ...
+
+    async def seated_at(self, user_id: int) -> list[TableRow]:
         ...
 
     async def seats(self, table_id: int) -> list[SeatRow]:

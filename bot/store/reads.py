@@ -25,7 +25,7 @@ from bot.store.rows import (
     UserRow,
     VoteRow,
 )
-from bot.store.writes import Writes
+from bot.store.writes import SEATED_AT, Writes, table_row
 
 
 class Queries(ABC):
@@ -55,9 +55,18 @@ class Queries(ABC):
         row = await self._one("SELECT lang FROM chats WHERE chat_id = ?", chat_id)
         return row["lang"] if row else None
 
-    async def open_tables(self) -> list[TableRow]:
-        rows = await self._all("SELECT * FROM tables WHERE status != 'closed' ORDER BY id")
-        return [_table_row(r) for r in rows]
+    async def open_tables(self, bot_id: int | None = None) -> list[TableRow]:
+        """The open tables of one bot (the store may serve several), or of every bot."""
+        if bot_id is None:
+            rows = await self._all("SELECT * FROM tables WHERE status != 'closed' ORDER BY id")
+        else:
+            rows = await self._all("SELECT * FROM tables WHERE bot_id = ? AND status != 'closed'"
+                                   " ORDER BY id", bot_id)
+        return [table_row(r) for r in rows]
+
+    async def seated_at(self, user_id: int) -> list[TableRow]:
+        """The open tables, of any bot, where the user has a seat."""
+        return [table_row(r) for r in await self._all(SEATED_AT, user_id)]
 
     async def seats(self, table_id: int) -> list[SeatRow]:
         rows = await self._all("SELECT * FROM seats WHERE table_id = ? ORDER BY seat", table_id)
@@ -83,7 +92,7 @@ class Queries(ABC):
     async def table(self, table_id: int) -> TableRow | None:
         """A table, open or closed."""
         row = await self._one("SELECT * FROM tables WHERE id = ?", table_id)
-        return None if row is None else _table_row(row)
+        return None if row is None else table_row(row)
 
     async def _hand_row(self, row: Row) -> HandRow:
         log = await self._all(
@@ -223,12 +232,14 @@ class Queries(ABC):
         return [await self._played(r) for r in rows]
 
     async def best_hand(self, user_id: int, rule_set: str = QQ_ID) -> PlayedHand | None:
-        """The hand of a rule set this user won for the most points (the earliest of equals)."""
+        """The hand of a rule set this user won for the most points (the earliest of equals),
+        found walking ``results_by_points`` down from his best result (a win is almost always
+        among his first few)."""
         row = await self._one(
-            "SELECT h.*, t.base FROM hands h JOIN tables t ON t.id = h.table_id"
-            " JOIN results r ON r.hand_id = h.id AND r.seat = h.winner"
-            " WHERE r.user_id = ? AND (h.rule_set = ? OR h.rule_set LIKE ?)"
-            " ORDER BY r.points DESC, h.id LIMIT 1", user_id, rule_set, f"{rule_set}/%")
+            "SELECT h.*, t.base FROM results r JOIN hands h ON h.id = r.hand_id"
+            " JOIN tables t ON t.id = h.table_id"
+            " WHERE r.user_id = ? AND r.seat = h.winner AND (h.rule_set = ? OR h.rule_set LIKE ?)"
+            " ORDER BY r.points DESC, r.hand_id LIMIT 1", user_id, rule_set, f"{rule_set}/%")
         return await self._played(row) if row is not None else None
 
     # --- replays, pictures (/replay, /rank, /me) -----------------------------------------
@@ -250,8 +261,8 @@ class Queries(ABC):
     async def last_played_id(self, user_id: int) -> int | None:
         """The id of the last finished hand ``user_id`` sat at, in any group."""
         row = await self._one(
-            "SELECT MAX(r.hand_id) AS id FROM results r JOIN hands h ON h.id = r.hand_id"
-            " WHERE r.user_id = ? AND h.status = 'done'", user_id)
+            "SELECT r.hand_id AS id FROM results r JOIN hands h ON h.id = r.hand_id"
+            " WHERE r.user_id = ? AND h.status = 'done' ORDER BY r.hand_id DESC LIMIT 1", user_id)
         return None if row is None else row["id"]
 
     async def recent_points(self, user_ids: Sequence[int], rule_set: str,
@@ -284,7 +295,7 @@ class Queries(ABC):
         hands = await self._all(
             "SELECT * FROM (SELECT h.*, t.base FROM results r JOIN hands h ON h.id = r.hand_id"
             " JOIN tables t ON t.id = h.table_id WHERE r.user_id = ? AND h.status = 'done'"
-            " AND (h.rule_set = ? OR h.rule_set LIKE ?) ORDER BY h.id DESC LIMIT ?)"
+            " AND (h.rule_set = ? OR h.rule_set LIKE ?) ORDER BY r.hand_id DESC LIMIT ?)"
             " AS last_hands ORDER BY id", user_id, rule_set, f"{rule_set}/%", last)
         if not hands:
             return []
@@ -340,12 +351,6 @@ class Queries(ABC):
 
 def _bird_row(r: Row) -> BirdRow:
     return BirdRow(r["user_id"], str(r["name"]), r["seat"], r["points"])
-
-
-def _table_row(r: Row) -> TableRow:
-    return TableRow(r["id"], r["chat_id"], r["opener_id"], r["status"], r["dealer"],
-                    r["draws_in_row"], r["version"], r["base"], r["lobby_msg_id"],
-                    r["rules"], r["timer"], r["thread_id"], r["match_hands"])
 
 
 def _match_row(r: Row) -> MatchRow:

@@ -60,6 +60,7 @@ class TableRow:
     timer: int | None = None  # decision timer in seconds; None the bot's default, 0 慢速
     thread_id: int | None = None  # its forum topic (None: not a forum, or General)
     match_hands: int = 1  # hands a match of this table has: 1 (single hands), 4, 8 or 16
+    bot_id: int = 0  # the bot that opened it (its Telegram id; 0: a store one bot serves alone)
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ coroutine; reads run on it between them. The schema version is SQLite's ``user_v
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -98,3 +98,33 @@ class SqliteStore(Queries):
         row = await self._one("PRAGMA user_version")
         assert row is not None
         return int(row[0])
+
+    async def claim(self, bot_id: int) -> bool:
+        """A SQLite file is one process's as a whole: ``bot.app.claim_database`` locks the
+        file before the store opens, so every bot id of it is this process's."""
+        return True
+
+    # --- whole tables (copy-store, benchmarks): names from the schema, never from users ---
+
+    async def columns(self, table: str) -> list[str]:
+        return [r["name"] for r in await self._all(f"PRAGMA table_info({table})")]
+
+    async def count(self, table: str) -> int:
+        row = await self._one(f"SELECT COUNT(*) FROM {table}")
+        assert row is not None
+        return int(row[0])
+
+    async def dump(self, table: str, columns: Sequence[str],
+                   batch: int = 10_000) -> AsyncIterator[list[tuple[object, ...]]]:
+        """Every row of ``table`` (those ``columns``), ``batch`` rows at a time."""
+        async with self._db.execute(f"SELECT {', '.join(columns)} FROM {table}") as cur:
+            while rows := await cur.fetchmany(batch):
+                yield [tuple(r) for r in rows]
+
+    async def load(self, table: str, columns: Sequence[str],
+                   rows: Iterable[Sequence[object]]) -> None:
+        """Insert rows as they are (ids included), in one transaction."""
+        marks = ", ".join("?" * len(columns))
+        async with self.transaction():
+            await self._db.executemany(
+                f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)

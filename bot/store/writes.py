@@ -5,8 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.store.conn import Conn, now
-from bot.store.rows import rule_set_id
+from bot.store.conn import Conn, Row, now
+from bot.store.rows import TableRow, rule_set_id
+
+# The open tables, of any bot, where a user has a seat (``seats_by_user``).
+SEATED_AT = ("SELECT t.* FROM seats s JOIN tables t ON t.id = s.table_id"
+             " WHERE s.user_id = ? AND t.status != 'closed' ORDER BY t.id")
 
 
 class Writes:
@@ -54,11 +58,18 @@ class Writes:
         await self.exec("DELETE FROM chats WHERE chat_id = ?", old)
 
     async def create_table(self, chat_id: int, opener_id: int, base: int, rules: str = "qq",
-                           timer: int | None = None, thread_id: int | None = None) -> int:
+                           timer: int | None = None, thread_id: int | None = None,
+                           bot_id: int = 0) -> int:
+        """A new table in its lobby, owned by ``bot_id`` (0: a store one bot serves alone)."""
         return await self._insert(
-            "INSERT INTO tables (chat_id, opener_id, status, base, rules, timer, thread_id)"
-            " VALUES (?, ?, 'lobby', ?, ?, ?, ?)",
-            chat_id, opener_id, base, rules, timer, thread_id)
+            "INSERT INTO tables (chat_id, opener_id, status, base, rules, timer, thread_id,"
+            " bot_id) VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?)",
+            chat_id, opener_id, base, rules, timer, thread_id, bot_id)
+
+    async def seated_at(self, user_id: int) -> list[TableRow]:
+        """The open tables, of any bot, where the user has a seat, as this transaction sees
+        them (check it in the transaction that seats him)."""
+        return [table_row(r) for r in await self._conn.all(SEATED_AT, (user_id,))]
 
     async def _update(self, sql_table: str, where: dict[str, object],
                       cols: dict[str, object]) -> None:
@@ -215,3 +226,9 @@ class Writes:
         """Note that the user is told of the table; False when he was already."""
         return bool(await self.exec("INSERT INTO notified (table_id, user_id) VALUES (?, ?)"
                                     " ON CONFLICT DO NOTHING", table_id, user_id))
+
+
+def table_row(r: Row) -> TableRow:
+    return TableRow(r["id"], r["chat_id"], r["opener_id"], r["status"], r["dealer"],
+                    r["draws_in_row"], r["version"], r["base"], r["lobby_msg_id"],
+                    r["rules"], r["timer"], r["thread_id"], r["match_hands"], r["bot_id"])
