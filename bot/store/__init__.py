@@ -7,8 +7,9 @@ hand. Writes go through :meth:`Store.transaction`, which commits or rolls back a
 
 Layout: :mod:`.rows` (what reads return), :mod:`.protocols` (what callers type against),
 :mod:`.reads` and :mod:`.writes` (the SQL, once for every backend), :mod:`.schema` and
-``migrations/`` (the schema, one ``.sql`` file per migration), :mod:`.sqlite` (the backend),
-:mod:`.factory` (which backend a path or URL names).
+``migrations/`` (the schema, one ``.sql`` file per migration), the backends :mod:`.sqlite`
+(the default, one file) and :mod:`.postgres` (``DATABASE_URL``, shared by several bots),
+:mod:`.factory` (which backend a path or URL names) and :mod:`.copy` (``copy-store``).
 """
 
 from bot.store.factory import open_store

@@ -133,8 +133,7 @@ class Queries(ABC):
     async def next_hand_no(self, chat_id: int) -> int:
         """The number of a group's next hand: its hands count 1, 2, 3… over all its tables."""
         row = await self._one(
-            "SELECT COALESCE(MAX(h.no), 0) + 1 AS n FROM hands h"
-            " JOIN tables t ON t.id = h.table_id WHERE t.chat_id = ?", chat_id)
+            "SELECT COALESCE(MAX(no), 0) + 1 AS n FROM hands WHERE chat_id = ?", chat_id)
         assert row is not None
         return int(row["n"])
 
@@ -197,7 +196,7 @@ class Queries(ABC):
         """A chat's last ``limit`` finished hands, newest first."""
         rows = await self._all(
             "SELECT h.*, t.base FROM hands h JOIN tables t ON t.id = h.table_id"
-            " WHERE t.chat_id = ? AND h.status = 'done' ORDER BY h.id DESC LIMIT ?",
+            " WHERE h.chat_id = ? AND h.status = 'done' ORDER BY h.id DESC LIMIT ?",
             chat_id, limit)
         return [await self._played(r) for r in rows]
 
@@ -247,14 +246,13 @@ class Queries(ABC):
     async def hand_in_chat(self, chat_id: int, no: int) -> tuple[int, str] | None:
         """(id, status) of a group's hand number ``no``; None when the group has none."""
         row = await self._one(
-            "SELECT h.id, h.status FROM hands h JOIN tables t ON t.id = h.table_id"
-            " WHERE t.chat_id = ? AND h.no = ?", chat_id, no)
+            "SELECT id, status FROM hands WHERE chat_id = ? AND no = ?", chat_id, no)
         return None if row is None else (row["id"], row["status"])
 
     async def played_hand(self, hand_id: int) -> tuple[int, PlayedHand] | None:
         """(the group's chat id, the hand) of a finished hand; None for any other id."""
         row = await self._one(
-            "SELECT h.*, t.base, t.chat_id FROM hands h JOIN tables t ON t.id = h.table_id"
+            "SELECT h.*, t.base FROM hands h JOIN tables t ON t.id = h.table_id"
             " WHERE h.id = ? AND h.status = 'done'", hand_id)
         return None if row is None else (row["chat_id"], await self._played(row))
 
@@ -273,9 +271,9 @@ class Queries(ABC):
         stopping after ``last``, however many hands he played. Birds are not hands."""
         if not user_ids:
             return {}
-        in_chat = "" if chat_id is None else " AND t.chat_id = ?"
+        in_chat = "" if chat_id is None else " AND h.chat_id = ?"
         part = ("SELECT * FROM (SELECT r.user_id, r.points, r.hand_id AS k FROM results r"
-                " JOIN hands h ON h.id = r.hand_id JOIN tables t ON t.id = h.table_id"
+                " JOIN hands h ON h.id = r.hand_id"
                 f" WHERE r.user_id = ? AND (h.rule_set = ? OR h.rule_set LIKE ?){in_chat}"
                 " ORDER BY r.hand_id DESC LIMIT ?) AS part")
         args: list[object] = []

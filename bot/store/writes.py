@@ -41,6 +41,7 @@ class Writes:
         their hands, history and hand numbers), its leaderboard and its settings move to the
         new id; scores the new id already holds are added up."""
         await self.exec("UPDATE tables SET chat_id = ? WHERE chat_id = ?", new, old)
+        await self.exec("UPDATE hands SET chat_id = ? WHERE chat_id = ?", new, old)
         await self.exec("INSERT INTO notify (chat_id, user_id) SELECT CAST(? AS BIGINT), user_id"
                         " FROM notify WHERE chat_id = ? ON CONFLICT DO NOTHING", new, old)
         await self.exec("DELETE FROM notify WHERE chat_id = ?", old)
@@ -127,8 +128,9 @@ class Writes:
     async def create_hand(self, table_id: int, no: int, rule_set: str, seed: int,
                           dealer: int) -> int:
         return await self._insert(
-            "INSERT INTO hands (table_id, no, rule_set, seed, dealer, status)"
-            " VALUES (?, ?, ?, ?, ?, 'running')", table_id, no, rule_set, str(seed), dealer)
+            "INSERT INTO hands (table_id, chat_id, no, rule_set, seed, dealer, status)"
+            " VALUES (?, (SELECT chat_id FROM tables WHERE id = ?), ?, ?, ?, ?, 'running')",
+            table_id, table_id, no, rule_set, str(seed), dealer)
 
     async def append_action(self, hand_id: int, seq: int, seat: int, action: str,
                             auto: bool = False) -> None:

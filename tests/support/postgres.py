@@ -55,6 +55,14 @@ def _as_user() -> tuple[list[str], str | None]:
     raise RuntimeError("running as root and no unprivileged user to run PostgreSQL as")
 
 
+_skipped: list[str] = []  # why the PostgreSQL tests were skipped, said once at the end
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if _skipped:
+        terminalreporter.write_line(_skipped[0])
+
+
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[str]:
     """The URL of a PostgreSQL server (its ``postgres`` database) for this session."""
@@ -65,6 +73,7 @@ def postgres_server() -> Iterator[str]:
     if bindir is None:
         if os.environ.get("REQUIRE_POSTGRES") == "1":
             pytest.fail(NOT_INSTALLED + " (REQUIRE_POSTGRES=1)")
+        _skipped.append(NOT_INSTALLED)
         pytest.skip(NOT_INSTALLED)
     prefix, user = _as_user()
     home = Path(tempfile.mkdtemp(prefix="paohuzi-pg-"))
