@@ -1,8 +1,11 @@
 """``python -m bot`` / ``paohuzi-bot``: read the configuration, claim the database and run
-(long polling, or a webhook with WEBHOOK_URL). Start-up errors are one line and exit 2."""
+(long polling, or a webhook with WEBHOOK_URL). Start-up errors are one line and exit 2.
+
+``python -m bot copy-store SRC DST`` copies a whole store into an empty one instead."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import sys
@@ -12,6 +15,9 @@ from bot.config import ConfigError, load_config
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["copy-store"]:
+        copy_store(sys.argv[2:])
+        return
     try:
         config = load_config(os.environ)
     except ConfigError as e:
@@ -23,14 +29,32 @@ def main() -> None:
     from bot.claim import StartupError, claim_database  # after the config is known good
     from bot.telegram.app import run
 
+    lock: int | None = None
     try:
-        lock = claim_database(config.db_path)
+        if not config.database_url:  # PostgreSQL: the bot's token is claimed at start
+            lock = claim_database(config.db_path)
+        run(config)
     except StartupError as e:
         _fail(str(e))
-    try:
-        run(config)
     finally:
-        os.close(lock)
+        if lock is not None:
+            os.close(lock)
+
+
+def copy_store(args: list[str]) -> None:
+    """``copy-store SRC DST``: copy a whole store into an empty one (URLs
+    ``sqlite:///ABSOLUTE/PATH`` or ``postgresql://USER@HOST:PORT/DB``), printing the rows
+    copied per table."""
+    if len(args) != 2:
+        _fail("usage: python -m bot copy-store SRC DST (sqlite:///ABSOLUTE/PATH or "
+              "postgresql://USER@HOST:PORT/DB)")
+    from bot.store.copy import CopyError
+    from bot.store.copy import copy_store as copy
+
+    try:
+        asyncio.run(copy(*args))
+    except (CopyError, OSError) as e:
+        _fail(f"copy-store: {e}")
 
 
 def _fail(message: str) -> NoReturn:

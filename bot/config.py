@@ -28,6 +28,9 @@ class Config:
     token: str = field(repr=False)
     api_base_url: str | None = None  # the Bot API URL prefix before the token (PTB's base_url)
     db_path: Path = Path("paohuzi.sqlite3")
+    # postgresql://USER@HOST:PORT/DB: the store is that PostgreSQL database (several bots may
+    # share it) instead of the SQLite file at db_path; hidden from repr (it may hold a password)
+    database_url: str | None = field(default=None, repr=False)
     action_timeout: float = 60.0  # seconds a player has for a decision before 托管
     ready_timeout: float = 120.0  # seconds to press 再来一局 before being unseated
     full_start_delay: float = 10.0  # seconds a full lobby waits before dealing (开局 deals now)
@@ -107,6 +110,7 @@ def load_config(environ: Mapping[str, str], env_file: Path | None = Path(".env")
         token=token,
         api_base_url=values.get("BOT_API_BASE_URL", "").strip() or None,
         db_path=Path(values.get("DB_PATH", "").strip() or "paohuzi.sqlite3"),
+        database_url=_database_url(values),
         action_timeout=_number(values, "ACTION_TIMEOUT", 60.0, 1.0),
         ready_timeout=_number(values, "READY_TIMEOUT", 120.0, 10.0),
         full_start_delay=_number(values, "FULL_START_DELAY", 10.0, 0.0),
@@ -147,3 +151,11 @@ def _seed(text: str) -> int | None:
     if not text.isdigit():
         raise ConfigError(f"BOT_SEED must be a non-negative integer, got {text!r}")
     return int(text)
+
+
+def _database_url(values: Mapping[str, str]) -> str | None:
+    url = values.get("DATABASE_URL", "").strip()
+    if url and not url.startswith(("postgresql://", "postgres://")):
+        raise ConfigError("DATABASE_URL must be a postgresql://USER@HOST:PORT/DB URL "
+                          "(leave it empty for the SQLite file at DB_PATH)")
+    return url or None

@@ -22,13 +22,14 @@ from telegram.ext import (
     filters,
 )
 
+from bot.claim import StartupError
 from bot.config import Config
 from bot.i18n import CATALOGS, t
 from bot.present.notify import Notifier
 from bot.present.presenter import Presenter
 from bot.present.timers import Timers
 from bot.present.votes import Votes
-from bot.store import Store
+from bot.store import Store, open_store
 from bot.table import HandRecord, Table, TableService
 from bot.telegram import chat, system
 from bot.telegram.buttons import button
@@ -88,7 +89,11 @@ class Services:
 
 async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
                      rng: random.Random | None) -> None:
-    store = await Store.open(config.db_path)
+    store = await open_store(config.database_url or config.db_path)
+    if not await store.claim(app.bot.id):
+        await store.close()
+        raise StartupError(f"bot {app.bot.id} is served by another running paohuzi-bot on"
+                           " DATABASE_URL; stop it first (one process per bot token)")
     hub = Hub()
     service = TableService(store, hub, action_timeout=config.action_timeout,
                            autoplay_delay=config.autoplay_delay,

@@ -11,7 +11,7 @@ from support.fakebot import FakeTelegram
 from support.play import start_hand
 
 from bot.i18n import t
-from bot.store import Tx
+from bot.store.writes import Writes as Tx
 
 
 def fail_next_action_write(monkeypatch) -> list[int]:

@@ -6,6 +6,7 @@ import random
 import sqlite3
 
 import pytest
+from support.postgres import INTEGRITY_ERRORS
 
 from bot.store import MIGRATIONS, SCHEMA_VERSION, Store
 from engine.rules import QQ
@@ -14,8 +15,9 @@ from engine.state import Hand
 
 
 @pytest.fixture
-async def store(tmp_path):
-    s = await Store.open(tmp_path / "db.sqlite3")
+async def store(store_url: str):
+    """An empty store on each backend."""
+    s = await Store.open(store_url)
     yield s
     await s.close()
 
@@ -56,10 +58,10 @@ async def test_action_log_is_append_only(store: Store) -> None:
     async with store.transaction() as tx:
         await tx.append_action(hand_id, 0, 2, "pass")
     for sql in ("UPDATE actions SET action = 'hu'", "DELETE FROM actions"):
-        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        with pytest.raises(INTEGRITY_ERRORS, match="append-only"):
             async with store.transaction() as tx:
                 await tx.exec(sql)
-    with pytest.raises(sqlite3.IntegrityError):  # a sequence number is written once
+    with pytest.raises(INTEGRITY_ERRORS):  # a sequence number is written once
         async with store.transaction() as tx:
             await tx.append_action(hand_id, 0, 1, "hu")
 
@@ -127,7 +129,7 @@ async def test_one_open_table_per_chat(store: Store) -> None:
     async with store.transaction() as tx:
         await tx.upsert_user(1, "A", None, "zh")
         first = await tx.create_table(-100, 1, 3)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(INTEGRITY_ERRORS):
         async with store.transaction() as tx:
             await tx.create_table(-100, 1, 3)
     async with store.transaction() as tx:

@@ -1,0 +1,34 @@
+"""Which store to open: a SQLite path, or a URL naming the backend."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from bot.store.postgres import PostgresStore
+from bot.store.sqlite import SqliteStore
+
+if TYPE_CHECKING:
+    from bot.store.protocols import Store
+
+SQLITE_URL = "sqlite:///"
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_postgres(where: Path | str) -> bool:
+    return str(where).startswith(POSTGRES_SCHEMES)
+
+
+def sqlite_path(where: Path | str) -> Path:
+    """The file a SQLite path or ``sqlite:///ABSOLUTE/PATH`` URL names."""
+    text = str(where)
+    return Path("/" + text.removeprefix(SQLITE_URL)) if text.startswith(SQLITE_URL) else Path(text)
+
+
+async def open_store(where: Path | str) -> Store:
+    """Open (creating and migrating as needed) the store ``where`` names: a
+    ``postgresql://USER@HOST:PORT/DB`` URL is PostgreSQL (asyncpg); a path or a
+    ``sqlite:///ABSOLUTE/PATH`` URL is a SQLite file."""
+    if is_postgres(where):
+        return await PostgresStore.open(str(where))
+    return await SqliteStore.open(sqlite_path(where))

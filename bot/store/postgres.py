@@ -1,0 +1,163 @@
+"""The PostgreSQL store: an asyncpg pool, shared by several bot processes.
+
+Reads take any connection of the pool; transactions run one at a time in this process (as on
+SQLite, so that the callers' units of work never interleave) on a connection of their own,
+while other processes' transactions run beside them. The schema version is the one row of
+``schema_version``; migrations run under an advisory lock, so that two processes starting
+at once migrate once. :meth:`PostgresStore.claim` holds a bot's token for this process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from functools import cache
+
+import asyncpg
+
+from bot.store.conn import Row
+from bot.store.reads import Queries
+from bot.store.schema import migrations
+from bot.store.writes import Writes
+
+# Advisory lock keys: (MIGRATION_LOCK, 0) while migrating (the two-key space); a bot's id
+# (the one-key space, which never meets the two-key one) while a process serves that bot.
+MIGRATION_LOCK = 0x50485A  # "PHZ"
+
+_PARAM = re.compile(r"\?")
+
+
+@cache
+def dollar_params(sql: str) -> str:
+    """``?`` parameters as PostgreSQL's ``$1, $2, …`` (the store's SQL has no ``?`` in a
+    literal)."""
+    count = 0
+
+    def number(_: re.Match[str]) -> str:
+        nonlocal count
+        count += 1
+        return f"${count}"
+
+    return _PARAM.sub(number, sql)
+
+
+class PostgresConn:
+    """:class:`bot.store.conn.Conn` over an asyncpg pool or connection."""
+
+    def __init__(self, db: asyncpg.Pool | asyncpg.Connection) -> None:
+        self._db = db
+
+    async def one(self, sql: str, args: Sequence[object]) -> Row | None:
+        return await self._db.fetchrow(dollar_params(sql), *args)
+
+    async def all(self, sql: str, args: Sequence[object]) -> list[Row]:
+        return list(await self._db.fetch(dollar_params(sql), *args))
+
+    async def run(self, sql: str, args: Sequence[object]) -> int:
+        status = await self._db.execute(dollar_params(sql), *args)
+        count = status.rpartition(" ")[2]  # "UPDATE 3", "INSERT 0 1"
+        return int(count) if count.isdigit() else 0
+
+    async def insert(self, sql: str, args: Sequence[object]) -> int:
+        return int(await self._db.fetchval(dollar_params(sql) + " RETURNING id", *args))
+
+
+async def migrate(db: asyncpg.Connection) -> int:
+    """Apply the missing migrations in one transaction; return the version."""
+    steps = migrations("postgresql")
+    async with db.transaction():
+        await db.execute("SELECT pg_advisory_xact_lock($1, 0)", MIGRATION_LOCK)
+        await db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        version = await db.fetchval("SELECT version FROM schema_version")
+        if version is None:
+            await db.execute("INSERT INTO schema_version VALUES (0)")
+            version = 0
+        if version > len(steps):
+            raise RuntimeError(
+                f"database schema {version} is newer than this program ({len(steps)})")
+        for target in range(version + 1, len(steps) + 1):
+            await db.execute(steps[target - 1])
+        await db.execute("UPDATE schema_version SET version = $1", len(steps))
+    return len(steps)
+
+
+class PostgresStore(Queries):
+    """The store in one PostgreSQL database."""
+
+    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+        super().__init__(PostgresConn(pool))
+        self._pool = pool
+        self._url = url
+        self._lock = asyncio.Lock()
+        self._claim: asyncpg.Connection | None = None
+
+    @classmethod
+    async def open(cls, url: str) -> PostgresStore:
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=8)
+        try:
+            async with pool.acquire() as db:
+                await migrate(db)
+        except BaseException:
+            await pool.close()
+            raise
+        return cls(pool, url)
+
+    async def close(self) -> None:
+        if self._claim is not None:
+            await self._claim.close()
+            self._claim = None
+        await self._pool.close()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Writes]:
+        async with self._lock, self._pool.acquire() as db, db.transaction():
+            yield Writes(PostgresConn(db))
+
+    async def schema_version(self) -> int:
+        row = await self._one("SELECT version FROM schema_version")
+        assert row is not None
+        return int(row["version"])
+
+    async def claim(self, bot_id: int) -> bool:
+        """Serve ``bot_id`` from this process: False when another process already does.
+        The claim is an advisory lock on a connection of its own, held until :meth:`close`
+        or until the process ends, however it ends (the server drops a dead client's locks)."""
+        db = await asyncpg.connect(self._url)
+        if await db.fetchval("SELECT pg_try_advisory_lock($1)", bot_id):
+            self._claim = db
+            return True
+        await db.close()
+        return False
+
+    # --- whole tables (copy-store, benchmarks): names from the schema, never from users ---
+
+    async def columns(self, table: str) -> list[str]:
+        rows = await self._all("SELECT column_name FROM information_schema.columns"
+                               " WHERE table_schema = current_schema() AND table_name = ?"
+                               " ORDER BY ordinal_position", table)
+        return [r["column_name"] for r in rows]
+
+    async def count(self, table: str) -> int:
+        row = await self._one(f"SELECT COUNT(*) FROM {table}")
+        assert row is not None
+        return int(row[0])
+
+    async def dump(self, table: str, columns: Sequence[str],
+                   batch: int = 10_000) -> AsyncIterator[list[tuple[object, ...]]]:
+        """Every row of ``table`` (those ``columns``), ``batch`` rows at a time."""
+        async with self._pool.acquire() as db, db.transaction():
+            cursor = await db.cursor(f"SELECT {', '.join(columns)} FROM {table}")
+            while rows := await cursor.fetch(batch):
+                yield [tuple(r) for r in rows]
+
+    async def load(self, table: str, columns: Sequence[str],
+                   rows: Iterable[Sequence[object]]) -> None:
+        """Insert rows as they are (ids included) with COPY, then move the table's id
+        sequence past them."""
+        async with self._lock, self._pool.acquire() as db, db.transaction():
+            await db.copy_records_to_table(table, records=rows, columns=list(columns))
+            if "id" in columns:
+                await db.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
+                                 f" (SELECT COALESCE(MAX(id), 0) + 1 FROM {table}), false)")

@@ -1,0 +1,130 @@
+"""The SQLite store: one aiosqlite connection (WAL, autocommit outside transactions).
+
+One lock serialises the transactions because the single connection is shared by every
+coroutine; reads run on it between them. The schema version is SQLite's ``user_version``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import aiosqlite
+
+from bot.store.conn import Row
+from bot.store.reads import Queries
+from bot.store.schema import migrations
+from bot.store.writes import Writes
+
+
+class SqliteConn:
+    """:class:`bot.store.conn.Conn` over an aiosqlite connection."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+
+    async def one(self, sql: str, args: Sequence[object]) -> Row | None:
+        async with self._db.execute(sql, args) as cur:
+            return await cur.fetchone()
+
+    async def all(self, sql: str, args: Sequence[object]) -> list[Row]:
+        async with self._db.execute(sql, args) as cur:
+            return list(await cur.fetchall())
+
+    async def run(self, sql: str, args: Sequence[object]) -> int:
+        async with self._db.execute(sql, args) as cur:
+            return cur.rowcount
+
+    async def insert(self, sql: str, args: Sequence[object]) -> int:
+        async with self._db.execute(sql, args) as cur:
+            assert cur.lastrowid is not None
+            return cur.lastrowid
+
+
+async def migrate(db: aiosqlite.Connection) -> int:
+    """Apply the missing migrations, each in its own transaction; return the version."""
+    steps = migrations("sqlite")
+    async with db.execute("PRAGMA user_version") as cur:
+        row = await cur.fetchone()
+    version = row[0] if row else 0
+    if version > len(steps):
+        raise RuntimeError(f"database schema {version} is newer than this program ({len(steps)})")
+    for target in range(version + 1, len(steps) + 1):
+        await db.executescript(
+            f"BEGIN;\n{steps[target - 1]}\nPRAGMA user_version = {target};\nCOMMIT;"
+        )
+    return len(steps)
+
+
+class SqliteStore(Queries):
+    """The store in one SQLite file."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        super().__init__(SqliteConn(db))
+        self._db = db
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: Path | str) -> SqliteStore:
+        db = await aiosqlite.connect(str(path), isolation_level=None)
+        try:
+            db.row_factory = aiosqlite.Row
+            await db.execute("PRAGMA journal_mode = WAL")
+            await db.execute("PRAGMA foreign_keys = ON")
+            await db.execute("PRAGMA busy_timeout = 5000")
+            await migrate(db)
+        except BaseException:
+            await db.close()
+            raise
+        return cls(db)
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Writes]:
+        async with self._lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield Writes(self._conn)
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
+
+    async def schema_version(self) -> int:
+        row = await self._one("PRAGMA user_version")
+        assert row is not None
+        return int(row[0])
+
+    async def claim(self, bot_id: int) -> bool:
+        """A SQLite file is one process's as a whole: ``bot.app.claim_database`` locks the
+        file before the store opens, so every bot id of it is this process's."""
+        return True
+
+    # --- whole tables (copy-store, benchmarks): names from the schema, never from users ---
+
+    async def columns(self, table: str) -> list[str]:
+        return [r["name"] for r in await self._all(f"PRAGMA table_info({table})")]
+
+    async def count(self, table: str) -> int:
+        row = await self._one(f"SELECT COUNT(*) FROM {table}")
+        assert row is not None
+        return int(row[0])
+
+    async def dump(self, table: str, columns: Sequence[str],
+                   batch: int = 10_000) -> AsyncIterator[list[tuple[object, ...]]]:
+        """Every row of ``table`` (those ``columns``), ``batch`` rows at a time."""
+        async with self._db.execute(f"SELECT {', '.join(columns)} FROM {table}") as cur:
+            while rows := await cur.fetchmany(batch):
+                yield [tuple(r) for r in rows]
+
+    async def load(self, table: str, columns: Sequence[str],
+                   rows: Iterable[Sequence[object]]) -> None:
+        """Insert rows as they are (ids included), in one transaction."""
+        marks = ", ".join("?" * len(columns))
+        async with self.transaction():
+            await self._db.executemany(
+                f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)

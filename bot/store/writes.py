@@ -1,0 +1,236 @@
+"""The store's writes, written once for every backend over a :class:`bot.store.conn.Conn`:
+what one transaction (:meth:`bot.store.Store.transaction`) may do."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.store.conn import Conn, Row, now
+from bot.store.rows import TableRow, rule_set_id
+
+# The open tables, of any bot, where a user has a seat (``seats_by_user``).
+SEATED_AT = ("SELECT t.* FROM seats s JOIN tables t ON t.id = s.table_id"
+             " WHERE s.user_id = ? AND t.status != 'closed' ORDER BY t.id")
+
+
+class Writes:
+    """The writes of one transaction (:class:`bot.store.Tx`), on its backend's connection."""
+
+    def __init__(self, conn: Conn) -> None:
+        self._conn = conn
+
+    async def exec(self, sql: str, *args: object) -> int:
+        """Run a write (``?`` parameters); the number of rows it changed."""
+        return await self._conn.run(sql, args)
+
+    async def _insert(self, sql: str, *args: object) -> int:
+        return await self._conn.insert(sql, args)
+
+    async def upsert_user(self, user_id: int, name: str, username: str | None,
+                          lang: str | None, dm_ok: bool = False) -> None:
+        await self.exec(
+            "INSERT INTO users (user_id, name, username, lang, dm_ok) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET name = excluded.name,"
+            " username = excluded.username, lang = COALESCE(excluded.lang, users.lang),"
+            " dm_ok = CASE WHEN excluded.dm_ok > users.dm_ok THEN excluded.dm_ok"
+            " ELSE users.dm_ok END, seen_at = excluded.seen_at",
+            user_id, name, username, lang, int(dm_ok))
+
+    async def move_chat(self, old: int, new: int) -> None:
+        """A group upgraded to a supergroup (``old`` id -> ``new`` id): its tables (and so
+        their hands, history and hand numbers), its leaderboard and its settings move to the
+        new id; scores the new id already holds are added up."""
+        await self.exec("UPDATE tables SET chat_id = ? WHERE chat_id = ?", new, old)
+        await self.exec("UPDATE hands SET chat_id = ? WHERE chat_id = ?", new, old)
+        await self.exec("INSERT INTO notify (chat_id, user_id) SELECT CAST(? AS BIGINT), user_id"
+                        " FROM notify WHERE chat_id = ? ON CONFLICT DO NOTHING", new, old)
+        await self.exec("DELETE FROM notify WHERE chat_id = ?", old)
+        await self.exec(
+            "INSERT INTO scores (chat_id, rule_set, user_id, points, hands, wins, birds)"
+            " SELECT CAST(? AS BIGINT), rule_set, user_id, points, hands, wins, birds FROM scores"
+            " WHERE chat_id = ? ON CONFLICT (chat_id, rule_set, user_id) DO UPDATE SET"
+            " points = scores.points + excluded.points, hands = scores.hands + excluded.hands,"
+            " wins = scores.wins + excluded.wins, birds = scores.birds + excluded.birds", new, old)
+        await self.exec("DELETE FROM scores WHERE chat_id = ?", old)
+        await self.exec("INSERT INTO chats (chat_id, title, lang)"
+                        " SELECT CAST(? AS BIGINT), title, lang"
+                        " FROM chats WHERE chat_id = ? ON CONFLICT (chat_id) DO NOTHING",
+                        new, old)
+        await self.exec("DELETE FROM chats WHERE chat_id = ?", old)
+
+    async def create_table(self, chat_id: int, opener_id: int, base: int, rules: str = "qq",
+                           timer: int | None = None, thread_id: int | None = None,
+                           bot_id: int = 0) -> int:
+        """A new table in its lobby, owned by ``bot_id`` (0: a store one bot serves alone)."""
+        return await self._insert(
+            "INSERT INTO tables (chat_id, opener_id, status, base, rules, timer, thread_id,"
+            " bot_id) VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?)",
+            chat_id, opener_id, base, rules, timer, thread_id, bot_id)
+
+    async def seated_at(self, user_id: int) -> list[TableRow]:
+        """The open tables, of any bot, where the user has a seat, as this transaction sees
+        them (check it in the transaction that seats him)."""
+        return [table_row(r) for r in await self._conn.all(SEATED_AT, (user_id,))]
+
+    async def _update(self, sql_table: str, where: dict[str, object],
+                      cols: dict[str, object]) -> None:
+        """UPDATE with column names from code (never from users), values as parameters."""
+        sets = ", ".join(f"{c} = ?" for c in cols)
+        conds = " AND ".join(f"{c} = ?" for c in where)
+        await self.exec(f"UPDATE {sql_table} SET {sets} WHERE {conds}",
+                        *cols.values(), *where.values())
+
+    async def update_table(self, table_id: int, **cols: object) -> None:
+        await self._update("tables", {"id": table_id}, cols)
+
+    async def update_hand(self, hand_id: int, **cols: object) -> None:
+        await self._update("hands", {"id": hand_id}, cols)
+
+    async def create_match(self, table_id: int, hands: int) -> int:
+        return await self._insert("INSERT INTO matches (table_id, hands) VALUES (?, ?)",
+                               table_id, hands)
+
+    async def update_match(self, match_id: int, **cols: object) -> None:
+        await self._update("matches", {"id": match_id}, cols)
+
+    async def close_table(self, table_id: int, version: int) -> None:
+        await self.exec("UPDATE tables SET status = 'closed', version = ?, closed_at = ?"
+                        " WHERE id = ?", version, now(), table_id)
+        await self.exec("UPDATE hands SET status = 'aborted', ended_at = ? WHERE table_id = ?"
+                        " AND status = 'running'", now(), table_id)
+
+    async def add_seat(self, table_id: int, seat: int, user_id: int) -> None:
+        await self.exec("INSERT INTO seats (table_id, seat, user_id) VALUES (?, ?, ?)",
+                        table_id, seat, user_id)
+
+    async def move_seat(self, table_id: int, seat: int, to: int) -> None:
+        """Seat ``seat``'s player at the free seat ``to`` (a lobby shrinking to fewer seats)."""
+        await self.exec("UPDATE seats SET seat = ? WHERE table_id = ? AND seat = ?",
+                        to, table_id, seat)
+
+    async def remove_seat(self, table_id: int, seat: int) -> None:
+        await self.exec("DELETE FROM seats WHERE table_id = ? AND seat = ?", table_id, seat)
+
+    async def update_seat(self, table_id: int, seat: int, *, of_user: int | None = None,
+                          **cols: object) -> None:
+        """Update a seat; with ``of_user``, only while that user sits there."""
+        where: dict[str, object] = {"table_id": table_id, "seat": seat}
+        if of_user is not None:
+            where["user_id"] = of_user
+        await self._update("seats", where, cols)
+
+    async def reset_seats(self, table_id: int) -> None:
+        """A new hand: nobody is ready or in 托管; the old hand message is left behind (the
+        last ping is kept, so the next one deletes it)."""
+        await self.exec("UPDATE seats SET ready = 0, autoplay = 0, hand_msg_id = NULL"
+                        " WHERE table_id = ?", table_id)
+
+    async def create_hand(self, table_id: int, no: int, rule_set: str, seed: int,
+                          dealer: int) -> int:
+        return await self._insert(
+            "INSERT INTO hands (table_id, chat_id, no, rule_set, seed, dealer, status)"
+            " VALUES (?, (SELECT chat_id FROM tables WHERE id = ?), ?, ?, ?, ?, 'running')",
+            table_id, table_id, no, rule_set, str(seed), dealer)
+
+    async def append_action(self, hand_id: int, seq: int, seat: int, action: str,
+                            auto: bool = False) -> None:
+        await self.exec(
+            "INSERT INTO actions (hand_id, seq, seat, action, auto) VALUES (?, ?, ?, ?, ?)",
+            hand_id, seq, seat, action, int(auto))
+
+    async def finish_hand(self, hand_id: int, chat_id: int, users: Sequence[int],
+                          points: Sequence[int], winner: int | None,
+                          counted: bool = True) -> None:
+        """Record a finished hand: per-seat results and the chat's score table of the hand's
+        rule set (a hand not ``counted``, one dissolved by vote, adds no hand played)."""
+        await self.exec("UPDATE hands SET status = 'done', winner = ?, ended_at = ? WHERE id = ?",
+                        winner, now(), hand_id)
+        rule_set = await self._hand_rule_set(hand_id)
+        for seat, (user_id, p) in enumerate(zip(users, points, strict=True)):
+            await self.exec("INSERT INTO results (hand_id, seat, user_id, points)"
+                            " VALUES (?, ?, ?, ?)", hand_id, seat, user_id, p)
+            await self._add_score(chat_id, rule_set, user_id, p, hands=int(counted),
+                                  wins=int(seat == winner))
+
+    async def _hand_rule_set(self, hand_id: int) -> str:
+        row = await self._conn.one("SELECT rule_set FROM hands WHERE id = ?", (hand_id,))
+        assert row is not None, f"unknown hand {hand_id}"
+        return rule_set_id(row["rule_set"])
+
+    async def _add_score(self, chat_id: int, rule_set: str, user_id: int, points: int, *,
+                         hands: int = 0, wins: int = 0, birds: int = 0) -> None:
+        await self.exec(
+            "INSERT INTO scores (chat_id, rule_set, user_id, points, hands, wins, birds)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (chat_id, rule_set, user_id) DO UPDATE SET"
+            " points = scores.points + excluded.points, hands = scores.hands + excluded.hands,"
+            " wins = scores.wins + excluded.wins, birds = scores.birds + excluded.birds",
+            chat_id, rule_set, user_id, points, hands, wins, birds)
+
+    # --- birds (打鸟) ---------------------------------------------------------------------
+
+    async def toggle_bird(self, table_id: int, user_id: int) -> bool:
+        """Place the user's bird on the table's next deal, or withdraw it if placed; True
+        when it is placed now."""
+        if await self.exec("DELETE FROM birds WHERE table_id = ? AND user_id = ?"
+                               " AND hand_id IS NULL", table_id, user_id):
+            return False
+        await self.exec("INSERT INTO birds (table_id, user_id) VALUES (?, ?)", table_id, user_id)
+        return True
+
+    async def deal_birds(self, table_id: int, hand_id: int, seated: Sequence[int],
+                         allowed: bool) -> None:
+        """A hand is dealt: the birds waiting for it follow it (when its rules allow birds),
+        except those of users seated since; the others are dropped."""
+        if allowed:
+            marks = ", ".join("?" * len(seated)) or "NULL"
+            await self.exec(f"UPDATE birds SET hand_id = ? WHERE table_id = ? AND hand_id IS NULL"
+                            f" AND user_id NOT IN ({marks})", hand_id, table_id, *seated)
+        await self.exec("DELETE FROM birds WHERE table_id = ? AND hand_id IS NULL", table_id)
+
+    async def bird_users(self, hand_id: int) -> list[int]:
+        """The users whose birds follow a hand, in the order they were placed."""
+        rows = await self._conn.all("SELECT user_id FROM birds WHERE hand_id = ? ORDER BY id",
+                                    (hand_id,))
+        return [r["user_id"] for r in rows]
+
+    async def settle_bird(self, hand_id: int, chat_id: int, user_id: int, seat: int | None,
+                          points: int) -> None:
+        """A bird's result: written on it and added to its user's score (as a bird, not a
+        hand) in the hand's rule set."""
+        await self.exec("UPDATE birds SET seat = ?, points = ? WHERE hand_id = ? AND user_id = ?",
+                        seat, points, hand_id, user_id)
+        await self._add_score(chat_id, await self._hand_rule_set(hand_id), user_id, points,
+                              birds=1)
+
+    # --- votes and /notify ------------------------------------------------------------
+
+    async def add_vote(self, table_id: int, kind: str, proposer: int) -> int:
+        """A vote opened at the table; its id."""
+        return await self._insert("INSERT INTO votes (table_id, kind, proposer) VALUES (?, ?, ?)",
+                               table_id, kind, proposer)
+
+    async def set_vote_msg(self, vote_id: int, msg_id: int) -> None:
+        await self.exec("UPDATE votes SET msg_id = ? WHERE id = ?", msg_id, vote_id)
+
+    async def drop_vote(self, vote_id: int) -> None:
+        await self.exec("DELETE FROM votes WHERE id = ?", vote_id)
+
+    async def subscribe(self, chat_id: int, user_id: int, on: bool) -> None:
+        """/notify (``on``) or /notify off in a group."""
+        if on:
+            await self.exec("INSERT INTO notify (chat_id, user_id) VALUES (?, ?)"
+                            " ON CONFLICT DO NOTHING", chat_id, user_id)
+        else:
+            await self.exec("DELETE FROM notify WHERE chat_id = ? AND user_id = ?",
+                            chat_id, user_id)
+
+    async def mark_notified(self, table_id: int, user_id: int) -> bool:
+        """Note that the user is told of the table; False when he was already."""
+        return bool(await self.exec("INSERT INTO notified (table_id, user_id) VALUES (?, ?)"
+                                    " ON CONFLICT DO NOTHING", table_id, user_id))
+
+
+def table_row(r: Row) -> TableRow:
+    return TableRow(r["id"], r["chat_id"], r["opener_id"], r["status"], r["dealer"],
+                    r["draws_in_row"], r["version"], r["base"], r["lobby_msg_id"],
+                    r["rules"], r["timer"], r["thread_id"], r["match_hands"], r["bot_id"])

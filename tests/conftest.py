@@ -1,0 +1,4 @@
+"""Fixtures every test directory may use: a throwaway PostgreSQL server and stores on it
+(see ``support.postgres``)."""
+
+pytest_plugins = ["support.postgres"]  # postgres_server, fresh_postgres_url, store_url
