@@ -12,7 +12,7 @@ worker process (``time.process_time``), so that other jobs on a shared machine d
 A 醒家 (hunan, 4 seats) sits out; the rotation puts X there too, which counts for both
 players alike.
 
-Run: ``nice python bench/bench_duel.py --x strong --y weak --deals 1000 --rules qq``
+Run: ``nice python bench/bench_duel.py --x strong --y medium --deals 1000 --rules qq``
 (``--rules`` several keys, default every rule set; a player is a level of ``engine.policy``
 or ``module:function`` taking ``(view, public_events, rng)``).
 """
@@ -104,7 +104,7 @@ def duel(rules_key: str, x_spec: str, y_spec: str, deals: int, seed: int,
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--x", default="strong", help="player X (default strong)")
-    ap.add_argument("--y", default="weak", help="player Y (default weak)")
+    ap.add_argument("--y", default="medium", help="player Y (default medium: the baseline)")
     ap.add_argument("--deals", type=int, default=1000, help="deals per rule set (default 1000)")
     ap.add_argument("--rules", nargs="+", default=list(RULES), help="rule-set keys")
     ap.add_argument("--procs", type=int, default=2, help="worker processes (default 2)")

@@ -8,12 +8,14 @@ Used by the bot for added computer players, 托管 and the 提示 hint, and by t
     values = evaluate(view, public_events)                    # {action: value} for the review
 
 Every level reads only the seat's :class:`~engine.views.PrivateView` and the public events
-(those with ``visible_to is None``). The levels differ in their :class:`~engine.policy_play.Style`:
-``weak`` is the first hand-tuned player (its danger and tempo terms make it timid and greedy
-by turns); ``medium`` judges the hand alone, melds plus the best split of the free cards
-(:mod:`engine.policy_eval`), claims only when that value rises and discards what lowers it
-least; ``strong`` adds what the analyzer knows about the points a ready hand would win.
-How they compare: ``bench/bench_duel.py``.
+(those with ``visible_to is None``) and is a deterministic function of them. The levels are
+:class:`~engine.policy_play.Style` settings of one decision module, compared by duplicate
+deals in ``bench/bench_duel.py``:
+
+- ``medium`` is the first hand-tuned player, the fixed baseline of the bench;
+- ``weak`` judges the hand only by its 门子 and partials, blind to 胡息 (clearly weaker);
+- ``strong`` is ``medium`` plus a look at the next card for its best discards and the points
+  a ready hand's waits would win (:mod:`engine.policy_eval`).
 """
 
 from __future__ import annotations
@@ -26,10 +28,12 @@ from engine.policy_eval import Weights
 from engine.policy_play import Style, best, judge, reason
 from engine.views import Event, PrivateView
 
+_BLIND_TO_HUXI = Weights(per_wait=0.0, pair=0.0, huxi=0.0, deficit=0.0, ready=0.0,
+                         per_win_card=0.0, peng_danger=0.0, chi_danger=0.0, tempo=0.0)
 STYLES: dict[str, Style] = {
-    "weak": Style(),
-    "medium": Style(weights=Weights(peng_danger=0.0, chi_danger=0.0, tempo=0.0)),
-    "strong": Style(weights=Weights(peng_danger=0.0, chi_danger=0.0, tempo=0.0)),
+    "weak": Style(weights=_BLIND_TO_HUXI),
+    "medium": Style(),
+    "strong": Style(weights=Weights(per_win_point=0.15), lookahead=3),
 }
 LEVELS: tuple[str, ...] = tuple(STYLES)
 _SEP = {"zh": "：", "en": ": "}
@@ -65,7 +69,13 @@ def evaluate(
     level: str = "strong",
 ) -> dict[str, float]:
     """Every legal action's value to the level's player, higher is better: comparable across
-    the actions of one decision (not across decisions). ``choose`` picks an argmax."""
+    the actions of one decision (not across decisions). ``choose`` picks an argmax.
+
+    Where a win is on offer the values are points (the win's against waiting for a bigger
+    one); elsewhere they are the evaluation's units, in which a complete 门子 is worth 10
+    (:class:`~engine.policy_eval.Weights`). No level samples, so ``rng`` changes nothing: the
+    values are a function of the view and the record alone.
+    """
     return {c.action: c.value for c in judge(view, public_events, _style(level))}
 
 

@@ -151,8 +151,12 @@ class Evaluator:
         points they would win, summed over those copies."""
         copies = points = 0
         base = self.rules.default_base
+        own = list(h.hand)  # a holding judged with one card more may use up a last copy
+        for g in h.melds:
+            for k in g.cards:
+                own[k] += 1
         for k in range(C.KINDS):
-            if self.unseen[k]:
+            if self.unseen[k] and own[k] < C.COPIES:
                 win = analyzer.analyze(self.rules, h.hand, h.melds, k, source="other", base=base)
                 if win is not None:
                     copies += self.unseen[k]

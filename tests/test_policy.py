@@ -22,7 +22,7 @@ from engine.chi import chi_options
 from engine.policy import LEVELS, choose, evaluate, explain
 from engine.policy_info import read
 from engine.policy_play import wait_value
-from engine.rules import FOUR14, QQ, RuleSet
+from engine.rules import FOUR14, HUNAN, QQ, RuleSet
 from engine.state import Hand
 from engine.views import Event, OutcomeKind
 
@@ -327,7 +327,7 @@ def _decisions(seeds: range, rules: RuleSet = QQ):
             h.apply(seat, decide(h, seat, rng))
 
 
-@pytest.mark.parametrize("rules", [QQ, FOUR14], ids=lambda r: r.key)
+@pytest.mark.parametrize("rules", [QQ, HUNAN, FOUR14], ids=lambda r: r.key)
 def test_evaluate_values_every_legal_action_and_choose_takes_an_argmax(rules: RuleSet) -> None:
     decisions = 0
     for view, events in _decisions(range(6), rules):
