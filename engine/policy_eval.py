@@ -34,6 +34,7 @@ class Weights:
     deficit: float = 2.0  # per 胡息 the best reading falls short of the minimum
     ready: float = 8.0  # the hand already wins on some card
     per_win_card: float = 2.0  # per live copy it wins on (counted up to 8)
+    per_win_point: float = 0.0  # per point it would win, summed over the live winning copies
     chou_live: float = 0.3  # a wait on a 臭 kind: only a 偎 or the winning card can use it
     peng_danger: float = 2.0  # discarding a card an opponent may 碰 / 跑
     chi_danger: float = 1.5  # discarding a card the 下家 may 吃
@@ -140,20 +141,27 @@ class Evaluator:
         value -= w.deficit * max(0.0, self.rules.min_huxi - total_huxi)
         win_cards = 0
         if fixed + complete >= self.rules.groups_to_win - 1:
-            win_cards = self._win_cards(h)
+            win_cards, win_points = self._wins(h)
             if win_cards:
-                value += w.ready + w.per_win_card * min(win_cards, 8)
+                value += w.ready + w.per_win_card * min(win_cards, 8) + w.per_win_point * win_points
         return Score(value, total_huxi, fixed + complete, win_cards)
 
-    def _win_cards(self, h: Holding) -> int:
-        """Live copies of the kinds this holding wins on (as another seat's card)."""
-        n = 0
+    def _wins(self, h: Holding) -> tuple[int, int]:
+        """Live copies of the kinds this holding wins on (as another seat's card), and the
+        points they would win, summed over those copies."""
+        copies = points = 0
+        base = self.rules.default_base
+        own = list(h.hand)  # a holding judged with one card more may use up a last copy
+        for g in h.melds:
+            for k in g.cards:
+                own[k] += 1
         for k in range(C.KINDS):
-            if self.unseen[k] and analyzer.analyze(
-                self.rules, h.hand, h.melds, k, source="other"
-            ) is not None:
-                n += self.unseen[k]
-        return n
+            if self.unseen[k] and own[k] < C.COPIES:
+                win = analyzer.analyze(self.rules, h.hand, h.melds, k, source="other", base=base)
+                if win is not None:
+                    copies += self.unseen[k]
+                    points += self.unseen[k] * win.winner_points
+        return copies, points
 
     def _table(self, chou: frozenset[int]) -> tuple[tuple[tuple[_Option, ...], ...], dict]:
         got = self._tables.get(chou)

@@ -1,4 +1,5 @@
-"""The computer player (engine.policy): legal, blind to hidden cards, deterministic, sensible."""
+"""The computer player (engine.policy), every level: legal, blind to hidden cards,
+deterministic, sensible; ``evaluate`` values every legal action and ``choose`` takes an argmax."""
 
 from __future__ import annotations
 
@@ -15,12 +16,13 @@ from support.four14 import WAITS_369, four14
 from support.handkit import advance_until, card, hand, offered
 
 from engine import actions as A
-from engine import analyzer, policy, policy_eval, policy_info
+from engine import analyzer, policy, policy_eval, policy_info, policy_play
 from engine import cards as C
 from engine.chi import chi_options
-from engine.policy import choose, explain, wait_value
+from engine.policy import LEVELS, choose, evaluate, explain
 from engine.policy_info import read
-from engine.rules import FOUR14, QQ, RuleSet
+from engine.policy_play import wait_value
+from engine.rules import FOUR14, HUNAN, QQ, RuleSet
 from engine.state import Hand
 from engine.views import Event, OutcomeKind
 
@@ -31,8 +33,8 @@ def public(h: Hand) -> list[Event]:
     return [e for e in h.history if e.visible_to is None]
 
 
-def decide(h: Hand, seat: int, rng: random.Random | None = None) -> str:
-    return choose(h.private_view(seat), public(h), rng)
+def decide(h: Hand, seat: int, rng: random.Random | None = None, level: str = "strong") -> str:
+    return choose(h.private_view(seat), public(h), rng, level=level)
 
 
 def play(seed: int, policy_seats: set[int], check=None, rules: RuleSet = QQ) -> Hand:
@@ -87,9 +89,10 @@ def test_no_decision_awaited_is_an_error() -> None:
 def test_policy_modules_never_see_a_hand() -> None:
     """Structurally: the entry points take a view and public events, and no policy module
     imports the state module (so it cannot reach a Hand, another hand or the stock)."""
-    assert list(inspect.signature(choose).parameters) == ["view", "public_events", "rng", "weights"]
+    for entry in (choose, evaluate):
+        assert list(inspect.signature(entry).parameters) == ["view", "public_events", "rng", "level"]
     assert list(inspect.signature(explain).parameters) == ["view", "public_events", "lang"]
-    for module in (policy, policy_eval, policy_info):
+    for module in (policy, policy_eval, policy_info, policy_play):
         tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
         imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
         imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
@@ -148,7 +151,11 @@ def test_equal_view_and_record_give_equal_choice() -> None:
             if other.private_view(seat) != h.private_view(seat) or public(other) != public(h):
                 continue
             assert any(other._seats[s].hand != h._seats[s].hand for s in range(3) if s != seat)
-            assert decide(other, seat) == decide(h, seat)
+            for level in LEVELS:
+                assert decide(other, seat, level=level) == decide(h, seat, level=level)
+            assert evaluate(other.private_view(seat), public(other), random.Random(1)) == evaluate(
+                h.private_view(seat), public(h), random.Random(1)
+            )
             assert explain(other.private_view(seat), public(other)) == explain(
                 h.private_view(seat), public(h)
             )
@@ -304,6 +311,54 @@ def test_risks_follow_what_is_visible() -> None:
     rare = [k for k in range(C.KINDS) if know.unseen[k] == 2]
     if fresh and rare:
         assert know.peng_risk(fresh[0]) > know.peng_risk(rare[0])
+
+
+# ----- levels and values --------------------------------------------------------------------
+
+
+def _decisions(seeds: range, rules: RuleSet = QQ):
+    """(view, public events) at every decision of strong-player hands."""
+    for seed in seeds:
+        h = Hand.new(rules, seed=seed, dealer=seed % rules.players)
+        rng = random.Random(seed)
+        while not h.is_terminal():
+            seat = h.to_act()[0]
+            yield h.private_view(seat), public(h)
+            h.apply(seat, decide(h, seat, rng))
+
+
+@pytest.mark.parametrize("rules", [QQ, HUNAN, FOUR14], ids=lambda r: r.key)
+def test_evaluate_values_every_legal_action_and_choose_takes_an_argmax(rules: RuleSet) -> None:
+    decisions = 0
+    for view, events in _decisions(range(6), rules):
+        for level in LEVELS:
+            values = evaluate(view, events, level=level)
+            assert list(values) == list(view.legal)
+            top = max(values.values())
+            assert values[choose(view, events, level=level)] == pytest.approx(top, abs=1e-9)
+            picked = choose(view, events, random.Random(decisions), level=level)
+            assert values[picked] == pytest.approx(top, abs=1e-9)
+        decisions += 1
+    assert decisions > 100
+
+
+def test_levels_are_named_and_differ() -> None:
+    assert LEVELS == ("weak", "medium", "strong")
+    h = Hand.new(QQ, seed=5, dealer=0)
+    seat = h.to_act()[0]
+    with pytest.raises(ValueError, match="level"):
+        choose(h.private_view(seat), public(h), level="强")
+    differ = sum(
+        len({choose(view, events, level=level) for level in LEVELS}) > 1
+        for view, events in _decisions(range(4))
+    )
+    assert differ > 0
+
+
+def test_evaluate_is_deterministic() -> None:
+    for i, (view, events) in enumerate(_decisions(range(3))):
+        assert evaluate(view, events) == evaluate(view, events)
+        assert evaluate(view, events, random.Random(i)) == evaluate(view, events, random.Random(i))
 
 
 # ----- determinism and strength -------------------------------------------------------------

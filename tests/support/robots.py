@@ -68,8 +68,12 @@ async def alice_plays(tg: FakeTelegram, app, alice: FakeUser, table: Table,  # t
         if hint and not hinted and table.current.hand.to_act() == (0,):
             await check_hint(tg, alice, msg, table)
             hinted = True
+        view = table.current.hand.private_view(0)
+        if not view.legal:  # settled meanwhile by a computer's higher claim: wait again
+            await svc.presenter.idle()
+            continue
         if rng.random() < 0.8:
-            wanted = A.label(policy.choose(table.current.hand.private_view(0), public(table)), "zh")
+            wanted = A.label(policy.choose(view, public(table)), "zh")
             data = next(d for text, d in buttons if text == wanted)
         else:
             data = rng.choice(buttons)[1]
