@@ -248,3 +248,51 @@ def _reason(c: Choice, lang: str) -> str:
         what = words["peng"] if c.action == A.PENG else words["chi"]
         return what + (f"{sep}{words['take_huxi'].format(gained)}" if gained else "")
     return words[c.why].format(*c.args)
+
+
+# ----- values for the review ----------------------------------------------------------------
+
+_POINTS_PER_UNIT = 0.25  # a holding's value (a 门子 is 10) read as points per hand, roughly
+
+
+def evaluate(
+    view: PrivateView,
+    public_events: Sequence[Event],
+    rng: random.Random | None = None,
+    *,
+    level: str = "strong",
+) -> dict[str, float]:
+    """This player's value of each action in ``view.legal`` (higher is better, comparable
+    within one decision, roughly points per hand); ``choose`` picks an argmax. Deterministic:
+    ``rng`` and ``level`` are accepted for the interface and not used by this player.
+
+    A decision offering 胡 values the win at its points and every other answer at the wait
+    (:func:`wait_value`, discounted by ``_WAIT_FACTOR``; nothing where ``_win_or_wait`` never
+    waits); other decisions value each candidate's holding as ``_best_choices`` does.
+    """
+    legal = view.legal
+    if not legal:
+        raise ValueError("no decision is awaited from this seat")
+    t = _Table(view, public_events, DEFAULT)
+    if A.HU in legal:
+        win = _win_or_wait(t)
+        now = float(win.args[1] if win.why == "win" else win.args[0] if win.why == "wait" else 1)
+        wait = 0.0
+        offer = view.public.offer
+        if _may_wait(t):
+            assert offer is not None
+            wait = wait_value(t.rules, t.hand, t.melds, offer.card, t.know.unseen,
+                              view.public.stock_count) / _WAIT_FACTOR
+        return {a: now if a == A.HU else wait for a in legal}
+    if all(a.startswith("d:") for a in legal):
+        choices = [t.discard_choice(t.hand, t.melds, A.parse(a).card) for a in legal]  # type: ignore[arg-type]
+    else:
+        choices = [_claim_choice(t, a) for a in legal]
+    return {c.action: _POINTS_PER_UNIT * c.value for c in choices}
+
+
+def _may_wait(t: _Table) -> bool:
+    """Whether ``_win_or_wait`` would weigh waiting at all here."""
+    offer = t.view.public.offer
+    return (offer is not None and offer.how != OfferHow.LIANG
+            and t.view.public.stock_count >= _WAIT_MIN_STOCK)
