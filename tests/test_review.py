@@ -124,12 +124,20 @@ def test_missed_win_flags_exactly_the_declined_wins(rules: RuleSet, seed: int) -
         assert f" {points} " in flag.text
 
 
+def declines(h: Hand) -> int:
+    """How many times a seat of this hand declined a legal 胡."""
+    fresh = Hand.new(h.rules, seed=h.seed, dealer=h.dealer, base=h.base)
+    n = 0
+    for seat, action in h.log:
+        n += A.HU in fresh.legal_actions(seat) and action != A.HU
+        fresh.apply_logged(seat, action)
+    return n
+
+
 def test_declined_wins_do_occur_in_the_property_hands() -> None:
     """The property above must meet declined wins, in every rule set, to mean anything."""
     for rules in RULES:
-        assert any(
-            f.kind == "missed_win" for seed in range(60) for f in review_hand(played(rules, seed)).flags
-        ), rules.key
+        assert any(declines(played(rules, seed)) for seed in range(60)), rules.key
 
 
 def discarding(legal: tuple[str, ...]) -> bool:
@@ -288,7 +296,7 @@ def test_rating_and_the_costliest_moments() -> None:
 def test_a_random_player_rates_far_below_the_strong_one() -> None:
     rated = []
     for rules in RULES:
-        for seed in range(8):
+        for seed in range(4):
             rng = random.Random(seed)
             h = Hand.new(rules, seed=seed, dealer=0)
             while not h.is_terminal():
