@@ -152,10 +152,18 @@ class Review:
     flags: tuple[Flag, ...]  # in log order
 
     def seat(self, seat: int) -> SeatReview:
-        return next(r for r in self.seats if r.seat == seat)
+        """The seat's review; ``KeyError`` for a seat not reviewed."""
+        for r in self.seats:
+            if r.seat == seat:
+                return r
+        raise KeyError(f"seat {seat} was not reviewed")
 
     def decision(self, seat: int, step: int) -> Decision:
-        return next(d for d in self.seat(seat).decisions if d.step == step)
+        """The seat's decision at ``step``; ``KeyError`` when that entry was none of its."""
+        for d in self.seat(seat).decisions:
+            if d.step == step:
+                return d
+        raise KeyError(f"step {step} is no decision of seat {seat}")
 
     def flags_of(self, seat: int) -> tuple[Flag, ...]:
         return tuple(f for f in self.flags if f.seat == seat)

@@ -349,3 +349,13 @@ def test_a_decision_view_is_the_seat_view_before_its_action() -> None:
     for r in review_hand(h).seats:
         for d in r.decisions:
             assert d.view == befores[d.step].private_view(r.seat)
+
+
+def test_asking_for_what_was_no_decision_is_a_key_error() -> None:
+    h = played(RULES[0], 2)
+    review = review_hand(h, seat=0)
+    with pytest.raises(KeyError):
+        review.seat(1)
+    idle = next(i for i, (s, _) in enumerate(h.log) if s != 0)
+    with pytest.raises(KeyError):
+        review.decision(0, idle)
