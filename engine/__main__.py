@@ -31,6 +31,12 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Runner
         lambda parser: parser.add_argument("file", help="the hand record, as /export gives it"),
         record.cmd_verify,
     ),
+    "review": (
+        "复盘 of an exported hand record: each seat's decisions against the strong player's"
+        " values, a rating per seat and the flagged moments, as JSON",
+        cli.review_arguments,
+        cli.cmd_review,
+    ),
 }
 
 

@@ -169,3 +169,24 @@ def simulate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rules", default="qq", help="rules key (qq, hunan/4, hunan/2/setaside…)"
                         " or, with --players, a rule set id")
     parser.add_argument("--players", type=int, help="seats at the table (with a rule set id)")
+
+
+def review_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="the hand record, as /export gives it")
+    parser.add_argument("--seat", type=int, help="review only this seat (default: every seat)")
+    parser.add_argument("--lang", choices=("zh", "en"), default="zh", help="language of the texts")
+
+
+def cmd_review(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int:
+    """``python -m engine review FILE``: the 复盘 as one JSON object; 2 when the file is not a
+    finished hand's record."""
+    from engine.review import review_hand, review_json  # lazy: pulls in the strong player
+
+    try:
+        with open(args.file, encoding="utf-8") as f:
+            review = review_hand(json.load(f), seat=args.seat, lang=args.lang)
+    except (OSError, ValueError) as e:  # IllegalAction and JSONDecodeError are ValueErrors
+        stdout.write(json.dumps({"error": str(e)}, ensure_ascii=False) + "\n")
+        return 2
+    stdout.write(review_json(review) + "\n")
+    return 0
