@@ -22,4 +22,5 @@ run: $(VENV)/.installed
 
 test: $(VENV)/.installed-test
 	$(PY) -m ruff check .
+	$(VENV)/bin/lint-imports
 	$(PY) -m pytest

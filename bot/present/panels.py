@@ -32,7 +32,7 @@ from bot.present.screens.seat import SeatMarks, robots_of
 from bot.present.screens.words import last_action
 from bot.present.shown import Shown
 from bot.store import Store
-from bot.table import HandRecord, Table, TableService
+from bot.table import HandRecord, Table, TableService, TableStatus
 from bot.table import birds as table_birds
 from engine.views import PublicView
 from render import render_settlement
@@ -139,7 +139,7 @@ class GroupPanels:
 
         def again() -> None:
             del self._topic_retries[table.id]
-            if table.status != "closed":
+            if table.status != TableStatus.CLOSED:
                 self.on_retry(table)
         self._topic_retries[table.id] = asyncio.get_running_loop().call_later(
             self.chats.pacing.topic_retry, again)
@@ -156,14 +156,14 @@ class GroupPanels:
         text = lobby_text(table, lang, timer=self._timer(table),
                           full_start_delay=self.service.full_start_delay)
         bird_line = birds.waiting_line(table.rules, await table_birds.waiting(self.store, table), lang)
-        text += f"\n\n{bird_line}" if bird_line and table.status == "lobby" else ""
+        text += f"\n\n{bird_line}" if bird_line and table.status == TableStatus.LOBBY else ""
         shown = self.shown.table(table)
-        if table.status != "lobby":
+        if table.status != TableStatus.LOBBY:
             if table.lobby_msg_id is None:
                 return 0
             msg_id = table.lobby_msg_id
             await self.service.remember(table, lobby_msg_id=None)
-            if table.status == "closed":  # say so, even if not shown since a restart
+            if table.status == TableStatus.CLOSED:  # say so, even if not shown since a restart
                 text = t(lang, "lobby_closed", table=table.id)
             elif shown.lobby_text is None:
                 return 0  # not shown since a restart: leave it
@@ -232,7 +232,7 @@ class GroupPanels:
         totals = shown.totals
         if shown.birds is None:
             shown.birds = await self.store.hand_birds(record.id)
-        live = table.current is record and table.status == "between"
+        live = table.current is record and table.status == TableStatus.BETWEEN
         next_birds = await table_birds.waiting(self.store, table) if live else []
         caption = settlement_text(table, record, totals, lang, live, hand_birds=shown.birds,
                                   next_birds=next_birds)

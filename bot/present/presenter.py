@@ -27,7 +27,7 @@ from bot.present.panels import GroupPanels
 from bot.present.seats import SeatMessages
 from bot.present.shown import Shown
 from bot.store import PlayedHand, Store
-from bot.table import HandRecord, Table, TableService
+from bot.table import HandRecord, Table, TableService, TableStatus
 
 log = logging.getLogger(__name__)
 
@@ -99,17 +99,17 @@ class Presenter:
     # --- observer ----------------------------------------------------------------------
 
     def changed(self, table: Table) -> None:
-        if table.status == "lobby" or table.lobby_msg_id is not None:
+        if table.status == TableStatus.LOBBY or table.lobby_msg_id is not None:
             self.panels.lobby_later(table)
         old = self._shown.table(table).open_settlement
-        if old is not None and (old is not table.current or table.status != "between"):
+        if old is not None and (old is not table.current or table.status != TableStatus.BETWEEN):
             self.panels.settlement_later(table, old)  # play moved on: its buttons go
         record = table.current
         if record is None:
             return
-        if table.status == "between":
+        if table.status == TableStatus.BETWEEN:
             self.panels.settlement_later(table, record)
-        elif table.status == "playing":
+        elif table.status == TableStatus.PLAYING:
             self.panels.publish_trustee(table, record)
             self.panels.table_later(table, record)
         for seat, user_id in enumerate(record.users):

@@ -32,7 +32,7 @@ from bot.present.screens.seat import (
     with_clock,
 )
 from bot.present.shown import Asked, SeatShown, Shown
-from bot.table import SLOW, Decision, HandRecord, Table, TableService, robots
+from bot.table import SLOW, Decision, HandRecord, Table, TableService, TableStatus, robots
 from engine.views import PrivateView
 
 
@@ -161,7 +161,7 @@ class SeatMessages:
         """The version of the seat's open decision, None if it has none to answer itself."""
         decision, player = table.decisions.get(seat), table.players.get(seat)
         if decision is None or not decision.legal or player is None or player.autoplay \
-                or table.status != "playing":
+                or table.status != TableStatus.PLAYING:
             return None
         return decision.version
 
@@ -220,7 +220,7 @@ class SeatMessages:
         shown = self.shown.hand(record).seats.setdefault(seat, SeatShown())
         marks = self._marks_for(table, record, seat)
         image = hand_signature(view, record.names, lang, marks)
-        markup = keyboard(table, seat, lang) if table.status == "playing" else None
+        markup = keyboard(table, seat, lang) if table.status == TableStatus.PLAYING else None
         asked_at = shown.asked.history_at if shown.asked is not None else None
         text = (hand_caption(table, record, seat, view, lang, asked_at=asked_at), markup)
         own = own_part(view)
@@ -233,7 +233,7 @@ class SeatMessages:
         if (image, text) == (shown.image, shown.caption):
             return None
         fresh = shown.image is None  # not shown since a restart: refreshed now
-        if not urgent and not fresh and table.status == "playing" and not self.chats.flushing:
+        if not urgent and not fresh and table.status == TableStatus.PLAYING and not self.chats.flushing:
             now = asyncio.get_running_loop().time()
             shown.held_since = shown.held_since if shown.held_since is not None else now
             # the seat's own change (its cards, its keyboard going) or the table's alone
@@ -270,7 +270,7 @@ class SeatMessages:
         player, decision = table.players.get(seat), table.decisions.get(seat)
         shown = self.shown.hand(record).seats.get(seat)
         if player is None or player.user_id != user_id or player.autoplay \
-                or table.current is not record or table.status != "playing" \
+                or table.current is not record or table.status != TableStatus.PLAYING \
                 or decision is None or not decision.legal \
                 or shown is None or shown.offered is None \
                 or shown.offered[0] != decision.version:

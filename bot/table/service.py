@@ -88,7 +88,7 @@ class TableService:
         table moved on (a later hand, back to the lobby) is told apart from the current one."""
         return table.current.id if table.current is not None else 0
 
-    def check_live(self, table_id: int, status: str, mark: int) -> None:
+    def check_live(self, table_id: int, status: TableStatus, mark: int) -> None:
         """Refuse as outdated a group button of a table not in ``status`` (``lobby`` for the
         lobby's, ``between`` for a settlement's) or of another hand than its latest."""
         table = self.get(table_id)

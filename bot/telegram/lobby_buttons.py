@@ -5,7 +5,7 @@ settlement it was shown with (:mod:`bot.callbacks`)."""
 from __future__ import annotations
 
 from bot.i18n import t
-from bot.table import Refusal
+from bot.table import Refusal, TableStatus
 from bot.telegram.press import Pressed, Reply, on
 
 # a ⚙ option code's letter: the setting it changes (see bot.callbacks)
@@ -13,7 +13,7 @@ OPTION_SETTINGS = {"r": "rules", "s": "seats", "x": "two_seat", "b": "base", "t"
                    "h": "match"}
 
 
-@on("j", live="lobby")
+@on("j", live=TableStatus.LOBBY)
 async def join(p: Pressed) -> Reply:
     person = await p.env.person(p.user)
     if not await p.env.can_dm(person):
@@ -28,17 +28,17 @@ async def _leave(p: Pressed) -> Reply:
     return Reply(t(p.lang, "ok"))
 
 
-on("l", live="lobby")(_leave)
-on("q", live="between")(_leave)
+on("l", live=TableStatus.LOBBY)(_leave)
+on("q", live=TableStatus.BETWEEN)(_leave)
 
 
-@on("b", live="lobby")
+@on("b", live=TableStatus.LOBBY)
 async def begin(p: Pressed) -> Reply:
     await p.env.service.begin(p.press.table_id, p.user.id)
     return Reply(None)
 
 
-@on("r", live="lobby")
+@on("r", live=TableStatus.LOBBY)
 async def add_robot(p: Pressed) -> Reply:
     table = p.env.service.get(p.press.table_id)
     await p.env.service.add_robot(table.id, p.user.id,
@@ -46,13 +46,13 @@ async def add_robot(p: Pressed) -> Reply:
     return Reply(t(p.lang, "ok"))
 
 
-@on("g", live="between")
+@on("g", live=TableStatus.BETWEEN)
 async def again(p: Pressed) -> Reply:
     await p.env.service.again(p.press.table_id, p.user.id)
     return Reply(t(p.lang, "ready"))
 
 
-@on("o", live="lobby")
+@on("o", live=TableStatus.LOBBY)
 async def option(p: Pressed) -> Reply:
     """A ⚙ button: open or close the settings keyboard, or set one option."""
     code = p.press.option

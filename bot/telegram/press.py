@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from telegram import CallbackQuery, User
 
 from bot import callbacks as cb
+from bot.table import TableStatus
 from bot.telegram.env import Context, Env
 
 
@@ -43,13 +44,13 @@ PressHandler = Callable[[Pressed], Awaitable[Reply | None]]
 @dataclass(frozen=True)
 class Route:
     handler: PressHandler
-    live: str | None  # the table status the mark must still be current in (version = mark)
+    live: TableStatus | None  # the table status the mark must still be current in (version = mark)
 
 
 ROUTES: dict[str, Route] = {}
 
 
-def on(letter: str, live: str | None = None) -> Callable[[PressHandler], PressHandler]:
+def on(letter: str, live: TableStatus | None = None) -> Callable[[PressHandler], PressHandler]:
     """Bind the handler of the button kind ``letter``; ``live`` (``lobby``, ``between``): a
     press is refused as outdated unless its mark is that of the table's current lobby or
     settlement (``TableService.check_live``)."""

@@ -12,7 +12,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot import callbacks as cb
 from bot.i18n import t
 from bot.present.screens.words import claim_taker, waiting_line
-from bot.table import HandRecord, Table, robots
+from bot.table import HandRecord, Table, TableStatus, robots
 from engine import actions as A
 from engine.rules import RuleSet
 from engine.ting import ting as compute_ting
@@ -89,7 +89,7 @@ def hand_caption(table: Table, record: HandRecord, seat: int, view: PrivateView,
     last asked about (``asked_at``: where the hand's history stood then), and its status."""
     head = t(lang, "dm_caption", table=table.id, hand=record.no, huxi=view.huxi)
     taken = taken_line(record, seat, asked_at, lang) if not view.legal else None
-    if record.hand.is_terminal() or table.status == "closed":
+    if record.hand.is_terminal() or table.status == TableStatus.CLOSED:
         status = over_line(record, lang)
     elif table.players[seat].autoplay:
         status = t(lang, "dm_autoplay")
