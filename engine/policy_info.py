@@ -1,11 +1,11 @@
 """What one seat knows about the cards it cannot see, from its view and the public record.
 
 Only a seat's :class:`~engine.views.PrivateView` and the public events (``visible_to is None``)
-go in. Two facts of the rules make the record informative (RULES.md 5.1, 5.4, 9.7): cards
+go in. Two facts of the rules make the record informative (docs/rules/qq.md, 行牌 · Play): cards
 enter a hand only at the deal, so a seat that could not 碰 or 吃 a kind once never can later;
-and a seat that could and passed has made the kind 臭 (6.1). Either way, when an offered card
+and a seat that could and passed has made the kind 臭 (qq.md, 臭: passing has consequences). Either way, when an offered card
 ends in a discard row, no seat that was eligible can 碰 or 吃 that kind any more. Who passed
-is private (9.11), so the record never says which of the two it was. Nobody may 吃/碰 a kind
+is private (qq.md, 决定 11), so the record never says which of the two it was. Nobody may 吃/碰 a kind
 he discarded (6.2).
 """
 
