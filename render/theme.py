@@ -62,5 +62,8 @@ SMALL = CardSize(38, 52, 32, 5)  # discards and 臭 kinds: never overlapped
 # The seat's picture (render.hand): its own hand fits 10 point columns in the portrait width,
 # the other seats' melds and discards are compact.
 OWN = CardSize(66, 92, 50, 8)
-MINI = CardSize(38, 52, 28, 5)
+MINI = CardSize(38, 52, 28, 5)  # the /replay picture's cards
+# The other seats' melds in the seat's picture: 22 px wide and their character 11 px when a
+# phone shows the 760 px picture 400 px wide.
+PEER = CardSize(42, 58, 30, 5)
 DISC = CardSize(36, 48, 48, 5)  # never overlapped
