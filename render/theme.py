@@ -57,7 +57,7 @@ class CardSize:
 
 HAND = CardSize(72, 100, 56, 9)
 MELD = CardSize(50, 70, 40, 7)
-TABLE = CardSize(44, 62, 34, 6)
+TABLE = CardSize(44, 62, 32, 6)  # the group picture: four seats' 提 fit 1000 px
 SMALL = CardSize(38, 52, 32, 5)  # discards and 臭 kinds: never overlapped
 # The seat's picture (render.hand): its own hand fits 10 point columns in the portrait width,
 # the other seats' melds and discards are compact.
