@@ -51,11 +51,11 @@ BAND_HEAD = 42  # a seat band's title row
 RULES_PX = 18  # the rules line at the top
 RULES_H = 22  # its height, the gap to the first band included
 XING_H = 44  # the 醒家's band: one row, no cards
-MINI_ADV = T.MINI.w + 6
+PEER_ADV = T.PEER.w + 6
 DISC_ADV = T.DISC.w + 4
 DISC_ROW = T.DISC.h + 4
 OWN_ADV = T.OWN.w + 6
-MIN_HAND_STEP = 40  # the own hand's columns overlap at most this much more to fit
+MIN_HAND_STEP = 32  # the own hand's columns overlap at most this much more to fit
 MELD_ADV = T.MELD.w + 14
 STRIP_H = T.OWN.h + 24
 TING_PX = 24
@@ -171,7 +171,7 @@ def layout_hand(
 
 def _discards_x(seat: SeatView) -> int:
     """Discards start right of the melds (room for three at least, so they rarely move)."""
-    return M + PAD + max(len(seat.melds), 3) * MINI_ADV + 10
+    return M + PAD + max(len(seat.melds), 3) * PEER_ADV + 10
 
 
 def _discard_cols(seat: SeatView) -> int:
@@ -179,7 +179,7 @@ def _discard_cols(seat: SeatView) -> int:
 
 
 def _band_height(seat: SeatView) -> int:
-    melds_h = max((column_height(len(m.cards), T.MINI) for m in seat.melds), default=0)
+    melds_h = max((column_height(len(m.cards), T.PEER) for m in seat.melds), default=0)
     rows = max(1, math.ceil(len(seat.discards) / _discard_cols(seat)))
     return BAND_HEAD + max(melds_h, rows * DISC_ROW - 4) + PAD
 
@@ -213,15 +213,15 @@ def _seat_band(
     top = y + BAND_HEAD
     touched = last_move(pub)
     for j, meld in enumerate(seat.melds):
-        x = M + PAD + j * MINI_ADV
+        x = M + PAD + j * PEER_ADV
         if is_touched(touched, "melds", i, j):
             glow(
                 scene,
-                Rect(x, top, T.MINI.w, column_height(len(meld.cards), T.MINI)),
+                Rect(x, top, T.PEER.w, column_height(len(meld.cards), T.PEER)),
                 T.LAST_MOVE,
                 3,
             )
-        meld_column(scene, x, top, meld, T.MINI, i, owner=False)
+        meld_column(scene, x, top, meld, T.PEER, i, owner=False)
     dx = _discards_x(seat)
     scene.add(Box(Rect(dx - 6, top, 2, h - BAND_HEAD - PAD), fill=T.FELT_LINE))
     cols = _discard_cols(seat)

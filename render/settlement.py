@@ -24,7 +24,7 @@ from render.widgets import kind_name, pill, rules_label
 
 WIDTH = 840
 M = 24
-GROUP_ADV = T.MELD.w + 24
+GROUP_ADV = T.MELD.w + 20  # leaves the score panel room for its formula line at FORMULA_PX
 GROUPS_PER_ROW = 7
 ROW_H = 46
 FORMAT = "PNG"  # once per hand: exact colours matter more than ~10 ms
@@ -32,6 +32,7 @@ RULES_PX = 20  # the rules label, right of the title
 PANEL_PAD = 36  # the score panel's room below its last line
 POINTS_X = 470  # the points column, in the seats' table and the birds'
 BIRDS_HEAD = 44  # the 打鸟 panel's title row
+FORMULA_PX = 24  # the formula line: about 11 px tall when a phone shows the picture 400 px wide
 
 
 class Line(NamedTuple):
@@ -126,7 +127,7 @@ def score_lines(win: Win, rules: RuleSet, s: Mapping[str, str]) -> list[Line]:
         *di,
         *(Line(item, 22, T.TEXT, False, 32) for item in items),
         Line(total.format(n=win.fan), 24, T.TEXT, True, 40),
-        Line(formula.format(x=win.di, f=win.fan, d=win.base), 18, T.TEXT_DIM, False, 28),
+        Line(formula.format(x=win.di, f=win.fan, d=win.base), FORMULA_PX, T.TEXT, False, 34),
         Line(s["each_pays"].format(p=-win.loser_points), 20, T.TEXT, True, 26),
     ]
 

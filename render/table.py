@@ -32,13 +32,15 @@ from render.widgets import (
 
 WIDTH = 780  # portrait-friendly: phones show photos at their width
 M = 20
-PAD = 14  # inside a seat band
-HEADER_H = 176
-NAME_W = 210
+PAD = 10  # inside a seat band
+HEADER_H = 166
+NAME_W = 190  # the name panel, left in a band: name, cards in hand, 胡息, marks
+NAME_PANEL_H = 124  # its height: the least a band holds below PAD
 MELD_ADV = T.TABLE.w + 10
+MELD_LABEL_H = 18  # the meld's kind under its column
 DISCARD_ADV = T.SMALL.w + 4
-DISCARD_LABEL_W = 88
-ROW_GAP = 12
+DISCARD_ROW = T.SMALL.h + 6
+ROW_GAP = 10
 XING_ROW_H = 60  # the 醒家's band: a name and a mark, no cards
 FORMAT = "JPEG"  # sent on every move: JPEG encodes ~6x faster than PNG at a similar size
 
@@ -74,20 +76,24 @@ def last_move(view: PublicView) -> Touched:
     return ("", None, ())
 
 
-def _discard_cols() -> int:
-    return (WIDTH - 2 * M - 2 * PAD - DISCARD_LABEL_W) // DISCARD_ADV
+def _discards_x(view: PublicView, i: int) -> int:
+    """Discards sit right of the melds, in a band (room for three melds at least, so they
+    rarely move), not in a row of their own below: a band is as tall as its tallest part."""
+    return M + PAD + NAME_W + max(len(view.seats[i].melds), 3) * MELD_ADV + 6
 
 
-def _melds_h(view: PublicView, i: int) -> int:
-    melds = max((column_height(len(m.cards), T.TABLE) for m in view.seats[i].melds), default=0)
-    return max(126, melds + 24)
+def _discard_cols(view: PublicView, i: int) -> int:
+    return max(1, (WIDTH - M - PAD - _discards_x(view, i) + 4) // DISCARD_ADV)
 
 
 def _row_height(view: PublicView, i: int) -> int:
     if i == view.xing:
         return XING_ROW_H
-    rows = max(1, math.ceil(len(view.seats[i].discards) / _discard_cols()))
-    return PAD + _melds_h(view, i) + 10 + rows * (T.SMALL.h + 6) + PAD - 6
+    seat = view.seats[i]
+    melds = max((column_height(len(m.cards), T.TABLE) for m in seat.melds), default=0)
+    rows = math.ceil(len(seat.discards) / _discard_cols(view, i))
+    content = max(NAME_PANEL_H, melds + MELD_LABEL_H if melds else 0, rows * DISCARD_ROW - 6)
+    return PAD + content + PAD
 
 
 def layout_table(
@@ -186,7 +192,7 @@ def _header(
         who_all = s["name_sep"].join(fonts.name(names[i], f, each) for i in view.to_act)
         scene.text(
             tx,
-            y + 32 + 66,
+            y + 32 + 58,
             s["to_act"].format(names=who_all),
             22,
             T.GOLD,
@@ -194,11 +200,11 @@ def _header(
             max_width=tw,
         )
     elif view.waiting and view.outcome is None:
-        scene.text(tx, y + 32 + 66, s["waiting"], 22, T.GOLD, anchor="lm", max_width=tw)
+        scene.text(tx, y + 32 + 58, s["waiting"], 22, T.GOLD, anchor="lm", max_width=tw)
     if view.last_event is not None:
         desc = event_text(view.last_event, names, s, 22, 240)
         scene.text(
-            tx, y + 32 + 102, s["last"].format(desc=desc), 22, T.TEXT_DIM, anchor="lm", max_width=tw
+            tx, y + 32 + 94, s["last"].format(desc=desc), 22, T.TEXT_DIM, anchor="lm", max_width=tw
         )
 
 
@@ -230,12 +236,12 @@ def _seat_row(
     x = M + PAD
     nx = x
     if view.dealer == i:
-        nx = pill(scene, x, y + 14, s["dealer"], 20, T.DEALER).right + 8
-    scene.name(Rect(nx, y + 12, x + NAME_W - 10 - nx, 36), f"name:{i}", names[i], 26)
-    scene.text(x, y + 58, s["hand_count"].format(n=seat.hand_count), 22, max_width=NAME_W - 10)
+        nx = pill(scene, x, y + 12, s["dealer"], 20, T.DEALER).right + 8
+    scene.name(Rect(nx, y + 10, x + NAME_W - 10 - nx, 36), f"name:{i}", names[i], 26)
+    scene.text(x, y + 52, s["hand_count"].format(n=seat.hand_count), 22, max_width=NAME_W - 10)
     scene.text(
         x,
-        y + 88,
+        y + 80,
         s["shown_huxi"].format(n=seat.shown_huxi),
         22,
         T.GOLD,
@@ -244,9 +250,9 @@ def _seat_row(
     )
     px = x
     if acting:
-        px = pill(scene, x, y + 122, "▶ " + s["turn"], 18, T.GOLD, T.FELT_DARK).right + 8
+        px = pill(scene, x, y + 110, "▶ " + s["turn"], 18, T.GOLD, T.FELT_DARK).right + 8
     if mark is not None:
-        pill(scene, px, y + 122, mark[0], 18, mark[1])
+        pill(scene, px, y + 110, mark[0], 18, mark[1])
     # Melds, right of the name panel.
     mx = x + NAME_W
     top = y + PAD
@@ -265,22 +271,13 @@ def _seat_row(
             anchor="mt",
             max_width=MELD_ADV,
         )
-    # Discard row, across the band's foot.
-    dy = top + _melds_h(view, i) + 10
-    scene.text(
-        x,
-        dy + T.SMALL.h // 2,
-        s["discards"],
-        18,
-        T.TEXT_DIM,
-        bold=True,
-        anchor="lm",
-        max_width=DISCARD_LABEL_W - 6,
-    )
-    cols = _discard_cols()
+    # Discards, right of the melds behind a thin line.
+    dx = _discards_x(view, i)
+    scene.add(Box(Rect(dx - 6, top, 2, h - 2 * PAD), fill=T.FELT_LINE))
+    cols = _discard_cols(view, i)
     for j, kind in enumerate(seat.discards):
-        cx = x + DISCARD_LABEL_W + (j % cols) * DISCARD_ADV
-        cy = dy + (j // cols) * (T.SMALL.h + 6)
+        cx = dx + (j % cols) * DISCARD_ADV
+        cy = top + (j // cols) * DISCARD_ROW
         if touched[0] == "discard" and touched[1] == i and j in touched[2]:
             glow(scene, Rect(cx, cy, T.SMALL.w, T.SMALL.h), T.LAST_MOVE, 3)
         scene.card(cx, cy, kind, T.SMALL, "discard", i)
