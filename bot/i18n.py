@@ -50,13 +50,14 @@ ZH: dict[str, str] = {
     "cmd_history": "本群最近的牌局",
     "cmd_calc": "算胡:/calc 手牌 [+ 牌]",
     "cmd_export": "导出上一局记录(可验证)",
-    "cmd_addbot": "加一位电脑玩家",
+    "cmd_addbot": "加一位电脑玩家(/addbot 弱|中|强 设水平)",
     "cmd_removebot": "请走一位电脑玩家",
     "help": (
         "跑胡子机器人 · {rule_sets}\n"
         "/new 开桌(/new hunan 4 · /new four14:规则和人数;大厅里 ⚙ 改设置)\n"
         "/join 入座 · /leave 离座 · /begin 开局 · /stop 结束本桌\n"
-        "/addbot 加电脑玩家(一人也能开一桌)· /removebot 请走电脑\n"
+        "/addbot 加电脑玩家(一人也能开一桌;/addbot 弱、中 或 强 同时设定本桌电脑的水平,也可在 ⚙ 改,"
+        "默认强;托管和提示总按强打)· /removebot 请走电脑\n"
         "/rules 规则简介 · /lang en 切换群语言\n"
         "/dissolve 提议解散本局(其他人都同意则不计分)· /replace 由电脑接替连续两局没出手的玩家"
         " · /notify 开桌时私信通知我(/notify off 取消)\n"
@@ -355,6 +356,14 @@ ZH: dict[str, str] = {
     "match_caption_escaped": "{name} 离开(逃跑),比赛提前结束。",
     "match_caption_stopped": "比赛提前结束(/stop 或 解散)。",
     "match_over_next": "上一场比赛已结束(见总结算)。按「开局」开始新的一场;开桌人可按 ⚙ 改设置。",
+    # the computer players' level (弱 / 中 / 强), per table
+    "level_weak": "弱",
+    "level_medium": "中",
+    "level_strong": "强",
+    "lobby_level": "电脑:{level}",
+    "settings_level": "电脑 {level}",
+    "addbot_usage": "用法:/addbot [弱|中|强],例:/addbot 中。加一位电脑,并把本桌电脑的水平设为它"
+                    "(不写则不变,默认强)。",
     **EVENT_NAMES,
 }
 
@@ -373,13 +382,15 @@ EN: dict[str, str] = {
     "cmd_history": "this group's last hands",
     "cmd_calc": "judge a hand: /calc cards [+ card]",
     "cmd_export": "the last hand's record (verifiable)",
-    "cmd_addbot": "add a computer player",
+    "cmd_addbot": "add a computer player (/addbot 弱|中|强 sets the level)",
     "cmd_removebot": "remove a computer player",
     "help": (
         "跑胡子 bot · {rule_sets}\n"
         "/new open (/new hunan 4 · /new four14: rules and seats; ⚙ in the lobby for settings)\n"
         "/join sit · /leave leave · /begin start · /stop close the table\n"
-        "/addbot adds a computer player (one person can play a table) · /removebot removes one\n"
+        "/addbot adds a computer player (one person can play a table; /addbot 弱, 中 or 强 — "
+        "weak, medium, strong — also sets the level of the table's computer players, as ⚙ does; "
+        "强 by default; 托管 and 提示 always play 强) · /removebot removes one\n"
         "/rules the rules in short · /lang zh switches the group's language\n"
         "/dissolve proposes to end (解散) the hand, no points if all others agree · /replace a"
         " computer player for one who played no move for two hands · /notify a private note when a"
@@ -702,6 +713,15 @@ EN: dict[str, str] = {
     "match_caption_stopped": "The match was ended early (/stop or 解散).",
     "match_over_next": "The last match is over (see its 总结算). Press 开局 Deal for a new "
                        "one; the opener may change the settings with ⚙.",
+    # the computer players' level (弱 / 中 / 强), per table
+    "level_weak": "弱 weak",
+    "level_medium": "中 medium",
+    "level_strong": "强 strong",
+    "lobby_level": "computer players: {level}",
+    "settings_level": "电脑 {level}",
+    "addbot_usage": "Usage: /addbot [弱|中|强] (or weak, medium, strong), e.g. /addbot medium. "
+                    "Adds a computer player and sets every computer player at the table to "
+                    "that level (unchanged if none is given; 强 strong by default).",
     **EVENT_NAMES,
 }
 

@@ -233,4 +233,5 @@ class Writes:
 def table_row(r: Row) -> TableRow:
     return TableRow(r["id"], r["chat_id"], r["opener_id"], r["status"], r["dealer"],
                     r["draws_in_row"], r["version"], r["base"], r["lobby_msg_id"],
-                    r["rules"], r["timer"], r["thread_id"], r["match_hands"], r["bot_id"])
+                    r["rules"], r["timer"], r["thread_id"], r["match_hands"], r["bot_id"],
+                    r["robot_level"])

@@ -32,10 +32,12 @@ from bot.table.model import (
     Table,
     TableStatus,
 )
+from bot.table.robots import LEVELS
 from bot.table.service import TableService
 
 __all__ = [
-    "ABSENT_HANDS", "BASES", "DEFAULT_RULES", "MATCHES", "SLOW", "SLOW_TIMEOUT", "TIMERS",
+    "ABSENT_HANDS", "BASES", "DEFAULT_RULES", "LEVELS", "MATCHES", "SLOW", "SLOW_TIMEOUT",
+    "TIMERS",
     "Decision", "HandRecord", "Match", "Observer", "Person", "Place", "Player", "PressAnswer",
     "Refusal", "Table", "TableService", "TableStatus",
 ]

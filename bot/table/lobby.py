@@ -88,6 +88,13 @@ def match_hands(value: str) -> int:
     return hands
 
 
+def robot_level(value: str) -> str:
+    """A computer level (``robots.LEVELS``), from ⚙ or /addbot; ``bad_option`` if not one."""
+    if value not in robots.LEVELS:
+        raise Refusal("bad_option")
+    return value
+
+
 def changed_option(table: Table, setting: str, value: str) -> tuple[RuleSet, int, int | None]:
     """(rules, 底分, timer) of ``table`` with one option changed; ``bad_option`` when the
     value is not one offered, ``too_many_seated`` when fewer seats than are taken. A new rule

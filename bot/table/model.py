@@ -13,7 +13,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from bot.table.robots import is_robot
+from bot.table.robots import STRONG, is_robot
 from engine.rules import RuleSet, table_rules
 from engine.state import Hand
 
@@ -144,6 +144,7 @@ class Table:
     rules: RuleSet = DEFAULT_RULES  # the table's rule set, seat count and two-seat option
     timer: int | None = None  # decision timer (seconds): None the bot's default, SLOW 慢速
     match_hands: int = 1  # hands a match has (MATCHES): 1 single hands
+    robot_level: str = STRONG  # the level its computer players play at (robots.LEVELS)
     match: Match | None = None  # the running match, from its first deal to its last hand
     # a match that just ended (its id), whose 总结算 the observer is yet to hear of
     ended_match: int | None = None

@@ -19,8 +19,8 @@ log = logging.getLogger(__name__)
 
 # what a reload takes from the store: every column and every remembered record
 _RELOADED = ("chat_id", "thread_id", "opener_id", "base", "status", "dealer", "draws_in_row",
-             "version", "lobby_msg_id", "rules", "timer", "match_hands", "players", "current",
-             "match", "decisions", "between_since", "full_since")
+             "version", "lobby_msg_id", "rules", "timer", "match_hands", "robot_level",
+             "players", "current", "match", "decisions", "between_since", "full_since")
 
 
 class Registry:
@@ -129,7 +129,8 @@ class Registry:
         table = Table(row.id, row.chat_id, row.opener_id, row.base, TableStatus(row.status),
                       row.dealer, row.draws_in_row, row.version, thread_id=row.thread_id,
                       lobby_msg_id=row.lobby_msg_id, rules=get_rule_set(row.rules),
-                      timer=row.timer, match_hands=row.match_hands)
+                      timer=row.timer, match_hands=row.match_hands,
+                      robot_level=row.robot_level)
         table.match = await self._running_match(table.id)
         for s in await self.store.seats(row.id):
             table.players[s.seat] = Player(s.user_id, *await self.name_lang(s.user_id),

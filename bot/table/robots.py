@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Collection
+from functools import partial
 
 from bot.i18n import CATALOGS, t
 from engine import policy
@@ -25,6 +26,8 @@ from engine.views import Event, PrivateView
 log = logging.getLogger(__name__)
 
 _LANG_STRIDE = 100  # ids -1.. are zh names, -101.. en names
+LEVELS = policy.LEVELS  # a table's computer players play at one of these (弱 / 中 / 强)
+STRONG = "strong"  # 托管 and 提示 play for a human: always the strongest level
 
 
 def is_robot(user_id: int) -> bool:
@@ -58,18 +61,24 @@ def _snapshot(hand: Hand, seat: int) -> tuple[PrivateView, list[Event]]:
     return hand.private_view(seat), public_events(hand)
 
 
-async def decide(hand: Hand, seat: int) -> str:
-    """The policy's action for ``seat`` (a computer player, or a human in 托管). Should the
-    policy ever fail, the first legal action is played: a table must not stall on it."""
+def level_of(robot: bool, table_level: str) -> str:
+    """The level a seat is played at: a computer player at its table's, 托管 at ``STRONG``."""
+    return table_level if robot else STRONG
+
+
+async def decide(hand: Hand, seat: int, level: str = STRONG) -> str:
+    """The policy's action at ``level`` for ``seat`` (a computer player, or a human in 托管).
+    Should the policy ever fail, the first legal action is played: a table must not stall on
+    it."""
     view, events = _snapshot(hand, seat)
     try:
-        return await asyncio.to_thread(policy.choose, view, events)
+        return await asyncio.to_thread(partial(policy.choose, view, events, level=level))
     except Exception:
         log.exception("the policy failed for seat %s; playing its first legal action", seat)
         return view.legal[0]
 
 
 async def hint(hand: Hand, seat: int, lang: str) -> tuple[str, str]:
-    """(action, one-line reason) the policy suggests to ``seat``, in ``lang``."""
+    """(action, one-line reason) the strong player suggests to ``seat``, in ``lang``."""
     view, events = _snapshot(hand, seat)
     return await asyncio.to_thread(policy.explain, view, events, lang)

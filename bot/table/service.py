@@ -135,7 +135,8 @@ class TableService:
                     return
                 seat = clock.due_seat(table, self.pace, now)
                 assert table.hand is not None and seat is not None
-                action = await robots.decide(table.hand, seat)
+                level = robots.level_of(table.players[seat].robot, table.robot_level)
+                action = await robots.decide(table.hand, seat, level)
                 await self._apply(tx, table, seat, action, auto=True)
             if not clock.is_due(table, self.pace, self.clock()):
                 return
@@ -184,15 +185,21 @@ class TableService:
             lobby.seat(table, seat, person, self.clock())
         return table
 
-    async def add_robot(self, table_id: int, user_id: int, lang: str) -> Table:
-        """A seated player adds a computer player (named in ``lang``) to a free seat."""
+    async def add_robot(self, table_id: int, user_id: int, lang: str,
+                        level: str | None = None) -> Table:
+        """A seated player adds a computer player (named in ``lang``) to a free seat; a
+        ``level`` (``robots.LEVELS``) becomes the level of every computer at the table."""
         async with self.work.change(table_id) as (table, tx):
             lobby.check_seated(table, user_id)
             lobby.check_not_playing(table)
             seat = lobby.free_seat(table)
+            level = table.robot_level if level is None else lobby.robot_level(level)
             robot_id, name = lobby.robot_for(table, lang)
             await tx.upsert_user(robot_id, name, None, lang)
             await tx.add_seat(table.id, seat, robot_id)
+            if level != table.robot_level:
+                await tx.update_table(table.id, robot_level=level)
+                table.robot_level = level
             lobby.seat(table, seat, Person(robot_id, name, lang), self.clock())
         return table
 
@@ -218,14 +225,20 @@ class TableService:
     async def configure(self, table_id: int, user_id: int, setting: str, value: str) -> Table:
         """The opener changes one option of a lobby before its first deal: ``rules`` (a rule
         set id), ``seats``, ``two_seat`` (min21 | setaside), ``base`` (底分), ``timer``
-        (seconds, SLOW for 慢速) or ``match`` (hands a match has, MATCHES). Fewer seats
-        than are taken is refused; the seated move up to the first seats."""
+        (seconds, SLOW for 慢速), ``match`` (hands a match has, MATCHES) or ``level``
+        (the computer players', robots.LEVELS). Fewer seats than are taken is refused; the
+        seated move up to the first seats."""
         async with self.work.change(table_id) as (table, tx):
             lobby.check_configurable(table, user_id)
             if setting == "match":
                 hands = lobby.match_hands(value)
                 await tx.update_table(table.id, match_hands=hands)
                 table.match_hands = hands
+                return table
+            if setting == "level":
+                level = lobby.robot_level(value)
+                await tx.update_table(table.id, robot_level=level)
+                table.robot_level = level
                 return table
             rules, base, timer = lobby.changed_option(table, setting, value)
             moves = lobby.moves_up(table)

@@ -13,7 +13,7 @@ from functools import partial
 from telegram import Chat, Update
 
 from bot.i18n import rule_set_name, t
-from bot.table import MATCHES, Person, Refusal, Table
+from bot.table import LEVELS, MATCHES, Person, Refusal, Table
 from bot.telegram.confirm import ask_escape, confirm_buttons
 from bot.telegram.env import Context, Env, refusal_text, topic_of
 from engine.rules import RULE_SETS, RuleSet, table_rules
@@ -25,6 +25,9 @@ RULE_WORDS = {**{rule_set_name(rid, "zh").lower(): rid for rid in RULE_SETS},
               "湖南": "hunan", "四人十四张": "four14", "跑胡子": "qq"}
 MATCH_WORD = "局"
 BARE_MATCHES = frozenset({8, 16})  # a bare number that is a match's hands, never seats
+# /addbot's word: a computer level by its own name or its Chinese one (弱 / 中 / 强, as ⚙ shows it)
+LEVEL_WORDS = {**{level: level for level in LEVELS},
+               **{t("zh", f"level_{level}"): level for level in LEVELS}}
 
 
 def rules_from_args(args: list[str]) -> RuleSet:
@@ -56,6 +59,16 @@ def match_from_args(args: list[str]) -> tuple[list[str], int]:
         else:
             rest.append(word)
     return rest, hands
+
+
+def level_from_args(args: list[str]) -> str | None:
+    """The level ``/addbot [弱|中|强|weak|medium|strong]`` asks for, None for a bare /addbot;
+    ``addbot_usage`` for anything else."""
+    if not args:
+        return None
+    if len(args) > 1 or args[0].lower() not in LEVEL_WORDS:
+        raise Refusal("addbot_usage")
+    return LEVEL_WORDS[args[0].lower()]
 
 
 def new_usage(lang: str) -> str:
@@ -109,8 +122,10 @@ async def _begin(env: Env, table: Table, person: Person, chat: Chat, context: Co
 
 async def _add_robot(env: Env, table: Table, person: Person, chat: Chat,
                      context: Context) -> None:
+    """/addbot [level]: a computer player; a level sets every computer's at the table."""
+    level = level_from_args(list(context.args or ()))
     await env.service.add_robot(table.id, person.user_id,
-                                await env.presenter.group_lang(chat.id))
+                                await env.presenter.group_lang(chat.id), level)
 
 
 async def _remove_robot(env: Env, table: Table, person: Person, chat: Chat,

@@ -10,7 +10,7 @@ from bot.telegram.press import Pressed, Reply, on
 
 # a ⚙ option code's letter: the setting it changes (see bot.callbacks)
 OPTION_SETTINGS = {"r": "rules", "s": "seats", "x": "two_seat", "b": "base", "t": "timer",
-                   "h": "match"}
+                   "h": "match", "l": "level"}
 
 
 @on("j", live=TableStatus.LOBBY)

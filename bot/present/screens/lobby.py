@@ -1,4 +1,4 @@
-"""The lobby screen: its text (seats, rules, match), its main keyboard and the opener's ⚙
+"""The lobby screen: its text (seats, rules, match, computer level), its main keyboard and the opener's ⚙
 keyboard, and the 打鸟 row the lobby and the settlement share."""
 
 from __future__ import annotations
@@ -7,14 +7,15 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks as cb
 from bot.i18n import rule_set_name, t
-from bot.present.screens.words import match_label, rules_label, timer_label
-from bot.table import BASES, MATCHES, TIMERS, Table
+from bot.present.screens.words import level_label, match_label, rules_label, timer_label
+from bot.table import BASES, LEVELS, MATCHES, TIMERS, Table
 from engine.rules import RULE_SETS
 
 
 def lobby_text(table: Table, lang: str, *, timer: float, full_start_delay: float) -> str:
-    """Who sits where, the rules (``timer``: the decision timer in force) and the match; a
-    full table says once that it deals in ``full_start_delay`` seconds (no ticking edits)."""
+    """Who sits where, the rules (``timer``: the decision timer in force), the match and the
+    computer players' level; a full table says once that it deals in ``full_start_delay``
+    seconds (no ticking edits)."""
     seats = "\n".join(
         t(lang, "seat_line", n=s + 1, name=table.players[s].name) if s in table.players
         else t(lang, "seat_empty", n=s + 1) for s in table.seats)
@@ -23,6 +24,7 @@ def lobby_text(table: Table, lang: str, *, timer: float, full_start_delay: float
     rules = t(lang, "lobby_rules", rules=rules_label(table.rules, lang), base=table.base,
               timer=timer_label(timer, lang))
     rules += "\n" + t(lang, "lobby_match", label=match_label(table.match_hands, lang))
+    rules += " · " + t(lang, "lobby_level", level=level_label(table.robot_level, lang))
     text = t(lang, "lobby", table=table.id, opener=opener, seats=seats, rules=rules,
              n=table.rules.players)
     if table.configurable and table.current is not None:  # back after a match
@@ -63,8 +65,8 @@ def bird_row(table: Table, mark: int, lang: str) -> list[list[InlineKeyboardButt
 
 def settings_keyboard(table: Table, mark: int, lang: str, timer: float) -> InlineKeyboardMarkup:
     """The lobby's ⚙ keyboard: one row per option (rule set, seats, 两人 option, 底分,
-    timer: ``timer`` is the one in force, the bot's default until one is chosen), the option
-    in force ticked, and 返回. (A hook for more options: a row here and
+    timer: ``timer`` is the one in force, the bot's default until one is chosen; 局数; the
+    computer players' level), the option in force ticked, and 返回. (A hook for more options: a row here and
     a setting in ``TableService.configure``.)"""
     def button(label: str, code: str, on: bool) -> InlineKeyboardButton:
         return InlineKeyboardButton(("✓ " if on else "") + label,
@@ -81,6 +83,8 @@ def settings_keyboard(table: Table, mark: int, lang: str, timer: float) -> Inlin
                  for b in BASES])
     rows.append([button(timer_label(s, lang), f"t{s}", s == timer) for s in TIMERS])
     rows.append([button(match_label(n, lang), f"h{n}", n == table.match_hands) for n in MATCHES])
+    rows.append([button(t(lang, "settings_level", level=level_label(level, lang)), f"l{level}",
+                        level == table.robot_level) for level in LEVELS])
     rows.append([InlineKeyboardButton(t(lang, "btn_settings_back"),
                                       callback_data=cb.option(table.id, mark, "k"))])
     return InlineKeyboardMarkup(rows)

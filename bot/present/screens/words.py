@@ -76,6 +76,11 @@ def match_label(hands: int, lang: str) -> str:
     return t(lang, "match_single") if hands == 1 else t(lang, "match_hands", n=hands)
 
 
+def level_label(level: str, lang: str) -> str:
+    """A computer level's name: 弱, 中 or 强 (``bot.table.LEVELS``)."""
+    return t(lang, f"level_{level}")
+
+
 def signed(points: int) -> str:
     return f"{points:+,}" if points else "0"
 
