@@ -128,6 +128,8 @@ def check_pair(real: Hand, cf: Hand, x: int, tally: Tally) -> bool:
         return False
     if not same_point(real, cf):
         return True
+    if real.is_terminal() and cf.is_terminal():
+        return False  # the settlement shows the winner's hand, X's different cards included
     assert real.public_view() == cf.public_view()
     for y in range(QQ.players):
         if y != x:
