@@ -132,6 +132,7 @@ async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
         if services.hub.notifier is not None:  # notes being decided need the store
             await services.hub.notifier.idle()
         services.presenter.shutdown()
+        services.service.shutdown()
         await services.store.close()
 
 
