@@ -115,6 +115,8 @@ ZH: dict[str, str] = {
     "not_your_turn": "现在不是你操作。",
     "stale": "这个按钮已过时,请用最新的按钮。",
     "store_failed": "保存失败,这一步没有算数,请再按一次。",
+    "press_failed": "抱歉,暂时没能保存,这次操作没有算数,请稍后再按一次。",
+    "command_failed": "抱歉,暂时没能保存,这条命令没有生效,请稍后再发一次。",
     "only_opener": "只有开桌人或群管理员可以结束本桌。",
     "group_only": "请在群里使用这个命令。",
     "stopped": "本桌已结束。",
@@ -451,6 +453,10 @@ EN: dict[str, str] = {
     "not_your_turn": "It is not your decision now.",
     "stale": "This button is out of date: use the latest one.",
     "store_failed": "Could not save that move; it did not count. Please press again.",
+    "press_failed": "Sorry, that could not be saved just now; it did not count. Please press"
+                    " again in a moment.",
+    "command_failed": "Sorry, that could not be saved just now; the command did nothing. Please"
+                      " send it again in a moment.",
     "only_opener": "Only the opener or a group admin can close the table.",
     "group_only": "Please use this command in a group.",
     "stopped": "The table is closed.",

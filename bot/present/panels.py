@@ -12,7 +12,7 @@ from functools import partial
 
 from telegram import Message
 from telegram.constants import ParseMode
-from telegram.error import BadRequest
+from telegram.error import BadRequest, TimedOut
 
 from bot.i18n import t
 from bot.present import birds, errors
@@ -34,6 +34,7 @@ from bot.present.shown import Shown
 from bot.store import Store
 from bot.table import HandRecord, Table, TableService, TableStatus
 from bot.table import birds as table_birds
+from bot.table.registry import SETTLEMENT_POSTING, STORE_RETRY
 from engine.views import PublicView
 from render import render_settlement
 from render.match import render_match
@@ -249,12 +250,13 @@ class GroupPanels:
             photo = await self.chats.render(
                 partial(render_settlement, birds=birds.picture_birds(shown.birds)),
                 pub, record.names, per_seat, lang)
-            msg = await self.post(table, lambda: self.courier.send_photo(
+            msg = await self.post_settlement(table, record, lambda: self.courier.send_photo(
                 table.chat_id, photo, caption=caption, reply_markup=markup,
                 parse_mode=ParseMode.HTML, message_thread_id=table.thread_id))
             if msg is None:
                 return 1
-            await self.service.remember_hand(record, settle_msg_id=msg.message_id)
+        elif record.settle_msg_id == SETTLEMENT_POSTING:
+            return 0  # sent by an earlier run that could not store its id: left as it is
         elif shown.settle_caption == caption:
             return 0
         else:
@@ -263,6 +265,43 @@ class GroupPanels:
                                             parse_mode=ParseMode.HTML)
         shown.settle_caption = caption
         return 1
+
+    async def post_settlement(self, table: Table, record: HandRecord,
+                              send: Callable[[], Awaitable[Message]]) -> Message | None:
+        """Post a hand's settlement at most once, and once whatever the database does.
+
+        Telegram cannot say whether a message was sent, so the store says it first: the
+        hand's ``settle_msg_id`` becomes ``SETTLEMENT_POSTING`` in a committed write before
+        the photo is sent (a refused write sends nothing, and the post is tried again in
+        ``STORE_RETRY`` seconds), and the message's id right after. That id is kept in
+        memory at once and written until the store takes it (:meth:`Registry.remember_hand
+        <bot.table.registry.Registry.remember_hand>`), so this run never sends it again.
+        A send refused by Telegram, or by the table's topic, sent nothing: the mark is taken
+        back and the post may be made again. A hand found ``SETTLEMENT_POSTING`` after a
+        restart died between sending and storing the id (or its send timed out): its
+        message may be in the group, so it is not posted again (nor edited: its id is
+        unknown); only a hand with no mark at all is posted after a restart
+        (:meth:`Registry.unposted_settlements <bot.table.registry.Registry.unposted_settlements>`).
+        """
+        try:
+            await self.service.begin_settlement_post(record)
+        except Exception as e:
+            log.warning("could not mark the settlement of hand %s as being posted (again in"
+                        " %g s): %s", record.id, STORE_RETRY, e)
+            asyncio.get_running_loop().call_later(
+                STORE_RETRY, lambda: self.settlement_later(table, record))
+            return None
+        try:
+            msg = await self.post(table, send)
+        except TimedOut:  # it may have reached the group: the mark stays
+            record.settle_msg_id = SETTLEMENT_POSTING
+            raise
+        except BaseException:
+            await self.service.remember_hand(record, settle_msg_id=None)
+            raise
+        await self.service.remember_hand(
+            record, settle_msg_id=None if msg is None else msg.message_id)
+        return msg
 
     async def _match_summary(self, table: Table, match_id: int) -> int:
         row = await self.store.match(match_id)

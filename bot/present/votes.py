@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
-from telegram.error import TelegramError
+from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
 from telegram.ext import CallbackContext, JobQueue
 
 from bot import callbacks as cb
@@ -233,10 +233,10 @@ class Votes:
     # --- start-up --------------------------------------------------------------------
 
     async def cancel_stored(self) -> None:
-        """After a restart: every vote left open is cancelled, and its group is told."""
+        """After a restart: every vote left open is cancelled, and its group is told. Its row
+        goes only once its message says so: a 429 is waited out by the outbox and the edit
+        made again, and a restart before that tells it again."""
         for row in await self.store.open_votes():
-            async with self.store.transaction() as tx:
-                await tx.drop_vote(row.id)
             self._tell_cancelled(row)
 
     def _tell_cancelled(self, row: VoteRow) -> None:
@@ -255,7 +255,14 @@ class Votes:
                 else:
                     await presenter.bot.send_message(target, text,
                                                      message_thread_id=row.thread_id)
+            except (RetryAfter, NetworkError) as e:
+                if isinstance(e, BadRequest):  # e.g. the message is gone: nothing to edit
+                    log.info("could not tell that vote %s was cancelled: %s", row.id, e)
+                else:
+                    raise  # the outbox tries again
             except TelegramError as e:
                 log.info("could not tell that vote %s was cancelled: %s", row.id, e)
+            async with self.store.transaction() as tx:
+                await tx.drop_vote(row.id)
             return 1
         presenter.outbox(row.chat_id).put(("vote", row.id), job)

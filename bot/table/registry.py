@@ -5,6 +5,7 @@ group becomes a supergroup. Running hands are replayed from their log.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
@@ -16,6 +17,9 @@ from engine.rules import get_rule_set
 from engine.state import Hand
 
 log = logging.getLogger(__name__)
+
+SETTLEMENT_POSTING = 0  # a settle_msg_id: its post was begun and may have reached the group
+STORE_RETRY = 5.0  # seconds before a message id the store refused is written again
 
 # what a reload takes from the store: every column and every remembered record
 _RELOADED = ("chat_id", "thread_id", "opener_id", "base", "status", "dealer", "draws_in_row",
@@ -30,6 +34,12 @@ class Registry:
         self.clock = clock
         self._tables: dict[int, Table] = {}
         self._by_place: dict[Place, int] = {}
+        # message ids shown but not yet stored (the store failed): by table id, by hand id
+        self._unsaved_tables: dict[int, dict[str, int | None]] = {}
+        self._unsaved_hands: dict[int, dict[str, int | None]] = {}
+        self._retry: asyncio.TimerHandle | None = None
+        self._retrying: asyncio.Task[None] | None = None
+        self._writing = asyncio.Lock()  # in the order remembered
 
     # --- lookup --------------------------------------------------------------------
 
@@ -131,6 +141,8 @@ class Registry:
                       lobby_msg_id=row.lobby_msg_id, rules=get_rule_set(row.rules),
                       timer=row.timer, match_hands=row.match_hands,
                       robot_level=row.robot_level)
+        for name, value in self._unsaved_tables.get(row.id, {}).items():
+            setattr(table, name, value)
         table.match = await self._running_match(table.id)
         for s in await self.store.seats(row.id):
             table.players[s.seat] = Player(s.user_id, *await self.name_lang(s.user_id),
@@ -160,8 +172,11 @@ class Registry:
         # a running hand is played by the seated; a finished one by those in its results
         users = hand_row.users or tuple(table.players[s].user_id for s in range(hand.players))
         names = tuple([(await self.name_lang(u))[0] for u in users])
-        return HandRecord(hand_row.id, hand_row.no, hand, users, names,
-                          hand_row.group_msg_id, hand_row.settle_msg_id)
+        record = HandRecord(hand_row.id, hand_row.no, hand, users, names,
+                            hand_row.group_msg_id, hand_row.settle_msg_id)
+        for name, value in self._unsaved_hands.get(hand_row.id, {}).items():
+            setattr(record, name, value)
+        return record
 
     async def closed_table(self, table_id: int) -> Table:
         """A closed table, only as the place to post in."""
@@ -206,14 +221,65 @@ class Registry:
 
     # --- message ids: the presenter's bookkeeping ------------------------------------------
     # Written without the table's lock and told to nobody: they record where the table was
-    # shown, which is no change of the table (telling it would show the table again).
+    # shown, which is no change of the table (telling it would show the table again). A
+    # message shown is shown whatever the store does: its id is kept in memory at once (a
+    # reload keeps it too) and written again every STORE_RETRY seconds until the store takes
+    # it, so that a failed write never makes the presenter send the message a second time.
 
     async def remember(self, table: Table, **ids: int | None) -> None:
         """Persist message ids of the table (``lobby_msg_id``)."""
-        async with self.store.transaction() as tx:
-            await tx.update_table(table.id, **ids)
         for name, value in ids.items():
             setattr(table, name, value)
+        self._unsaved_tables.setdefault(table.id, {}).update(ids)
+        await self._flush()
+
+    async def remember_hand(self, record: HandRecord, **ids: int | None) -> None:
+        """Persist a hand's group message ids (``group_msg_id``, ``settle_msg_id``)."""
+        for name, value in ids.items():
+            setattr(record, name, value)
+        self._unsaved_hands.setdefault(record.id, {}).update(ids)
+        await self._flush()
+
+    async def begin_settlement_post(self, record: HandRecord) -> None:
+        """Store, before its settlement is sent, that it is being posted
+        (``SETTLEMENT_POSTING``, in the store only: this run knows how the send ends); raises
+        if the store cannot, and then nothing may be sent.
+        See :meth:`bot.present.panels.GroupPanels.post_settlement` for the guarantee."""
+        async with self.store.transaction() as tx:
+            await tx.update_hand(record.id, settle_msg_id=SETTLEMENT_POSTING)
+
+    async def _flush(self) -> None:
+        """Write every id not yet stored; what the store refuses waits for the next try."""
+        async with self._writing:
+            for pending, update in ((self._unsaved_tables, "update_table"),
+                                    (self._unsaved_hands, "update_hand")):
+                for key, ids in [(k, dict(v)) for k, v in pending.items()]:
+                    try:
+                        async with self.store.transaction() as tx:
+                            await getattr(tx, update)(key, **ids)
+                    except Exception as e:  # the store is down: shown all the same
+                        log.warning("could not store the message ids %s of %s %s (again in %g"
+                                    " s): %s", ids, update.removeprefix("update_"), key,
+                                    STORE_RETRY, e)
+                        self._retry_later()
+                        return
+                    if pending.get(key) == ids:  # nothing newer meanwhile
+                        del pending[key]
+
+    def _retry_later(self) -> None:
+        if self._retry is not None:
+            return
+
+        def again() -> None:
+            self._retry = None
+            self._retrying = asyncio.get_running_loop().create_task(self._flush())
+        self._retry = asyncio.get_running_loop().call_later(STORE_RETRY, again)
+
+    def close(self) -> None:
+        """Stop trying to write what the store refused (the bot is going down)."""
+        if self._retry is not None:
+            self._retry.cancel()
+            self._retry = None
 
     async def remember_seat(self, table: Table, seat: int, user_id: int,
                             **ids: int | None) -> None:
@@ -226,13 +292,6 @@ class Registry:
             await tx.update_seat(table.id, seat, of_user=user_id, **ids)
         for name, value in ids.items():
             setattr(player, name, value)
-
-    async def remember_hand(self, record: HandRecord, **ids: int | None) -> None:
-        """Persist a hand's group message ids (``group_msg_id``, ``settle_msg_id``)."""
-        async with self.store.transaction() as tx:
-            await tx.update_hand(record.id, **ids)
-        for name, value in ids.items():
-            setattr(record, name, value)
 
     async def remember_match(self, match_id: int, summary_msg_id: int) -> None:
         """The match's 总结算 was posted: never again."""

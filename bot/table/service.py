@@ -436,3 +436,10 @@ class TableService:
 
     async def remember_match(self, match_id: int, summary_msg_id: int) -> None:
         await self.registry.remember_match(match_id, summary_msg_id)
+
+    async def begin_settlement_post(self, record: HandRecord) -> None:
+        await self.registry.begin_settlement_post(record)
+
+    def shutdown(self) -> None:
+        """Stop writing again the message ids the store refused."""
+        self.registry.close()

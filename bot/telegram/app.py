@@ -132,6 +132,7 @@ async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
         if services.hub.notifier is not None:  # notes being decided need the store
             await services.hub.notifier.idle()
         services.presenter.shutdown()
+        services.service.shutdown()
         await services.store.close()
 
 
@@ -148,7 +149,7 @@ def _add_handlers(app: Application, env: Env) -> None:  # type: ignore[type-arg]
         (private & filters.TEXT) | (filters.ChatType.GROUPS & filters.COMMAND & addressed)),
         partial(chat.unknown, env)))
     app.add_handler(CallbackQueryHandler(partial(button, env)))  # callbacks.parse checks it
-    app.add_error_handler(system.error)
+    app.add_error_handler(partial(system.error, env))
 
 
 def build_application(

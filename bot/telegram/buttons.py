@@ -1,9 +1,17 @@
 """Every inline button press: parsed by :func:`bot.callbacks.parse`, dispatched to the
-handler bound to its kind (:data:`bot.telegram.press.ROUTES`), answered once."""
+handler bound to its kind (:data:`bot.telegram.press.ROUTES`), answered once — whatever
+fails: a press whose handler raised (the database locked past its busy timeout by a backup
+or an ``sqlite3`` shell, a full disk) is told that it did not count and to press again. What
+it changed was rolled back with its transaction (:mod:`bot.table.work`), so pressing again
+once the database is back is the whole recovery."""
 
 from __future__ import annotations
 
+import contextlib
+import logging
+
 from telegram import Update
+from telegram.error import TelegramError
 
 from bot import callbacks as cb
 from bot.i18n import t
@@ -11,6 +19,8 @@ from bot.table import Refusal
 from bot.telegram import confirm, lobby_buttons, replay, seat, votes
 from bot.telegram.env import Context, Env, refusal_text
 from bot.telegram.press import ROUTES, Pressed
+
+log = logging.getLogger(__name__)
 
 HANDLER_MODULES = (seat, lobby_buttons, confirm, votes, replay)  # where the handlers are bound
 _unbound = set(cb.KINDS) - set(ROUTES)
@@ -35,6 +45,11 @@ async def button(env: Env, update: Update, context: Context) -> None:
         reply = await route.handler(Pressed(env, query, press, user, lang, context))
     except Refusal as r:
         await query.answer(refusal_text(r, lang), show_alert=False)
+        return
+    except Exception:
+        log.exception("the press %r of user %s failed", query.data, user.id)
+        with contextlib.suppress(TelegramError):  # e.g. the handler had answered it
+            await query.answer(t(lang, "press_failed"))
         return
     if reply is None:  # the handler answered
         return

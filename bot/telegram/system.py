@@ -7,6 +7,7 @@ import logging
 from telegram import Update
 from telegram.ext import ApplicationHandlerStop
 
+from bot.i18n import t
 from bot.telegram.env import Context, Env
 
 log = logging.getLogger(__name__)
@@ -35,5 +36,16 @@ async def migrated(env: Env, update: Update, context: Context) -> None:
         await env.presenter.migrate(msg.migrate_from_chat_id, msg.chat.id)
 
 
-async def error(update: object, context: Context) -> None:
+async def error(env: Env, update: object, context: Context) -> None:
+    """Log what a handler raised; a message (a command) is answered that it did nothing and
+    may be sent again (e.g. the database was locked past its busy timeout, the disk full):
+    whatever it began to write was rolled back with its transaction. A button press is
+    answered by its dispatcher (:mod:`bot.telegram.buttons`)."""
     log.error("unhandled error while handling an update", exc_info=context.error)
+    if not isinstance(update, Update) or update.message is None:
+        return
+    msg = update.message
+    thread_id = msg.message_thread_id if msg.is_topic_message else None
+    env.presenter.note(msg.chat.id, lambda lang: t(lang, "command_failed"),
+                       lang=env.lang(update.effective_user) if msg.chat.type == "private"
+                       else None, thread_id=thread_id)

@@ -1,10 +1,14 @@
 """One failed database write does not stall the table: the press is answered
 with an error toast, the table is reloaded from the database, and every seat's current
-decision is shown again, with buttons that work."""
+decision is shown again, with buttons that work; a press or a command while the database is
+locked by another process is answered, and counts when made again."""
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
 
 from support.e2e import action_buttons, hand_message, make_config, running_bot
 from support.fakebot import FakeTelegram
@@ -70,3 +74,50 @@ async def test_a_failed_write_of_a_timed_out_move_does_not_stop_the_clock(
         await tg.wait_for(lambda: failures or None, what="the timed-out move to fail")
         await tg.wait_for(lambda: len(table.current.hand.log) > moves or None, timeout=10,
                           what="the timed-out move played on the next try")
+
+
+@contextlib.contextmanager
+def locked(db: Path) -> Iterator[None]:
+    """The database held by another process's write transaction (a backup, an ``sqlite3``
+    shell) for longer than the bot's busy timeout."""
+    other = sqlite3.connect(db, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        yield
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+
+
+async def test_a_press_while_the_database_is_locked_is_answered_and_counts_when_pressed_again(
+        tg: FakeTelegram, tmp_path) -> None:  # noqa: F811
+    db = tmp_path / "db.sqlite3"
+    async with running_bot(make_config(tg, db)):
+        alice, bob = tg.user("Alice"), tg.user("Bob", language_code="en")
+        group = tg.group("牌友群", members=(alice, bob))
+        tg.start_private(alice)
+        tg.start_private(bob)
+        lobby = await tg.wait_reply(await tg.send_text(group, alice, "/new"))
+        await tg.settle()  # its id stored
+        with locked(db):
+            answer = await tg.press_button(lobby, bob, "加入", timeout=30)
+        assert answer.text == t("en", "press_failed")
+        assert "Bob" not in (tg.message(group, lobby.message_id).text or "")
+        # the database is back: the same press counts
+        assert (await tg.press_button(lobby, bob, "加入")).text == t("en", "ok")
+        await tg.wait_for(lambda: "Bob" in (tg.message(group, lobby.message_id).text or ""))
+
+
+async def test_a_command_while_the_database_is_locked_is_answered(
+        tg: FakeTelegram, tmp_path) -> None:  # noqa: F811
+    db = tmp_path / "db.sqlite3"
+    async with running_bot(make_config(tg, db)):
+        alice = tg.user("Alice")
+        group = tg.group("牌友群", members=(alice,))
+        tg.start_private(alice)
+        with locked(db):
+            sent = await tg.send_text(group, alice, "/new")
+            reply = await tg.wait_reply(sent, timeout=30)
+        assert reply.text == t("zh", "command_failed")
+        lobby = await tg.wait_reply(await tg.send_text(group, alice, "/new"))
+        assert "Alice" in lobby.text

@@ -266,3 +266,31 @@ async def test_a_dissolve_in_a_match_ends_the_match_with_its_summary(tg: FakeTel
         row = await svc.store.match(match_id)
         assert row is not None and row.status == "stopped"
         assert table.match is None and table.status == "lobby"
+
+
+async def test_a_vote_cancelled_by_a_restart_loses_its_buttons_through_a_429(
+        tg: FakeTelegram, tmp_path, monkeypatch) -> None:
+    """The cancelling edit is refused with a 429 at start-up (a flood of start-up edits): it
+    is made again once the wait is over, and the vote's row goes only then."""
+    from telegram.error import RetryAfter
+
+    from bot.present.courier import Courier
+    config = make_config(tg, tmp_path / "db.sqlite3")
+    async with running_bot(config) as app:
+        (alice, bob, carol), group, lobby, svc, table = await start_hand(tg, app)
+        msg = await propose(tg, group, alice, "/dissolve", "🗳 Alice 提议解散本局")
+        await services(app).presenter.idle()
+    real, refused = Courier.edit_message_text, []
+
+    async def flooded(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if not refused:
+            refused.append(1)
+            raise RetryAfter(0.1)
+        return await real(self, *args, **kwargs)
+    monkeypatch.setattr(Courier, "edit_message_text", flooded)
+    async with running_bot(config) as app:
+        cancelled = t("zh", "vote_cancelled_restart", what=DISSOLVE_WHAT)
+        await tg.wait_for(lambda: tg.message(group, msg.message_id).text == cancelled)
+        assert refused == [1] and tg.message(group, msg.message_id).keyboard == []
+        await services(app).presenter.idle()
+        assert await services(app).store.open_votes() == []
