@@ -303,6 +303,10 @@ ZH: dict[str, str] = {
     "replay_dm_none": "你还没有打完的牌局可以回放。",
     "replay_dm_unknown": "没有你打过的、编号为 {id} 的已结束牌局。",
     "replay_foreign": "这个回放不属于这里。",
+    "replay_step": "第 {step}/{total} 步",
+    "replay_at_last": "已是最后一步",
+    "replay_at_first": "已是第一步",
+    "btn_replay_dm": "在私聊中回放",
     "card_name": "{name} · {rules}",
     # votes (解散, replacing an absent seat), /notify and 添加到群组
     "cmd_dissolve": "提议解散本局(其他玩家都同意则不计分)",
@@ -648,6 +652,10 @@ EN: dict[str, str] = {
     "replay_dm_none": "You have no finished hand to replay yet.",
     "replay_dm_unknown": "You sat at no finished hand with id {id}.",
     "replay_foreign": "This replay does not belong here.",
+    "replay_step": "Step {step}/{total}",
+    "replay_at_last": "Already the last step",
+    "replay_at_first": "Already the first step",
+    "btn_replay_dm": "Replay in private chat",
     "card_name": "{name} · {rules}",
     # votes (解散, replacing an absent seat), /notify and 添加到群组
     "cmd_dissolve": "propose to end (解散) the hand: no points if all others agree",
