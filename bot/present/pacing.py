@@ -18,8 +18,10 @@ The rules, each a function here:
 - The catch-up pace of a private chat follows the group's (:func:`catch_up_pace`): a waiting
   seat's picture changes no more often than ``table_pace``, nor more often than the group's
   own picture can (``group_interval``).
-- A decision left open ``ping_delay`` seconds gets a ping; at a 慢速 table a second one at
-  ``slow_reping``, before 托管 (:func:`next_ping_after`).
+- A decision left open gets one ping, no sooner than half its time nor than ``ping_delay``
+  seconds (a player thinking a while is not nagged); at a 慢速 table one at ``ping_delay`` and
+  a second at ``slow_reping``, before 托管 (:func:`next_ping_after`). A player who said
+  /quiet gets none (the 托管 warning still comes).
 - A forum topic that refuses posts is looked at again every ``topic_retry`` seconds.
 """
 
@@ -90,12 +92,13 @@ def hand_wait(pacing: Pacing, *, now: float, held_since: float, own_change: bool
     return held_since + hand_hold(pacing, own_change=own_change) - now
 
 
-def next_ping_after(pacing: Pacing, *, pings: int, slow: bool) -> float | None:
+def next_ping_after(pacing: Pacing, *, pings: int, slow: bool,
+                    timeout: float) -> float | None:
     """Seconds after a decision was shown that its next ping is due, given the ``pings``
-    already sent for it; None when it has had them: one, or at a 慢速 table two (托管 only
-    comes after the second)."""
+    already sent for it and the decision's ``timeout``; None when it has had them: one, or
+    at a 慢速 table two (托管 only comes after the second)."""
     if pings == 0:
-        return pacing.ping_delay
+        return pacing.ping_delay if slow else max(pacing.ping_delay, timeout / 2)
     if pings == 1 and slow:
         return pacing.slow_reping
     return None

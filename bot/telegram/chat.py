@@ -80,6 +80,24 @@ async def lang(env: Env, update: Update, context: Context) -> None:
         env.reply_group(chat, thread, "lang_set")
 
 
+async def quiet(env: Env, update: Update, context: Context) -> None:
+    """/quiet in the private chat: no pings for one's decisions (the 托管 warning still
+    comes); /quiet off: pings again. Stored per user."""
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None:
+        return
+    if chat.type != Chat.PRIVATE:
+        env.answer_key(update, "quiet_private")
+        return
+    word = context.args[0].lower() if context.args else ""
+    if word not in ("", "off"):
+        env.answer_key(update, "quiet_usage")
+        return
+    await env.person(user, dm_ok=True)
+    await env.store.set_quiet(user.id, word != "off")
+    env.answer_key(update, "quiet_off" if word == "off" else "quiet_on")
+
+
 async def unknown(env: Env, update: Update, context: Context) -> None:
     """Any other text in a private chat, or a command addressed to this bot in a group."""
     env.answer_key(update, "unknown_command")

@@ -172,11 +172,10 @@ async def test_the_timer_is_the_tables(service) -> None:
 
 def test_a_slow_table_pings_twice_before_its_timeout() -> None:
     pacing = Pacing()
-    assert next_ping_after(pacing, pings=0, slow=False) == pacing.ping_delay
-    assert next_ping_after(pacing, pings=1, slow=False) is None
-    assert next_ping_after(pacing, pings=0, slow=True) == pacing.ping_delay
-    assert next_ping_after(pacing, pings=1, slow=True) == pacing.slow_reping
-    assert next_ping_after(pacing, pings=2, slow=True) is None
+    slow = dict(slow=True, timeout=SLOW_TIMEOUT)
+    assert next_ping_after(pacing, pings=0, **slow) == pacing.ping_delay
+    assert next_ping_after(pacing, pings=1, **slow) == pacing.slow_reping
+    assert next_ping_after(pacing, pings=2, **slow) is None
     assert pacing.ping_delay < pacing.slow_reping < SLOW_TIMEOUT
 
 

@@ -15,6 +15,7 @@ from bot.present.pacing import (
     goes_first,
     hand_hold,
     hand_wait,
+    next_ping_after,
 )
 
 PACING = Pacing()
@@ -52,3 +53,14 @@ def test_a_held_change_goes_once_its_hold_is_over() -> None:
     assert hand_wait(PACING, now=104.0, held_since=100.0, own_change=False) == 1.0
     assert hand_wait(PACING, now=105.0, held_since=100.0, own_change=False) <= 0
 
+
+
+@given(st.floats(1.0, 600.0), st.floats(0.5, 60.0))
+def test_a_timed_decision_is_pinged_once_no_sooner_than_half_its_time(
+        timeout: float, ping_delay: float) -> None:
+    pacing = Pacing(ping_delay=ping_delay)
+    first = next_ping_after(pacing, pings=0, slow=False, timeout=timeout)
+    assert first is not None and first >= timeout / 2 and first >= ping_delay
+    assert next_ping_after(pacing, pings=1, slow=False, timeout=timeout) is None
+    # the 30 s timer of a player thinking 12 s: no ping
+    assert next_ping_after(Pacing(), pings=0, slow=False, timeout=30.0) == 15.0
