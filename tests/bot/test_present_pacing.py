@@ -13,6 +13,7 @@ from bot.present.pacing import (
     Send,
     catch_up_pace,
     goes_first,
+    group_wait,
     hand_hold,
     hand_wait,
     next_ping_after,
@@ -21,16 +22,30 @@ from bot.present.pacing import (
 PACING = Pacing()
 
 
-def test_what_a_table_waits_for_goes_first_and_the_rest_waits() -> None:
+def test_what_people_touch_goes_first_and_the_table_picture_lags() -> None:
     first = {send for send in Send if goes_first(PACING, send)}
-    assert first == {Send.PROBE, Send.NEW_LOBBY, Send.LIVE_SETTLEMENT, Send.DECISION}
+    assert first == {Send.ANSWER, Send.PROBE, Send.NEW_LOBBY, Send.LOBBY_EDIT,
+                     Send.LIVE_SETTLEMENT, Send.SETTLEMENT, Send.MATCH_SUMMARY, Send.DECISION}
+    assert not goes_first(PACING, Send.TABLE_PICTURE)
+    assert not goes_first(PACING, Send.SEAT_CATCH_UP)
 
 
-def test_a_policy_may_put_answers_and_lobby_changes_ahead_of_the_table_picture() -> None:
-    answers_first = replace(PACING, first=PACING.first | {Send.ANSWER, Send.LOBBY_EDIT})
-    assert goes_first(answers_first, Send.ANSWER) and goes_first(answers_first, Send.LOBBY_EDIT)
-    assert not goes_first(answers_first, Send.TABLE_PICTURE)
-    assert not goes_first(answers_first, Send.SEAT_CATCH_UP)
+@given(st.lists(st.floats(0.0, 120.0), max_size=40), st.floats(60.0, 180.0))
+def test_a_groups_budget_keeps_room_for_what_goes_first(sent: list[float], now: float) -> None:
+    sent.sort()
+    sent = [at for at in sent if at <= now]
+    last = sent[-1] if sent else float("-inf")
+
+    def in_window(at: float) -> int:
+        return sum(at - PACING.group_window < s <= at for s in sent)
+    for first in (True, False):
+        at = now + max(0.0, group_wait(PACING, now=now, sent=sent, last=last, first=first))
+        cap = PACING.group_budget - (0 if first else PACING.group_reserve)
+        assert in_window(at) < cap  # room left when it goes
+        if not first:
+            assert at >= last + PACING.group_interval
+    quiet = group_wait(PACING, now=now, sent=sent, last=last, first=True)
+    assert quiet <= group_wait(PACING, now=now, sent=sent, last=last, first=False)
 
 
 @given(st.floats(0.0, 60.0), st.floats(0.0, 60.0))
