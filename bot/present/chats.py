@@ -5,14 +5,15 @@ thread, a basic group's move to its supergroup, and each group's language."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 
 from bot.present.errors import quiet_rate_limiter
 from bot.present.gate import Gate
 from bot.present.outbox import Job, Outbox
-from bot.present.pacing import Pacing
+from bot.present.pacing import Pacing, Send, goes_first, group_wait
 from bot.store import Store
 
 Migrate = Callable[[int, int], Awaitable[None]]  # (old chat id, new chat id)
@@ -25,6 +26,7 @@ class _Held:
     task: asyncio.Task[None]
     job: Job
     due: float  # loop time
+    send: Send
 
 
 class Chats:
@@ -49,17 +51,24 @@ class Chats:
         box = self._outboxes.get(chat_id)
         if box is None:
             if isinstance(chat_id, int) and chat_id < 0:
-                box = Outbox(self.pacing.group_interval,
-                             on_migrated=lambda new: self._on_migrated(chat_id, new))
+                box = Outbox(0.0, on_migrated=lambda new: self._on_migrated(chat_id, new),
+                             wait=partial(self._group_wait, self.pacing))
             else:
                 box = Outbox(self.pacing.dm_interval if isinstance(chat_id, int) else 0.0)
             self._outboxes[chat_id] = box
         return box
 
-    def put(self, chat_id: Hashable, key: Hashable, job: Job) -> bool:
-        return self.outbox(chat_id).put(key, job)
+    @staticmethod
+    def _group_wait(pacing: Pacing, now: float, sent: Sequence[float], last: float,
+                    first: bool) -> float:
+        return group_wait(pacing, now=now, sent=sent, last=last, first=first)
 
-    def put_after(self, delay: float, chat_id: int, key: Hashable, job: Job) -> None:
+    def put(self, chat_id: Hashable, key: Hashable, job: Job, send: Send = Send.ANSWER) -> bool:
+        """Queue ``job`` in the chat's outbox, ahead of what lags if its kind goes first."""
+        return self.outbox(chat_id).put(key, job, first=goes_first(self.pacing, send))
+
+    def put_after(self, delay: float, chat_id: int, key: Hashable, job: Job,
+                  send: Send = Send.ANSWER) -> None:
         """Queue ``job`` in ``delay`` seconds, or sooner if the key is already held for
         sooner (one held job per key: it reads the state when it runs)."""
         loop = asyncio.get_running_loop()
@@ -73,8 +82,8 @@ class Chats:
         async def later() -> None:
             await asyncio.sleep(delay)
             del self._held[chat_id, key]
-            self.put(chat_id, key, job)
-        self._held[chat_id, key] = _Held(loop.create_task(later()), job, due)
+            self.put(chat_id, key, job, send)
+        self._held[chat_id, key] = _Held(loop.create_task(later()), job, due, send)
 
     async def idle(self) -> None:
         """Send what is held back now, then wait until nothing is queued (tests)."""
@@ -84,7 +93,7 @@ class Chats:
                 for (chat_id, key), held in list(self._held.items()):
                     del self._held[chat_id, key]
                     held.task.cancel()
-                    self.put(chat_id, key, held.job)
+                    self.put(chat_id, key, held.job, held.send)
                 await asyncio.gather(*(b.drain() for b in self._outboxes.values() if b.busy))
         finally:
             self.flushing = False

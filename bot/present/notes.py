@@ -11,6 +11,7 @@ from collections.abc import Callable, Hashable, Sequence
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputFile
 from telegram.error import Forbidden
 
+from bot.i18n import t
 from bot.present import replays
 from bot.present.chats import Chats
 from bot.present.courier import Courier
@@ -111,9 +112,11 @@ class Notes:
         self.chats.put(chat_id, self.key(), job)
 
     def replay(self, chat_id: int, played: PlayedHand, step: int, *, lang: str | None = None,
-               thread_id: int | None = None, message_id: int | None = None) -> None:
+               thread_id: int | None = None, message_id: int | None = None,
+               link: str | None = None) -> None:
         """A replay message (:mod:`bot.present.replays`) at ``step``: a new one, or an edit of
-        the one ``message_id``. Edits of one message share a key in the chat's outbox, so a
+        the one ``message_id``; with ``link`` (a group's), a last row opening the same
+        replay in the viewer's private chat. Edits of one message share a key in the chat's outbox, so a
         press while an edit waits its turn replaces it: rapid presses cost few edits, paced
         like any other, and the last one shows the last step asked for."""
         async def job() -> int:
@@ -123,7 +126,9 @@ class Notes:
             caption = replays.caption(played, step, chosen)
             markup = InlineKeyboardMarkup(
                 [[InlineKeyboardButton(text, callback_data=data) for text, data in row]
-                 for row in replays.buttons(played, step)])
+                 for row in replays.buttons(played, step)]
+                + ([[InlineKeyboardButton(t(chosen, "btn_replay_dm"), url=link)]]
+                   if link is not None else []))
             await self._slot(target)
             if message_id is None:
                 await self.courier.send_photo(target, picture, caption=caption,

@@ -1,7 +1,10 @@
 """Per-chat outgoing queue: coalesced, paced, and safe against 429s.
 
-Each chat has one :class:`Outbox`. Work is queued under a key; queuing a key that is already
-waiting replaces its job in place, so a burst of changes costs one API call made from the latest
+Each chat has one :class:`Outbox`. Work is queued under a key, in one of two classes: what
+goes first (``first``, the default) and what may lag (see :mod:`bot.present.pacing`); the
+worker takes the oldest job that goes first, and a lagging one only when none waits. Queuing
+a key that is already waiting replaces its job in place (a lagging key queued to go first
+moves to the end of the first ones), so a burst of changes costs one API call made from the latest
 state (jobs read the state when they run, not when they are queued). The worker runs one job
 at a time and waits ``interval`` seconds per message-or-edit a job reports, which caps a group
 at 60 / interval calls a minute however fast people play. A job that hits ``RetryAfter`` goes
@@ -14,9 +17,10 @@ has moved the chat: the job reads the chat id when it runs.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Hashable
+from collections import OrderedDict, deque
+from collections.abc import Awaitable, Callable, Hashable, Sequence
 
 from telegram.error import BadRequest, ChatMigrated, NetworkError, RetryAfter, TelegramError
 
@@ -25,6 +29,9 @@ from bot.present.errors import retry_seconds
 log = logging.getLogger(__name__)
 
 Job = Callable[[], Awaitable[int]]  # returns how many messages or edits it made
+# seconds until the chat may take its next call: (now, times of its calls, its last, first?)
+Wait = Callable[[float, Sequence[float], float, bool], float]
+SENT_KEPT = 64  # call times kept for a Wait (more than any chat's budget)
 OnMigrated = Callable[[int], Awaitable[None]]  # told the chat's new id
 NETWORK_RETRIES = 3  # a job failing with network errors is tried again after 1, 2, 4 s
 NETWORK_BACKOFF = 1.0
@@ -32,22 +39,31 @@ NETWORK_BACKOFF = 1.0
 
 class Outbox:
     def __init__(self, interval: float, max_notes: int = 3,
-                 on_migrated: OnMigrated | None = None) -> None:
+                 on_migrated: OnMigrated | None = None, wait: Wait | None = None) -> None:
         self.interval = interval
         self.on_migrated = on_migrated
+        self.wait = wait  # a group's budget (bot.present.pacing.group_wait), if any
         self.max_notes = max_notes  # one-off messages (key ("note", …)) that may wait at once
-        self._jobs: OrderedDict[Hashable, Job] = OrderedDict()
+        self._first: OrderedDict[Hashable, Job] = OrderedDict()
+        self._later: OrderedDict[Hashable, Job] = OrderedDict()
+        self._sent: deque[float] = deque(maxlen=SENT_KEPT)
+        self._last = float("-inf")
+        self._woken = asyncio.Event()
         self._next_at = 0.0
         self._task: asyncio.Task[None] | None = None
         self._network_failures: dict[Hashable, int] = {}
         self._after_move: Job | None = None  # the job being tried again after a migration
 
-    def put(self, key: Hashable, job: Job) -> bool:
-        """Queue ``job`` under ``key``; False when a one-off note is dropped (queue full)."""
-        if key not in self._jobs and _is_note(key) \
-                and sum(map(_is_note, self._jobs)) >= self.max_notes:
+    def put(self, key: Hashable, job: Job, first: bool = True) -> bool:
+        """Queue ``job`` under ``key`` (``first``: ahead of what may lag); False when a
+        one-off note is dropped (queue full)."""
+        if key not in self._first and key not in self._later and _is_note(key) \
+                and sum(map(_is_note, [*self._first, *self._later])) >= self.max_notes:
             return False
-        self._jobs[key] = job
+        if first and key in self._later:
+            del self._later[key]
+        (self._first if first or key in self._first else self._later)[key] = job
+        self._woken.set()
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._work())
         return True
@@ -67,21 +83,28 @@ class Outbox:
     async def _work(self) -> None:
         loop = asyncio.get_running_loop()
         try:
-            while self._jobs:
-                wait = self._next_at - loop.time()
-                if wait > 0:
-                    await asyncio.sleep(wait)
-                key, job = self._jobs.popitem(last=False)
+            while self._first or self._later:
+                first = bool(self._first)
+                now = loop.time()
+                wait = self._next_at - now
+                if self.wait is not None:
+                    wait = max(wait, self.wait(now, self._sent, self._last, first))
+                if wait > 0:  # a job that goes first, queued meanwhile, wakes the worker
+                    self._woken.clear()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._woken.wait(), wait)
+                    continue
+                key, job = (self._first if first else self._later).popitem(last=False)
                 try:
                     made = await job()
                 except RetryAfter as e:
                     seconds = retry_seconds(e)
                     log.warning("429 from Telegram for %r: sent again in %g s", key, seconds)
-                    self._retry(key, job, loop.time() + seconds)
+                    self._retry(key, job, first, loop.time() + seconds)
                     continue
                 except ChatMigrated as e:
                     if await self._migrate(job, e.new_chat_id):
-                        self._retry(key, job, loop.time())
+                        self._retry(key, job, first, loop.time())
                         continue
                     log.error("outgoing job %r dropped: its chat moved to %s", key,
                               e.new_chat_id)
@@ -94,7 +117,8 @@ class Outbox:
                     if tries <= NETWORK_RETRIES:
                         log.warning("outgoing job %r: %s; try %d again", key, e, tries)
                         self._network_failures[key] = tries
-                        self._retry(key, job, loop.time() + NETWORK_BACKOFF * 2 ** (tries - 1))
+                        self._retry(key, job, first,
+                                    loop.time() + NETWORK_BACKOFF * 2 ** (tries - 1))
                         continue
                     log.error("outgoing job %r dropped after %d network errors", key, tries)
                     self._network_failures.pop(key, None)
@@ -108,7 +132,9 @@ class Outbox:
                 else:
                     self._network_failures.pop(key, None)
                 if made:
-                    self._next_at = loop.time() + self.interval * made
+                    self._last = loop.time()  # once Telegram has it: the budget's safe side
+                    self._next_at = self._last + self.interval * made
+                    self._sent.extend([self._last] * made)
         finally:
             self._task = None
 
@@ -126,10 +152,13 @@ class Outbox:
             return False
         return True
 
-    def _retry(self, key: Hashable, job: Job, at: float) -> None:
-        """Back to the front of the queue (a newer job for the key, if queued, wins)."""
-        self._jobs.setdefault(key, job)
-        self._jobs.move_to_end(key, last=False)
+    def _retry(self, key: Hashable, job: Job, first: bool, at: float) -> None:
+        """Back to the front of its class (a newer job for the key, if queued, wins)."""
+        jobs = self._first if first or key in self._first else self._later
+        if jobs is self._first:
+            self._later.pop(key, None)
+        jobs.setdefault(key, job)
+        jobs.move_to_end(key, last=False)
         self._next_at = at
 
 

@@ -5,26 +5,33 @@ loop time). Its knobs are one :class:`Pacing` settings object, given to the pres
 
 The rules, each a function here:
 
-- Every chat has its pace: a group one message-or-edit per ``group_interval`` seconds, a private
-  chat one per ``dm_interval``; the bot as a whole one per ``send_interval``
-  (:class:`~bot.present.gate.Gate`), where the kinds of :class:`Send` in ``Pacing.first`` go
-  ahead of the others (:func:`goes_first`). Today these are what a table waits for: a seat's
-  new buttons, a new lobby, a settlement's 再来一局, the private check a /join waits for. A
-  policy that puts answers and lobby changes first and lets the table picture lag is a
-  different ``first`` set.
+- What people touch goes first, the table picture lags (:data:`TOUCHED_FIRST`, the default
+  ``Pacing.first``): answers to commands, lobby changes, settlements, a seat's new buttons and
+  the private check a /join waits for go ahead of the others (:func:`goes_first`) in their
+  chat's outbox, in the order asked, and at the bot-wide gate
+  (:class:`~bot.present.gate.Gate`, one call per ``send_interval``).
+- A group has a budget of ``group_budget`` messages-or-edits in any ``group_window`` seconds
+  (Telegram's 20 a minute) (:func:`group_wait`): what goes first is sent as soon as the
+  budget allows; the table picture at most every ``group_interval`` seconds, and only while
+  ``group_reserve`` of the budget stays free for what goes first, so that an answer right
+  after a settlement is not queued behind the hand's pictures. A private chat: one per
+  ``dm_interval``.
 - A seat's private picture shows new buttons at once; any other change is held and rides on
   the next edit (:func:`hand_hold`): the seat's own change (its cards, its keyboard going) at
   most ``pressed_pace`` seconds, the table's alone at the catch-up pace.
 - The catch-up pace of a private chat follows the group's (:func:`catch_up_pace`): a waiting
   seat's picture changes no more often than ``table_pace``, nor more often than the group's
   own picture can (``group_interval``).
-- A decision left open ``ping_delay`` seconds gets a ping; at a 慢速 table a second one at
-  ``slow_reping``, before 托管 (:func:`next_ping_after`).
+- A decision left open gets one ping, no sooner than half its time nor than ``ping_delay``
+  seconds (a player thinking a while is not nagged); at a 慢速 table one at ``ping_delay`` and
+  a second at ``slow_reping``, before 托管 (:func:`next_ping_after`). A player who said
+  /quiet gets none (the 托管 warning still comes).
 - A forum topic that refuses posts is looked at again every ``topic_retry`` seconds.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -46,14 +53,21 @@ class Send(Enum):
     TIDY = "tidy"  # a ping deleted once answered
 
 
-WAITED_FOR = frozenset({Send.PROBE, Send.NEW_LOBBY, Send.LIVE_SETTLEMENT, Send.DECISION})
+# The named policy: what people touch (an answer, a lobby, a settlement, a seat's new buttons)
+# goes first; the table picture, a seat's catch-up, pings and tidying may lag.
+TOUCHED_FIRST = frozenset({Send.ANSWER, Send.PROBE, Send.NEW_LOBBY, Send.LOBBY_EDIT,
+                           Send.LIVE_SETTLEMENT, Send.SETTLEMENT, Send.MATCH_SUMMARY,
+                           Send.DECISION})
 
 
 @dataclass(frozen=True)
 class Pacing:
     """The pacing policy's settings (seconds)."""
 
-    group_interval: float = 3.5  # min seconds between two messages-or-edits in one group
+    group_interval: float = 3.5  # min seconds from a group's last call to its table picture
+    group_budget: int = 20  # a group's messages-or-edits in any group_window seconds
+    group_window: float = 60.0
+    group_reserve: int = 5  # of the budget, kept for what goes first
     dm_interval: float = 1.0  # the same in one private chat
     send_interval: float = 0.04  # the same over all chats (25 a second)
     ping_delay: float = 10.0  # a decision still open this long gets a ping
@@ -64,12 +78,25 @@ class Pacing:
     # API calls per action within 10 % of the 15 s used before.
     table_pace: float = 5.0
     topic_retry: float = 60.0  # a forum topic refusing posts is looked at again this often
-    first: frozenset[Send] = WAITED_FOR  # served ahead of the rest at the bot-wide gate
+    first: frozenset[Send] = TOUCHED_FIRST  # served ahead of the rest (outboxes, gate)
 
 
 def goes_first(pacing: Pacing, send: Send) -> bool:
     """Whether a call of this kind goes ahead of the others at the bot-wide gate."""
     return send in pacing.first
+
+
+def group_wait(pacing: Pacing, *, now: float, sent: Sequence[float], last: float,
+               first: bool) -> float:
+    """Seconds until a group may take its next call (0 or less: now), given the times of
+    its calls ``sent`` (oldest first) and of its ``last``: a call that goes ``first`` as soon
+    as the budget has room; another (the table picture) ``group_interval`` after the last
+    call and while the budget keeps ``group_reserve`` free."""
+    cap = pacing.group_budget if first else pacing.group_budget - pacing.group_reserve
+    recent = [at for at in sent if at > now - pacing.group_window]
+    budget = recent[len(recent) - cap] + pacing.group_window - now if len(recent) >= cap \
+        else 0.0
+    return budget if first else max(budget, last + pacing.group_interval - now)
 
 
 def catch_up_pace(pacing: Pacing) -> float:
@@ -90,12 +117,13 @@ def hand_wait(pacing: Pacing, *, now: float, held_since: float, own_change: bool
     return held_since + hand_hold(pacing, own_change=own_change) - now
 
 
-def next_ping_after(pacing: Pacing, *, pings: int, slow: bool) -> float | None:
+def next_ping_after(pacing: Pacing, *, pings: int, slow: bool,
+                    timeout: float) -> float | None:
     """Seconds after a decision was shown that its next ping is due, given the ``pings``
-    already sent for it; None when it has had them: one, or at a 慢速 table two (托管 only
-    comes after the second)."""
+    already sent for it and the decision's ``timeout``; None when it has had them: one, or
+    at a 慢速 table two (托管 only comes after the second)."""
     if pings == 0:
-        return pacing.ping_delay
+        return pacing.ping_delay if slow else max(pacing.ping_delay, timeout / 2)
     if pings == 1 and slow:
         return pacing.slow_reping
     return None

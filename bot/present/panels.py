@@ -62,18 +62,20 @@ class GroupPanels:
     # --- queued --------------------------------------------------------------------------
 
     def lobby_later(self, table: Table) -> None:
-        self.chats.put(table.chat_id, ("lobby", table.id), lambda: self._lobby(table))
+        self.chats.put(table.chat_id, ("lobby", table.id), lambda: self._lobby(table),
+                       Send.LOBBY_EDIT)
 
     def table_later(self, table: Table, record: HandRecord) -> None:
-        self.chats.put(table.chat_id, ("table", record.id), lambda: self._table(table, record))
+        self.chats.put(table.chat_id, ("table", record.id), lambda: self._table(table, record),
+                       Send.TABLE_PICTURE)  # the one that may lag
 
     def settlement_later(self, table: Table, record: HandRecord) -> None:
         self.chats.put(table.chat_id, ("settle", record.id),
-                       lambda: self._settlement(table, record))
+                       lambda: self._settlement(table, record), Send.SETTLEMENT)
 
     def match_later(self, table: Table, match_id: int) -> None:
         self.chats.put(table.chat_id, ("match", match_id),
-                       lambda: self._match_summary(table, match_id))
+                       lambda: self._match_summary(table, match_id), Send.MATCH_SUMMARY)
 
     def publish_trustee(self, table: Table, record: HandRecord) -> None:
         """Tell the table which seats are in 托管, each once with a line in the group, as soon

@@ -17,6 +17,7 @@ from collections.abc import Callable, Hashable, Sequence
 from telegram import Bot
 
 from bot.i18n import t
+from bot.present import replays
 from bot.present.chats import Chats
 from bot.present.courier import Courier
 from bot.present.gate import Gate
@@ -171,5 +172,7 @@ class Presenter:
 
     def replay(self, chat_id: int, played: PlayedHand, step: int, *, lang: str | None = None,
                thread_id: int | None = None, message_id: int | None = None) -> None:
+        link = None if chat_id > 0 else \
+            f"https://t.me/{self.username}?start={replays.start_payload(played.id)}"
         self.notes.replay(chat_id, played, step, lang=lang, thread_id=thread_id,
-                          message_id=message_id)
+                          message_id=message_id, link=link)

@@ -2,7 +2,10 @@
 
 The message is the picture of the table after step k of the hand's n logged actions (every
 hand face up: the hand is over) with the buttons ⏮ ◀ k/n ▶ ⏭, and 🏆 (the winning move, the
-last step) when someone won. Each button carries the hand id and the step it shows
+last step) when someone won. It opens at the deal (step 0); a press that would show the step
+already shown (▶ at the end, ◀ at the start) is answered so and uploads nothing
+(:func:`already`). In a group it also links to the same replay in the viewer's private
+chat (:func:`start_payload`), where a step is not paced by the group. Each button carries the hand id and the step it shows
 (:func:`bot.callbacks.replay`); the handler checks the hand against the chat the button is in
 and asks the presenter for that step: the message's edits go through the chat's outbox, so
 rapid presses are paced and coalesce to the last step asked for.
@@ -26,6 +29,8 @@ from engine.replay import replay_views
 from render.replay import render_replay_step
 
 FIRST, BACK, NEXT, LAST, WIN = "⏮", "◀", "▶", "⏭", "🏆"
+OPENING_STEP = 0  # the deal: nothing played yet
+START_PAYLOAD = "r"  # /start r<hand id>: the replay in a private chat
 
 
 def total_steps(played: PlayedHand) -> int:
@@ -56,6 +61,25 @@ def buttons(played: PlayedHand, step: int) -> list[list[tuple[str, str]]]:
     if played.winner is not None:
         rows.append([to(WIN, n)])
     return rows
+
+
+def already(played: PlayedHand, asked: int, shown: int | None) -> str | None:
+    """The catalog key of the answer to a press asking for the step already shown (at the
+    end: the last step, else the first), None when the press moves the replay."""
+    if shown is None or asked != shown:
+        return None
+    return "replay_at_last" if shown == total_steps(played) else "replay_at_first" \
+        if shown == OPENING_STEP else "replay_step"
+
+
+def start_payload(hand_id: int) -> str:
+    return f"{START_PAYLOAD}{hand_id}"
+
+
+def payload_hand(payload: str) -> int | None:
+    """The hand id of a /start payload ``r<hand id>``, None for another payload."""
+    rest = payload.removeprefix(START_PAYLOAD)
+    return int(rest) if payload.startswith(START_PAYLOAD) and rest.isdigit() else None
 
 
 def hand_number(args: Sequence[str]) -> int | None:

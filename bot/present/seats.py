@@ -3,7 +3,8 @@ his legal actions), paced to one call per ``dm_interval`` in his chat. It is edi
 when a new decision is his or his buttons are withdrawn; any other change waits a little and
 rides on the next edit (:func:`bot.present.pacing.hand_wait`). A short ping, which unlike an
 edit notifies, goes to a player whose decision has waited a while
-(:func:`bot.present.pacing.next_ping_after`), and is deleted once he has answered. The hand's
+(:func:`bot.present.pacing.next_ping_after`), unless he said /quiet, and is deleted once he
+has answered. The hand's
 醒家 (湖南, 4 seats) sits it out: he gets one short line instead, never a picture, a button or
 a ping."""
 
@@ -128,7 +129,9 @@ class SeatMessages:
         shown.image, shown.caption = plan.image, plan.text
         if self._unoffered(table, record, seat):
             self._offered(record, seat, shown, table.decisions[seat])
-            self._ping_later(table, record, seat, user_id, self.pacing.ping_delay)
+            after = self._next_ping_after(table, shown, table.decisions[seat])
+            if after is not None:
+                self._ping_later(table, record, seat, user_id, after)
         ping = player.ping_msg_id
         if ping is not None and (user_id, ping) not in self._unpinging \
                 and shown.pinged != self._open_version(table, seat):
@@ -262,7 +265,7 @@ class SeatMessages:
     def _next_ping_after(self, table: Table, shown: SeatShown,
                          decision: Decision) -> float | None:
         return next_ping_after(self.pacing, pings=shown.pings_for(decision.version),
-                               slow=table.timer == SLOW)
+                               slow=table.timer == SLOW, timeout=self.service.timeout(table))
 
     async def _ping(self, table: Table, record: HandRecord, seat: int, user_id: int) -> int:
         """Ping a player whose shown decision has waited (an edit does not notify him; a
@@ -276,7 +279,7 @@ class SeatMessages:
                 or shown.offered[0] != decision.version:
             return 0
         after = self._next_ping_after(table, shown, decision)
-        if after is None:
+        if after is None or await self._quiet(user_id):
             return 0
         wait = shown.offered[1] + after - asyncio.get_running_loop().time()
         if wait > 0 and not self.chats.flushing:
@@ -296,6 +299,11 @@ class SeatMessages:
             left = shown.offered[1] + again - asyncio.get_running_loop().time()
             self._ping_later(table, record, seat, user_id, max(0.0, left))
         return 1
+
+    async def _quiet(self, user_id: int) -> bool:
+        """The player said /quiet: no pings."""
+        user = await self.service.store.user(user_id)
+        return user is not None and user.quiet
 
     async def _retire(self, record: HandRecord, seat: int, user_id: int) -> int:
         """A player gone from the table (逃跑): his hand message says it is over, no buttons."""

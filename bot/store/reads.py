@@ -49,7 +49,8 @@ class Queries(ABC):
         row = await self._one("SELECT * FROM users WHERE user_id = ?", user_id)
         if row is None:
             return None
-        return UserRow(row["user_id"], row["name"], row["lang"], bool(row["dm_ok"]))
+        return UserRow(row["user_id"], row["name"], row["lang"], bool(row["dm_ok"]),
+                       bool(row["quiet"]))
 
     async def chat_lang(self, chat_id: int) -> str | None:
         row = await self._one("SELECT lang FROM chats WHERE chat_id = ?", chat_id)
@@ -342,6 +343,11 @@ class Queries(ABC):
         """/notify (``on``) or /notify off in a group."""
         async with self.transaction() as tx:
             await tx.subscribe(chat_id, user_id, on)
+
+    async def set_quiet(self, user_id: int, quiet: bool) -> None:
+        """/quiet (``quiet``) or /quiet off: the user's pings off or on (a known user)."""
+        async with self.transaction() as tx:
+            await tx.exec("UPDATE users SET quiet = ? WHERE user_id = ?", int(quiet), user_id)
 
     async def set_chat_lang(self, chat_id: int, lang: str, title: str | None = None) -> None:
         async with self.transaction() as tx:

@@ -19,6 +19,7 @@ class UserRow:
     name: str
     lang: str | None
     dm_ok: bool
+    quiet: bool = False  # /quiet: no pings
 
 
 @dataclass(frozen=True)

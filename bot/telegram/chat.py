@@ -8,7 +8,9 @@ from telegram import Chat, Update
 from telegram.error import TelegramError
 
 from bot.i18n import CATALOGS, isolate, t
+from bot.present import replays
 from bot.table import Refusal
+from bot.telegram import replay
 from bot.telegram.env import Context, Env, refusal_text, topic_of
 
 JOIN_PAYLOAD = "j"
@@ -16,8 +18,8 @@ STARTGROUP_PAYLOAD = "paohuzi"  # the 添加到群组 link's: the group's /start
 
 
 async def start(env: Env, update: Update, context: Context) -> None:
-    """/start. Privately, optionally with a deep-link payload ``j<table id>`` that seats; in a
-    group (sent by Telegram when the bot is added by its 添加到群组 link), the help."""
+    """/start. Privately, optionally with a deep-link payload: ``j<table id>`` seats,
+    ``r<hand id>`` opens that hand's replay (the group replay's link); in a group (sent by Telegram when the bot is added by its 添加到群组 link), the help."""
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
         return
@@ -34,6 +36,11 @@ async def start(env: Env, update: Update, context: Context) -> None:
             return
         title = await _chat_title(context, table.chat_id)
         env.say(chat, user, lambda lang: t(lang, "joined_dm", chat=title, table=table.id))
+        return
+    hand_id = replays.payload_hand(payload)
+    if hand_id is not None:
+        if not await replay.open_privately(env, context, user.id, hand_id, env.lang(user)):
+            env.say(chat, user, lambda lang: t(lang, "replay_dm_unknown", id=hand_id))
         return
     link = f"https://t.me/{context.bot.username}?startgroup={STARTGROUP_PAYLOAD}"
     env.presenter.link_note(chat.id, lambda lang: t(lang, "start_private", name=person.name),
@@ -71,6 +78,24 @@ async def lang(env: Env, update: Update, context: Context) -> None:
         await env.store.set_chat_lang(chat.id, wanted, chat.title)
         env.presenter.set_group_lang(chat.id, wanted)
         env.reply_group(chat, thread, "lang_set")
+
+
+async def quiet(env: Env, update: Update, context: Context) -> None:
+    """/quiet in the private chat: no pings for one's decisions (the 托管 warning still
+    comes); /quiet off: pings again. Stored per user."""
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None:
+        return
+    if chat.type != Chat.PRIVATE:
+        env.answer_key(update, "quiet_private")
+        return
+    word = context.args[0].lower() if context.args else ""
+    if word not in ("", "off"):
+        env.answer_key(update, "quiet_usage")
+        return
+    await env.person(user, dm_ok=True)
+    await env.store.set_quiet(user.id, word != "off")
+    env.answer_key(update, "quiet_off" if word == "off" else "quiet_on")
 
 
 async def unknown(env: Env, update: Update, context: Context) -> None:

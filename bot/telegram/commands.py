@@ -65,6 +65,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("calc", info.calc, GP),
     Command("export", info.export, G),
     Command("replay", replay.replay, GP),
+    Command("quiet", chat.quiet, P),
     Command("help", chat.help_, GP),
     Command("rules", info.rules, GP),
     Command("lang", chat.lang, A),

@@ -4,8 +4,9 @@ settlement it was shown with (:mod:`bot.callbacks`)."""
 
 from __future__ import annotations
 
-from bot.i18n import t
-from bot.table import Refusal, TableStatus
+from bot.i18n import rule_set_name, t
+from bot.present.screens.words import level_label, match_label, timer_label
+from bot.table import Refusal, Table, TableStatus
 from bot.telegram.press import Pressed, Reply, on
 
 # a ⚙ option code's letter: the setting it changes (see bot.callbacks)
@@ -54,16 +55,34 @@ async def again(p: Pressed) -> Reply:
 
 @on("o", live=TableStatus.LOBBY)
 async def option(p: Pressed) -> Reply:
-    """A ⚙ button: open or close the settings keyboard, or set one option."""
+    """A ⚙ button: open or close the settings keyboard, or set one option; its toast says
+    what it did at once ("底分 → 2"), the keyboard follows at the group's pace."""
     code = p.press.option
     if code in ("m", "k"):
         await p.env.service.show_settings(p.press.table_id, p.user.id, code == "m")
-        return Reply(None)
+        return Reply(t(p.lang, "settings_shown" if code == "m" else "settings_hidden"))
     setting = OPTION_SETTINGS.get(code[0])
     if setting is None:
         raise Refusal("bad_option")
-    await p.env.service.configure(p.press.table_id, p.user.id, setting, code[1:])
-    return Reply(t(p.lang, "ok"))
+    table = await p.env.service.configure(p.press.table_id, p.user.id, setting, code[1:])
+    return Reply(t(p.lang, "option_set", setting=t(p.lang, f"option_{setting}"),
+                   value=_option_value(table, setting, p.lang,
+                                       p.env.service.action_timeout)))
+
+
+def _option_value(table: Table, setting: str, lang: str, default_timer: float) -> str:
+    """The option ``setting`` of the table as now set, in words (``default_timer``: the
+    bot's, until one is chosen)."""
+    rules = table.rules
+    values = {"rules": lambda: rule_set_name(rules.id, lang),
+              "seats": lambda: t(lang, "rules_seats", n=rules.players),
+              "two_seat": lambda: t(lang, f"two_{rules.two_seat}"),
+              "base": lambda: str(table.base),
+              "timer": lambda: timer_label(
+                  default_timer if table.timer is None else table.timer, lang),
+              "match": lambda: match_label(table.match_hands, lang),
+              "level": lambda: level_label(table.robot_level, lang)}
+    return values[setting]()
 
 
 @on("n")

@@ -53,7 +53,9 @@ def shows_decision(tg: FakeTelegram, table: Table, user: FakeUser, seat: int) ->
 async def first_hand(tg: FakeTelegram, tmp_path: Path) -> AsyncIterator[tuple[list[FakeUser], Table]]:
     """A running bot with DMs paced at ``DM_INTERVAL``, three seated and the first hand
     dealt."""
-    config = make_config(tg, tmp_path / "db.sqlite3", pacing=SHORT_PACES)
+    # half the decision time is PING_DELAY: the first ping comes no sooner than either
+    config = make_config(tg, tmp_path / "db.sqlite3", pacing=SHORT_PACES,
+                         action_timeout=2 * PING_DELAY)
     async with running_bot(config) as app:
         users, group, lobby = await seat_three(tg)
         await tg.press_button(lobby, users[0], "开局")

@@ -189,7 +189,7 @@ async def test_the_settings_keyboard_chooses_a_match(tg: FakeTelegram, tmp_path)
         await tg.press_button(lobby, alice, t("zh", "btn_settings"))
         await tg.wait_for(lambda: any("16局" in text for row in tg.message(group, lobby.message_id)
                                       .keyboard for text, _ in row))
-        assert (await tg.press_button(lobby, alice, "16局")).text == t("zh", "ok")
+        assert (await tg.press_button(lobby, alice, "16局")).text == "局数 → 16局"
         table = svc.service.in_chat(group.id)
         assert table is not None and table.match_hands == 16
         await tg.wait_for(lambda: "局数:16局" in (tg.message(group, lobby.message_id).text or ""))

@@ -44,10 +44,16 @@ async def says(tg: FakeTelegram, app, chat: FakeChat | FakeUser, user: FakeUser,
     return await tg.wait_reply(sent)
 
 
-async def step(tg: FakeTelegram, app, msg: FakeMessage, user: FakeUser, label: str) -> FakeMessage:
-    """Press a replay button (answered at once, with no text) and wait for the edit."""
+async def step(tg: FakeTelegram, app, msg: FakeMessage, user: FakeUser, label: str,
+               lang: str = "zh") -> FakeMessage:
+    """Press a replay button (answered at once with the step it shows) and wait for the
+    edit."""
+    data = msg.find_button(label)[1]
     answer = await tg.press_button(msg, user, label)
-    assert answer.text is None, answer
+    press = cb.parse(data)
+    assert press is not None
+    n = int(msg.find_button(lambda text, _: "/" in text)[0].split("/")[1])
+    assert answer.text == t(lang, "replay_step", step=press.version, total=n), answer
     await services(app).presenter.idle()
     current = tg.message(msg.chat, msg.message_id)
     assert current is not None
@@ -59,7 +65,10 @@ def shows(msg: FakeMessage, played: PlayedHand, k: int, lang: str = "zh") -> Non
     assert msg.caption == replays.caption(played, k, lang)
     n = len(played.log)
     assert f"第 {k}/{n} 步" in msg.caption if lang == "zh" else f"step {k}/{n}" in msg.caption
-    assert msg.keyboard == [list(row) for row in replays.buttons(played, k)]
+    rows = [list(row) for row in replays.buttons(played, k)]
+    if msg.chat.id < 0:  # and the link opening it in the viewer's private chat
+        rows.append([(t(lang, "btn_replay_dm"), None)])
+    assert msg.keyboard == rows
     assert msg.photo_bytes == replays.picture(played, k, lang)
 
 
@@ -76,7 +85,9 @@ async def test_a_finished_hand_is_stepped_to_the_end_and_back(tg: FakeTelegram, 
         n = len(played.log)
         assert n > 10
 
-        replay = await says(tg, app, group, users[2], "/replay")  # the hand is over: its end
+        replay = await says(tg, app, group, users[2], "/replay")  # the hand is over: its deal
+        shows(replay, played, 0)
+        replay = await step(tg, app, replay, users[0], "⏭")
         shows(replay, played, n)
         replay = await step(tg, app, replay, users[1], "◀")
         shows(replay, played, n - 1)
@@ -89,13 +100,24 @@ async def test_a_finished_hand_is_stepped_to_the_end_and_back(tg: FakeTelegram, 
         replay = await step(tg, app, replay, users[2], "⏭")
         shows(replay, played, n)
         assert replay.find_button("▶")[1] == cb.replay(record.id, n)  # never past the end
+        edits = replay.edits
+        for label in ("▶", "⏭"):  # at the end: said so, nothing uploaded again
+            assert (await tg.press_button(replay, users[1], label)).text == \
+                t("zh", "replay_at_last")
+        await svc.presenter.idle()
+        assert tg.message(group, replay.message_id).edits == edits
         assert record.hand.outcome.kind == OutcomeKind.WIN  # (this deal, these presses)
         await step(tg, app, replay, users[0], "⏮")
         replay = await step(tg, app, replay, users[0], "🏆")  # the winning move, from anywhere
         shows(replay, played, n)
 
         again = await says(tg, app, group, users[0], "/replay 1")  # the group's hand 1
-        shows(again, played, n)
+        shows(again, played, 0)
+        for label in ("⏮", "◀"):  # at the start: said so, nothing uploaded again
+            assert (await tg.press_button(again, users[1], label)).text == \
+                t("zh", "replay_at_first")
+        await svc.presenter.idle()
+        assert tg.message(group, again.message_id).edits == 0
         assert (await says(tg, app, group, users[0], "/replay 7")).text == \
             t("zh", "replay_unknown", no=7)
         assert (await says(tg, app, group, users[0], "/replay x")).text == \
@@ -115,9 +137,9 @@ async def test_a_finished_hand_is_stepped_to_the_end_and_back(tg: FakeTelegram, 
 
         # in private: one's own hands, by id (the last by default); not somebody else's
         mine = await says(tg, app, users[0], users[0], "/replay")
-        shows(mine, played, n)
-        mine = await step(tg, app, mine, users[0], "⏮")
         shows(mine, played, 0)
+        mine = await step(tg, app, mine, users[0], "⏭")
+        shows(mine, played, n)
         stranger = tg.user("Dora", language_code="en")
         tg.start_private(stranger)
         assert (await says(tg, app, stranger, stranger, f"/replay {record.id}")).text == \
@@ -125,6 +147,21 @@ async def test_a_finished_hand_is_stepped_to_the_end_and_back(tg: FakeTelegram, 
         answer = await tg.press(stranger, (await says(tg, app, stranger, stranger, "/replay"))
                                 .message_id, stranger, cb.replay(record.id, 1))
         assert answer.text == t("en", "replay_foreign")
+
+        # the group's replay links to the same replay in the viewer's private chat: a member
+        # who did not play opens it there, at the deal, and steps it unpaced by the group
+        url = replay.reply_markup["inline_keyboard"][-1][0]["url"]
+        assert url == f"https://t.me/{app.bot.username}?start=r{record.id}"
+        onlooker = tg.user("Eve", language_code="en")
+        group.members[onlooker.id] = "member"
+        tg.start_private(onlooker)
+        private = await says(tg, app, onlooker, onlooker, f"/start r{record.id}")
+        shows(private, played, 0, "en")
+        private = await step(tg, app, private, onlooker, "▶", "en")
+        shows(private, played, 1, "en")
+        # not to someone outside the group
+        assert (await says(tg, app, stranger, stranger, f"/start r{record.id}")).text == \
+            t("en", "replay_dm_unknown", id=record.id)
 
 
 async def test_a_voided_hand_is_not_replayed(tg: FakeTelegram, tmp_path) -> None:  # noqa: F811
@@ -152,9 +189,9 @@ async def test_the_replay_of_a_topics_hand_goes_to_that_topic(tg: FakeTelegram, 
         played = played_of(record)
         replay = await says(tg, app, forum, users[1], "/replay", topic=topic)
         assert replay.thread_id == topic
-        shows(replay, played, len(played.log))
-        replay = await step(tg, app, replay, users[2], "⏮")
         shows(replay, played, 0)
+        replay = await step(tg, app, replay, users[2], "⏭")
+        shows(replay, played, len(played.log))
     assert tg.topic_messages(forum, None) == []  # nothing in General
 
 
@@ -175,7 +212,8 @@ async def test_rapid_presses_coalesce_into_few_edits_to_the_last_step(
         # the last the bot reads: concurrent presses could arrive in any order
         answers = [await tg.press(group, replay.message_id, users[k % 3], cb.replay(record.id, k))
                    for k in range(1, presses + 1)]
-        assert [a.text for a in answers] == [None] * presses  # every press answered at once
+        assert [a.text for a in answers] == [  # every press answered at once, with its step
+            t("zh", "replay_step", step=k, total=len(played.log)) for k in range(1, presses + 1)]
         await svc.presenter.idle()
         final = tg.message(group, replay.message_id)
         assert final is not None and final.edits <= 3, final.edits

@@ -172,11 +172,10 @@ async def test_the_timer_is_the_tables(service) -> None:
 
 def test_a_slow_table_pings_twice_before_its_timeout() -> None:
     pacing = Pacing()
-    assert next_ping_after(pacing, pings=0, slow=False) == pacing.ping_delay
-    assert next_ping_after(pacing, pings=1, slow=False) is None
-    assert next_ping_after(pacing, pings=0, slow=True) == pacing.ping_delay
-    assert next_ping_after(pacing, pings=1, slow=True) == pacing.slow_reping
-    assert next_ping_after(pacing, pings=2, slow=True) is None
+    slow = dict(slow=True, timeout=SLOW_TIMEOUT)
+    assert next_ping_after(pacing, pings=0, **slow) == pacing.ping_delay
+    assert next_ping_after(pacing, pings=1, **slow) == pacing.slow_reping
+    assert next_ping_after(pacing, pings=2, **slow) is None
     assert pacing.ping_delay < pacing.slow_reping < SLOW_TIMEOUT
 
 
@@ -248,8 +247,8 @@ async def test_settings_through_the_lobby_and_a_two_seat_table_to_settlement(
         assert "✓ 30秒" in buttons(tg.message(group, lobby.message_id))  # the bot's default
         assert (await tg.press_button(lobby, bob, "底分 5")).text == \
             t("zh", "only_opener_settings")
-        for label in ("2人", "底分 5", "60秒"):
-            assert (await tg.press_button(lobby, alice, label)).text == t("zh", "ok")
+        for label, told in (("2人", "人数 → 2人"), ("底分 5", "底分 → 5"), ("60秒", "限时 → 60秒")):
+            assert (await tg.press_button(lobby, alice, label)).text == told
             await tg.wait_for(lambda label=label: f"✓ {label}" in buttons(
                 tg.message(group, lobby.message_id)))
         stale = await tg.press(group, lobby.message_id, alice, "o:1:99:b1")

@@ -210,13 +210,43 @@ def ping(d: Dealt, seat: int) -> FakeMessage | None:
 async def test_a_ping_tells_the_time_left_and_goes_once_answered(
         fake_tg: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     deal_from(monkeypatch, **ONE_ASKED)
-    async with dealt(fake_tg, tmp_path, pacing=replace(FAST_PACING, ping_delay=0.5)) as d:
+    timeout = 4.0
+    async with dealt(fake_tg, tmp_path, pacing=replace(FAST_PACING, ping_delay=0.5),
+                     action_timeout=timeout) as d:
         dealer = d.seat(0)
         sent = await fake_tg.wait_for(lambda: ping(d, dealer), timeout=5)
         left = CLOCK.search(sent.text or "")
-        assert left is not None and int(left[1]) <= 30
+        assert left is not None and int(left[1]) <= timeout / 2
+        # no sooner than half the decision's time (not at ping_delay), and once
+        calls = [c for c in fake_tg.calls if c.chat_id == d.users[dealer].id]
+        shown_at = next(c.time for c in calls if c.method == "sendPhoto")
+        pinged_at = [c.time for c in calls if c.method == "sendMessage"][-1]
+        assert pinged_at - shown_at >= timeout / 2 * 0.95
         await d.press(dealer, A.discard(EIGHT))
         await fake_tg.wait_for(lambda: ping(d, dealer) is None, timeout=5)
+
+
+async def test_quiet_turns_a_players_pings_off_and_tuoguan_still_comes(
+        fake_tg: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    deal_from(monkeypatch, **ONE_ASKED)
+    async with dealt(fake_tg, tmp_path, pacing=replace(FAST_PACING, ping_delay=0.1),
+                     action_timeout=1.5) as d:
+        dealer = d.seat(0)
+        user = d.users[dealer]
+
+        async def says(text: str, answer: str) -> None:
+            await fake_tg.send_text(user, user, text)
+            await fake_tg.wait_for(lambda: any(m.text == t("zh", answer)
+                                               for m in fake_tg.messages(user)))
+        await says("/quiet", "quiet_on")
+        await fake_tg.wait_for(lambda: d.table.players[dealer].autoplay, timeout=5)
+        await d.svc.presenter.idle()
+        assert ping(d, dealer) is None  # past half his time, and 托管 came: no ping
+        assert (await d.svc.store.user(user.id)).quiet
+        group = await fake_tg.wait_reply(await fake_tg.send_text(d.group, user, "/quiet"))
+        assert group.text == t("zh", "quiet_private")
+        await says("/quiet off", "quiet_off")
+        assert not (await d.svc.store.user(user.id)).quiet
 
 
 async def test_tuoguan_after_a_claim_timeout_is_told_at_its_next_public_turn(

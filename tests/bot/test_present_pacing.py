@@ -13,23 +13,39 @@ from bot.present.pacing import (
     Send,
     catch_up_pace,
     goes_first,
+    group_wait,
     hand_hold,
     hand_wait,
+    next_ping_after,
 )
 
 PACING = Pacing()
 
 
-def test_what_a_table_waits_for_goes_first_and_the_rest_waits() -> None:
+def test_what_people_touch_goes_first_and_the_table_picture_lags() -> None:
     first = {send for send in Send if goes_first(PACING, send)}
-    assert first == {Send.PROBE, Send.NEW_LOBBY, Send.LIVE_SETTLEMENT, Send.DECISION}
+    assert first == {Send.ANSWER, Send.PROBE, Send.NEW_LOBBY, Send.LOBBY_EDIT,
+                     Send.LIVE_SETTLEMENT, Send.SETTLEMENT, Send.MATCH_SUMMARY, Send.DECISION}
+    assert not goes_first(PACING, Send.TABLE_PICTURE)
+    assert not goes_first(PACING, Send.SEAT_CATCH_UP)
 
 
-def test_a_policy_may_put_answers_and_lobby_changes_ahead_of_the_table_picture() -> None:
-    answers_first = replace(PACING, first=PACING.first | {Send.ANSWER, Send.LOBBY_EDIT})
-    assert goes_first(answers_first, Send.ANSWER) and goes_first(answers_first, Send.LOBBY_EDIT)
-    assert not goes_first(answers_first, Send.TABLE_PICTURE)
-    assert not goes_first(answers_first, Send.SEAT_CATCH_UP)
+@given(st.lists(st.floats(0.0, 120.0), max_size=40), st.floats(60.0, 180.0))
+def test_a_groups_budget_keeps_room_for_what_goes_first(sent: list[float], now: float) -> None:
+    sent.sort()
+    sent = [at for at in sent if at <= now]
+    last = sent[-1] if sent else float("-inf")
+
+    def in_window(at: float) -> int:
+        return sum(at - PACING.group_window < s <= at for s in sent)
+    for first in (True, False):
+        at = now + max(0.0, group_wait(PACING, now=now, sent=sent, last=last, first=first))
+        cap = PACING.group_budget - (0 if first else PACING.group_reserve)
+        assert in_window(at) < cap  # room left when it goes
+        if not first:
+            assert at >= last + PACING.group_interval
+    quiet = group_wait(PACING, now=now, sent=sent, last=last, first=True)
+    assert quiet <= group_wait(PACING, now=now, sent=sent, last=last, first=False)
 
 
 @given(st.floats(0.0, 60.0), st.floats(0.0, 60.0))
@@ -52,3 +68,14 @@ def test_a_held_change_goes_once_its_hold_is_over() -> None:
     assert hand_wait(PACING, now=104.0, held_since=100.0, own_change=False) == 1.0
     assert hand_wait(PACING, now=105.0, held_since=100.0, own_change=False) <= 0
 
+
+
+@given(st.floats(1.0, 600.0), st.floats(0.5, 60.0))
+def test_a_timed_decision_is_pinged_once_no_sooner_than_half_its_time(
+        timeout: float, ping_delay: float) -> None:
+    pacing = Pacing(ping_delay=ping_delay)
+    first = next_ping_after(pacing, pings=0, slow=False, timeout=timeout)
+    assert first is not None and first >= timeout / 2 and first >= ping_delay
+    assert next_ping_after(pacing, pings=1, slow=False, timeout=timeout) is None
+    # the 30 s timer of a player thinking 12 s: no ping
+    assert next_ping_after(Pacing(), pings=0, slow=False, timeout=30.0) == 15.0

@@ -16,7 +16,8 @@ from bot.present.pacing import Pacing
 from bot.telegram.app import Services, build_application
 from support.fakebot import FakeMessage, FakeTelegram, FakeUser
 
-FAST_PACING = Pacing(group_interval=0.05, dm_interval=0.0, send_interval=0.0)
+FAST_PACING = Pacing(group_interval=0.05, dm_interval=0.0, send_interval=0.0,
+                     group_window=Pacing().group_window * 0.05 / Pacing().group_interval)
 FAST = dict(pacing=FAST_PACING, autoplay_delay=0.05)
 
 
