@@ -101,6 +101,7 @@ async def _leave(env: Env, table: Table, person: Person, chat: Chat, context: Co
         await env.service.leave(table.id, person.user_id)
     else:
         ask_escape(env, table.id, person.user_id, person.lang, quote)
+        env.reply_group(chat, table.thread_id, "escape_asked", name=person.name)
 
 
 async def _begin(env: Env, table: Table, person: Person, chat: Chat, context: Context) -> None:
