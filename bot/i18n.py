@@ -57,7 +57,7 @@ ZH: dict[str, str] = {
         "/new 开桌(/new hunan 4:规则和人数;大厅 ⚙ 改设置)\n"
         "/join 入座 · /leave 离座 · /begin 开局 · /stop 结束本桌\n"
         "/addbot 加电脑(一人也能开一桌)· /removebot 请走电脑\n"
-        "/dissolve 提议解散本局 · /replace 电脑接替托管的人\n"
+        "/dissolve 提议解散本局 · /replace 电脑接替不出手的人\n"
         "/notify 开桌时私信通知我 · /lang en 切换群语言\n"
         "/rank 排行 · /me 战绩 · /history 最近牌局 · /replay 回放\n"
         "/calc 算胡,例:/calc 一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾\n"
@@ -137,7 +137,7 @@ ZH: dict[str, str] = {
     "robot_names": "小明 小红 阿强 阿珍 老王 大宝",
     "ping": "⏰ 轮到你了(第 {table} 桌)",
     # group table
-    "table_caption": "第 {hand} 局 · 庄家 {dealer} · 墩 {stock}",
+    "table_caption": "第 {table} 桌 · 第 {hand} 局 · 庄家 {dealer} · 墩 {stock}",
     # settlement
     "settle_win": "🏆 {winner} 胡牌!胡息 {huxi} · 底 {di} · 番 {fan}",
     "settle_mingtang": "名堂:{items}",
@@ -380,7 +380,7 @@ EN: dict[str, str] = {
         "/new open (/new hunan 4: rules, seats; ⚙ in the lobby)\n"
         "/join sit · /leave leave · /begin deal · /stop close\n"
         "/addbot a computer player (play alone) · /removebot\n"
-        "/dissolve end the hand (解散) · /replace one left in 托管\n"
+        "/dissolve end the hand (解散) · /replace one who does not play\n"
         "/notify new tables · /lang zh\n"
         "/rank /me /history /replay: results\n"
         "/calc a hand: /calc 一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾\n"
@@ -455,7 +455,7 @@ EN: dict[str, str] = {
     "robot_name": "Bot {name}",
     "robot_names": "Xiaoming Xiaohong Aqiang Azhen Laowang Dabao",
     "ping": "⏰ Your turn (table {table})",
-    "table_caption": "Hand {hand} · dealer {dealer} · stock {stock}",
+    "table_caption": "Table {table} · hand {hand} · dealer {dealer} · stock {stock}",
     "settle_win": "🏆 {winner} wins! 胡息 {huxi} · 底 {di} · 番 {fan}",
     "settle_mingtang": "名堂: {items}",
     "settle_plain": "平胡",

@@ -160,7 +160,8 @@ class Registry:
         users = hand_row.users or tuple(table.players[s].user_id for s in range(hand.players))
         names = tuple([(await self.name_lang(u))[0] for u in users])
         return HandRecord(hand_row.id, hand_row.no, hand, users, names,
-                          hand_row.group_msg_id, hand_row.settle_msg_id)
+                          hand_row.group_msg_id, hand_row.settle_msg_id,
+                          table_no=hand_row.table_no)
 
     async def closed_table(self, table_id: int) -> Table:
         """A closed table, only as the place to post in."""

@@ -150,7 +150,7 @@ async def _stop(env: Env, table: Table, person: Person, chat: Chat, context: Con
     if record is None:
         await env.service.stop(table.id, person.user_id, admin)
     else:  # a running hand would be voided: ask the group first
-        env.presenter.note(chat.id, lambda lang: t(lang, "stop_confirm", hand=record.no),
+        env.presenter.note(chat.id, lambda lang: t(lang, "stop_confirm", hand=record.table_no),
                            buttons_of=confirm_buttons("s", table.id, record.id),
                            thread_id=table.thread_id)
 
