@@ -54,28 +54,23 @@ ZH: dict[str, str] = {
     "cmd_removebot": "请走一位电脑玩家",
     "help": (
         "跑胡子机器人 · {rule_sets}\n"
-        "/new 开桌(/new hunan 4 · /new four14:规则和人数;大厅里 ⚙ 改设置)\n"
+        "/new 开桌(/new hunan 4:规则和人数;大厅 ⚙ 改设置)\n"
         "/join 入座 · /leave 离座 · /begin 开局 · /stop 结束本桌\n"
-        "/addbot 加电脑玩家(一人也能开一桌;/addbot 弱、中 或 强 同时设定本桌电脑的水平,也可在 ⚙ 改,"
-        "默认强;托管和提示总按强打)· /removebot 请走电脑\n"
-        "/rules 规则简介 · /lang en 切换群语言\n"
-        "/dissolve 提议解散本局(其他人都同意则不计分)· /replace 由电脑接替连续两局没出手的玩家"
-        " · /notify 开桌时私信通知我(/notify off 取消)\n"
-        "/rank 本群排行(按本桌规则;/rank 加 {rule_ids} 看其他规则,/rank all 总榜)"
-        "· /me 我的战绩 · /history 最近牌局 · /replay 回放上一局(/replay N 第 N 局)\n"
+        "/addbot 加电脑(一人也能开一桌;/addbot 弱、中 或 强 设定电脑水平)· /removebot\n"
+        "/dissolve 提议解散本局 · /replace 电脑接替不出手的人\n"
+        "/notify 开桌时私信通知我 · /lang en 切换群语言\n"
+        "/rank 排行 · /me 战绩 · /history 最近牌局 · /replay 回放\n"
         "/calc 算胡,例:/calc 一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾\n"
-        "六胡抢规则:/calc four14 一二三 壹贰叁 四五六 贰柒拾 十十 + 拾\n"
-        "/export 导出上一局记录。公平性:开局时公布种子的指纹 🔒(SHA-256 的前 8 位),"
-        "结算时公布种子(点开「公平性」),可用 python -m engine verify 验证。\n"
-        "手牌和操作按钮在各自与机器人的私聊里;群里只显示牌桌。按「💡 提示」看电脑会怎么打。\n"
-        "第一次玩的人请先私聊机器人并按 Telegram 的 Start 按钮,否则机器人无法给你发牌。\n"
-        "局数:/new 8局(或 /new 8、/new 16、/new 4局;单独的 4 是人数)或大厅 ⚙ 选一场 4/8/16 局"
-        "的比赛,打完发「总结算」。比赛中离开就是逃跑:本局按逃跑结算,比赛随即结束并发出已打各局"
-        "的总结算;/stop 也一样。"
+        "六胡抢:/calc four14 一二三 壹贰叁 四五六 贰柒拾 十十 + 拾\n"
+        "/export 导出上一局记录(公平性可验证)\n"
+        "手牌和按钮在你和机器人的私聊里;第一次玩先私聊机器人按 Start。\n"
+        "/rules 规则、计分和细节\n"
+        "局数:/new 8局(或 4局、16局)打一场比赛;比赛中逃跑或 /stop 即结束比赛。"
     ),
     "start_private": (
         "你好,{name}!我是跑胡子机器人。\n"
-        "把我拉进一个群,在群里发 /new 开桌,大家 /join 入座后 /begin 开局。\n"
+        "把我拉进一个群,在群里发 /new 开桌,大家按「加入」入座(或「加电脑」);"
+        "人齐了自动开局,也可以按「开局」立即开始。\n"
         "开局后你的手牌和操作按钮会出现在这里。"
     ),
     "dm_ready": "✅ 已连上,开局后手牌会发到这里。",
@@ -128,6 +123,7 @@ ZH: dict[str, str] = {
     "hint": "💡 {reason}",
     "unknown_table": "这一桌已经不在了。",
     "unknown_command": "没有这个命令。发 /help 看看怎么玩。",
+    "private_hint": "这里是你的手牌和按钮出现的地方。打牌请在群里发 /new 开桌;命令见 /help。",
     "lang_set": "本群语言已设为中文。",
     "lang_usage": "用法:/lang zh 或 /lang en(仅管理员)。",
     "only_admin": "只有群管理员可以修改群设置。",
@@ -143,7 +139,7 @@ ZH: dict[str, str] = {
     "robot_names": "小明 小红 阿强 阿珍 老王 大宝",
     "ping": "⏰ 轮到你了(第 {table} 桌)",
     # group table
-    "table_caption": "第 {hand} 局 · 庄家 {dealer} · 墩 {stock}",
+    "table_caption": "第 {table} 桌 · 第 {hand} 局 · 庄家 {dealer} · 墩 {stock}",
     # settlement
     "settle_win": "🏆 {winner} 胡牌!胡息 {huxi} · 底 {di} · 番 {fan}",
     "settle_mingtang": "名堂:{items}",
@@ -255,6 +251,8 @@ ZH: dict[str, str] = {
     "btn_cancel": "取消",
     "escaped": "你已逃跑。",
     "kept": "已取消,继续打牌。",
+    "question_cancelled": "已取消。",
+    "escape_asked": "{name}:要不要逃跑,请在你和机器人的私聊里确认。",
     "unconfirmed": "牌局进行中:请先确认。",
     "calc_count_many": "牌太多了:共 {n} 张,胡牌时手牌、门子加胡的那张应为 {expected} 张。",
     "calc_count_few": "牌太少了:共 {n} 张,胡牌时手牌、门子加胡的那张至少 {expected} 张。",
@@ -280,6 +278,7 @@ ZH: dict[str, str] = {
     "need_seats": "要 {n} 人入座才能开局。",
     "new_usage": "用法:/new [规则] [人数],例:/new hunan 4。可选:\n{choices}",
     "new_choice": "{id}({name}):{seats} 人",
+    "new_seats": "{name}只有 {seats} 人桌,没有 {n} 人的。{n} 人可以玩:{others}",
     "btn_settings": "⚙ 设置",
     "btn_settings_back": "↩ 返回",
     "settings_base": "底分 {base}",
@@ -407,34 +406,23 @@ EN: dict[str, str] = {
     "cmd_removebot": "remove a computer player",
     "help": (
         "跑胡子 bot · {rule_sets}\n"
-        "/new open (/new hunan 4 · /new four14: rules and seats; ⚙ in the lobby for settings)\n"
-        "/join sit · /leave leave · /begin start · /stop close the table\n"
-        "/addbot adds a computer player (one person can play a table; /addbot 弱, 中 or 强 — "
-        "weak, medium, strong — also sets the level of the table's computer players, as ⚙ does; "
-        "强 by default; 托管 and 提示 always play 强) · /removebot removes one\n"
-        "/rules the rules in short · /lang zh switches the group's language\n"
-        "/dissolve proposes to end (解散) the hand, no points if all others agree · /replace a"
-        " computer player for one who played no move for two hands · /notify a private note when a"
-        " table opens (/notify off)\n"
-        "/rank this group's leaderboard of its table's rules (/rank {rule_ids} for others, "
-        "/rank all: everyone) · /me your record · /history last hands · /replay the last hand step"
-        " by step (/replay N: hand N)\n"
-        "/calc judges a hand, e.g. /calc 一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾\n"
-        "by the 六胡抢 rules: /calc four14 一二三 壹贰叁 四五六 贰柒拾 十十 + 拾\n"
-        "/export sends the last hand's record. Fairness: the seed's fingerprint 🔒 (its SHA-256's "
-        "first 8 digits) is shown at the start, the seed at the settlement (open 公平性 Fairness); "
-        "check it with python -m engine verify.\n"
-        "Your cards and buttons come in your private chat with the bot; the group sees the table. "
-        "Press 💡 提示 Hint to see how the computer would play.\n"
-        "First time? Open a private chat with the bot and press Start, or it cannot deal to you.\n"
-        "局数 Matches: /new 8局 (or /new 8, /new 16, /new 4局; a bare 4 is the seats) or ⚙ in "
-        "the lobby plays a match of 4/8/16 hands, then posts its 总结算 final settlement. "
-        "Leaving during a match is 逃跑: the hand is settled as 逃跑 and the match ends at once "
-        "with the 总结算 of the hands played; /stop does the same."
+        "/new open (/new hunan 4: rules, seats; ⚙ in the lobby)\n"
+        "/join sit · /leave leave · /begin deal · /stop close\n"
+        "/addbot a computer (play alone; /addbot 弱, 中 or 强 sets their level) · /removebot\n"
+        "/dissolve end the hand (解散) · /replace one who does not play\n"
+        "/notify new tables · /lang zh\n"
+        "/rank /me /history /replay: results\n"
+        "/calc a hand: /calc 一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾\n"
+        "六胡抢: /calc four14 一二三 壹贰叁 四五六 贰柒拾 十十 + 拾\n"
+        "/export last hand's record (verifiable)\n"
+        "Cards come privately: open the bot and press Start first.\n"
+        "/rules the rules, scoring and details\n"
+        "局数 Matches: /new 8局 (or 4局, 16局); 逃跑 or /stop ends the match."
     ),
     "start_private": (
         "Hello, {name}! I deal 跑胡子.\n"
-        "Add me to a group, send /new there, everyone /join, then /begin.\n"
+        "Add me to a group and send /new there; everyone presses 加入 Join (or 加电脑 Add "
+        "bot). A full table deals on its own, or press 开局 Deal to start at once.\n"
         "Once a hand starts, your cards and buttons appear here."
     ),
     "dm_ready": "✅ Connected: your cards will come here when a hand starts.",
@@ -487,6 +475,7 @@ EN: dict[str, str] = {
     "hint": "💡 {reason}",
     "unknown_table": "That table is gone.",
     "unknown_command": "I do not know that. Send /help to see how to play.",
+    "private_hint": "Your cards and buttons appear here. To play, send /new in a group; /help lists the commands.",
     "lang_set": "This group's language is now English.",
     "lang_usage": "Usage: /lang zh or /lang en (admins only).",
     "only_admin": "Only group admins can change the group's settings.",
@@ -499,7 +488,7 @@ EN: dict[str, str] = {
     "robot_name": "Bot {name}",
     "robot_names": "Xiaoming Xiaohong Aqiang Azhen Laowang Dabao",
     "ping": "⏰ Your turn (table {table})",
-    "table_caption": "Hand {hand} · dealer {dealer} · stock {stock}",
+    "table_caption": "Table {table} · hand {hand} · dealer {dealer} · stock {stock}",
     "settle_win": "🏆 {winner} wins! 胡息 {huxi} · 底 {di} · 番 {fan}",
     "settle_mingtang": "名堂: {items}",
     "settle_plain": "平胡",
@@ -633,6 +622,8 @@ EN: dict[str, str] = {
     "btn_cancel": "取消 Cancel",
     "escaped": "You left (逃跑).",
     "kept": "Cancelled: play on.",
+    "question_cancelled": "已取消 Cancelled.",
+    "escape_asked": "{name}: confirm leaving (逃跑) in your private chat with the bot.",
     "unconfirmed": "A hand is being played: confirm first.",
     "calc_count_many": "Too many cards: {n}; at a win the hand, the melds and the winning card make {expected}.",
     "calc_count_few": "Too few cards: {n}; at a win the hand, the melds and the winning card make at least {expected}.",
@@ -658,6 +649,7 @@ EN: dict[str, str] = {
     "need_seats": "{n} seated players are needed to start.",
     "new_usage": "Usage: /new [rules] [seats], e.g. /new hunan 4. Choices:\n{choices}",
     "new_choice": "{id} ({name}): {seats} seats",
+    "new_seats": "{name} has {seats} seats, not {n}. For {n}: {others}",
     "btn_settings": "⚙ 设置 Settings",
     "btn_settings_back": "↩ 返回 Back",
     "settings_base": "底分 {base}",

@@ -447,7 +447,12 @@ class Hand:
         else:
             highlight = None
         legal = self.legal_actions(seat)
-        return self._seats[seat].private(seat, self.public_view(), legal, highlight)
+        view = self._seats[seat].private(seat, self.public_view(), legal, highlight)
+        outcome = self.outcome
+        if outcome is not None and outcome.win is not None and outcome.winner == seat:
+            # his whole hand is arranged now: his 胡息 is the settlement's 胡息合计
+            view = replace(view, huxi=outcome.win.huxi)
+        return view
 
     def card_census(self) -> list[int]:
         """How many of each kind are where they should be: every entry must be 4 (tests)."""

@@ -337,7 +337,7 @@ MATCH_ZH: Mapping[str, str] = {
     "escape_mark": "逃",
     "best": "最大胡 · 第 {k} 局 · {huxi} 胡息 · 名堂: {mingtang}",
     "best_none": "本场无人胡牌",
-    "plain": "无",
+    "plain": "平胡",
     "none": "本场未打完一局",
 }
 
@@ -355,7 +355,7 @@ MATCH_EN: Mapping[str, str] = {
     "escape_mark": "逃",
     "best": "Biggest 胡 · hand {k} · {huxi} 胡息 · 名堂: {mingtang}",
     "best_none": "Nobody won a hand",
-    "plain": "none",
+    "plain": "平胡",
     "none": "No hand finished",
 }
 

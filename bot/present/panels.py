@@ -157,7 +157,7 @@ class GroupPanels:
         """Send or edit the lobby; once play starts, edit it a last time without buttons."""
         lang = await self.chats.group_lang(table.chat_id)
         text = lobby_text(table, lang, timer=self._timer(table),
-                          full_start_delay=self.service.full_start_delay)
+                          full_start_delay=self.service.start_delay(table))
         bird_line = birds.waiting_line(table.rules, await table_birds.waiting(self.store, table), lang)
         text += f"\n\n{bird_line}" if bird_line and table.status == TableStatus.LOBBY else ""
         shown = self.shown.table(table)

@@ -79,8 +79,8 @@ class Tx(Protocol):
     async def reset_seats(self, table_id: int) -> None:
         ...
 
-    async def create_hand(self, table_id: int, no: int, rule_set: str, seed: int,
-                          dealer: int) -> int:
+    async def create_hand(self, table_id: int, no: int, table_no: int, rule_set: str,
+                          seed: int, dealer: int) -> int:
         ...
 
     async def append_action(self, hand_id: int, seq: int, seat: int, action: str,
@@ -195,6 +195,9 @@ class Store(Protocol):
         ...
 
     async def next_hand_no(self, chat_id: int) -> int:
+        ...
+
+    async def next_table_hand_no(self, table_id: int) -> int:
         ...
 
     async def table_totals(self, table_id: int) -> dict[int, int]:

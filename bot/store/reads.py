@@ -100,7 +100,7 @@ class Queries(ABC):
             "SELECT seat, action FROM actions WHERE hand_id = ? ORDER BY seq", row["id"])
         users = await self._all(
             "SELECT user_id FROM results WHERE hand_id = ? ORDER BY seat", row["id"])
-        return HandRow(row["id"], row["no"], row["rule_set"], int(row["seed"]), row["dealer"],
+        return HandRow(row["id"], row["no"], row["table_no"], row["rule_set"], int(row["seed"]), row["dealer"],
                        row["status"], row["group_msg_id"], row["settle_msg_id"],
                        tuple((r["seat"], r["action"]) for r in log),
                        tuple(r["user_id"] for r in users))
@@ -135,6 +135,13 @@ class Queries(ABC):
         """The number of a group's next hand: its hands count 1, 2, 3… over all its tables."""
         row = await self._one(
             "SELECT COALESCE(MAX(no), 0) + 1 AS n FROM hands WHERE chat_id = ?", chat_id)
+        assert row is not None
+        return int(row["n"])
+
+    async def next_table_hand_no(self, table_id: int) -> int:
+        """The number its players read on a table's next hand: 1, 2, 3… at that table."""
+        row = await self._one(
+            "SELECT COALESCE(MAX(table_no), 0) + 1 AS n FROM hands WHERE table_id = ?", table_id)
         assert row is not None
         return int(row["n"])
 

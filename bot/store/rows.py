@@ -35,7 +35,8 @@ class SeatRow:
 @dataclass(frozen=True)
 class HandRow:
     id: int
-    no: int
+    no: int  # the group's number: the id /replay N and /export name
+    table_no: int  # the table's number: what players read (第 k 局)
     rule_set: str
     seed: int
     dealer: int

@@ -125,12 +125,14 @@ class Writes:
         await self.exec("UPDATE seats SET ready = 0, autoplay = 0, hand_msg_id = NULL"
                         " WHERE table_id = ?", table_id)
 
-    async def create_hand(self, table_id: int, no: int, rule_set: str, seed: int,
-                          dealer: int) -> int:
+    async def create_hand(self, table_id: int, no: int, table_no: int, rule_set: str,
+                          seed: int, dealer: int) -> int:
+        """A running hand: ``no`` its group's number (its id for /replay N), ``table_no``
+        its table's (what players read)."""
         return await self._insert(
-            "INSERT INTO hands (table_id, chat_id, no, rule_set, seed, dealer, status)"
-            " VALUES (?, (SELECT chat_id FROM tables WHERE id = ?), ?, ?, ?, ?, 'running')",
-            table_id, table_id, no, rule_set, str(seed), dealer)
+            "INSERT INTO hands (table_id, chat_id, no, table_no, rule_set, seed, dealer, status)"
+            " VALUES (?, (SELECT chat_id FROM tables WHERE id = ?), ?, ?, ?, ?, ?, 'running')",
+            table_id, table_id, no, table_no, rule_set, str(seed), dealer)
 
     async def append_action(self, hand_id: int, seq: int, seat: int, action: str,
                             auto: bool = False) -> None:

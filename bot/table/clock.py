@@ -41,6 +41,14 @@ def deadline(table: Table, seat: int, pace: Pace) -> float:
     return table.decisions[seat].since + limit
 
 
+def start_delay(table: Table, pace: Pace) -> float:
+    """A full lobby's wait before it deals: time for someone who joined to change his mind.
+    A human sitting only with computer players filled the table himself, and no other human
+    could still leave: it deals at once."""
+    humans = sum(not p.robot for p in table.players.values())
+    return pace.full_start_delay if humans > 1 else 0.0
+
+
 def due_at(table: Table, pace: Pace) -> float | None:
     """Clock time at which some awaited seat is to be played for, or, between hands, at which
     those who did not press 再来一局 are unseated, or a full lobby deals; None if nothing is
@@ -48,7 +56,7 @@ def due_at(table: Table, pace: Pace) -> float | None:
     if table.status == TableStatus.BETWEEN and table.between_since is not None:
         return table.between_since + pace.ready_timeout
     if table.status == TableStatus.LOBBY and table.full_since is not None:
-        return table.full_since + pace.full_start_delay
+        return table.full_since + start_delay(table, pace)
     hand = table.hand
     if hand is None:
         return None

@@ -105,6 +105,7 @@ class HandRecord:
     group_msg_id: int | None = None  # its table photo in the group
     settle_msg_id: int | None = None  # its settlement message
     match_place: tuple[int, int] | None = None  # (k, N): the match's k-th of N hands
+    table_no: int = 1  # its table's number, what players read: 第 k 局 of its 第 n 桌
 
 
 @dataclass(frozen=True)

@@ -71,12 +71,13 @@ async def deal(tx: Tx, store: Store, table: Table, rng: random.Random, seed: int
     # tables of one group (two forum topics) dealing at once never draw the same number
     await tx.reset_seats(table.id)
     no = await store.next_hand_no(table.chat_id)
+    table_no = await store.next_table_hand_no(table.id)
     if seed is not None:
         rng = random.Random(f"{seed}:{table.id}:{no}")
     dealer = table.dealer if table.dealer is not None else rng.randrange(rules.players)
     hand_seed = rng.getrandbits(64)
     hand = Hand.new(rules, seed=hand_seed, dealer=dealer, base=table.base)
-    hand_id = await tx.create_hand(table.id, no, rules.key, hand_seed, dealer)
+    hand_id = await tx.create_hand(table.id, no, table_no, rules.key, hand_seed, dealer)
     match = table.match
     if match is None and table.match_hands > 1:  # a match's first deal
         match = Match(await tx.create_match(table.id, table.match_hands), table.match_hands)
@@ -87,7 +88,7 @@ async def deal(tx: Tx, store: Store, table: Table, rng: random.Random, seed: int
     await birds.deal(tx, table, hand_id)
     await tx.update_table(table.id, status=TableStatus.PLAYING, dealer=dealer, version=version)
     record = HandRecord(hand_id, no, hand, tuple(table.players[s].user_id for s in table.seats),
-                        table.names(), match_place=place)
+                        table.names(), match_place=place, table_no=table_no)
     cols = await matches.settle(tx, table, record, match) if hand.is_terminal() else {}
     table.current, table.match = record, match
     table.version = version

@@ -173,7 +173,8 @@ class Registry:
         users = hand_row.users or tuple(table.players[s].user_id for s in range(hand.players))
         names = tuple([(await self.name_lang(u))[0] for u in users])
         record = HandRecord(hand_row.id, hand_row.no, hand, users, names,
-                            hand_row.group_msg_id, hand_row.settle_msg_id)
+                            hand_row.group_msg_id, hand_row.settle_msg_id,
+                            table_no=hand_row.table_no)
         for name, value in self._unsaved_hands.get(hand_row.id, {}).items():
             setattr(record, name, value)
         return record

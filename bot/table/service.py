@@ -112,6 +112,9 @@ class TableService:
     def due_at(self, table: Table) -> float | None:
         return clock.due_at(table, self.pace)
 
+    def start_delay(self, table: Table) -> float:
+        return clock.start_delay(table, self.pace)
+
     def deadline(self, table: Table, seat: int) -> float:
         return clock.deadline(table, seat, self.pace)
 

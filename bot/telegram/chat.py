@@ -99,5 +99,9 @@ async def quiet(env: Env, update: Update, context: Context) -> None:
 
 
 async def unknown(env: Env, update: Update, context: Context) -> None:
-    """Any other text in a private chat, or a command addressed to this bot in a group."""
-    env.answer_key(update, "unknown_command")
+    """Any other text in a private chat, or a command addressed to this bot in a group: a
+    command it does not know is said so; words in the private chat get a hint of what the
+    chat is for."""
+    msg = update.effective_message
+    command = msg is not None and (msg.text or "").startswith("/")
+    env.answer_key(update, "unknown_command" if command else "private_hint")

@@ -1,7 +1,8 @@
 """Questions about a running hand and their answers: 逃跑 (asked privately on /leave) and
 /stop (asked in the group when it would void the hand). The buttons carry the hand's id
 (``e``/``s`` confirm, ``k`` cancels either): an answer to a hand no longer running is
-outdated. The answer comes first, then the question loses its buttons."""
+outdated. The answer comes first, then the question loses its buttons (a cancelled one its
+words too: it says 已取消)."""
 
 from __future__ import annotations
 
@@ -62,10 +63,21 @@ async def stop(p: Pressed) -> None:
     await _drop_buttons(p)
 
 
+async def _cancel_question(p: Pressed) -> None:
+    """The question's message says 已取消 (in the group's language there), without buttons."""
+    message = p.query.message
+    in_group = message is not None and message.chat.id < 0
+    lang = await p.env.presenter.group_lang(message.chat.id) if in_group else p.lang
+    try:
+        await p.query.edit_message_text(t(lang, "question_cancelled"), reply_markup=None)
+    except TelegramError as e:  # e.g. already cancelled: nothing to do
+        log.info("could not mark a question cancelled: %s", e)
+
+
 @on("k")
 async def keep(p: Pressed) -> None:
     """取消: in the group only who may stop the table may say no."""
     if p.query.message is not None and p.query.message.chat.id < 0:
         p.env.service.stop_quote(p.press.table_id, p.user.id, await _admin(p))
     await p.query.answer(t(p.lang, "kept"))
-    await _drop_buttons(p)
+    await _cancel_question(p)

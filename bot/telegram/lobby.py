@@ -30,9 +30,18 @@ LEVEL_WORDS = {**{level: level for level in LEVELS},
                **{t("zh", f"level_{level}"): level for level in LEVELS}}
 
 
+class SeatsNotOffered(ValueError):
+    """/new asked a rule set for a seat count it is not played by."""
+
+    def __init__(self, rule_id: str, seats: int) -> None:
+        super().__init__(f"{rule_id} has no {seats}-seat table")
+        self.rule_id, self.seats = rule_id, seats
+
+
 def rules_from_args(args: list[str]) -> RuleSet:
     """The rules ``/new [qq|hunan|four14] [2|3|4]`` asks for (in either order; ``4人`` and
-    the Chinese names too); ``ValueError`` for anything else."""
+    the Chinese names too); :class:`SeatsNotOffered` for a seat count the rule set lacks,
+    ``ValueError`` for anything else."""
     rule_id, seats = "qq", None
     for word in args:
         word = word.lower().removesuffix(SEATS_WORD)
@@ -42,6 +51,8 @@ def rules_from_args(args: list[str]) -> RuleSet:
             rule_id = RULE_WORDS.get(word, word)
         else:
             raise ValueError(f"unknown /new argument {word!r}")
+    if seats is not None and seats not in RULE_SETS[rule_id].seat_choices:
+        raise SeatsNotOffered(rule_id, seats)
     return table_rules(rule_id, seats)
 
 
@@ -79,6 +90,17 @@ def new_usage(lang: str) -> str:
     return t(lang, "new_usage", choices=choices) + "\n" + t(lang, "new_usage_match")
 
 
+def seats_usage(asked: SeatsNotOffered, lang: str) -> str:
+    """The seats a rule set has, and how to open a table of the seats asked for."""
+    offered = RULE_SETS[asked.rule_id].seat_choices
+    others = " · ".join(f"/new {rid} {asked.seats}" for rid, rules in RULE_SETS.items()
+                        if asked.seats in rules.seat_choices)
+    if not others:
+        return new_usage(lang)
+    return t(lang, "new_seats", name=rule_set_name(asked.rule_id, lang),
+             seats="/".join(map(str, offered)), n=asked.seats, others=others)
+
+
 TableCommand = Callable[[Env, Table, Person, Chat, Context], Awaitable[None]]
 
 
@@ -88,6 +110,9 @@ async def _open(env: Env, chat: Chat, thread: int | None, person: Person,
     try:
         rest, hands = match_from_args(list(context.args or ()))
         rules = rules_from_args(rest)
+    except SeatsNotOffered as asked:
+        env.presenter.note(chat.id, partial(seats_usage, asked), thread_id=thread)
+        return
     except ValueError:
         env.presenter.note(chat.id, new_usage, thread_id=thread)
         return
@@ -114,6 +139,7 @@ async def _leave(env: Env, table: Table, person: Person, chat: Chat, context: Co
         await env.service.leave(table.id, person.user_id)
     else:
         ask_escape(env, table.id, person.user_id, person.lang, quote)
+        env.reply_group(chat, table.thread_id, "escape_asked", name=person.name)
 
 
 async def _begin(env: Env, table: Table, person: Person, chat: Chat, context: Context) -> None:
@@ -139,7 +165,7 @@ async def _stop(env: Env, table: Table, person: Person, chat: Chat, context: Con
     if record is None:
         await env.service.stop(table.id, person.user_id, admin)
     else:  # a running hand would be voided: ask the group first
-        env.presenter.note(chat.id, lambda lang: t(lang, "stop_confirm", hand=record.no),
+        env.presenter.note(chat.id, lambda lang: t(lang, "stop_confirm", hand=record.table_no),
                            buttons_of=confirm_buttons("s", table.id, record.id),
                            thread_id=table.thread_id)
 

@@ -309,7 +309,7 @@ async def test_commands_help_and_group_language(tg: FakeTelegram, tmp_path) -> N
         assert await group_says(alice, "/begin") == t("en", "need_seats", n=3)
         assert await group_says(alice, "/new") == t("en", "table_exists")
         assert await group_says(alice, "/nonsense@PaohuziTestBot") == t("en", "unknown_command")
-        assert await dm_says(bob, "hello?") == t("en", "unknown_command")
+        assert await dm_says(bob, "hello?") == t("en", "private_hint")
         assert await dm_says(bob, "/nonsense") == t("en", "unknown_command")
 
 

@@ -127,8 +127,14 @@ async def test_leave_during_a_hand_asks_first_with_the_amount(tg: FakeTelegram,
         await tg.send_text(group, carol, "/leave")
         question = await tg.wait_for(lambda: question_in(tg, carol, asked))
         assert [text for row in question.keyboard for text, _ in row] == ["确认逃跑", "取消"]
+        # the group is told where the question went, without its amount
+        told = t("zh", "escape_asked", name="Carol")
+        assert told == "Carol:要不要逃跑,请在你和机器人的私聊里确认。"
+        await tg.wait_for(lambda: any(m.text == told for m in tg.messages(group)))
         assert (await tg.press_button(question, carol, "取消")).text == t("zh", "kept")
-        await tg.wait_for(lambda: tg.message(carol, question.message_id).keyboard == [])
+        cancelled = await tg.wait_for(lambda: (m := tg.message(carol, question.message_id))
+                                      and m.keyboard == [] and m)
+        assert cancelled.text == "已取消。"  # the question is not left standing
         assert table.status == "playing" and table.seat_of(carol.id) == 2
         # the lobby's 离开 during the hand: outdated, asked again by /leave only
         answer = await tg.press(group, lobby.message_id, carol, f"l:{table.id}:0")
@@ -161,7 +167,9 @@ async def test_stop_of_a_running_hand_asks_the_group_first(tg: FakeTelegram, tmp
         assert (await tg.press_button(question, bob, "确认结束")).text == t("zh", "only_opener")
         assert (await tg.press_button(question, bob, "取消")).text == t("zh", "only_opener")
         assert (await tg.press_button(question, alice, "取消")).text == t("zh", "kept")
-        await tg.wait_for(lambda: tg.message(group, question.message_id).keyboard == [])
+        cancelled = await tg.wait_for(lambda: (m := tg.message(group, question.message_id))
+                                      and m.keyboard == [] and m)
+        assert cancelled.text == t("zh", "question_cancelled")
         assert table.status == "playing"
         await tg.send_text(group, alice, "/stop")
         question = await tg.wait_for(lambda: question_in(tg, group, asked))

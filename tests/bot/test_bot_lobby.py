@@ -12,6 +12,7 @@ import pytest
 from support.e2e import make_config, running_bot, services
 from support.fakebot import FakeTelegram
 from support.play import seat_three
+from support.robots import one_human_two_computers
 from support.service import PEOPLE, Clock, Observer
 
 from bot.config import ConfigError, load_config
@@ -136,3 +137,30 @@ def test_the_full_start_delay_is_a_setting() -> None:
         load_config({"BOT_TOKEN": token, "FULL_START_DELAY": "-1"}, None)
     example = (Path(__file__).resolve().parents[2] / ".env.example").read_text("utf-8")
     assert "\nFULL_START_DELAY=10\n" in example
+
+
+async def test_a_lone_human_with_computer_players_is_dealt_at_once(tg: FakeTelegram,
+                                                                   tmp_path) -> None:
+    """Nobody else could still leave: the table does not wait its full-table delay."""
+    async with running_bot(make_config(tg, tmp_path / "db.sqlite3",
+                                       full_start_delay=60.0)) as app:
+        alice, group, lobby, table = await one_human_two_computers(tg, app)
+        await tg.wait_for(lambda: table.status == "playing", timeout=5)
+        await services(app).presenter.idle()
+        assert all("人齐了" not in (m.text or "") for m in tg.messages(group))
+
+
+async def test_two_humans_and_a_computer_player_still_wait(tg: FakeTelegram,
+                                                           tmp_path) -> None:
+    async with running_bot(make_config(tg, tmp_path / "db.sqlite3",
+                                       full_start_delay=60.0)) as app:
+        alice, bob = tg.user("Alice"), tg.user("Bob")
+        group = tg.group("牌友群", members=(alice, bob))
+        tg.start_private(alice)
+        tg.start_private(bob)
+        lobby = await tg.wait_reply(await tg.send_text(group, alice, "/new"))
+        await tg.press_button(lobby, bob, "加入")
+        await tg.press_button(lobby, alice, "加电脑")
+        full = t("zh", "lobby_full", seconds="60")
+        await tg.wait_for(lambda: full in (tg.message(group, lobby.message_id).text or ""))
+        assert services(app).service.in_chat(group.id).status == "lobby"

@@ -32,7 +32,7 @@ async def _hand(store: Store, chat: int, key: str, users: tuple[int, ...],
     """A finished hand of the rules ``key`` in ``chat`` (a new table for it)."""
     async with store.transaction() as tx:
         table_id = await tx.create_table(chat, users[0], 3)
-        hand_id = await tx.create_hand(table_id, await store.next_hand_no(chat), key, 7, 0)
+        hand_id = await tx.create_hand(table_id, await store.next_hand_no(chat), 1, key, 7, 0)
         await tx.finish_hand(hand_id, chat, users, points, winner)
         await tx.close_table(table_id, 1)
     return hand_id

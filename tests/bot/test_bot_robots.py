@@ -52,7 +52,7 @@ async def test_one_human_and_two_computers_play_hands(tg: FakeTelegram, tmp_path
         svc = services(app)
         alice, group, lobby, table = await one_human_two_computers(tg, app)
         moves = watch_moves(svc.service)
-        assert (await tg.press_button(lobby, alice, "开局")).text is None
+        await tg.wait_for(lambda: table.status == "playing")  # alone with computers: dealt at once
         rng = random.Random(7)
         for n in (1, 2):
             assert table.status == "playing" and table.current.no == n
@@ -106,7 +106,7 @@ async def test_tuoguan_after_a_timeout_plays_the_policy(tg: FakeTelegram, tmp_pa
         svc = services(app)
         alice, group, lobby, table = await one_human_two_computers(tg, app)
         moves = watch_moves(svc.service)
-        assert (await tg.press_button(lobby, alice, "开局")).text is None
+        await tg.wait_for(lambda: table.status == "playing")  # alone with computers: dealt at once
         # Alice never presses: she goes into 托管 and the hand is played to the end
         await tg.wait_for(lambda: table.players[0].autoplay, timeout=10)
         await tg.wait_for(lambda: "托管中" in (hand_message(tg, alice).caption or ""))
@@ -125,7 +125,7 @@ async def test_restart_with_computers_mid_hand_finishes(tg: FakeTelegram, tmp_pa
     rng = random.Random(3)
     async with running_bot(config) as app:
         alice, group, lobby, table = await one_human_two_computers(tg, app)
-        assert (await tg.press_button(lobby, alice, "开局")).text is None
+        await tg.wait_for(lambda: table.status == "playing")  # alone with computers: dealt at once
         await alice_plays(tg, app, alice, table, rng, until=lambda: len(table.current.hand.log) >= 6)
         await services(app).presenter.idle()
         log_before = list(table.current.hand.log)
@@ -159,16 +159,17 @@ async def test_adding_and_removing_computers(tg: FakeTelegram, tmp_path) -> None
         assert await says(bob, "/addbot") == t("zh", "not_seated")
         assert await says(alice, "/removebot") == t("zh", "no_robot")
         table = svc.service.in_chat(group.id)
-        for _ in range(2):
-            await tg.send_text(group, alice, "/addbot")
+        tg.start_private(bob)  # two humans: a full table waits before it deals
+        await tg.send_text(group, bob, "/join")
+        await tg.wait_for(lambda: table.seat_of(bob.id) == 1)
+        await tg.send_text(group, alice, "/addbot")
         await tg.wait_for(lambda: len(table.players) == 3)
         assert await says(alice, "/addbot") == t("zh", "table_full")
         await tg.send_text(group, alice, "/removebot")
         await tg.wait_for(lambda: len(table.players) == 2)
-        assert [p.name for p in table.players.values()] == ["Alice", "电脑·小明"]
-        tg.start_private(bob)
-        await tg.send_text(group, bob, "/join")
-        await tg.wait_for(lambda: table.seat_of(bob.id) == 2)
+        assert [p.name for p in table.players.values()] == ["Alice", "Bob"]
+        await tg.send_text(group, alice, "/addbot")
+        await tg.wait_for(lambda: len(table.players) == 3)
         # the last human to leave closes the table: computers alone never keep one open
         await tg.send_text(group, bob, "/leave")
         await tg.wait_for(lambda: table.seat_of(bob.id) is None)

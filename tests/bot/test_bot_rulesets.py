@@ -261,9 +261,9 @@ async def test_settings_through_the_lobby_and_a_two_seat_table_to_settlement(
         table = svc.service.in_chat(group.id)
         assert (table.rules.key, table.base, table.timer) == ("duo/2", 5, 60)
         await tg.send_text(group, alice, "/addbot")
-        await tg.wait_for(lambda: table.full)
-        await tg.press_button(lobby, alice, "开局")
-        assert table.status == "playing" and table.current.hand.players == 2
+        # alone with a computer player: dealt at once, nobody else could still leave
+        await tg.wait_for(lambda: table.status == "playing")
+        assert table.current.hand.players == 2
         await alice_plays(tg, app, alice, table, random.Random(2),
                           until=lambda: len(table.current.hand.log) >= 6)
         record_id = table.current.id
@@ -314,7 +314,7 @@ async def test_a_four14_table_of_one_human_and_three_computers_to_settlement(
         for _ in range(3):
             await tg.send_text(group, alice, "/addbot")
         await tg.wait_for(lambda: table.full)
-        await tg.press_button(lobby, alice, "开局")
+        await tg.wait_for(lambda: table.status == "playing")  # alone with computers: dealt at once
         hand = table.current.hand
         assert (hand.rules.key, hand.players, hand.public_view().xing) == ("four14", 4, None)
         await alice_plays(tg, app, alice, table, random.Random(4))
@@ -351,7 +351,7 @@ async def test_a_hunan_table_of_four_whose_xing_gets_one_line_and_no_picture(
             await tg.send_text(group, alice, "/addbot")
         await tg.wait_for(lambda: table.full)
         mark = len(tg.calls)
-        await tg.press_button(lobby, alice, "开局")
+        await tg.wait_for(lambda: table.status == "playing")  # alone with computers: dealt at once
         hand = table.current.hand
         assert (hand.rules.key, hand.dealer, hand.public_view().xing) == ("hunan/4", 3, 1)
         await alice_plays(tg, app, alice, table, random.Random(5),

@@ -333,7 +333,7 @@ async def test_computer_players_are_marked_in_every_picture(fake_tg: FakeTelegra
                                                             tmp_path: Path) -> None:
     async with running_bot(make_config(fake_tg, tmp_path / "db.sqlite3")) as app:
         alice, group, lobby, table = await one_human_two_computers(fake_tg, app)
-        await fake_tg.press_button(lobby, alice, "开局")
+        await fake_tg.wait_for(lambda: table.status == "playing")  # alone with computers: dealt at once
         d = Dealt(fake_tg, services(app), [alice], group, table)
         hand = d.record.hand
 

@@ -50,7 +50,8 @@ def check_in_topic(tg: FakeTelegram, forum: FakeChat, table: Table, lobby: FakeM
     photos = [m for m in tg.topic_messages(forum, table.thread_id) if m.photo_bytes]
     assert {m.message_id for m in photos} == {record.group_msg_id, record.settle_msg_id}
     picture = tg.message(forum, record.group_msg_id)
-    assert picture is not None and (picture.caption or "").startswith(f"第 {record.no} 局")
+    assert picture is not None and (picture.caption or "").startswith(
+        f"第 {table.id} 桌 · 第 {record.table_no} 局")
 
 
 async def test_two_topics_play_two_tables_at_once_each_in_its_topic(tg: FakeTelegram,
@@ -184,14 +185,14 @@ async def test_replies_questions_and_notes_go_to_the_topic(tg: FakeTelegram, tmp
     topic_a, topic_b = tg.create_topic(forum, "一桌"), tg.create_topic(forum, "二桌")
     [alice] = people(tg, "Alice")
     async with running_bot(make_config(tg, tmp_path / "db.sqlite3", action_timeout=0.3)) as app:
-        lobby = await command(tg, forum, alice, "/new", topic_a)
+        await command(tg, forum, alice, "/new", topic_a)
         table = services(app).service.in_chat(forum.id, topic_a)
         for _ in range(2):
             await tg.send_text(forum, alice, "/addbot", topic=topic_a)
         await tg.wait_for(lambda: len(table.players) == 3)
         helped = await command(tg, forum, alice, "/help", topic_b)
         assert helped.text == t("zh", "help")
-        await tg.press_button(lobby, alice, "开局")
+        await tg.wait_for(lambda: table.status == "playing")  # alone with computers: at once
         sent = await tg.send_text(forum, alice, "/stop", topic=topic_a)  # the hand just began
         question = await tg.wait_reply(
             sent, match=lambda m: m.text == t("zh", "stop_confirm", hand=1))
@@ -377,3 +378,27 @@ async def test_two_topics_dealing_at_once_draw_two_hand_numbers(tmp_path) -> Non
         assert sorted(t.current.no for t in tables) == [1, 2]
     finally:
         await store.close()
+
+
+async def test_each_topics_first_hand_reads_as_its_tables_first(tg: FakeTelegram,
+                                                                 tmp_path) -> None:
+    """Hands are numbered per group for /replay N and /export, but players read their
+    table's own count: the second topic's first hand is 第 1 局 of its 第 2 桌."""
+    forum = tg.forum("跑胡子论坛")
+    topic_a, topic_b = tg.create_topic(forum, "一桌"), tg.create_topic(forum, "二桌")
+    east, west = people(tg, "Alice", "Bob", "Carol"), people(tg, "Dave", "Erin", "Frank")
+    async with running_bot(make_config(tg, tmp_path / "db.sqlite3")) as app:
+        a, lobby_a = await open_table(tg, app, forum, topic_a, east)
+        await tg.press_button(lobby_a, east[0], "开局")
+        await tg.wait_for(lambda: a.status == "playing")
+        b, lobby_b = await open_table(tg, app, forum, topic_b, west)
+        await tg.press_button(lobby_b, west[0], "开局")
+        await tg.wait_for(lambda: b.status == "playing")
+        await services(app).presenter.idle()
+        assert (a.current.no, b.current.no) == (1, 2)  # the group's ids stay unique
+        assert (a.current.table_no, b.current.table_no) == (1, 1)
+        picture = tg.message(forum, b.current.group_msg_id)
+        assert (picture.caption or "").startswith(f"第 {b.id} 桌 · 第 1 局 · 庄家")
+        dealt = [m for m in tg.messages(west[0]) if m.photo_bytes]
+        assert dealt and (dealt[-1].caption or "").startswith(f"第 {b.id} 桌 · 第 1 局 · ")
+        assert not any("第 2 局" in (m.caption or "") for m in tg.messages(forum))

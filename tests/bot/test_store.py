@@ -49,7 +49,7 @@ async def _hand_in_store(store: Store) -> tuple[int, int]:
     async with store.transaction() as tx:
         await tx.upsert_user(1, "A", None, "zh", dm_ok=True)
         table_id = await tx.create_table(-100, 1, 3)
-        hand_id = await tx.create_hand(table_id, 1, "qq", 2**64 - 1, 2)
+        hand_id = await tx.create_hand(table_id, 1, 1, "qq", 2**64 - 1, 2)
     return table_id, hand_id
 
 
@@ -84,7 +84,7 @@ async def test_replay_round_trip(store: Store, seed: int) -> None:
     async with store.transaction() as tx:
         await tx.upsert_user(1, "A", None, "zh")
         table_id = await tx.create_table(-100, 1, 3)
-        hand_id = await tx.create_hand(table_id, 1, "qq", hand_seed, dealer)
+        hand_id = await tx.create_hand(table_id, 1, 1, "qq", hand_seed, dealer)
     hand = Hand.new(QQ, seed=hand_seed, dealer=dealer)
     steps = 0
     while not hand.is_terminal() and steps < 12:
@@ -113,7 +113,7 @@ async def test_results_feed_chat_and_global_scores(store: Store) -> None:
         table_a = await tx.create_table(-100, 1, 3)
         table_b = await tx.create_table(-200, 1, 3)
         for table_id, chat in ((table_a, -100), (table_b, -200)):
-            hand_id = await tx.create_hand(table_id, 1, "qq", 9, 0)
+            hand_id = await tx.create_hand(table_id, 1, 1, "qq", 9, 0)
             await tx.finish_hand(hand_id, chat, (1, 2, 3), hand.outcome.points,
                                  hand.outcome.winner)
     for seat, user in enumerate((1, 2, 3)):

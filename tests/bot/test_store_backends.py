@@ -50,7 +50,7 @@ async def _fill(store: Store, hands: int = 3) -> tuple[int, list[int]]:
         async with store.transaction() as tx:
             if n == 2:
                 assert await tx.toggle_bird(table_id, 4)
-            hand_id = await tx.create_hand(table_id, await store.next_hand_no(GROUP), "qq",
+            hand_id = await tx.create_hand(table_id, await store.next_hand_no(GROUP), n, "qq",
                                            2**64 - n, hand.dealer)
             await tx.update_hand(hand_id, match_id=match_id, group_msg_id=1000 + n)
             await tx.deal_birds(table_id, hand_id, (1, 2, 3), allowed=True)
@@ -203,7 +203,7 @@ async def test_copy_store_round_trip_sqlite_postgresql_sqlite(
     try:
         assert await on_postgres.finished_hands(GROUP, 10) == history
         async with on_postgres.transaction() as tx:  # its ids go on after the copied ones
-            assert await tx.create_hand(1, 99, "qq", 1, 0) > max(h.id for h in history)
+            assert await tx.create_hand(1, 99, 99, "qq", 1, 0) > max(h.id for h in history)
     finally:
         await on_postgres.close()
     copied = await open_store(back)

@@ -90,7 +90,7 @@ async def test_upgrading_the_previous_version_keeps_the_data(tmp_path) -> None:
         assert best is not None and best.id == 1
         # the upgraded file takes new hands through the current code
         async with store.transaction() as tx:
-            hand_id = await tx.create_hand(1, await store.next_hand_no(-100), "qq", 7, 0)
+            hand_id = await tx.create_hand(1, await store.next_hand_no(-100), 1, "qq", 7, 0)
             await tx.finish_hand(hand_id, -100, users, win.points, win.winner)
         assert (await store.finished_hands(-100, 1))[0].winner == win.winner
     finally:
@@ -119,5 +119,29 @@ async def test_hands_are_renumbered_per_group(tmp_path) -> None:
         assert await store.next_hand_no(-100) == 5
         assert await store.next_hand_no(-200) == 3
         assert await store.next_hand_no(-300) == 1
+    finally:
+        await store.close()
+
+
+async def test_hands_are_numbered_per_table_besides_per_group(tmp_path) -> None:
+    """Schema 12: what players read counts 1, 2, 3… at each table; the group's number stays."""
+    path = tmp_path / "db.sqlite3"
+    old_database(path, 11)
+    with sqlite3.connect(path) as db:
+        db.execute("INSERT INTO users (user_id, name) VALUES (1, 'u1')")
+        for table_id in (1, 2):
+            db.execute("INSERT INTO tables (id, chat_id, opener_id, status, base)"
+                       " VALUES (?, -100, 1, 'closed', 3)", (table_id,))
+        for hand_id, table_id in ((1, 1), (2, 2), (3, 1), (4, 2), (5, 2)):
+            db.execute("INSERT INTO hands (id, table_id, chat_id, no, rule_set, seed, dealer,"
+                       " status) VALUES (?, ?, -100, ?, 'qq', '1', 0, 'done')",
+                       (hand_id, table_id, hand_id))
+    store = await Store.open(path)
+    try:
+        rows = await store._all("SELECT no, table_no FROM hands ORDER BY id")
+        assert [(r["no"], r["table_no"]) for r in rows] == [(1, 1), (2, 1), (3, 2), (4, 2),
+                                                            (5, 3)]
+        assert [await store.next_table_hand_no(t) for t in (1, 2, 3)] == [3, 4, 1]
+        assert await store.next_hand_no(-100) == 6
     finally:
         await store.close()

@@ -51,7 +51,7 @@ async def test_the_migration_keeps_tables_and_adds_one_vote_per_table(store: Sto
 async def hand(store: Store, no: int, moves: list[tuple[int, bool]], users=(1, 2, 3)) -> None:  # type: ignore[no-untyped-def]
     """A finished hand of table 1: ``moves`` (seat, auto) in order."""
     async with store.transaction() as tx:
-        hand_id = await tx.create_hand(1, no, "qq", 5, 0)
+        hand_id = await tx.create_hand(1, no, no, "qq", 5, 0)
         for seq, (seat, auto) in enumerate(moves):
             await tx.append_action(hand_id, seq, seat, "pass", auto)
         await tx.finish_hand(hand_id, -100, users, (0, 0, 0), None)

@@ -13,6 +13,7 @@ from support.names import NAMES
 from support.scenes import check_scene, decode
 from support.snapshots import assert_snapshot, texts
 
+from bot.i18n import t
 from render import fonts
 from render import theme as T
 from render.match import MatchHand, MatchSummary, layout_match, render_match, sample_summary
@@ -146,3 +147,11 @@ def test_the_sample_match_of_the_demo_and_bench_is_a_full_match(players: int) ->
     assert len(s.hands) == s.planned == 16 and len(s.names) == players
     assert sum(s.totals()) == 0 and all(len(h.points) == players for h in s.hands)
     check_scene(layout_match(s, "en"))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_plain_biggest_hu_says_ping_hu_as_the_hands_caption_does(lang: str) -> None:
+    plain = MatchSummary(("A", "B"), 4, (MatchHand((4, -4), 0, huxi=12),))
+    strings = MATCH_ZH if lang == "zh" else MATCH_EN
+    line = strings["best"].format(k=1, huxi=12, mingtang=t(lang, "settle_plain"))
+    assert line in texts(layout_match(plain, lang))

@@ -33,7 +33,8 @@ def table_screen(table: Table, record: HandRecord, trustee: Collection[int],
     (``trustee``: the seats whose 托管 the table may know)."""
     hand = record.hand
     pub = hand.public_view()
-    head = t(lang, "table_caption", hand=record.no, dealer=record.names[pub.dealer],
+    head = t(lang, "table_caption", table=table.id, hand=record.table_no,
+             dealer=record.names[pub.dealer],
              stock=pub.stock_count)
     if hand.seed is not None:  # the commitment, from the first picture of the hand on
         head += " · " + t(lang, "table_seal", fp=fairness.fingerprint(hand.seed))

@@ -15,7 +15,7 @@ from engine.rules import RULE_SETS
 def lobby_text(table: Table, lang: str, *, timer: float, full_start_delay: float) -> str:
     """Who sits where, the rules (``timer``: the decision timer in force), the match and the
     computer players' level; a full table says once that it deals in ``full_start_delay``
-    seconds (no ticking edits)."""
+    seconds (no ticking edits; nothing when it deals at once)."""
     seats = "\n".join(
         t(lang, "seat_line", n=s + 1, name=table.players[s].name) if s in table.players
         else t(lang, "seat_empty", n=s + 1) for s in table.seats)
@@ -29,7 +29,7 @@ def lobby_text(table: Table, lang: str, *, timer: float, full_start_delay: float
              n=table.rules.players)
     if table.configurable and table.current is not None:  # back after a match
         text += "\n\n" + t(lang, "match_over_next")
-    if table.full_since is not None:
+    if table.full_since is not None and full_start_delay > 0:
         text += "\n\n" + t(lang, "lobby_full", seconds=f"{full_start_delay:g}")
     return text
 
