@@ -447,12 +447,8 @@ class Hand:
         else:
             highlight = None
         legal = self.legal_actions(seat)
-        view = self._seats[seat].private(seat, self.public_view(), legal, highlight)
-        outcome = self.outcome
-        if outcome is not None and outcome.win is not None and outcome.winner == seat:
-            # his whole hand is arranged now: his 胡息 is the settlement's 胡息合计
-            view = replace(view, huxi=outcome.win.huxi)
-        return view
+        return _settled(self._seats[seat].private(seat, self.public_view(), legal, highlight),
+                        self.outcome, seat)
 
     def card_census(self) -> list[int]:
         """How many of each kind are where they should be: every entry must be 4 (tests)."""
@@ -477,3 +473,10 @@ def next_dealer(
             return (dealer + 1) % rules.players, 0
         return dealer, draws_in_row + 1
     return dealer, draws_in_row
+
+
+def _settled(view: PrivateView, outcome: Outcome | None, seat: int) -> PrivateView:
+    """A winner's view shows the settlement's 胡息合计: his whole hand is arranged then."""
+    if outcome is not None and outcome.win is not None and outcome.winner == seat:
+        return replace(view, huxi=outcome.win.huxi)
+    return view

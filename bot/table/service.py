@@ -61,6 +61,13 @@ class TableService:
         self.seed = seed  # if set, deals depend on (seed, table, hand no) only: restart-proof
         self.registry = Registry(store, default_lang, clock)
         self.work = Tables(self.registry, store, observer, clock)
+        # lookups and start-up reads are the registry's own
+        reg = self.registry
+        self.tables, self.get, self.in_chat, self.table_of_user = \
+            reg.tables, reg.get, reg.in_chat, reg.table_of_user
+        self.move_chat, self.load = reg.move_chat, reg.load
+        self.unposted_settlements, self.unposted_matches = \
+            reg.unposted_settlements, reg.unposted_matches
 
     @property
     def pace(self) -> clock.Pace:
@@ -68,18 +75,6 @@ class TableService:
                           self.full_start_delay)
 
     # --- lookup --------------------------------------------------------------------
-
-    def tables(self) -> list[Table]:
-        return self.registry.tables()
-
-    def get(self, table_id: int) -> Table:
-        return self.registry.get(table_id)
-
-    def in_chat(self, chat_id: int, thread_id: int | None = None) -> Table | None:
-        return self.registry.in_chat(chat_id, thread_id)
-
-    def table_of_user(self, user_id: int) -> Table | None:
-        return self.registry.table_of_user(user_id)
 
     @staticmethod
     def button_mark(table: Table) -> int:
@@ -94,18 +89,6 @@ class TableService:
         table = self.get(table_id)
         if table.status != status or mark != self.button_mark(table):
             raise Refusal("stale")
-
-    async def move_chat(self, old: int, new: int) -> list[Table]:
-        return await self.registry.move_chat(old, new)
-
-    async def load(self) -> list[Table]:
-        return await self.registry.load()
-
-    async def unposted_settlements(self) -> list[tuple[Table, HandRecord]]:
-        return await self.registry.unposted_settlements()
-
-    async def unposted_matches(self) -> list[tuple[Table, int]]:
-        return await self.registry.unposted_matches()
 
     # --- the clock -------------------------------------------------------------------
 
