@@ -30,7 +30,7 @@ from render import fonts
 from render import theme as T
 from render.scene import MAX_SIDE, Box, CardSlot, Rect, Scene, column_height, render
 from render.strings import table
-from render.table import Touched, last_move, xing_band
+from render.table import Touched, last_move, seat_band, xing_band
 from render.widgets import (
     Run,
     event_text,
@@ -197,18 +197,7 @@ def _seat_band(
 ) -> None:
     pub = view.public
     seat = pub.seats[i]
-    acting = i in pub.to_act and pub.outcome is None
-    band = Rect(M, y, WIDTH - 2 * M, h)
-    scene.named[f"seat:{i}"] = band
-    scene.add(
-        Box(
-            band,
-            fill=T.FELT_DARK,
-            outline=T.GOLD if acting else T.FELT_LINE,
-            width=3 if acting else 1,
-            radius=12,
-        )
-    )
+    seat_band(scene, pub, i, Rect(M, y, WIDTH - 2 * M, h), radius=12)
     _band_title(scene, view, names, s, i, y, seat_mark(s, i, trustee, robots))
     top = y + BAND_HEAD
     touched = last_move(pub)

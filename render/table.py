@@ -208,6 +208,26 @@ def _header(
         )
 
 
+def is_acting(view: PublicView, i: int) -> bool:
+    """Whether seat ``i`` is to act in a running hand."""
+    return i in view.to_act and view.outcome is None
+
+
+def seat_band(scene: Scene, view: PublicView, i: int, band: Rect, radius: int) -> None:
+    """Seat ``i``'s band, named ``seat:i``; gold-edged while it acts."""
+    acting = is_acting(view, i)
+    scene.named[f"seat:{i}"] = band
+    scene.add(
+        Box(
+            band,
+            fill=T.FELT_DARK,
+            outline=T.GOLD if acting else T.FELT_LINE,
+            width=3 if acting else 1,
+            radius=radius,
+        )
+    )
+
+
 def _seat_row(
     scene: Scene,
     view: PublicView,
@@ -220,18 +240,7 @@ def _seat_row(
     mark: Run | None,
 ) -> None:
     seat = view.seats[i]
-    acting = i in view.to_act and view.outcome is None
-    band = Rect(M, y, WIDTH - 2 * M, h)
-    scene.named[f"seat:{i}"] = band
-    scene.add(
-        Box(
-            band,
-            fill=T.FELT_DARK,
-            outline=T.GOLD if acting else T.FELT_LINE,
-            width=3 if acting else 1,
-            radius=14,
-        )
-    )
+    seat_band(scene, view, i, Rect(M, y, WIDTH - 2 * M, h), radius=14)
     # Name panel: dealer mark, name, cards in hand, shown 胡息, turn.
     x = M + PAD
     nx = x
@@ -249,7 +258,7 @@ def _seat_row(
         max_width=NAME_W - 10,
     )
     px = x
-    if acting:
+    if is_acting(view, i):
         px = pill(scene, x, y + 110, "▶ " + s["turn"], 18, T.GOLD, T.FELT_DARK).right + 8
     if mark is not None:
         pill(scene, px, y + 110, mark[0], 18, mark[1])

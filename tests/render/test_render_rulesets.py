@@ -19,7 +19,7 @@ from support.snapshots import assert_snapshot, texts
 from support.views import (
     FOURTH,
     NAMES,
-    cards,
+    WIN_GROUPS,
     discarding_view,
     private_view,
     public_view,
@@ -28,7 +28,6 @@ from support.views import (
 
 from engine import cards as C
 from engine.birds import settle_birds
-from engine.melds import Group, GroupKind
 from engine.rules import get_rule_set
 from engine.views import Outcome, OutcomeKind, PrivateView, PublicView, SeatView, Win
 from render import fonts, render_hand, render_table
@@ -69,17 +68,8 @@ def with_rules(view: PrivateView, key: str) -> PrivateView:
 def hunan_win(points: tuple[int, ...], xing: int | None) -> Outcome:
     """Seat 0 wins by 自摸 with 红胡: 28 胡息 make 5 囤, 自摸 +1: 6 囤 × 2 × 底分 1 = 12 a
     loser."""
-    groups = (
-        Group(GroupKind.TI, cards("拾拾拾拾")),
-        Group(GroupKind.KAN, cards("叁叁叁")),
-        Group(GroupKind.CHI, cards("一二三")),
-        Group(GroupKind.PENG, cards("七七七")),
-        Group(GroupKind.SEQ, cards("贰柒拾")),
-        Group(GroupKind.JIAO, cards("九九玖")),
-        Group(GroupKind.PAIR, cards("壹壹")),
-    )
     win = Win(
-        groups,
+        WIN_GROUPS,
         huxi=28,
         mingtang=(("红胡", 2),),
         fan=2,

@@ -105,19 +105,22 @@ def discarding_view(n: int) -> PrivateView:
     return replace(private_view(), public=pub, legal=("d:x1", "d:d1"), highlight=cards("九")[0])
 
 
+# A winning hand of every group kind: 提, 坎, 吃, 碰, a 2-7-10 run, a 绞 and the pair.
+WIN_GROUPS = (
+    Group(GroupKind.TI, cards("拾拾拾拾")),
+    Group(GroupKind.KAN, cards("叁叁叁")),
+    Group(GroupKind.CHI, cards("一二三")),
+    Group(GroupKind.PENG, cards("七七七")),
+    Group(GroupKind.SEQ, cards("贰柒拾")),
+    Group(GroupKind.JIAO, cards("九九玖")),
+    Group(GroupKind.PAIR, cards("壹壹")),
+)
+
+
 def win_outcome() -> Outcome:
-    groups = (
-        Group(GroupKind.TI, cards("拾拾拾拾")),
-        Group(GroupKind.KAN, cards("叁叁叁")),
-        Group(GroupKind.CHI, cards("一二三")),
-        Group(GroupKind.PENG, cards("七七七")),
-        Group(GroupKind.SEQ, cards("贰柒拾")),
-        Group(GroupKind.JIAO, cards("九九玖")),
-        Group(GroupKind.PAIR, cards("壹壹")),
-    )
     win = Win(
-        groups,
-        huxi=sum(g.huxi for g in groups),
+        WIN_GROUPS,
+        huxi=sum(g.huxi for g in WIN_GROUPS),
         mingtang=(("红胡", 2), ("大字胡", 6)),
         fan=8,
         di=7,
