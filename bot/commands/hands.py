@@ -1,7 +1,7 @@
 """Which finished hand /replay and its buttons show, read from the store.
 
-In a group ``/replay N`` is the group's hand number N (as the captions and /history number
-them); in a private chat it is the hand id (as /me and the export file name show it) of a
+In a group ``/replay N`` is the group's hand number N (the ``#N`` that /history and the
+replay caption show beside the table's own 第 k 局); in a private chat it is the hand id (as /me and the export file name show it) of a
 hand the user sat at. A hand voided by /stop has no result and is not replayed.
 """
 

@@ -260,18 +260,20 @@ def history_text(items: list[tuple[PlayedHand, Outcome]], lang: str) -> str:
         return t(lang, "history_empty")
     lines = [t(lang, "history_title", n=len(items))]
     for played, outcome in items:
+        head = t(lang, "history_hand", no=played.no, table=played.table_id,
+                 hand=played.table_no)
         points = " · ".join(f"{name} {p:+d}" for name, p in zip(played.names, played.points,
                                                                  strict=True))
         if outcome.kind == OutcomeKind.WIN and outcome.win is not None:
             assert outcome.winner is not None
-            lines.append(t(lang, "history_win", no=played.no, winner=played.names[outcome.winner],
+            lines.append(t(lang, "history_win", head=head, winner=played.names[outcome.winner],
                            huxi=outcome.win.huxi, points=points))
         elif outcome.kind == OutcomeKind.ESCAPE:
             assert outcome.escaper is not None
-            lines.append(t(lang, "history_escape", no=played.no,
+            lines.append(t(lang, "history_escape", head=head,
                            name=played.names[outcome.escaper], points=points))
         elif outcome.kind == OutcomeKind.DISSOLVED:
-            lines.append(t(lang, "history_dissolved", no=played.no))
+            lines.append(t(lang, "history_dissolved", head=head))
         else:
-            lines.append(t(lang, "history_draw", no=played.no))
+            lines.append(t(lang, "history_draw", head=head))
     return "\n".join(lines)

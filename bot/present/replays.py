@@ -45,8 +45,8 @@ def picture(played: PlayedHand, step: int, lang: str) -> bytes:
 
 
 def caption(played: PlayedHand, step: int, lang: str) -> str:
-    return t(lang, "replay_caption", no=played.no, id=played.id, step=step,
-             total=total_steps(played))
+    return t(lang, "replay_caption", no=played.no, table=played.table_id, hand=played.table_no,
+             step=step, total=total_steps(played))
 
 
 def buttons(played: PlayedHand, step: int) -> list[list[tuple[str, str]]]:

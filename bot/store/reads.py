@@ -322,7 +322,8 @@ class Queries(ABC):
                            h["base"], h["winner"], tuple(logs[h["id"]]),
                            tuple(r["user_id"] for r in seats[h["id"]]),
                            tuple(str(r["name"]) for r in seats[h["id"]]),
-                           tuple(r["points"] for r in seats[h["id"]])) for h in hands]
+                           tuple(r["points"] for r in seats[h["id"]]),
+                           h["table_id"], h["table_no"]) for h in hands]
 
     async def _played(self, row: Row) -> PlayedHand:
         log = await self._all(
@@ -337,7 +338,7 @@ class Queries(ABC):
                           tuple((r["seat"], r["action"]) for r in log),
                           tuple(r["user_id"] for r in results),
                           tuple(str(r["name"]) for r in results),
-                          tuple(r["points"] for r in results))
+                          tuple(r["points"] for r in results), row["table_id"], row["table_no"])
 
     # --- writes outside a unit of work (bookkeeping that no game state depends on) -----
 

@@ -136,3 +136,5 @@ class PlayedHand:
     users: tuple[int, ...]  # by seat
     names: tuple[str, ...]  # by seat, as the users are called now
     points: tuple[int, ...]  # by seat
+    table_id: int  # what players read: 第 table_no 局 of its 第 table_id 桌 (``no`` is the id)
+    table_no: int

@@ -21,20 +21,21 @@ from bot.i18n import t
 from bot.present import replays
 from bot.present.fairness import export_file
 from bot.store import PlayedHand, Store
-from bot.table import HandRecord, TableService
+from bot.table import HandRecord, Table, TableService
 from engine.record import verify
 from engine.replay import replay_views
 from engine.rules import get_rule_set
 from engine.views import OutcomeKind
 
 
-def played_of(record: HandRecord) -> PlayedHand:
-    """The hand as the bot's own record holds it (not read back from the store)."""
+def played_of(table: Table, record: HandRecord) -> PlayedHand:
+    """The hand as the bot's own records hold it (not read back from the store)."""
     outcome = record.hand.outcome
     assert outcome is not None
     return PlayedHand(record.id, record.no, record.hand.rules.key, record.hand.seed,
                       record.hand.dealer, record.hand.base, outcome.winner, tuple(record.hand.log),
-                      tuple(record.users), tuple(record.names), outcome.points)
+                      tuple(record.users), tuple(record.names), outcome.points, table.id,
+                      record.table_no)
 
 
 async def says(tg: FakeTelegram, app, chat: FakeChat | FakeUser, user: FakeUser, text: str,
@@ -81,7 +82,7 @@ async def test_a_finished_hand_is_stepped_to_the_end_and_back(tg: FakeTelegram, 
         assert (await says(tg, app, group, users[0], "/replay 1")).text == \
             t("zh", "replay_running", no=1)
         await play_hand(tg, app, users, group, random.Random(4))
-        played = played_of(record)
+        played = played_of(table, record)
         n = len(played.log)
         assert n > 10
 
@@ -186,7 +187,7 @@ async def test_the_replay_of_a_topics_hand_goes_to_that_topic(tg: FakeTelegram, 
         await tg.wait_for(lambda: table.status == "playing")
         record = table.current
         await play_out(tg, table, users, random.Random(5))
-        played = played_of(record)
+        played = played_of(table, record)
         replay = await says(tg, app, forum, users[1], "/replay", topic=topic)
         assert replay.thread_id == topic
         shows(replay, played, 0)
@@ -202,7 +203,7 @@ async def test_rapid_presses_coalesce_into_few_edits_to_the_last_step(
         users, group, lobby, svc, table = await start_hand(tg, app)
         record = table.current
         await play_hand(tg, app, users, group, random.Random(4))
-        played = played_of(record)
+        played = played_of(table, record)
         assert record.hand.outcome.kind == OutcomeKind.DRAW  # 荒庄: no winning move to jump to
         replay = await says(tg, app, group, users[0], "/replay")
         assert all(label != "🏆" for row in replay.keyboard for label, _ in row)

@@ -73,20 +73,21 @@ async def test_history_lists_the_groups_last_ten_hands(played) -> None:
     mine = [r for c, r in hands if c == GROUP_1]
     assert len(mine) == 12
     lines = stats.history_text(await stats.history_data(store, GROUP_1), "zh").splitlines()
-    assert lines[0] == "📜 本群最近 10 局"
+    assert lines[0] == "📜 本群最近 10 局 · 回放:/replay 编号"
     assert len(lines) == 11
     assert [r.no for r in mine] == list(range(1, 13))  # the group's own numbers
     for line, record in zip(lines[1:], reversed(mine[-10:]), strict=True):
         outcome = record.hand.outcome
         points = " · ".join(f"{n} {p:+d}" for n, p in zip(record.names, outcome.points,
                                                           strict=True))
+        head = f"#{record.no} 第 1 桌第 {record.table_no} 局"  # group 1's table opened first
         if outcome.kind == OutcomeKind.WIN:
-            assert line == f"第 {record.no} 局 🏆 {record.names[outcome.winner]} 胡 · " \
+            assert line == f"{head} 🏆 {record.names[outcome.winner]} 胡 · " \
                            f"胡息 {outcome.win.huxi} · {points}"
         else:
-            assert line == f"第 {record.no} 局 荒庄"
+            assert line == f"{head} 荒庄"
     escaped = stats.history_text(await stats.history_data(store, GROUP_2), "zh").splitlines()
     assert hands[-1][1].no == 4 and hands[-1][1].id == 16  # group 2's fourth hand
-    assert escaped[1].startswith("第 4 局 🏃 Di 逃跑 · ")
+    assert escaped[1].startswith("#4 第 2 桌第 4 局 🏃 Di 逃跑 · ")
     assert stats.history_text(await stats.history_data(store, -999), "en") == \
         "No finished hands in this group yet."

@@ -101,7 +101,7 @@ def test_english_counts_are_plural_aware() -> None:
     assert rank(2) == "1. A · 2 pts · T · 2 hands, 2 wins"
     assert rank(0) == "1. A · 0 pts · T · 0 hands, 0 wins"
     assert rank(-1).startswith("1. A · -1 pt · ")
-    assert t("en", "history_title", n=1) == "📜 This group's last 1 hand"
+    assert t("en", "history_title", n=1).startswith("📜 This group's last 1 hand · ")
     assert t("zh", "rank_line", pos=1, name="A", points=1, title="T", hands=1, wins=1) == \
         "1. A · 1 分 · T · 1 局 1 胜"  # Chinese has no plural
 

@@ -83,6 +83,12 @@ async def test_two_topics_play_two_tables_at_once_each_in_its_topic(tg: FakeTele
         await asyncio.gather(play_out(tg, a, east, rng), play_out(tg, b, west, rng))
         await svc.presenter.idle()
         assert a.status == b.status == "between"
+        # /history numbers each hand as its table's first, and by the group's id to replay
+        history = await tg.wait_reply(await tg.send_text(forum, east[0], "/history",
+                                                         topic=topic_a))
+        heads = sorted(line.split(" 🏆")[0].split(" 荒庄")[0]
+                       for line in history.text.splitlines()[1:])
+        assert heads == sorted(f"#{t.current.no} 第 {t.id} 桌第 1 局" for t in (a, b))
     assert tg.topic_messages(forum, None) == []  # nothing in General
     check_in_topic(tg, forum, a, lobby_a)
     check_in_topic(tg, forum, b, lobby_b)
