@@ -7,7 +7,7 @@ import logging
 import warnings
 from datetime import timedelta
 
-from telegram.error import BadRequest, RetryAfter
+from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
 from telegram.warnings import PTBDeprecationWarning
 
 
@@ -18,6 +18,13 @@ def topic_refusal(e: BadRequest) -> str | None:
     if "topic_closed" in text:
         return "closed"
     return "gone" if "thread not found" in text else None
+
+
+def transient(e: TelegramError) -> bool:
+    """A refusal that a later try may not get: a 429 or trouble on the way (a timeout, a
+    lost connection). A BadRequest is a NetworkError in PTB, but trying again changes nothing."""
+    return isinstance(e, RetryAfter) or (isinstance(e, NetworkError)
+                                         and not isinstance(e, BadRequest))
 
 
 def gone(e: BadRequest) -> bool:

@@ -18,11 +18,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
-from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
+from telegram.error import TelegramError
 from telegram.ext import CallbackContext, JobQueue
 
 from bot import callbacks as cb
 from bot.i18n import t
+from bot.present.errors import transient
 from bot.present.presenter import Presenter
 from bot.store import Store, VoteRow
 from bot.table import ABSENT_HANDS, Person, Refusal, Table, TableService
@@ -225,8 +226,10 @@ class Votes:
                 else:
                     await presenter.bot.edit_message_text(text, target, vote.msg_id,
                                                           reply_markup=markup)
-            except TelegramError as e:  # e.g. a closed topic: the vote still counts
-                log.info("could not show vote %s: %s", vote.id, e)
+            except TelegramError as e:
+                if transient(e):
+                    raise  # the outbox waits (a 429) or tries again, reading the vote anew
+                log.info("could not show vote %s: %s", vote.id, e)  # e.g. a closed topic
             return 1
         presenter.outbox(vote.chat_id).put(("vote", vote.id), job)
 
@@ -255,12 +258,9 @@ class Votes:
                 else:
                     await presenter.bot.send_message(target, text,
                                                      message_thread_id=row.thread_id)
-            except (RetryAfter, NetworkError) as e:
-                if isinstance(e, BadRequest):  # e.g. the message is gone: nothing to edit
-                    log.info("could not tell that vote %s was cancelled: %s", row.id, e)
-                else:
-                    raise  # the outbox tries again
             except TelegramError as e:
+                if transient(e):
+                    raise  # the outbox waits (a 429) or tries again
                 log.info("could not tell that vote %s was cancelled: %s", row.id, e)
             async with self.store.transaction() as tx:
                 await tx.drop_vote(row.id)

@@ -294,3 +294,29 @@ async def test_a_vote_cancelled_by_a_restart_loses_its_buttons_through_a_429(
         assert refused == [1] and tg.message(group, msg.message_id).keyboard == []
         await services(app).presenter.idle()
         assert await services(app).store.open_votes() == []
+
+
+async def test_a_vote_refused_with_a_429_is_shown_once_the_wait_is_over(
+        tg: FakeTelegram, tmp_path, monkeypatch) -> None:
+    """The vote's first message and its edits are waited out on a 429 and made again, not
+    dropped: the group sees the vote and its count."""
+    from telegram.error import RetryAfter
+
+    from bot.present.courier import Courier
+    real_send, real_edit, refused = Courier.send_message, Courier.edit_message_text, []
+
+    def flooded(real):  # type: ignore[no-untyped-def]
+        async def call(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+            if any("🗳" in str(a) for a in (*args, kwargs.get("text"))) and len(refused) < 2 and real.__name__ not in refused:
+                refused.append(real.__name__)
+                raise RetryAfter(0.1)
+            return await real(self, *args, **kwargs)
+        return call
+    monkeypatch.setattr(Courier, "send_message", flooded(real_send))
+    monkeypatch.setattr(Courier, "edit_message_text", flooded(real_edit))
+    async with running_bot(make_config(tg, tmp_path / "db.sqlite3")) as app:
+        (alice, bob, carol), group, lobby, svc, table = await start_hand(tg, app)
+        msg = await propose(tg, group, alice, "/dissolve", "🗳 Alice 提议解散本局")
+        assert await answer(tg, msg, bob, "同意") == t("zh", "vote_agreed")
+        await tg.wait_for(lambda: "同意:Bob" in (tg.message(group, msg.message_id).text or ""))
+        assert sorted(refused) == ["edit_message_text", "send_message"]
