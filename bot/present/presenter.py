@@ -28,6 +28,7 @@ from bot.present.outbox import Outbox
 from bot.present.pacing import Pacing
 from bot.present.panels import GroupPanels
 from bot.present.results import ResultMessages
+from bot.present.reviews import Reviews
 from bot.present.seats import SeatMessages
 from bot.present.shown import Shown
 from bot.store import PlayedHand, Store
@@ -55,6 +56,7 @@ class Presenter:
                                   on_table=self._table_shown)
         self.seats = SeatMessages(self.chats, self.bot, shown, service)
         self.results = ResultMessages(self.chats, self.bot, store)
+        self.reviews = Reviews(self.chats, self.bot)
         self._shown = shown
 
     # --- plumbing ----------------------------------------------------------------------
@@ -193,3 +195,8 @@ class Presenter:
             f"https://t.me/{self.username}?start={replays.start_payload(played.id)}"
         self.notes.replay(chat_id, played, step, lang=lang, thread_id=thread_id,
                           message_id=message_id, link=link)
+
+    def review(self, user_id: int, played: PlayedHand, seat: int, lang: str) -> bool:
+        """Send ``seat``'s 复盘 of the hand to the user's private chat (the caller checked
+        that he sat there); False when it is already on its way (:mod:`bot.present.reviews`)."""
+        return self.reviews.send(user_id, played, seat, lang)

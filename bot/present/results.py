@@ -2,9 +2,9 @@
 
 At the settlement every human dealt into the hand gets one new message, the only one of the
 hand's end that notifies him (his hand message is edited, which does not): his result, with
-再来一局 and 离开 while the settlement is live. Those buttons are the group's own kinds and
-mark, so a press there counts as one in the group; they go once the table moves on or he
-has left. Every bird (打鸟) whose onlooker has opened the bot gets its result too. A hand
+再来一局 and 离开 while the settlement is live and 🔍 复盘 (his own review,
+:mod:`bot.present.reviews`) for good. 再来一局 and 离开 are the group's own kinds and mark, so a
+press there counts as one in the group; they go once the table moves on or he has left. Every bird (打鸟) whose onlooker has opened the bot gets its result too. A hand
 voided by /stop gets one note instead, saying who stopped it.
 
 Each goes through the receiver's own outbox at the private pace. Which results still show
@@ -35,11 +35,11 @@ from bot.table import HandRecord, Table, TableStatus, robots
 
 @dataclass
 class _Open:
-    """The results of one hand that show buttons: by user, the message and its text
-    without them."""
+    """The results of one hand that show 再来一局 / 离开: by user, the message and what it
+    shows once they go (its text and keyboard)."""
 
     record: HandRecord
-    messages: dict[int, tuple[int, str]] = field(default_factory=dict)
+    messages: dict[int, tuple[int, str, InlineKeyboardMarkup]] = field(default_factory=dict)
 
 
 class ResultMessages:
@@ -69,17 +69,17 @@ class ResultMessages:
                                partial(self._voided, table, record, seat, user_id, stopper))
 
     def refresh(self, table: Table) -> None:
-        """Results whose buttons are no longer live (the table moved on, or their reader
-        left it) lose them."""
+        """Results whose 再来一局 / 离开 no longer count (the table moved on, or their reader
+        left it) lose them; 🔍 复盘 stays."""
         shown = self._open.get(table.id)
         if shown is None:
             return
         for user_id in list(shown.messages):
             seat = shown.record.users.index(user_id)
             if not self._live(table, shown.record, seat, user_id):
-                msg_id, text = shown.messages.pop(user_id)
+                msg_id, text, markup = shown.messages.pop(user_id)
                 self.chats.put(user_id, ("result_off", msg_id),
-                               partial(self._edit, user_id, msg_id, text, None))
+                               partial(self._edit, user_id, msg_id, text, markup))
         if not shown.messages:
             del self._open[table.id]
 
@@ -119,13 +119,16 @@ class ResultMessages:
         markup = result_keyboard(table, record, lang, live=live)
         msg_id = await self._send(user_id, text, markup,
                                   Send.LIVE_SETTLEMENT if live else Send.SETTLEMENT)
-        if msg_id is not None and markup is not None:
+        if msg_id is not None and live:
             shown = self._open.get(table.id)
             if shown is None or shown.record is not record:
                 shown = self._open[table.id] = _Open(record)
-            # what it says once its buttons go (no more "press 再来一局")
-            shown.messages[user_id] = (msg_id, result_text(
-                table, record, seat, lang, total=total, hand_birds=hand_birds, live=False))
+            # what it shows once 再来一局 / 离开 go (no more "press 再来一局"; 🔍 复盘 stays)
+            shown.messages[user_id] = (
+                msg_id,
+                result_text(table, record, seat, lang, total=total, hand_birds=hand_birds,
+                            live=False),
+                result_keyboard(table, record, lang, live=False))
             self.refresh(table)  # the table may have moved on while this was sent
         return 1
 

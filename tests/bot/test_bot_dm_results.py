@@ -1,7 +1,7 @@
 """A hand ends where it was played: each player's private chat gets his result (his points,
-the winning line) with 再来一局 and 离开 that count as the group's, in exactly one message
-that notifies him; a bird's onlooker gets its result; a hand voided by /stop says who
-stopped it in every private chat."""
+the winning line) with 再来一局 and 离开 that count as the group's and 🔍 复盘 that stays
+once they go, in exactly one message that notifies him; a bird's onlooker gets its result;
+a hand voided by /stop says who stopped it in every private chat."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from support.robots import alice_plays
 
 from bot.i18n import t
 from bot.present.screens.result import bird_result_text, voided_text
+from bot.present.screens.review import review_row
 from bot.present.screens.words import outcome_lines, signed
 from bot.table import Table
 
@@ -62,8 +63,8 @@ async def test_each_player_gets_his_result_once_and_again_there_deals_on(
         await tg.press_button(results[2], users[2], "再来一局")  # the last: the next hand
         assert table.status == "playing" and table.current is not record
         await svc.presenter.idle()
-        for user, result in zip(users, results, strict=True):
-            assert tg.message(user, result.message_id).keyboard == []  # its buttons went
+        for user, result in zip(users, results, strict=True):  # its 再来一局 / 离开 went
+            assert tg.message(user, result.message_id).keyboard == [review_row(record.id, "zh")]
         group_settlement = tg.message(group, record.settle_msg_id)
         assert not group_settlement.keyboard  # the group's settlement moved on with them
 
@@ -73,11 +74,11 @@ async def test_leave_in_the_result_unseats_as_the_group_button_does(
     async with running_bot(make_config(tg, tmp_path / "db.sqlite3")) as app:
         users, _, _, svc, table = await start_hand(tg, app)
         await play_to_the_last_press(tg, app, table, users, random.Random(5))
-        result = tg.messages(users[1])[-1]
+        record, result = table.current, tg.messages(users[1])[-1]
         assert (await tg.press_button(result, users[1], "离开")).text == t("zh", "ok")
         assert table.seat_of(users[1].id) is None and table.status == "lobby"
         await svc.presenter.idle()
-        assert tg.message(users[1], result.message_id).keyboard == []
+        assert tg.message(users[1], result.message_id).keyboard == [review_row(record.id, "zh")]
 
 
 async def test_a_bird_onlooker_who_opened_the_bot_gets_his_result(

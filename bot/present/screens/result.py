@@ -1,6 +1,6 @@
 """The private screens of a hand's end: each seat's result (his points, who won with what in
-one line, his 醒筹, his share of the birds) with its keyboard, a bird's result for the
-onlooker who placed it, and the note of a hand voided by /stop."""
+one line, his 醒筹, his share of the birds) with its keyboard (再来一局, 离开, 🔍 复盘), a
+bird's result for the onlooker who placed it, and the note of a hand voided by /stop."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks as cb
 from bot.i18n import t
+from bot.present.screens.review import review_button
 from bot.present.screens.words import outcome_lines, signed
 from bot.store import BirdRow
 from bot.table import HandRecord, Table
@@ -17,16 +18,18 @@ from bot.table.birds import seat_points
 
 
 def result_keyboard(table: Table, record: HandRecord, lang: str, *,
-                    live: bool) -> InlineKeyboardMarkup | None:
+                    live: bool) -> InlineKeyboardMarkup:
     """The result's buttons: 再来一局 and 离开 while its settlement is the table's live one
-    (the group's own kinds and mark: a press here counts as one there); None without any."""
-    row: list[InlineKeyboardButton] = []
+    (the group's own kinds and mark: a press here counts as one there), and under them, for
+    good, 🔍 复盘 (the reader's own review of the hand, :mod:`bot.present.screens.review`)."""
+    rows: list[list[InlineKeyboardButton]] = []
     if live:
-        row += [InlineKeyboardButton(t(lang, "btn_again"),
-                                     callback_data=cb.group("g", table.id, record.id)),
-                InlineKeyboardButton(t(lang, "btn_leave"),
-                                     callback_data=cb.group("q", table.id, record.id))]
-    return InlineKeyboardMarkup([row]) if row else None
+        rows.append([InlineKeyboardButton(t(lang, "btn_again"),
+                                          callback_data=cb.group("g", table.id, record.id)),
+                     InlineKeyboardButton(t(lang, "btn_leave"),
+                                          callback_data=cb.group("q", table.id, record.id))])
+    rows.append([review_button(record.id, lang)])
+    return InlineKeyboardMarkup(rows)
 
 
 def result_text(table: Table, record: HandRecord, seat: int, lang: str, *, total: int,
