@@ -3,7 +3,7 @@
 At the settlement every human dealt into the hand gets one new message, the only one of the
 hand's end that notifies him (his hand message is edited, which does not): his result, with
 再来一局 and 离开 while the settlement is live and 🔍 复盘 (his own review,
-:mod:`bot.present.reviews`) for good. 再来一局 and 离开 are the group's own kinds and mark, so a
+:mod:`bot.present.reviews`; not the 醒家's, who made no choice) for good. 再来一局 and 离开 are the group's own kinds and mark, so a
 press there counts as one in the group; they go once the table moves on or he has left. Every bird (打鸟) whose onlooker has opened the bot gets its result too. A hand
 voided by /stop gets one note instead, saying who stopped it.
 
@@ -39,7 +39,7 @@ class _Open:
     shows once they go (its text and keyboard)."""
 
     record: HandRecord
-    messages: dict[int, tuple[int, str, InlineKeyboardMarkup]] = field(default_factory=dict)
+    messages: dict[int, tuple[int, str, InlineKeyboardMarkup | None]] = field(default_factory=dict)
 
 
 class ResultMessages:
@@ -116,7 +116,7 @@ class ResultMessages:
         live = self._live(table, record, seat, user_id)
         text = result_text(table, record, seat, lang, total=total, hand_birds=hand_birds,
                            live=live)
-        markup = result_keyboard(table, record, lang, live=live)
+        markup = result_keyboard(table, record, seat, lang, live=live)
         msg_id = await self._send(user_id, text, markup,
                                   Send.LIVE_SETTLEMENT if live else Send.SETTLEMENT)
         if msg_id is not None and live:
@@ -128,7 +128,7 @@ class ResultMessages:
                 msg_id,
                 result_text(table, record, seat, lang, total=total, hand_birds=hand_birds,
                             live=False),
-                result_keyboard(table, record, lang, live=False))
+                result_keyboard(table, record, seat, lang, live=False))
             self.refresh(table)  # the table may have moved on while this was sent
         return 1
 

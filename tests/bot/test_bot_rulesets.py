@@ -338,7 +338,7 @@ async def test_a_hunan_table_of_four_whose_xing_follows_the_group_table_privatel
     private chat shows the group's table picture (the public table, never a card of a hand
     or a button), one message edited no more often than the group's, also after a restart;
     Alice plays the hand to its settlement, where Bob's points are his 醒筹, and his private
-    result says them."""
+    result says them (with 再来一局 / 离开 but no 🔍 复盘: he made no choice)."""
     config = make_config(tg, tmp_path / "db.sqlite3", action_timeout=2.0)
     alice = tg.user("Alice", language_code="zh-hans")
     bob = tg.user("Bob", language_code="zh-hans")
@@ -388,6 +388,10 @@ async def test_a_hunan_table_of_four_whose_xing_follows_the_group_table_privatel
     assert t("zh", "result_xing", points=signed(outcome.points[1]),
              total=signed(outcome.points[1])) in result.text
     assert not any(m.keyboard for m in tg.messages(bob) if m is not result)
+    labels = [text for row in result.keyboard for text, _ in row]  # no choice of his: no 复盘
+    assert labels == [t("zh", "btn_again"), t("zh", "btn_leave")]
+    alices = [text for row in tg.messages(alice)[-1].keyboard for text, _ in row]
+    assert alices == [*labels, t("zh", "btn_review")]
 
 
 @pytest.mark.parametrize("key", ["qq", "hunan/4", "hunan/3", "hunan/2/min21",

@@ -17,19 +17,22 @@ from bot.table import HandRecord, Table
 from bot.table.birds import seat_points
 
 
-def result_keyboard(table: Table, record: HandRecord, lang: str, *,
-                    live: bool) -> InlineKeyboardMarkup:
-    """The result's buttons: 再来一局 and 离开 while its settlement is the table's live one
-    (the group's own kinds and mark: a press here counts as one there), and under them, for
-    good, 🔍 复盘 (the reader's own review of the hand, :mod:`bot.present.screens.review`)."""
+def result_keyboard(table: Table, record: HandRecord, seat: int, lang: str, *,
+                    live: bool) -> InlineKeyboardMarkup | None:
+    """The seat's result's buttons: 再来一局 and 离开 while its settlement is the table's live
+    one (the group's own kinds and mark: a press here counts as one there), and under them,
+    for good, 🔍 复盘 (his own review, :mod:`bot.present.screens.review`), unless he was the
+    醒家 who made no choice to review; None without any."""
     rows: list[list[InlineKeyboardButton]] = []
     if live:
         rows.append([InlineKeyboardButton(t(lang, "btn_again"),
                                           callback_data=cb.group("g", table.id, record.id)),
                      InlineKeyboardButton(t(lang, "btn_leave"),
                                           callback_data=cb.group("q", table.id, record.id))])
-    rows.append([review_button(record.id, lang)])
-    return InlineKeyboardMarkup(rows)
+    outcome = record.hand.outcome
+    if outcome is None or seat != outcome.xing:
+        rows.append([review_button(record.id, lang)])
+    return InlineKeyboardMarkup(rows) if rows else None
 
 
 def result_text(table: Table, record: HandRecord, seat: int, lang: str, *, total: int,

@@ -2,8 +2,8 @@
 
 The button carries only the hand (:func:`bot.callbacks.review`): pressed, it sends the
 presser's own seat's review, never another's (``bot.telegram.review``). It is on each human
-seat's private result of the hand (``bot.present.screens.result.result_keyboard``) and under
-the /replay stepper (:func:`review_row`). The review is a text — the rating and the costliest moments
+seat's private result of the hand (``bot.present.screens.result.result_keyboard``) and
+under the /replay stepper (:func:`review_row`). The review is a text — the rating and the costliest moments
 (:data:`engine.review.TOP`) — and one picture per flagged moment, at most
 :data:`MAX_PICTURES` (:func:`pictured`), each from the seat's own view then
 (``render.review.render_moment``) with its flags' texts as its caption.

@@ -104,7 +104,6 @@ def match_lines(record: HandRecord, match: Match | None, lang: str) -> list[str]
     return lines
 
 
-
 def outcome_lines(record: HandRecord, lang: str) -> list[str]:
     """How a finished hand ended: who won with what (胡息, then the 名堂 and flags on a line
     of their own), or 荒庄, 解散, 逃跑 — the settlement's first lines."""
