@@ -11,7 +11,8 @@ the table's latest hand id as their ``mark`` (0 before the first; see
 ``TableService.button_mark``): one shown before the table moved on is refused as outdated,
 also after a restart. Confirmations carry the hand they are about: a confirmation of a hand
 no longer running is outdated. A replay button carries the hand and the step it shows; it
-is checked against the chat it is pressed in (``bot.present.replays``). A vote's buttons carry the
+is checked against the chat it is pressed in (``bot.present.replays``). A 复盘 button carries
+only the hand: the review is of the presser's own seat, if he sat at it. A vote's buttons carry the
 vote: a press of a vote that is over is outdated (``bot.present.votes``).
 """
 
@@ -74,6 +75,7 @@ KINDS: dict[str, Kind] = {k.letter: k for k in (
     Kind("s", ABOUT_HAND),
     Kind("k", ABOUT_HAND),
     Kind("p", ("hand", "step")),  # show that step of a finished hand (/replay)
+    Kind("f", ("hand",)),  # 复盘: the presser's own review of a finished hand he sat at
     Kind("v", ("table", "vote", "yes")),  # 同意 (1) or 拒绝 (0) of a vote
 )}
 PATTERN = r"\A(?:" + "|".join(k.pattern for k in KINDS.values()) + r")\Z"
@@ -88,7 +90,7 @@ def shaped(fields: tuple[str, ...]) -> frozenset[str]:
 SIMPLE_KINDS = shaped(TABLE)
 GROUP_KINDS = shaped(MARKED) - {"n"}  # the lobby's and the settlement's own buttons
 CONFIRM_KINDS = shaped(ABOUT_HAND)
-OPTION_KIND, BIRD_KIND, REPLAY_KIND, VOTE_KIND = "o", "n", "p", "v"
+OPTION_KIND, BIRD_KIND, REPLAY_KIND, VOTE_KIND, REVIEW_KIND = "o", "n", "p", "v", "f"
 
 
 @dataclass(frozen=True)
@@ -138,6 +140,11 @@ def bird(table_id: int, mark: int) -> str:
 def replay(hand_id: int, step: int) -> str:
     """A replay button: step ``step`` of the finished hand ``hand_id``."""
     return KINDS[REPLAY_KIND].data(hand_id, step)
+
+
+def review(hand_id: int) -> str:
+    """The 🔍 复盘 button of the finished hand ``hand_id`` (``bot.present.reviews``)."""
+    return KINDS[REVIEW_KIND].data(hand_id)
 
 
 def vote(table_id: int, vote_id: int, yes: bool) -> str:

@@ -17,6 +17,7 @@ from bot.present.chats import Chats
 from bot.present.courier import Courier
 from bot.present.fit import MAX_CAPTION, utf16_len
 from bot.present.pacing import Send, goes_first
+from bot.present.screens.review import review_row
 from bot.store import PlayedHand
 
 log = logging.getLogger(__name__)
@@ -114,7 +115,8 @@ class Notes:
     def replay(self, chat_id: int, played: PlayedHand, step: int, *, lang: str | None = None,
                thread_id: int | None = None, message_id: int | None = None,
                link: str | None = None) -> None:
-        """A replay message (:mod:`bot.present.replays`) at ``step``: a new one, or an edit of
+        """A replay message (:mod:`bot.present.replays`) at ``step``, with 🔍 复盘 under its
+        stepper (the presser's own review, if he sat at the hand): a new one, or an edit of
         the one ``message_id``; with ``link`` (a group's), a last row opening the same
         replay in the viewer's private chat. Edits of one message share a key in the chat's outbox, so a
         press while an edit waits its turn replaces it: rapid presses cost few edits, paced
@@ -124,9 +126,10 @@ class Notes:
             chosen = await self.chats.lang_of(target, lang)
             picture = await self.chats.render(replays.picture, played, step, chosen)
             caption = replays.caption(played, step, chosen)
+            rows = [*replays.buttons(played, step), review_row(played.id, chosen)]
             markup = InlineKeyboardMarkup(
                 [[InlineKeyboardButton(text, callback_data=data) for text, data in row]
-                 for row in replays.buttons(played, step)]
+                 for row in rows]
                 + ([[InlineKeyboardButton(t(chosen, "btn_replay_dm"), url=link)]]
                    if link is not None else []))
             await self._slot(target)

@@ -45,7 +45,8 @@ log = logging.getLogger(__name__)
 class GroupPanels:
     def __init__(self, chats: Chats, courier: Courier, notes: Notes, shown: Shown, store: Store,
                  service: TableService, *, deep_link: Callable[[int], str],
-                 on_retry: Callable[[Table], None]) -> None:
+                 on_retry: Callable[[Table], None],
+                 on_table: Callable[[Table, HandRecord], None]) -> None:
         self.chats = chats
         self.courier = courier
         self.notes = notes
@@ -54,6 +55,7 @@ class GroupPanels:
         self.service = service
         self.deep_link = deep_link
         self.on_retry = on_retry  # a table to look at again (its topic refused a post)
+        self.on_table = on_table  # the table picture of a hand was just sent or edited
         self._topic_retries: dict[int, asyncio.TimerHandle] = {}  # by table
 
     def _slot(self, send: Send) -> Awaitable[None]:
@@ -216,6 +218,7 @@ class GroupPanels:
             await self.courier.edit_media(table.chat_id, record.group_msg_id, photo, caption,
                                           None)
         self.shown.hand(record).table = plan
+        self.on_table(table, record)
         return 1
 
     def _table_plan(self, table: Table, record: HandRecord,

@@ -3,7 +3,9 @@
 The group gets one panel at a time (:mod:`bot.present.panels`): the lobby, one photo per hand,
 then a settlement message with 再来一局 / 离开, through the group's outbox paced to one call per
 ``group_interval`` seconds. Each seated player has one hand message in the private chat
-(:mod:`bot.present.seats`), paced to one call per ``dm_interval``. One-off messages answering
+(:mod:`bot.present.seats`), paced to one call per ``dm_interval``; the hand's 醒家 sees the
+group's table picture there instead, and at the hand's end each player (and each bird) gets
+his result there (:mod:`bot.present.results`). One-off messages answering
 commands are :mod:`bot.present.notes`. What each shows comes from :mod:`bot.present.screens`;
 when each goes from :mod:`bot.present.pacing`. Every call waits its turn at the bot-wide
 :class:`~bot.present.gate.Gate` and goes through the :class:`~bot.present.courier.Courier`.
@@ -25,6 +27,8 @@ from bot.present.notes import Notes
 from bot.present.outbox import Outbox
 from bot.present.pacing import Pacing
 from bot.present.panels import GroupPanels
+from bot.present.results import ResultMessages
+from bot.present.reviews import Reviews
 from bot.present.seats import SeatMessages
 from bot.present.shown import Shown
 from bot.store import PlayedHand, Store
@@ -48,8 +52,11 @@ class Presenter:
         self.notes = Notes(self.chats, self.bot)
         shown = Shown()
         self.panels = GroupPanels(self.chats, self.bot, self.notes, shown, store, service,
-                                  deep_link=self.deep_link, on_retry=self.changed)
+                                  deep_link=self.deep_link, on_retry=self.changed,
+                                  on_table=self._table_shown)
         self.seats = SeatMessages(self.chats, self.bot, shown, service)
+        self.results = ResultMessages(self.chats, self.bot, store)
+        self.reviews = Reviews(self.chats, self.bot)
         self._shown = shown
 
     # --- plumbing ----------------------------------------------------------------------
@@ -99,7 +106,12 @@ class Presenter:
 
     # --- observer ----------------------------------------------------------------------
 
+    def _table_shown(self, table: Table, record: HandRecord) -> None:
+        """The group's table picture was just sent or edited: the 醒家's follows it."""
+        self.seats.xing_later(table, record)
+
     def changed(self, table: Table) -> None:
+        self.results.refresh(table)
         if table.status == TableStatus.LOBBY or table.lobby_msg_id is not None:
             self.panels.lobby_later(table)
         old = self._shown.table(table).open_settlement
@@ -120,9 +132,15 @@ class Presenter:
         self.panels.publish_trustee(table, record)
         self.panels.table_later(table, record)
         self.panels.settlement_later(table, record)
+        self.results.settled_later(table, record)
         for seat, user_id in enumerate(record.users):
             if table.seat_of(user_id) is None:  # left (逃跑): final picture, no keyboard
                 self.seats.sync_later(table, record, seat, user_id)
+
+    def voided(self, table: Table, record: HandRecord, stopper: str) -> None:
+        """/stop (by ``stopper``) voided the running hand ``record``: its private chats are
+        told who stopped it and that it does not count."""
+        self.results.voided_later(table, record, stopper)
 
     def unposted(self, table: Table, record: HandRecord) -> None:
         """After a restart: post the settlement of a hand the group never saw (without
@@ -136,6 +154,7 @@ class Presenter:
 
     def closed(self, table: Table) -> None:
         """The table is gone: its lobby (if shown) says so without buttons, else a note."""
+        self.results.refresh(table)
         if table.lobby_msg_id is not None:
             self.panels.lobby_later(table)
         else:
@@ -176,3 +195,8 @@ class Presenter:
             f"https://t.me/{self.username}?start={replays.start_payload(played.id)}"
         self.notes.replay(chat_id, played, step, lang=lang, thread_id=thread_id,
                           message_id=message_id, link=link)
+
+    def review(self, user_id: int, played: PlayedHand, seat: int, lang: str) -> bool:
+        """Send ``seat``'s 复盘 of the hand to the user's private chat (the caller checked
+        that he sat there); False when it is already on its way (:mod:`bot.present.reviews`)."""
+        return self.reviews.send(user_id, played, seat, lang)

@@ -4,9 +4,9 @@ when a new decision is his or his buttons are withdrawn; any other change waits 
 rides on the next edit (:func:`bot.present.pacing.hand_wait`). A short ping, which unlike an
 edit notifies, goes to a player whose decision has waited a while
 (:func:`bot.present.pacing.next_ping_after`), unless he said /quiet, and is deleted once he
-has answered. The hand's
-醒家 (湖南, 4 seats) sits it out: he gets one short line instead, never a picture, a button or
-a ping."""
+has answered. The hand's 醒家 (湖南, 4 seats) sits it out: his hand message is the group's
+table picture instead (the public table only), edited each time the group's is, never a
+button or a ping."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from bot.present import errors
 from bot.present.chats import Chats
 from bot.present.courier import Courier
 from bot.present.pacing import Send, goes_first, hand_wait, next_ping_after
+from bot.present.screens.group import draw_table, table_screen
 from bot.present.screens.seat import (
     SeatMarks,
     draw_hand,
@@ -65,6 +66,8 @@ class SeatMessages:
         """Bring the seat's hand message up to date, through its chat's outbox."""
         if robots.is_robot(user_id):  # a computer player has no private chat
             return
+        if seat == record.hand.rules.xing_seat(record.hand.dealer):
+            return  # the 醒家's picture follows the group's (see xing_later)
 
         def job() -> Awaitable[int]:
             return self._sync(table, record, seat, user_id)
@@ -91,8 +94,6 @@ class SeatMessages:
         player = table.players.get(seat)
         if player is None or player.user_id != user_id or table.current is not record:
             return await self._retire(record, seat, user_id)
-        if seat == record.hand.rules.xing_seat(record.hand.dealer):
-            return await self._tell_xing(table, seat, user_id)
         first = self._plan(table, record, seat, user_id)
         if first is None:
             return 0
@@ -138,15 +139,52 @@ class SeatMessages:
             self._unping_later(table, seat, user_id, ping)
         return calls
 
-    async def _tell_xing(self, table: Table, seat: int, user_id: int) -> int:
-        """The hand's 醒家 sits it out: one short line, never a picture or buttons (its id
-        stands for the hand message, so that a restart does not say it again)."""
-        player = table.players[seat]
-        if player.hand_msg_id is not None:
+    def xing_later(self, table: Table, record: HandRecord) -> None:
+        """The group's table picture changed: the 醒家's hand message follows it, at the
+        group's pace (his chat's outbox merges what is queued meanwhile)."""
+        seat = record.hand.rules.xing_seat(record.hand.dealer)
+        if seat is None or robots.is_robot(record.users[seat]):
+            return
+        user_id = record.users[seat]
+        self.chats.put(user_id, ("hand", record.id),
+                       lambda: self._show_xing(table, record, seat, user_id))
+
+    async def _show_xing(self, table: Table, record: HandRecord, seat: int,
+                         user_id: int) -> int:
+        """The 醒家's hand message: the group's table screen (the public view only) in his
+        language, under a line saying he sits the hand out; its id is his seat's hand
+        message's, so that a restart edits it instead of sending another."""
+        player = table.players.get(seat)
+        if player is None or player.user_id != user_id or table.current is not record:
             return 0
-        await self.chats.gate.slot(key=user_id)
-        msg = await self.courier.send_message(user_id, t(player.lang, "xing_dm"))
-        await self.service.remember_seat(table, seat, user_id, hand_msg_id=msg.message_id)
+        lang, hand_shown = player.lang, self.shown.hand(record)
+        shown = hand_shown.seats.setdefault(seat, SeatShown())
+        pub, table_caption = table_screen(table, record, hand_shown.trustee, lang)
+        marks = SeatMarks(frozenset(hand_shown.trustee), robots_of(record))
+        image = (pub, record.names, lang, marks)
+        caption = "\n".join((t(lang, "xing_caption", table=table.id), table_caption))
+        msg_id = player.hand_msg_id
+        if msg_id is not None and (image, (caption, None)) == (shown.image, shown.caption):
+            return 0
+        await self.chats.gate.slot(urgent=goes_first(self.pacing, Send.TABLE_PICTURE),
+                                   key=user_id)
+        if msg_id is not None:
+            try:
+                if image != shown.image:
+                    photo = await self.chats.render(draw_table, pub, record.names, lang, marks)
+                    await self.courier.edit_media(user_id, msg_id, photo, caption, None)
+                else:
+                    await self.courier.edit_caption(user_id, msg_id, caption, None)
+            except BadRequest as e:
+                if not errors.gone(e):
+                    raise
+                msg_id = None  # the user deleted it: send it again
+        if msg_id is None:
+            photo = await self.chats.render(draw_table, pub, record.names, lang, marks)
+            msg = await self.courier.send_photo(user_id, photo, caption=caption)
+            msg_id = msg.message_id
+            await self.service.remember_seat(table, seat, user_id, hand_msg_id=msg_id)
+        shown.msg_id, shown.lang, shown.image, shown.caption = msg_id, lang, image, (caption, None)
         return 1
 
     def _offered(self, record: HandRecord, seat: int, shown: SeatShown,

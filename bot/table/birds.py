@@ -4,7 +4,8 @@ Anyone in the group who is not seated may place one bird on the next hand, in th
 between hands (press 打鸟 again to withdraw it). It is not a stake raise, as 打鸟 is in the
 apps: at the settlement the last stock card names a seat (``engine.birds``) and the bird wins
 or loses what that seat does, paid by (or paying) the same seats, so the table stays
-zero-sum. A bird has no seat, sees no cards and gets no private message.
+zero-sum. A bird has no seat and sees no cards; its onlooker is told only its result privately
+(``bot.present.results``).
 
 The store keeps every bird: placed for a table's next deal, bound to the hand in the deal's
 transaction (those of users seated since are dropped), and given the seat it followed and

@@ -57,8 +57,12 @@ async def escape(p: Pressed) -> None:
 
 @on("s")
 async def stop(p: Pressed) -> None:
-    """确认结束: /stop voids the running hand (``version``)."""
-    await p.env.service.stop(p.press.table_id, p.user.id, await _admin(p), p.press.version)
+    """确认结束: /stop voids the running hand (``version``); its private chats are told who
+    stopped it."""
+    table = await p.env.service.stop(p.press.table_id, p.user.id, await _admin(p),
+                                     p.press.version)
+    assert table.current is not None  # the hand it voided (a stale press was refused)
+    p.env.presenter.voided(table, table.current, (await p.env.person(p.user)).name)
     await p.query.answer(t(p.lang, "ok"))
     await _drop_buttons(p)
 

@@ -20,6 +20,7 @@ from bot import callbacks as cb
 from bot.i18n import t
 from bot.present import replays
 from bot.present.fairness import export_file
+from bot.present.screens.review import review_row
 from bot.store import PlayedHand, Store
 from bot.table import HandRecord, Table, TableService
 from engine.record import verify
@@ -62,11 +63,12 @@ async def step(tg: FakeTelegram, app, msg: FakeMessage, user: FakeUser, label: s
 
 
 def shows(msg: FakeMessage, played: PlayedHand, k: int, lang: str = "zh") -> None:
-    """The message is step k of the hand: its caption, its buttons and its very picture."""
+    """The message is step k of the hand: its caption, its buttons (the stepper, then 🔍 复盘)
+    and its very picture."""
     assert msg.caption == replays.caption(played, k, lang)
     n = len(played.log)
     assert f"第 {k}/{n} 步" in msg.caption if lang == "zh" else f"step {k}/{n}" in msg.caption
-    rows = [list(row) for row in replays.buttons(played, k)]
+    rows = [*(list(row) for row in replays.buttons(played, k)), review_row(played.id, lang)]
     if msg.chat.id < 0:  # and the link opening it in the viewer's private chat
         rows.append([(t(lang, "btn_replay_dm"), None)])
     assert msg.keyboard == rows

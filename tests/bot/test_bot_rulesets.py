@@ -25,6 +25,7 @@ from bot.present.fairness import export_file
 from bot.present.pacing import Pacing, next_ping_after
 from bot.present.screens.group import settlement_text
 from bot.present.screens.lobby import settings_keyboard
+from bot.present.screens.words import signed
 from bot.store import MIGRATIONS, Store
 from bot.table import (
     SLOW,
@@ -331,11 +332,13 @@ async def test_a_four14_table_of_one_human_and_three_computers_to_settlement(
 XING_SEED = 9  # running_bot's rng: the first dealer is seat 3, so seat 1 (Bob) is 醒家
 
 
-async def test_a_hunan_table_of_four_whose_xing_gets_one_line_and_no_picture(
+async def test_a_hunan_table_of_four_whose_xing_follows_the_group_table_privately(
         tg: FakeTelegram, tmp_path: Path) -> None:
-    """/new 湖南 4: Alice and Bob with two computers. The dealer's opposite (Bob) is 醒家: one
-    short DM line, never a picture, a button or a ping, never 托管; Alice plays the hand to
-    its settlement, where Bob's points are his 醒筹; a restart does not tell him again."""
+    """/new 湖南 4: Alice and Bob with two computers. The dealer's opposite (Bob) is 醒家: his
+    private chat shows the group's table picture (the public table, never a card of a hand
+    or a button), one message edited no more often than the group's, also after a restart;
+    Alice plays the hand to its settlement, where Bob's points are his 醒筹, and his private
+    result says them (with 再来一局 / 离开 but no 🔍 复盘: he made no choice)."""
     config = make_config(tg, tmp_path / "db.sqlite3", action_timeout=2.0)
     alice = tg.user("Alice", language_code="zh-hans")
     bob = tg.user("Bob", language_code="zh-hans")
@@ -356,21 +359,39 @@ async def test_a_hunan_table_of_four_whose_xing_gets_one_line_and_no_picture(
         assert (hand.rules.key, hand.dealer, hand.public_view().xing) == ("hunan/4", 3, 1)
         await alice_plays(tg, app, alice, table, random.Random(5),
                           until=lambda: len(table.current.hand.log) >= 8)
+        await services(app).presenter.idle()
+        group_photo = tg.message(group, table.current.group_msg_id)
+        [bob_photo] = [m for m in tg.messages(bob) if m.photo_bytes]
+        assert bob_photo.photo_bytes == group_photo.photo_bytes  # the group's picture
+        assert bob_photo.caption.startswith(t("zh", "xing_caption", table=table.id))
+        assert group_photo.caption in bob_photo.caption
     async with running_bot(config, seed=XING_SEED) as app:  # a restart in the middle
         table = services(app).service.in_chat(group.id)
         assert table.status == "playing" and table.current.hand.public_view().xing == 1
         await alice_plays(tg, app, alice, table, random.Random(5))
         await services(app).presenter.idle()
-        outcome = table.current.hand.outcome
+        record, outcome = table.current, table.current.hand.outcome
         assert outcome.xing == 1 and len(outcome.points) == 4 and sum(outcome.points) == 0
         assert not table.players[1].autoplay
-        settlement = tg.message(group, table.current.settle_msg_id)
+        settlement = tg.message(group, record.settle_msg_id)
         assert f"Bob(醒家·醒筹): {outcome.points[1]:+d}" in settlement.caption
+        final = tg.message(group, record.group_msg_id).photo_bytes
     to_bob = [c for c in tg.calls[mark:] if c.chat_id == bob.id]
-    assert [c.method for c in to_bob] == ["sendMessage"]  # told once, restart or not
-    assert [m.text for m in tg.messages(bob) if m.text == t("zh", "xing_dm")] == \
-        [t("zh", "xing_dm")]
-    assert not any(m.photo_bytes or m.keyboard for m in tg.messages(bob))
+    sent = [c.method for c in to_bob if c.method.startswith("send")]
+    assert sent == ["sendPhoto", "sendMessage"]  # his picture, restart or not; his result
+    to_group = [c for c in tg.calls[mark:] if c.chat_id == group.id
+                and c.method in ("sendPhoto", "editMessageMedia")]
+    assert len(to_bob) - 1 <= len(to_group)  # at the group's pace
+    [bob_photo] = [m for m in tg.messages(bob) if m.photo_bytes]
+    assert bob_photo.photo_bytes == final and not bob_photo.keyboard
+    result = tg.messages(bob)[-1]
+    assert t("zh", "result_xing", points=signed(outcome.points[1]),
+             total=signed(outcome.points[1])) in result.text
+    assert not any(m.keyboard for m in tg.messages(bob) if m is not result)
+    labels = [text for row in result.keyboard for text, _ in row]  # no choice of his: no 复盘
+    assert labels == [t("zh", "btn_again"), t("zh", "btn_leave")]
+    alices = [text for row in tg.messages(alice)[-1].keyboard for text, _ in row]
+    assert alices == [*labels, t("zh", "btn_review")]
 
 
 @pytest.mark.parametrize("key", ["qq", "hunan/4", "hunan/3", "hunan/2/min21",

@@ -14,11 +14,11 @@ from bot.i18n import t
 from bot.present import birds, fairness
 from bot.present.screens.lobby import bird_row
 from bot.present.screens.seat import SeatMarks
-from bot.present.screens.words import match_lines, move_log, waiting_line
+from bot.present.screens.words import match_lines, move_log, outcome_lines, waiting_line
 from bot.store import BirdRow
 from bot.table import HandRecord, Table
 from engine.record import seed_commitment
-from engine.views import OutcomeKind, PublicView
+from engine.views import PublicView
 from render import render_table
 
 
@@ -67,31 +67,7 @@ def settlement_text(table: Table, record: HandRecord, totals: dict[int, int], la
     outcome = record.hand.outcome
     assert outcome is not None
     names = record.names
-    lines: list[str] = []
-    if outcome.kind == OutcomeKind.WIN and outcome.win is not None:
-        win = outcome.win
-        assert outcome.winner is not None
-        # 湖南: 囤 times multiplying 名堂 (×n), else 底数 times 番 added up
-        times = record.hand.rules.mingtang_multiply
-        lines.append(t(lang, "settle_win_tun" if times else "settle_win",
-                       winner=names[outcome.winner], huxi=win.huxi, di=win.di, fan=win.fan))
-        item = "mingtang_times" if times else "mingtang_item"
-        items = " ".join(t(lang, item, name=name, fan=fan)
-                         for name, fan in win.mingtang) or t(lang, "settle_plain")
-        flags = [t(lang, f) for f, on in (("flag_tianhu", win.tianhu), ("flag_dihu", win.dihu),
-                                           ("flag_zimo", win.zimo),
-                                           ("flag_haidi", win.haidi)) if on]
-        if outcome.fed_by is not None:
-            flags.append(t(lang, "flag_fed", name=names[outcome.fed_by]))
-        lines.append(" · ".join([t(lang, "settle_mingtang", items=items), *flags]))
-    elif outcome.kind == OutcomeKind.DRAW:
-        lines.append(t(lang, "settle_draw"))
-    elif outcome.kind == OutcomeKind.DISSOLVED:
-        lines.append(t(lang, "settle_dissolved"))
-    else:
-        assert outcome.escaper is not None
-        lines.append(t(lang, "settle_escape", name=names[outcome.escaper],
-                       points=max(outcome.points)))
+    lines: list[str] = outcome_lines(record, lang)
     for seat, user_id in enumerate(record.users):
         name = t(lang, "xing_name", name=names[seat]) if seat == outcome.xing else names[seat]
         lines.append(t(lang, "settle_points", name=name, points=outcome.points[seat],

@@ -124,9 +124,11 @@ def robots_of(record: HandRecord) -> frozenset[int]:
 
 
 def over_line(record: HandRecord, lang: str) -> str:
-    """Why the hand ended, for a seat's caption: who left (逃跑), else just that it is over
-    (the group's settlement tells the rest)."""
+    """Why the hand ended, for a seat's caption: who left (逃跑), 解散, voided by /stop (no
+    outcome), else just that it is over (the result message under it tells the rest)."""
     outcome = record.hand.outcome
+    if outcome is None:
+        return t(lang, "dm_over_voided")
     if outcome is not None and outcome.kind == OutcomeKind.ESCAPE and outcome.escaper is not None:
         return t(lang, "dm_over_escape", name=record.names[outcome.escaper])
     if outcome is not None and outcome.kind == OutcomeKind.DISSOLVED:

@@ -1,5 +1,5 @@
-"""Words shared by the screens: the move log, what the table waits for, the rules, timer
-and match in brief, and a match's running score."""
+"""Words shared by the screens: the move log, what the table waits for, how a hand ended,
+the rules, timer and match in brief, and a match's running score."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from bot.table import SLOW, HandRecord, Match
 from engine import cards as C
 from engine.rules import RuleSet
 from engine.state import Hand
-from engine.views import Event, PublicView
+from engine.views import Event, OutcomeKind, PublicView
 
 LOG_EVENTS = 5  # public events shown under the table photo
 QUIET_EVENTS = frozenset({"deal", "pass", "to_row"})
@@ -103,3 +103,32 @@ def match_lines(record: HandRecord, match: Match | None, lang: str) -> list[str]
                                                                  lang)))
     return lines
 
+
+def outcome_lines(record: HandRecord, lang: str) -> list[str]:
+    """How a finished hand ended: who won with what (胡息, then the 名堂 and flags on a line
+    of their own), or 荒庄, 解散, 逃跑 — the settlement's first lines."""
+    outcome = record.hand.outcome
+    assert outcome is not None
+    names = record.names
+    if outcome.kind == OutcomeKind.DRAW:
+        return [t(lang, "settle_draw")]
+    if outcome.kind == OutcomeKind.DISSOLVED:
+        return [t(lang, "settle_dissolved")]
+    if outcome.kind != OutcomeKind.WIN or outcome.win is None:
+        assert outcome.escaper is not None
+        return [t(lang, "settle_escape", name=names[outcome.escaper],
+                  points=max(outcome.points))]
+    win = outcome.win
+    assert outcome.winner is not None
+    # 湖南: 囤 times multiplying 名堂 (×n), else 底数 times 番 added up
+    times = record.hand.rules.mingtang_multiply
+    head = t(lang, "settle_win_tun" if times else "settle_win",
+             winner=names[outcome.winner], huxi=win.huxi, di=win.di, fan=win.fan)
+    item = "mingtang_times" if times else "mingtang_item"
+    items = " ".join(t(lang, item, name=name, fan=fan)
+                     for name, fan in win.mingtang) or t(lang, "settle_plain")
+    flags = [t(lang, f) for f, on in (("flag_tianhu", win.tianhu), ("flag_dihu", win.dihu),
+                                       ("flag_zimo", win.zimo), ("flag_haidi", win.haidi)) if on]
+    if outcome.fed_by is not None:
+        flags.append(t(lang, "flag_fed", name=names[outcome.fed_by]))
+    return [head, " · ".join([t(lang, "settle_mingtang", items=items), *flags])]

@@ -1,0 +1,70 @@
+"""The 复盘 screens of a private chat: the 🔍 复盘 button, and what the review sends.
+
+The button carries only the hand (:func:`bot.callbacks.review`): pressed, it sends the
+presser's own seat's review, never another's (``bot.telegram.review``). It is on each human
+seat's private result of the hand (``bot.present.screens.result.result_keyboard``) and
+under the /replay stepper (:func:`review_row`). The review is a text — the rating and the costliest moments
+(:data:`engine.review.TOP`) — and one picture per flagged moment, at most
+:data:`MAX_PICTURES` (:func:`pictured`), each from the seat's own view then
+(``render.review.render_moment``) with its flags' texts as its caption.
+"""
+
+from __future__ import annotations
+
+from telegram import InlineKeyboardButton
+
+from bot import callbacks as cb
+from bot.i18n import t
+from bot.store import PlayedHand
+from engine import actions as A
+from engine.review import TOP, Review
+
+MAX_PICTURES = 3  # flagged moments drawn: the costliest, shown in the order played
+
+
+def review_button(hand_id: int, lang: str) -> InlineKeyboardButton:
+    return InlineKeyboardButton(t(lang, "btn_review"), callback_data=cb.review(hand_id))
+
+
+def review_row(hand_id: int, lang: str) -> list[tuple[str, str]]:
+    """The button as a row of (label, callback data), for keyboards built from such rows."""
+    return [(t(lang, "btn_review"), cb.review(hand_id))]
+
+
+def pictured(review: Review, seat: int) -> tuple[int, ...]:
+    """The steps of the seat's flagged moments to draw: the :data:`MAX_PICTURES` that lost
+    most (ties: the earlier), in log order."""
+    steps = sorted({f.step for f in review.flags_of(seat)})
+    loss = {step: review.decision(seat, step).loss for step in steps}
+    costliest = sorted(steps, key=lambda step: (-loss[step], step))[:MAX_PICTURES]
+    return tuple(sorted(costliest))
+
+
+def review_text(review: Review, seat: int, played: PlayedHand, lang: str) -> str:
+    """The review's text: the hand, the seat's rating, its :data:`~engine.review.TOP`
+    costliest moments (step as in /replay and on the pictures, the move played, the better
+    one, the points it cost), and how many pictures follow."""
+    mine = review.seat(seat)
+    lines = [t(lang, "review_title", no=played.no, id=played.id)]
+    if mine.rating is None:
+        lines.append(t(lang, "review_unrated"))
+        return "\n".join(lines)
+    lines.append(t(lang, "review_rating", rating=mine.rating))
+    costliest = mine.costliest(TOP)
+    if not costliest:
+        lines.append(t(lang, "review_flawless"))
+    else:
+        lines.append(t(lang, "review_costliest"))
+        lines += [t(lang, "review_moment", step=d.step, played=A.label(d.played, lang),
+                    better=A.label(d.best, lang), loss=f"{d.loss:.1f}") for d in costliest]
+    pictures = len(pictured(review, seat))
+    if pictures:
+        lines.append(t(lang, "review_pictures", n=pictures))
+    return "\n".join(lines)
+
+
+def moment_caption(review: Review, seat: int, step: int, lang: str) -> str:
+    """A flagged moment's picture caption: its step and its flags' texts (as drawn on it,
+    for search and screen readers)."""
+    texts = [f.text for f in review.flags_of(seat) if f.step == step]
+    return "\n".join([t(lang, "review_step", step=step), *texts])
