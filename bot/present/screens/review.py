@@ -45,7 +45,8 @@ def review_text(review: Review, seat: int, played: PlayedHand, lang: str) -> str
     costliest moments (step as in /replay and on the pictures, the move played, the better
     one, the points it cost), and how many pictures follow."""
     mine = review.seat(seat)
-    lines = [t(lang, "review_title", no=played.no, id=played.id)]
+    title = t(lang, "review_title", table=played.table_id, hand=played.table_no, id=played.id)
+    lines = [title]
     if mine.rating is None:
         lines.append(t(lang, "review_unrated"))
         return "\n".join(lines)
