@@ -2,6 +2,7 @@
 
     python bench/bench_load.py [--tables 200] [--actions 3000] [--seconds 90]
                                [--delay-ms 0] [--think 0] [--profile bot.prof]
+                               [--database-url postgresql://USER@HOST:PORT/DB [--bots 2]]
 
 The bot runs as ``python -m bot`` (real pacing: GROUP_EDIT_INTERVAL 3.5 s; BOT_SEED set);
 this process runs the fake Telegram (tests/support/fakebot) and the simulated users: every time a
@@ -10,6 +11,13 @@ hand message arrives or is edited with action buttons, its user presses one of t
 ``--think S`` makes them human: each press comes 0.5–1.5 × S seconds after its keyboard shows
 (a move every ~3 s at a table is ``--think 3``). ``--delay-ms D`` puts the bot D ms from
 Telegram: the fake adds that round trip to every Bot API call (a real server is 50–200 ms).
+
+``--database-url URL`` runs the load twice, the bot on SQLite and then on that PostgreSQL
+database (in a schema of its own, dropped afterwards), and prints the two side by side;
+``--bots N`` adds a third run: N bot processes (N tokens, ``--tables`` tables each, one fake
+Bot API serving every token) on the one PostgreSQL database, whose actions a second should be
+about N times one bot's. Each bot runs under ``bench/store_timed_bot.py``, which sums the
+time it waits on its store.
 
 The human-paced run: ``--tables 60 --think 3 --delay-ms 100 --actions 100000 --seconds 60``;
 targets press -> answer p99 <= 300 ms, move -> next buttons p99 <= 2 s, no press unanswered.
@@ -31,6 +39,8 @@ Figures, over the play phase (after every table has started):
 * capacity: tables one bot serves at this pace before Telegram's ~25-30 messages a second
   bind: that budget / (messages-or-edits per action x actions a second per table).
 * memory per table: the bot's RSS while all tables play minus its RSS at start, / tables.
+* store time per action: the bot's time waiting on its SQL statements and commits / accepted
+  actions (``bench/store_timed_bot.py``).
 
 Targets: p99 <= 100 ms, <= 1.5 calls per action, <= 20 a minute per group,
 <= 200 KB per table. ``--profile FILE`` runs the bot under cProfile (stopped with SIGTERM, so
@@ -59,6 +69,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
+import asyncpg  # noqa: E402
 from support.fakebot import FakeChat, FakeTelegram, FakeUser  # noqa: E402
 from support.fakebot import methods as fake_methods  # noqa: E402
 
@@ -67,6 +78,10 @@ STAGGER = 5.0  # seconds over which the tables' first presses are spread
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 GRACE = 10.0  # seconds after the window for the last presses to be answered
 BUDGET = (25, 30)  # Telegram's messages a second per bot, give or take
+TOKENS = [f"70000000{n:02d}:AAFakeTokenForTestsOnly_load{n:06d}" for n in range(1, 10)]
+
+
+Query = tuple[int, str]  # (the world of a bot's fake, a callback query id there)
 
 
 def cpu_seconds(pid: int) -> float:
@@ -89,19 +104,20 @@ def pct(values: list[float], q: float) -> float:
 class Load:
     """The simulated users and the instrumentation hooked into the fake's method table."""
 
-    def __init__(self, tg: FakeTelegram, actions: int, rng: random.Random,
+    def __init__(self, tgs: list[FakeTelegram], actions: int, rng: random.Random,
                  think: float) -> None:
-        self.tg = tg
+        self.tgs = {id(tg.world): tg for tg in tgs}  # the bots' worlds: one fake server
         self.think = think
         self.target = actions
         self.rng = rng
         self.accepted = 0
         self.refused = 0
         self.playing = False
-        self.handed: dict[str, float] = {}  # query id -> when getUpdates handed it out
-        self.answered: dict[str, float] = {}
-        self.first_call: dict[str, float] = {}  # query id -> first bot call in its chat
-        self.waiting: dict[int, list[str]] = {}  # chat id -> queries awaiting a first call
+        # queries by (world, query id): each bot's fake numbers its own
+        self.handed: dict[Query, float] = {}  # query -> when getUpdates handed it out
+        self.answered: dict[Query, float] = {}
+        self.first_call: dict[Query, float] = {}  # query -> first bot call in its chat
+        self.waiting: dict[int, list[Query]] = {}  # chat id -> queries awaiting a first call
         self.groups: dict[int, list[FakeUser]] = {}
         self.decisions: set[tuple[int, str]] = set()  # (chat, table:version) keyboards shown
         self.table_of: dict[int, int] = {}  # user id -> group id
@@ -123,13 +139,14 @@ class Load:
             now = clock()
             for update in result:
                 query = update.get("callback_query")
-                if query is not None and self.playing and query["id"] not in self.handed:
-                    self.handed[query["id"]] = now
-                    self.waiting.setdefault(query["from"]["id"], []).append(query["id"])
+                key = None if query is None else (id(world), query["id"])
+                if key is not None and self.playing and key not in self.handed:
+                    self.handed[key] = now
+                    self.waiting.setdefault(query["from"]["id"], []).append(key)
             return result
 
         async def timed_answer(world: Any, p: Any) -> bool:
-            self.answered.setdefault(p.str("callback_query_id") or "", clock())
+            self.answered.setdefault((id(world), p.str("callback_query_id") or ""), clock())
             return await answer(world, p)
 
         methods["getupdates"], methods["answercallbackquery"] = timed_get_updates, timed_answer
@@ -151,11 +168,11 @@ class Load:
                 self.first_call[query] = now
             result = await handler(world, p)
             if isinstance(result, dict):
-                self._react(chat_id, result)
+                self._react(self.tgs[id(world)], chat_id, result)
             return result
         return watched
 
-    def _react(self, chat_id: int, message: dict) -> None:
+    def _react(self, tg: FakeTelegram, chat_id: int, message: dict) -> None:
         """A user sees a keyboard: presses at once (or, on a settlement, all three do)."""
         rows = (message.get("reply_markup") or {}).get("inline_keyboard") or []
         data = [b["callback_data"] for row in rows for b in row if "callback_data" in b]
@@ -170,21 +187,22 @@ class Load:
                     now = time.perf_counter()
                     moved = self.moved.pop(self.table_of[chat_id], [])
                     self.round += [now - t for t in moved]
-                user = self.tg.world.users[chat_id]
-                self._spawn(self._press(chat_id, message["message_id"], user,
+                user = tg.world.users[chat_id]
+                self._spawn(self._press(tg, chat_id, message["message_id"], user,
                                         self.rng.choice(actions)))
         elif any(d.startswith("g:") for d in data) and self.playing:
             self.moved.pop(chat_id, None)  # the hand is over: no next buttons in it
             again = next(d for d in data if d.startswith("g:"))
             for user in self.groups[chat_id]:
-                self._spawn(self._press(chat_id, message["message_id"], user, again))
+                self._spawn(self._press(tg, chat_id, message["message_id"], user, again))
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    async def _press(self, chat_id: int, message_id: int, user: FakeUser, data: str) -> None:
+    async def _press(self, tg: FakeTelegram, chat_id: int, message_id: int, user: FakeUser,
+                     data: str) -> None:
         if self.accepted >= self.target:
             return
         if self.think:
@@ -197,7 +215,7 @@ class Load:
             if not deciding:  # else the next buttons wait for another player's think time too
                 self.moved.setdefault(self.table_of[user.id], []).append(time.perf_counter())
         try:
-            answer = await self.tg.press(chat_id, message_id, user, data, timeout=120)
+            answer = await tg.press(chat_id, message_id, user, data, timeout=120)
         except (LookupError, TimeoutError):
             return
         if data.startswith("a:"):
@@ -209,7 +227,7 @@ class Load:
                 self.refused += 1
 
 
-async def seat(tg: FakeTelegram, load: Load, n: int) -> FakeChat:
+async def seat(tg: FakeTelegram, load: Load, n: int) -> tuple[FakeTelegram, FakeChat]:
     users = [tg.user(f"P{n}-{i}") for i in range(3)]
     for user in users:
         tg.start_private(user)
@@ -222,90 +240,167 @@ async def seat(tg: FakeTelegram, load: Load, n: int) -> FakeChat:
                               timeout=60)
     await tg.press_button(lobby, users[0], lambda text, data: bool(data) and data[0] == "b",
                           timeout=60)
-    return group
+    return tg, group
 
 
-async def run(args: argparse.Namespace) -> None:
+def snapshot(args: argparse.Namespace, procs: list[asyncio.subprocess.Process]) -> None:
+    """Each bot notes its store time so far (``bench/store_timed_bot.py``; not under the
+    profiler, which runs the bot alone)."""
+    if not args.profile:
+        for p in procs:
+            p.send_signal(signal.SIGUSR1)
+
+
+def store_seconds(path: Path) -> float:
+    """The store time a bot spent between its first and last snapshot (SIGUSR1)."""
+    lines = path.read_text().splitlines() if path.exists() else []
+    if len(lines) < 2:
+        return float("nan")
+    return float(json.loads(lines[-1])["seconds"]) - float(json.loads(lines[0])["seconds"])
+
+
+async def fresh_schema(url: str, name: str, drop: bool = False) -> str:
+    """A URL whose connections see the empty schema ``name`` (dropped with ``drop``)."""
+    db = await asyncpg.connect(url)
+    try:
+        await db.execute(f"DROP SCHEMA IF EXISTS {name} CASCADE")
+        if not drop:
+            await db.execute(f"CREATE SCHEMA {name}")
+    finally:
+        await db.close()
+    return f"{url}{'&' if '?' in url else '?'}search_path={name}"
+
+
+async def run(args: argparse.Namespace, database_url: str | None = None,
+              bots: int = 1) -> dict[str, float]:
+    """One load run: ``bots`` bot processes (``--tables`` tables each) on SQLite, or on the
+    PostgreSQL database ``database_url``; prints its figures and returns the main ones."""
     rng = random.Random(SEED)
-    async with FakeTelegram(delay=args.delay_ms / 1000) as tg:
-        load = Load(tg, args.actions, rng, args.think)
+    saved = dict(fake_methods.METHODS)
+    async with FakeTelegram(token=TOKENS[0], delay=args.delay_ms / 1000) as tg:
+        tgs = [tg, *(tg.another_bot(TOKENS[k], f"LoadBot{k}") for k in range(1, bots))]
+        load = Load(tgs, args.actions * bots, rng, args.think)
         tmp = Path(tempfile.mkdtemp(prefix="bench_load_"))
-        env = {**os.environ, "BOT_TOKEN": tg.token, "BOT_API_BASE_URL": tg.base_url,
-               "DB_PATH": str(tmp / "db.sqlite3"), "BOT_SEED": str(SEED),
-               "ACTION_TIMEOUT": "600", "PYTHONPATH": str(ROOT)}
-        command = [sys.executable, "-m", "bot"]
-        if args.profile:
-            command = [sys.executable, "-m", "cProfile", "-o", args.profile, "-m", "bot"]
-        log = open(tmp / "bot.log", "wb")  # noqa: SIM115
-        proc = await asyncio.create_subprocess_exec(*command, cwd=tmp, env=env, stdout=log,
-                                                    stderr=log)
+        logs, procs = [], []
         try:
-            await tg.wait_for(lambda: any(c.method == "getUpdates" for c in tg.calls),
-                              timeout=60)
-            rss0 = rss_bytes(proc.pid)
+            for k, fake in enumerate(tgs):
+                env = {**os.environ, "BOT_TOKEN": fake.token, "BOT_API_BASE_URL": fake.base_url,
+                       "DB_PATH": str(tmp / "db.sqlite3"), "BOT_SEED": str(SEED),
+                       "ACTION_TIMEOUT": "600", "PYTHONPATH": str(ROOT)}
+                if database_url:
+                    env["DATABASE_URL"] = database_url
+                command = [sys.executable, str(ROOT / "bench" / "store_timed_bot.py"),
+                           str(tmp / f"store{k}.jsonl")]
+                if args.profile:
+                    command = [sys.executable, "-m", "cProfile", "-o", args.profile, "-m", "bot"]
+                logs.append(open(tmp / f"bot{k}.log", "wb"))  # noqa: SIM115
+                procs.append(await asyncio.create_subprocess_exec(
+                    *command, cwd=tmp, env=env, stdout=logs[-1], stderr=logs[-1]))
+                await fake.wait_for(lambda f=fake: any(c.method == "getUpdates" for c in f.calls),
+                                    timeout=60)
+            rss0 = sum(rss_bytes(p.pid) for p in procs)
             t0 = time.perf_counter()
             sem = asyncio.Semaphore(20)
 
-            async def one(n: int) -> FakeChat:
+            async def one(fake: FakeTelegram, n: int) -> tuple[FakeTelegram, FakeChat]:
                 async with sem:
-                    return await seat(tg, load, n)
+                    return await seat(fake, load, n)
 
-            groups = await asyncio.gather(*(one(n) for n in range(args.tables)))
-            print(f"{args.tables} tables seated and dealt in {time.perf_counter() - t0:.1f} s")
+            seated = await asyncio.gather(*(one(fake, k * args.tables + n) for k, fake
+                                            in enumerate(tgs) for n in range(args.tables)))
+            print(f"{len(seated)} tables seated and dealt in {time.perf_counter() - t0:.1f} s")
             # play: every current keyboard is pressed, then each new one as it arrives
             load.playing = True
-            calls0, cpu0, mine0 = len(tg.calls), cpu_seconds(proc.pid), time.process_time()
+            calls0 = [len(fake.calls) for fake in tgs]
+            cpu0, mine0 = sum(cpu_seconds(p.pid) for p in procs), time.process_time()
+            snapshot(args, procs)  # store time so far
             start = time.perf_counter()
             # the first presses are spread over a few seconds (people do not press in the
             # same millisecond); from then on each keyboard is pressed the moment it shows
             loop = asyncio.get_running_loop()
-            for user in (u for users in load.groups.values() for u in users):
-                msgs = [m for m in tg.messages(user) if m.media_kind == "photo"]
-                if msgs:
-                    if any(d.startswith("a:") for row in msgs[-1].keyboard for _, d in row if d):
-                        load.preshown += 1  # shown before the window: its call is added below
-                    loop.call_later(rng.uniform(0, STAGGER), load._react, user.id,
-                                    msgs[-1].to_json())
+            for fake, group in seated:
+                for user in load.groups[group.id]:
+                    msgs = [m for m in fake.messages(user) if m.media_kind == "photo"]
+                    if msgs:
+                        if any(d.startswith("a:") for row in msgs[-1].keyboard for _, d in row
+                               if d):
+                            load.preshown += 1  # shown before the window: its call is added
+                        loop.call_later(rng.uniform(0, STAGGER), load._react, fake, user.id,
+                                        msgs[-1].to_json())
             rss_peak = 0
             deadline = start + args.seconds
             while not load.done.is_set() and time.perf_counter() < deadline:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(load.done.wait(), 5)
-                rss_peak = max(rss_peak, rss_bytes(proc.pid))
+                rss_peak = max(rss_peak, sum(rss_bytes(p.pid) for p in procs))
             load.playing = False
             elapsed = time.perf_counter() - start
-            cpu = cpu_seconds(proc.pid) - cpu0
+            cpu = sum(cpu_seconds(p.pid) for p in procs) - cpu0
+            snapshot(args, procs)
             mine = time.process_time() - mine0
-            rss_peak = max(rss_peak, rss_bytes(proc.pid))
-            calls = [c for c in tg.calls[calls0:] if c.method != "getUpdates"]
+            rss_peak = max(rss_peak, sum(rss_bytes(p.pid) for p in procs))
+            calls = [c for fake, n in zip(tgs, calls0, strict=True) for c in fake.calls[n:]
+                     if c.method != "getUpdates"]
             await asyncio.sleep(GRACE)  # the presses in flight are answered (or not)
-            report(args, load, groups, tg, elapsed, cpu, mine, calls, rss0, rss_peak)
+            store = sum(store_seconds(tmp / f"store{k}.jsonl") for k in range(bots))
+            return report(args, load, seated, elapsed, cpu, mine, calls, rss0, rss_peak, store)
         finally:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                await asyncio.wait_for(proc.wait(), 60)
-            except TimeoutError:
-                proc.kill()
-                await proc.wait()
+            for p in procs:
+                p.send_signal(signal.SIGTERM)
+            for p in procs:
+                try:
+                    await asyncio.wait_for(p.wait(), 60)
+                except TimeoutError:
+                    p.kill()
+                    await p.wait()
             for task in list(load.tasks):
                 task.cancel()
-            log.close()
-    if args.profile:
-        print(f"\nbot profile ({args.profile}), top 25 by own time:")
-        pstats.Stats(args.profile).sort_stats("tottime").print_stats(25)
+            for log in logs:
+                log.close()
+            fake_methods.METHODS.update(saved)
+            if args.profile:
+                print(f"\nbot profile ({args.profile}), top 25 by own time:")
+                pstats.Stats(args.profile).sort_stats("tottime").print_stats(25)
 
 
-def report(args: argparse.Namespace, load: Load, groups: list[FakeChat], tg: FakeTelegram,
+async def compare(args: argparse.Namespace) -> None:
+    """The runs ``--database-url`` asks for, then their main figures side by side."""
+    runs: list[tuple[str, dict[str, float]]] = []
+    print("== SQLite, one bot")
+    runs.append(("SQLite, 1 bot", await run(args)))
+    for bots in sorted({1, args.bots}):
+        print(f"\n== PostgreSQL, {bots} bot{'s' if bots > 1 else ''}")
+        schema = f"bench_load_{os.getpid()}_{bots}"
+        url = await fresh_schema(args.database_url, schema)
+        try:
+            runs.append((f"PostgreSQL, {bots} bot{'s' if bots > 1 else ''}",
+                         await run(args, url, bots)))
+        finally:
+            await fresh_schema(args.database_url, schema, drop=True)
+    print(f"\n{'':18} {'actions/s':>10} {'CPU ms/action':>14} {'press p99 ms':>13}"
+          f" {'store ms/action':>16}")
+    for label, figures in runs:
+        print(f"{label:18} {figures['throughput']:10.1f} {figures['cpu_ms']:14.1f}"
+              f" {figures['answer_p99']:13.1f} {figures['store_ms']:16.2f}")
+    one = next((f for label, f in runs if label == "PostgreSQL, 1 bot"), None)
+    many = runs[-1][1] if args.bots > 1 else None
+    if one is not None and many is not None and one["throughput"]:
+        print(f"{args.bots} bots / 1 bot on PostgreSQL: {many['throughput'] / one['throughput']:.2f}"
+              f" x the actions a second (ideal {args.bots})")
+
+
+def report(args: argparse.Namespace, load: Load, seated: list[tuple[FakeTelegram, FakeChat]],
            elapsed: float, cpu: float, mine: float, calls: list[Any], rss0: int,
-           rss_peak: int) -> None:
+           rss_peak: int, store: float) -> dict[str, float]:
     n = max(load.accepted, 1)
+    tables = len(seated)
     answer = [(load.answered[q] - t) * 1000 for q, t in load.handed.items()
               if q in load.answered]
     first = [(load.first_call[q] - t) * 1000 for q, t in load.handed.items()
              if q in load.first_call]
-    per_minute = max(tg.max_per_minute(g) for g in groups)
+    per_minute = max(fake.max_per_minute(g) for fake, g in seated)
     by_method = Counter(c.method for c in calls)
-    print(json.dumps({"tables": args.tables, "actions": load.accepted,
+    print(json.dumps({"tables": tables, "actions": load.accepted,
                       "refused_presses": load.refused, "seconds": round(elapsed, 1)}))
     print(f"throughput       {load.accepted / elapsed:8.1f} actions/s")
     print(f"bot CPU          {cpu * 1000 / n:8.1f} ms per action "
@@ -330,20 +425,24 @@ def report(args: argparse.Namespace, load: Load, groups: list[FakeChat], tg: Fak
           "action (an answer per press, an edit per decision)")
     print(f"group pacing     {per_minute:8d} messages-or-edits in a minute, max over groups "
           "(real clock; target <= 20)")
-    print_capacity(args, load, elapsed, len(calls) + load.preshown - by_method["answerCallbackQuery"])
-    print(f"memory           {(rss_peak - rss0) / args.tables / 1024:8.1f} KB per table "
+    print(f"store time       {store * 1000 / n:8.2f} ms per action (SQL statements and commits)")
+    print_capacity(tables, load, elapsed,
+                   len(calls) + load.preshown - by_method["answerCallbackQuery"])
+    print(f"memory           {(rss_peak - rss0) / tables / 1024:8.1f} KB per table "
           f"(RSS {rss0 / 2**20:.0f} -> {rss_peak / 2**20:.0f} MiB; target <= 200)")
     print(f"latency samples  {len(answer)} answers, median of all {statistics.median(answer):.1f}"
           if answer else "no samples")
+    return {"throughput": load.accepted / elapsed, "cpu_ms": cpu * 1000 / n,
+            "answer_p99": pct(answer, .99), "store_ms": store * 1000 / n}
 
 
-def print_capacity(args: argparse.Namespace, load: Load, elapsed: float, messages: int) -> None:
+def print_capacity(tables: int, load: Load, elapsed: float, messages: int) -> None:
     """Tables per bot at this pace: answers to presses do not count against Telegram's
     messages a second, every message and edit does."""
     if not load.accepted:
         return
     per_action = messages / load.accepted
-    per_table = load.accepted / elapsed / args.tables  # actions a second at one table
+    per_table = load.accepted / elapsed / tables  # actions a second at one table
     low, high = (b / (per_action * per_table) for b in BUDGET)
     print(f"capacity         {low:8.0f}-{high:.0f} tables per bot at this pace "
           f"({BUDGET[0]}-{BUDGET[1]} messages/s / ({per_action:.2f} messages-or-edits per "
@@ -360,7 +459,16 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=0,
                         help="seconds a user takes to press (0.5-1.5 x this); 0: at once")
     parser.add_argument("--profile", help="write the bot's cProfile here and print its top")
-    asyncio.run(run(parser.parse_args()))
+    parser.add_argument("--database-url",
+                        help="also run on this PostgreSQL database and compare with SQLite")
+    parser.add_argument("--bots", type=int, default=1,
+                        help="with --database-url: also run this many bots on it")
+    args = parser.parse_args()
+    if args.bots > 1 and not args.database_url:
+        parser.error("--bots needs --database-url (several bots share one PostgreSQL store)")
+    if not 1 <= args.bots <= len(TOKENS):
+        parser.error(f"--bots is 1..{len(TOKENS)}")
+    asyncio.run(compare(args) if args.database_url else run(args))
 
 
 if __name__ == "__main__":

@@ -126,16 +126,17 @@ async def median_ms(runs: int, work: Callable[[], Awaitable[object]]) -> float:
 
 
 async def restart(store: Store) -> None:
-    """The reads of a bot's start: every open table rebuilt, then what was left unposted."""
-    for row in await store.open_tables():
+    """The reads of a bot's start: every open table of the bot (the fill's are bot 0's)
+    rebuilt, then what was left unposted at its tables."""
+    for row in await store.open_tables(0):
         await store.running_match(row.id)
         await store.seats(row.id)
         last = await store.last_hand(row.id)
         if last is not None:
             await store.match_place(last.id)
-    await store.unposted_hands()
-    await store.unposted_matches()
-    await store.open_votes()
+    await store.unposted_hands(0)
+    await store.unposted_matches(0)
+    await store.open_votes(0)
 
 
 async def me(store: Store, user: int, chat: int) -> None:

@@ -239,7 +239,7 @@ class Votes:
         """After a restart: every vote left open is cancelled, and its group is told. Its row
         goes only once its message says so: a 429 is waited out by the outbox and the edit
         made again, and a restart before that tells it again."""
-        for row in await self.store.open_votes():
+        for row in await self.store.open_votes(self.service.bot_id):
             self._tell_cancelled(row)
 
     def _tell_cancelled(self, row: VoteRow) -> None:

@@ -29,6 +29,7 @@ from bot.store.rows import (
     rule_set_id,
 )
 from bot.store.schema import MIGRATIONS, SCHEMA_VERSION
+from bot.store.writes import PlaceTaken
 
 __all__ = [
     "MIGRATIONS",
@@ -37,6 +38,7 @@ __all__ = [
     "BirdRow",
     "HandRow",
     "MatchRow",
+    "PlaceTaken",
     "PlayedHand",
     "RankRow",
     "Score",

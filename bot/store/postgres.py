@@ -22,8 +22,10 @@ from bot.store.reads import Queries
 from bot.store.schema import migrations
 from bot.store.writes import Writes
 
-# Advisory lock keys: (MIGRATION_LOCK, 0) while migrating (the two-key space); a bot's id
-# (the one-key space, which never meets the two-key one) while a process serves that bot.
+# Advisory lock keys: (MIGRATION_LOCK, 0) while migrating (the two-key space); in the one-key
+# space, which never meets the two-key one, a bot's id while a process serves that bot, a
+# user's id while a transaction seats him, a group's id while one numbers its next hand.
+# These never meet either: bots' accounts never sit at a table, and groups' ids are negative.
 MIGRATION_LOCK = 0x50485A  # "PHZ"
 
 _PARAM = re.compile(r"\?")
@@ -62,6 +64,16 @@ class PostgresConn:
 
     async def insert(self, sql: str, args: Sequence[object]) -> int:
         return int(await self._db.fetchval(dollar_params(sql) + " RETURNING id", *args))
+
+
+class PostgresWrites(Writes):
+    """The writes, with the locks that keep several processes' transactions apart."""
+
+    async def lock_user(self, user_id: int) -> None:
+        await self._conn.one("SELECT pg_advisory_xact_lock(?)", (user_id,))
+
+    async def lock_chat(self, chat_id: int) -> None:
+        await self._conn.one("SELECT pg_advisory_xact_lock(?)", (chat_id,))
 
 
 async def migrate(db: asyncpg.Connection) -> int:
@@ -113,7 +125,7 @@ class PostgresStore(Queries):
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Writes]:
         async with self._lock, self._pool.acquire() as db, db.transaction():
-            yield Writes(PostgresConn(db))
+            yield PostgresWrites(PostgresConn(db))
 
     async def schema_version(self) -> int:
         row = await self._one("SELECT version FROM schema_version")

@@ -48,6 +48,18 @@ class Tx(Protocol):
     async def seated_at(self, user_id: int) -> list[TableRow]:
         ...
 
+    async def claim_tables(self, bot_id: int) -> int:
+        ...
+
+    async def lock_user(self, user_id: int) -> None:
+        ...
+
+    async def next_hand_no(self, chat_id: int) -> int:
+        ...
+
+    async def lock_chat(self, chat_id: int) -> None:
+        ...
+
     async def update_table(self, table_id: int, **cols: object) -> None:
         ...
 
@@ -173,19 +185,22 @@ class Store(Protocol):
     async def seated_at(self, user_id: int) -> list[TableRow]:
         ...
 
+    async def table_at(self, chat_id: int, thread_id: int | None) -> TableRow | None:
+        ...
+
     async def seats(self, table_id: int) -> list[SeatRow]:
         ...
 
     async def last_hand(self, table_id: int) -> HandRow | None:
         ...
 
-    async def unposted_hands(self) -> list[tuple[int, HandRow]]:
+    async def unposted_hands(self, bot_id: int | None = None) -> list[tuple[int, HandRow]]:
         ...
 
     async def table(self, table_id: int) -> TableRow | None:
         ...
 
-    async def open_votes(self) -> list[VoteRow]:
+    async def open_votes(self, bot_id: int | None = None) -> list[VoteRow]:
         ...
 
     async def absent_hands(self, table_id: int, user_id: int, last: int) -> int:
@@ -229,7 +244,7 @@ class Store(Protocol):
     async def match(self, match_id: int) -> MatchRow | None:
         ...
 
-    async def unposted_matches(self) -> list[MatchRow]:
+    async def unposted_matches(self, bot_id: int | None = None) -> list[MatchRow]:
         ...
 
     async def match_place(self, hand_id: int) -> tuple[int, int] | None:

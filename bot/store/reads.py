@@ -25,7 +25,10 @@ from bot.store.rows import (
     UserRow,
     VoteRow,
 )
-from bot.store.writes import SEATED_AT, Writes, table_row
+from bot.store.writes import SEATED_AT, TABLE_AT, Writes, table_row
+
+# Rows of the tables ``t`` of one bot (the two parameters its id), or of every bot (None).
+OF_BOT = "(CAST(? AS BIGINT) IS NULL OR t.bot_id = ?)"
 
 
 class Queries(ABC):
@@ -69,6 +72,12 @@ class Queries(ABC):
         """The open tables, of any bot, where the user has a seat."""
         return [table_row(r) for r in await self._all(SEATED_AT, user_id)]
 
+    async def table_at(self, chat_id: int, thread_id: int | None) -> TableRow | None:
+        """The open table, of any bot, of a group's topic (``thread_id`` None: not a forum,
+        or General)."""
+        row = await self._one(TABLE_AT, chat_id, thread_id or 0)
+        return None if row is None else table_row(row)
+
     async def seats(self, table_id: int) -> list[SeatRow]:
         rows = await self._all("SELECT * FROM seats WHERE table_id = ? ORDER BY seat", table_id)
         return [
@@ -83,11 +92,12 @@ class Queries(ABC):
             "SELECT * FROM hands WHERE table_id = ? ORDER BY no DESC LIMIT 1", table_id)
         return None if row is None else await self._hand_row(row)
 
-    async def unposted_hands(self) -> list[tuple[int, HandRow]]:
+    async def unposted_hands(self, bot_id: int | None = None) -> list[tuple[int, HandRow]]:
         """(table id, hand) of every finished hand whose settlement was never posted (the
-        bot stopped before it could be), oldest first."""
-        rows = await self._all("SELECT * FROM hands WHERE status = 'done'"
-                               " AND settle_msg_id IS NULL ORDER BY id")
+        bot stopped before it could be), oldest first: of one bot's tables, or of every bot's."""
+        rows = await self._all("SELECT h.* FROM hands h JOIN tables t ON t.id = h.table_id"
+                               " WHERE h.status = 'done' AND h.settle_msg_id IS NULL"
+                               f" AND {OF_BOT} ORDER BY h.id", bot_id, bot_id)
         return [(r["table_id"], await self._hand_row(r)) for r in rows]
 
     async def table(self, table_id: int) -> TableRow | None:
@@ -105,10 +115,12 @@ class Queries(ABC):
                        tuple((r["seat"], r["action"]) for r in log),
                        tuple(r["user_id"] for r in users))
 
-    async def open_votes(self) -> list[VoteRow]:
-        """Every vote left open (the bot stopped before it ended), oldest first."""
+    async def open_votes(self, bot_id: int | None = None) -> list[VoteRow]:
+        """Every vote left open (the bot stopped before it ended), oldest first: at one
+        bot's tables, or at every bot's."""
         rows = await self._all("SELECT v.id, v.kind, v.msg_id, t.chat_id, t.thread_id"
-                               " FROM votes v JOIN tables t ON t.id = v.table_id ORDER BY v.id")
+                               " FROM votes v JOIN tables t ON t.id = v.table_id"
+                               f" WHERE {OF_BOT} ORDER BY v.id", bot_id, bot_id)
         return [VoteRow(r["id"], r["kind"], r["chat_id"], r["thread_id"], r["msg_id"])
                 for r in rows]
 
@@ -217,10 +229,12 @@ class Queries(ABC):
         row = await self._one("SELECT * FROM matches WHERE id = ?", match_id)
         return None if row is None else _match_row(row)
 
-    async def unposted_matches(self) -> list[MatchRow]:
-        """Ended matches whose 总结算 never reached the group, oldest first."""
-        rows = await self._all("SELECT * FROM matches WHERE status != 'running'"
-                               " AND summary_msg_id IS NULL ORDER BY id")
+    async def unposted_matches(self, bot_id: int | None = None) -> list[MatchRow]:
+        """Ended matches whose 总结算 never reached the group, oldest first: of one bot's
+        tables, or of every bot's."""
+        rows = await self._all("SELECT m.* FROM matches m JOIN tables t ON t.id = m.table_id"
+                               " WHERE m.status != 'running' AND m.summary_msg_id IS NULL"
+                               f" AND {OF_BOT} ORDER BY m.id", bot_id, bot_id)
         return [_match_row(r) for r in rows]
 
     async def match_place(self, hand_id: int) -> tuple[int, int] | None:

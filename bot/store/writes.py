@@ -11,6 +11,17 @@ from bot.store.rows import TableRow, rule_set_id
 # The open tables, of any bot, where a user has a seat (``seats_by_user``).
 SEATED_AT = ("SELECT t.* FROM seats s JOIN tables t ON t.id = s.table_id"
              " WHERE s.user_id = ? AND t.status != 'closed' ORDER BY t.id")
+# The open table, of any bot, of a group's topic (``one_open_table_per_topic``).
+TABLE_AT = ("SELECT * FROM tables WHERE chat_id = ? AND COALESCE(thread_id, 0) = ?"
+            " AND status != 'closed'")
+
+
+class PlaceTaken(Exception):
+    """A group's topic has an open table already, maybe another bot's (its ``bot_id``)."""
+
+    def __init__(self, bot_id: int) -> None:
+        super().__init__(f"the place has an open table of bot {bot_id}")
+        self.bot_id = bot_id
 
 
 class Writes:
@@ -61,16 +72,50 @@ class Writes:
     async def create_table(self, chat_id: int, opener_id: int, base: int, rules: str = "qq",
                            timer: int | None = None, thread_id: int | None = None,
                            bot_id: int = 0) -> int:
-        """A new table in its lobby, owned by ``bot_id`` (0: a store one bot serves alone)."""
-        return await self._insert(
-            "INSERT INTO tables (chat_id, opener_id, status, base, rules, timer, thread_id,"
-            " bot_id) VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?)",
-            chat_id, opener_id, base, rules, timer, thread_id, bot_id)
+        """A new table in its lobby, owned by ``bot_id`` (0: a store one bot serves alone).
+        Raises :class:`PlaceTaken` when the topic has an open table already: two bots in one
+        group both read the same /new, and the one whose insert comes second (on
+        PostgreSQL it waits on the unique index for the first to commit) inserts nothing."""
+        if not await self.exec(
+                "INSERT INTO tables (chat_id, opener_id, status, base, rules, timer, thread_id,"
+                " bot_id) VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                chat_id, opener_id, base, rules, timer, thread_id, bot_id):
+            taken = await self._conn.one(TABLE_AT, (chat_id, thread_id or 0))
+            raise PlaceTaken(taken["bot_id"] if taken is not None else bot_id)
+        row = await self._conn.one(TABLE_AT, (chat_id, thread_id or 0))
+        assert row is not None
+        return int(row["id"])
+
+    async def claim_tables(self, bot_id: int) -> int:
+        """The tables no bot owns yet (``bot_id`` 0: a store one bot served before tables
+        named their bot) become ``bot_id``'s; how many."""
+        return await self.exec("UPDATE tables SET bot_id = ? WHERE bot_id = 0", bot_id)
+
+    async def lock_user(self, user_id: int) -> None:
+        """Hold the user's seat lock to the end of the transaction, so that no other process
+        seats him meanwhile. SQLite's transactions exclude each other whole already;
+        PostgreSQL's store takes an advisory lock (:class:`bot.store.postgres.PostgresWrites`)."""
 
     async def seated_at(self, user_id: int) -> list[TableRow]:
         """The open tables, of any bot, where the user has a seat, as this transaction sees
-        them (check it in the transaction that seats him)."""
+        them, holding his seat lock (:meth:`lock_user`) from here on: check it in the
+        transaction that seats him, and no other bot seats him before it commits."""
+        await self.lock_user(user_id)
         return [table_row(r) for r in await self._conn.all(SEATED_AT, (user_id,))]
+
+    async def next_hand_no(self, chat_id: int) -> int:
+        """The number of a group's next hand (1, 2, 3… over all its tables, of every bot),
+        holding the group's lock to the end of the transaction (:meth:`lock_chat`), so that
+        two bots dealing in one group's topics at once never draw the same number."""
+        await self.lock_chat(chat_id)
+        row = await self._conn.one(
+            "SELECT COALESCE(MAX(no), 0) + 1 AS n FROM hands WHERE chat_id = ?", (chat_id,))
+        assert row is not None
+        return int(row["n"])
+
+    async def lock_chat(self, chat_id: int) -> None:
+        """Hold the group's hand-number lock to the end of the transaction (as
+        :meth:`lock_user`: nothing to do on SQLite)."""
 
     async def _update(self, sql_table: str, where: dict[str, object],
                       cols: dict[str, object]) -> None:

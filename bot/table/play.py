@@ -67,10 +67,11 @@ async def deal(tx: Tx, store: Store, table: Table, rng: random.Random, seed: int
     table, hand number) only, restart-proof; else they are drawn from ``rng``."""
     version = table.version + 1
     rules = table.rules
-    # a write first: the transaction (and the store's write lock) begins here, so that two
-    # tables of one group (two forum topics) dealing at once never draw the same number
+    # a write first: the transaction (and the store's write lock) begins here; the group's
+    # number is read in it under the group's lock, so that two tables of one group (two
+    # forum topics, maybe two bots') dealing at once never draw the same number
     await tx.reset_seats(table.id)
-    no = await store.next_hand_no(table.chat_id)
+    no = await tx.next_hand_no(table.chat_id)
     table_no = await store.next_table_hand_no(table.id)
     if seed is not None:
         rng = random.Random(f"{seed}:{table.id}:{no}")

@@ -28,8 +28,10 @@ _RELOADED = ("chat_id", "thread_id", "opener_id", "base", "status", "dealer", "d
 
 
 class Registry:
-    def __init__(self, store: Store, default_lang: str, clock: Callable[[], float]) -> None:
+    def __init__(self, store: Store, default_lang: str, clock: Callable[[], float],
+                 bot_id: int = 0) -> None:
         self.store = store
+        self.bot_id = bot_id  # whose tables these are: the store may hold other bots' too
         self.default_lang = default_lang
         self.clock = clock
         self._tables: dict[int, Table] = {}
@@ -111,8 +113,12 @@ class Registry:
     # --- from the store ----------------------------------------------------------------
 
     async def load(self) -> list[Table]:
-        """Rebuild every open table from the store."""
-        for row in await self.store.open_tables():
+        """Rebuild every open table of this bot from the store, taking first the tables no
+        bot owns yet (a store one bot served before tables named their bot: they are the
+        first bot's to start on it, so that a single bot finds all its tables again)."""
+        async with self.store.transaction() as tx:
+            await tx.claim_tables(self.bot_id)
+        for row in await self.store.open_tables(self.bot_id):
             try:
                 table = await self._load_table(row)
             except Exception:  # e.g. a log this engine no longer replays: keep the others
@@ -124,8 +130,8 @@ class Registry:
     async def reload(self, table: Table) -> None:
         """Make the table in memory what the store holds (after a change rolled back); a
         table the store has closed is closed in memory too."""
-        row = next((r for r in await self.store.open_tables() if r.id == table.id), None)
-        if row is None:
+        row = await self.store.table(table.id)
+        if row is None or row.status == TableStatus.CLOSED:
             table.status = TableStatus.CLOSED
             return
         fresh = await self._load_table(row)
@@ -201,7 +207,7 @@ class Registry:
         left, /stop, the next hand began) or closed. A closed table comes back only as the
         place to post in. Call after :meth:`load`."""
         found: list[tuple[Table, HandRecord]] = []
-        for table_id, hand_row in await self.store.unposted_hands():
+        for table_id, hand_row in await self.store.unposted_hands(self.bot_id):
             table = self.find(table_id) or await self.closed_table(table_id)
             current = table.current
             if current is not None and current.id == hand_row.id \
@@ -218,7 +224,7 @@ class Registry:
         bot stopped first); a closed table comes back only as the place to post in. Call
         after :meth:`load`."""
         return [(self.find(m.table_id) or await self.closed_table(m.table_id),
-                 m.id) for m in await self.store.unposted_matches()]
+                 m.id) for m in await self.store.unposted_matches(self.bot_id)]
 
     # --- message ids: the presenter's bookkeeping ------------------------------------------
     # Written without the table's lock and told to nobody: they record where the table was

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 
 from bot.store import Store, Tx
-from bot.table import birds, clock, lobby, play, robots
+from bot.table import birds, clock, lobby, owners, play, robots
 from bot.table.model import (
     ABSENT_HANDS,
     DEFAULT_RULES,
@@ -48,8 +48,10 @@ class TableService:
         clock: Callable[[], float] = time.monotonic,
         rng: random.Random | None = None,
         seed: int | None = None,
+        bot_id: int = 0,
     ) -> None:
         self.store = store
+        self.bot_id = bot_id  # the bot this process serves (:mod:`bot.table.owners`)
         self.observer = observer
         self.action_timeout = action_timeout
         self.autoplay_delay = autoplay_delay
@@ -59,7 +61,7 @@ class TableService:
         self.clock = clock
         self.random = rng or secrets.SystemRandom()  # seeds and first dealers; tests seed it
         self.seed = seed  # if set, deals depend on (seed, table, hand no) only: restart-proof
-        self.registry = Registry(store, default_lang, clock)
+        self.registry = Registry(store, default_lang, clock, bot_id)
         self.work = Tables(self.registry, store, observer, clock)
         # lookups and start-up reads are the registry's own
         reg = self.registry
@@ -146,11 +148,12 @@ class TableService:
             raise Refusal("bad_option")
         if self.registry.in_chat(chat_id, thread_id) is not None:
             raise Refusal("table_exists")
+        await owners.check_place_free(self.store, self.bot_id, chat_id, thread_id)
         self.registry.check_free(opener.user_id)
 
         async def create(tx: Tx) -> Table:
-            table_id = await tx.create_table(chat_id, opener.user_id, rules.default_base,
-                                             rules.key, thread_id=thread_id)
+            table_id = await owners.create_table(tx, self.bot_id, chat_id, opener.user_id,
+                                                 rules, thread_id)
             await tx.add_seat(table_id, 0, opener.user_id)
             if match_hands != 1:
                 await tx.update_table(table_id, match_hands=match_hands)
@@ -167,6 +170,7 @@ class TableService:
             self.registry.check_free(person.user_id)
             lobby.check_not_playing(table)
             seat = lobby.free_seat(table)
+            await owners.check_seat_free(tx, person.user_id)
             await tx.add_seat(table.id, seat, person.user_id)
             lobby.seat(table, seat, person, self.clock())
         return table

@@ -99,7 +99,8 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
                            autoplay_delay=config.autoplay_delay,
                            ready_timeout=config.ready_timeout,
                            full_start_delay=config.full_start_delay,
-                           default_lang=config.default_lang, rng=rng, seed=config.seed)
+                           default_lang=config.default_lang, rng=rng, seed=config.seed,
+                           bot_id=app.bot.id)
     presenter = Presenter(app.bot, store, service, pacing=config.pacing,
                           default_lang=config.default_lang, username=app.bot.username)
     assert app.job_queue is not None, "install python-telegram-bot[job-queue]"

@@ -23,7 +23,7 @@ from bot.i18n import isolate, lang_of, t
 from bot.present.presenter import Presenter
 from bot.present.votes import Votes
 from bot.store import Store
-from bot.table import DEFAULT_RULES, Person, Refusal, Table, TableService
+from bot.table import DEFAULT_RULES, Person, Refusal, Table, TableService, owners
 from engine import actions as A
 from engine.rules import RuleSet
 
@@ -129,16 +129,23 @@ class Env:
                  else self.service.in_chat(chat.id, topic_of(update)))
         return DEFAULT_RULES if table is None else table.rules
 
-    def table_of(self, chat: Chat, update: Update, user_id: int) -> Table:
+    async def table_of(self, chat: Chat, update: Update, user_id: int) -> Table:
         """The table a command is about: the one of the group's topic, or privately the one
-        the user sits at."""
+        the user sits at (of this bot)."""
         if chat.type == Chat.PRIVATE:
             table = self.service.table_of_user(user_id)
             if table is None:
                 raise Refusal("not_seated")
             return table
-        table = self.service.in_chat(chat.id, topic_of(update))
+        return await self.table_here(chat, topic_of(update))
+
+    async def table_here(self, chat: Chat, thread_id: int | None) -> Table:
+        """This bot's open table of a group's topic; ``no_table`` when there is none, and
+        quietly refused (:data:`bot.table.owners.ELSEWHERE`) when the topic's table is
+        another bot's: that bot answers the command."""
+        table = self.service.in_chat(chat.id, thread_id)
         if table is None:
+            await owners.check_place_free(self.store, self.service.bot_id, chat.id, thread_id)
             raise Refusal("no_table")
         return table
 

@@ -13,7 +13,7 @@ from functools import partial
 from telegram import Chat, Update
 
 from bot.i18n import rule_set_name, t
-from bot.table import LEVELS, MATCHES, Person, Refusal, Table
+from bot.table import LEVELS, MATCHES, Person, Refusal, Table, owners
 from bot.telegram.confirm import ask_escape, confirm_buttons
 from bot.telegram.env import Context, Env, refusal_text, topic_of
 from engine.rules import RULE_SETS, RuleSet, table_rules
@@ -118,7 +118,11 @@ async def _open(env: Env, chat: Chat, thread: int | None, person: Person,
         return
     if env.service.in_chat(chat.id, thread) is not None:
         raise Refusal("table_exists")
+    await owners.check_place_free(env.store, env.service.bot_id, chat.id, thread)
     if not await env.can_dm(person):
+        # both bots of a group read one /new: the other may have opened it while this one
+        # found out that the user never opened it; then that one's table answers
+        await owners.check_place_free(env.store, env.service.bot_id, chat.id, thread)
         env.reply_group(chat, thread, "need_dm_new", link=f"https://t.me/{env.presenter.username}")
         return
     await env.store.set_chat_lang(chat.id, await env.presenter.group_lang(chat.id), chat.title)
@@ -184,6 +188,8 @@ async def _in_group(env: Env, update: Update, context: Context,
     try:
         await run(chat, thread, person)
     except Refusal as r:
+        if r.code == owners.ELSEWHERE:  # another bot's table is here: it answers
+            return
         env.presenter.note(chat.id, partial(refusal_text, r), thread_id=thread)
 
 
@@ -196,9 +202,7 @@ def _on_table(command: TableCommand) -> Callable[[Env, Update, Context], Awaitab
     """A group command about the table of the topic it was sent in."""
     async def handler(env: Env, update: Update, context: Context) -> None:
         async def run(chat: Chat, thread: int | None, person: Person) -> None:
-            table = env.service.in_chat(chat.id, thread)
-            if table is None:
-                raise Refusal("no_table")
+            table = await env.table_here(chat, thread)
             await command(env, table, person, chat, context)
         await _in_group(env, update, context, run)
     handler.__doc__ = command.__doc__

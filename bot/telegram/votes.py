@@ -7,7 +7,7 @@ from functools import partial
 from telegram import Update
 
 from bot.i18n import t
-from bot.table import Refusal
+from bot.table import Refusal, owners
 from bot.telegram.env import Context, Env, refusal_text, topic_of
 from bot.telegram.press import Pressed, Reply, on
 
@@ -29,12 +29,14 @@ async def _propose(env: Env, update: Update, *, replace: bool) -> None:
         return
     person = await env.person(user)
     try:
-        table = env.table_of(chat, update, user.id)
+        table = await env.table_of(chat, update, user.id)
         if replace:
             await env.votes.propose_replace(table.id, person)
         else:
             await env.votes.propose_dissolve(table.id, person)
     except Refusal as r:
+        if r.code == owners.ELSEWHERE:  # another bot's table is here: it answers
+            return
         env.answer(update, partial(refusal_text, r))
 
 

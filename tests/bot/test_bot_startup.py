@@ -3,28 +3,22 @@ stderr and exit 2, never a traceback."""
 
 from __future__ import annotations
 
-import asyncio
 import os
-import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from support.botproc import bot_env, fake_env, refused_start, start_bot, stop_bot
 from support.fakebot import FakeTelegram
 
 from bot.claim import StartupError, claim_database
 
-ROOT = Path(__file__).resolve().parents[2]
 GOOD = "123456789:AAbbCCddEEffGGhhIIjjKKllMMnnOOpp_-x"
 
 
-def _env(db_path: Path, token: str = GOOD, base_url: str = "http://127.0.0.1:9/bot",
-         ) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("BOT_", "WEBHOOK_"))}
-    env.update(PYTHONPATH=str(ROOT), BOT_TOKEN=token, BOT_API_BASE_URL=base_url,
-               DB_PATH=str(db_path))
-    return env
+def _env(db_path: Path) -> dict[str, str]:
+    return bot_env(GOOD, "http://127.0.0.1:9/bot", DB_PATH=str(db_path))
 
 
 def _run(tmp_path: Path, db_path: Path) -> subprocess.CompletedProcess[str]:
@@ -80,19 +74,10 @@ async def test_a_second_bot_on_the_same_database_refuses(fake_tg: FakeTelegram,
                                                          tmp_path: Path) -> None:
     """Both would otherwise answer every press. The first keeps serving."""
     path = tmp_path / "db.sqlite3"
-    env = _env(path, fake_tg.token, fake_tg.base_url)
-    first = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", cwd=tmp_path, env=env,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    env = fake_env(fake_tg, DB_PATH=str(path))
+    first = await start_bot(fake_tg, tmp_path, env)
     try:
-        await fake_tg.wait_for(lambda: any(c.method == "getUpdates" for c in fake_tg.calls),
-                               timeout=30, what="the first bot polling")
-        second = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", cwd=tmp_path, env=env,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
-        out, err = await asyncio.wait_for(second.communicate(), timeout=30)
-        assert second.returncode == 2 and out == b""
-        assert err.decode().splitlines() == [
+        assert await refused_start(tmp_path, env) == [
             f"paohuzi-bot: DB_PATH {path} is in use by another running paohuzi-bot; "
             "stop it first (one bot per database)"]
 
@@ -100,6 +85,4 @@ async def test_a_second_bot_on_the_same_database_refuses(fake_tg: FakeTelegram,
         reply = await fake_tg.wait_reply(await fake_tg.send_text(alice, alice, "/start"))
         assert reply.text.startswith("你好,Alice")
     finally:
-        first.send_signal(signal.SIGINT)
-        await asyncio.wait_for(first.communicate(), timeout=30)
-    assert first.returncode == 0
+        assert await stop_bot(first) == 0

@@ -21,7 +21,7 @@ from telegram import Bot, Update
 from telegram.error import BadRequest
 
 from bot.i18n import t
-from bot.store import MIGRATIONS, Store
+from bot.store import MIGRATIONS, PlaceTaken, Store
 from bot.table import Person, Table, TableService
 
 GROUP_SENDS = ("sendMessage", "sendPhoto", "sendDocument")
@@ -333,7 +333,7 @@ async def test_the_migration_keeps_open_tables_in_general_and_allows_one_per_top
         async with store.transaction() as tx:
             await tx.create_table(-100, 2, 3, thread_id=5)  # another topic: allowed
         for thread_id in (None, 5):  # a second open table of one topic is not
-            with pytest.raises(sqlite3.IntegrityError):
+            with pytest.raises(PlaceTaken):
                 async with store.transaction() as tx:
                     await tx.create_table(-100, 3, 3, thread_id=thread_id)
         assert [(r.chat_id, r.thread_id) for r in await store.open_tables()] == \

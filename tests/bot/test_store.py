@@ -8,7 +8,7 @@ import sqlite3
 import pytest
 from support.postgres import INTEGRITY_ERRORS
 
-from bot.store import MIGRATIONS, SCHEMA_VERSION, Store
+from bot.store import MIGRATIONS, SCHEMA_VERSION, PlaceTaken, Store
 from engine.rules import QQ
 from engine.simulate import play_random
 from engine.state import Hand
@@ -128,10 +128,11 @@ async def test_results_feed_chat_and_global_scores(store: Store) -> None:
 async def test_one_open_table_per_chat(store: Store) -> None:
     async with store.transaction() as tx:
         await tx.upsert_user(1, "A", None, "zh")
-        first = await tx.create_table(-100, 1, 3)
-    with pytest.raises(INTEGRITY_ERRORS):
+        first = await tx.create_table(-100, 1, 3, bot_id=7)
+    with pytest.raises(PlaceTaken) as taken:
         async with store.transaction() as tx:
-            await tx.create_table(-100, 1, 3)
+            await tx.create_table(-100, 1, 3, bot_id=8)
+    assert taken.value.bot_id == 7  # another bot's table: that bot answers there
     async with store.transaction() as tx:
         await tx.close_table(first, 1)
         await tx.create_table(-100, 1, 3)

@@ -67,6 +67,10 @@ Key facts:
   ``send_on_behalf(group, of, text)`` (an anonymous admin, ``of`` = the group, or a user
   posting as a channel: sender GroupAnonymousBot / Channel_Bot). Like Telegram, the bot never
   gets messages that other bots send.
+* Several bots: ``tg.another_bot(token, username)`` is a second bot on the same server (one
+  ``base_url``, routed by token) with a world of its own (updates, DMs, messages);
+  ``other.same_user(user)`` and ``other.same_group(group)`` put one person or group in both
+  (his DM with each bot is its own, not started until he opens that bot).
 * Never sleep blindly: ``wait_for(predicate)``, ``wait_reply(msg)``, ``settle()`` (quiet bot)
   and ``press()`` (returns the answerCallbackQuery) wake on every bot call.
 * Debugging: ``transcript(chat)`` renders a chat as text; a ``wait_for`` timeout lists the

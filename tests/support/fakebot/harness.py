@@ -48,12 +48,18 @@ class FakeTelegram:
         clock: Callable[[], float] = time.monotonic,
         privacy_mode: bool = True,
         delay: float = 0.0,
+        server: BotApiServer | None = None,
     ) -> None:
         self.world = World(token, bot_username, clock)
         self.world.delay = delay
         self.world.flood.limits = rate_limits
         self.world.privacy_mode = privacy_mode
-        self._server = BotApiServer(self.world)
+        self._owns_server = server is None
+        if server is None:
+            server = BotApiServer(self.world)
+        else:
+            server.add(self.world)
+        self._server = server
         # the accounts Telegram shows as the sender of what is sent on behalf of a chat: an
         # anonymous group admin, and a user posting as a channel
         self.anonymous_admin = self._account(1087968824, "Group", "GroupAnonymousBot")
@@ -70,10 +76,42 @@ class FakeTelegram:
     # -- lifecycle -----------------------------------------------------------------------------
 
     async def start(self) -> None:
-        await self._server.start()
+        if self._owns_server:
+            await self._server.start()
 
     async def stop(self) -> None:
-        await self._server.stop()
+        if self._owns_server:
+            await self._server.stop()
+
+    def another_bot(self, token: str, bot_username: str) -> FakeTelegram:
+        """A second bot on this fake's server (at the same ``base_url``): a world of its own
+        (its updates, its private chats, its messages), the same Telegram around it. The
+        same people and groups are in it through :meth:`same_user` and :meth:`same_group`;
+        its new accounts and groups take ids apart from this one's. It runs while this one
+        runs."""
+        other = FakeTelegram(token=token, bot_username=bot_username, clock=self.world.clock,
+                             rate_limits=self.rate_limits, privacy_mode=self.world.privacy_mode,
+                             delay=self.delay, server=self._server)
+        other._user_ids = itertools.count(200_001 + 100_000 * len(self._server.worlds))
+        other._group_ids = itertools.count(1_000 * len(self._server.worlds) + 1)
+        return other
+
+    def same_user(self, user: FakeUser) -> FakeUser:
+        """The account ``user`` of another bot's world as this bot sees it: the same id and
+        name, and a private chat of its own (not started until he opens this bot)."""
+        mine = FakeUser(user.id, user.first_name, user.last_name, user.username,
+                        user.language_code)
+        self.world.users[mine.id] = mine
+        return mine
+
+    def same_group(self, group: FakeChat) -> FakeChat:
+        """The group ``group`` of another bot's world with this bot in it too (its own view:
+        the messages it sends and gets)."""
+        chat = FakeChat(group.id, group.type, title=group.title, username=group.username,
+                        is_forum=group.is_forum)
+        chat.members = {**group.members, self.bot.id: "member"}
+        self.world.chats[chat.id] = chat
+        return chat
 
     async def __aenter__(self) -> FakeTelegram:
         await self.start()

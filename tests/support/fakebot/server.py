@@ -1,6 +1,7 @@
 """The HTTP side: an aiohttp server on 127.0.0.1 (ephemeral port) speaking the Bot API.
 
-Routes ``/bot{token}/{method}`` like api.telegram.org; every request is logged in
+Routes ``/bot{token}/{method}`` like api.telegram.org, to the world of that token's bot (one
+server may serve several bots, :meth:`BotApiServer.add`); every request is logged in
 ``world.calls``, every error response in ``world.errors``; waiters are woken when a request
 arrives and when it is answered. ``world.delay`` adds a network round trip to every call: half
 before the call is handled, half before its answer goes back.
@@ -31,7 +32,7 @@ def _chat_id(value: Any) -> int | str | None:
 
 class BotApiServer:
     def __init__(self, world: World) -> None:
-        self.world = world
+        self.worlds = {world.token: world}
         self._runner: web.AppRunner | None = None
         self.port = 0
 
@@ -46,17 +47,22 @@ class BotApiServer:
         await site.start()
         self.port = self._runner.addresses[0][1]
 
+    def add(self, world: World) -> None:
+        """Serve another bot's token too."""
+        self.worlds[world.token] = world
+
     async def stop(self) -> None:
-        self.world.closing = True  # releases parked long polls
-        self.world.notify()
+        for world in self.worlds.values():
+            world.closing = True  # releases parked long polls
+            world.notify()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
 
     async def _handle(self, request: web.Request) -> web.Response:
-        world = self.world
+        world = self.worlds.get(request.match_info["token"])
         name = request.match_info["method"]
-        if request.match_info["token"] != world.token:
+        if world is None:
             return _error_response(ApiError(401, "Unauthorized"))
         chat_id: int | str | None = None
         try:
