@@ -14,8 +14,8 @@ deals in ``bench/bench_duel.py``:
 
 - ``medium`` is the first hand-tuned player, the fixed baseline of the bench;
 - ``weak`` judges the hand only by its 门子 and partials, blind to 胡息 (clearly weaker);
-- ``strong`` is ``medium`` plus a look at the next card for its best discards and the points
-  a ready hand's waits would win (:mod:`engine.policy_eval`).
+- ``strong`` counts a partial or pair once, whatever its waits, and adds no bonus for being
+  听, for taking a card in, or for a safe discard (see ``_PARTIALS_COUNT_ONCE``).
 """
 
 from __future__ import annotations
@@ -30,10 +30,17 @@ from engine.views import Event, PrivateView
 
 _BLIND_TO_HUXI = Weights(per_wait=0.0, pair=0.0, huxi=0.0, deficit=0.0, ready=0.0,
                          per_win_card=0.0, peng_danger=0.0, chi_danger=0.0, tempo=0.0)
+# A partial or pair counts once, whatever its waits: counting each live copy (medium) made a
+# pair worth more than a complete 门子 and cost about 12 points a hand in a duel. No bonus
+# for being 听, for taking a card in, or for a discard nobody can 吃/碰: each measured ±1
+# point or worse (bench/bench_duel.py, 200 qq deals each).
+_PARTIALS_COUNT_ONCE = Weights(partial=4.0, per_wait=0.0, pair=1.0, deficit=0.0, ready=0.0,
+                               per_win_card=0.0, chou_live=1.0, peng_danger=0.0,
+                               chi_danger=0.0, tempo=0.0)
 STYLES: dict[str, Style] = {
     "weak": Style(weights=_BLIND_TO_HUXI),
     "medium": Style(),
-    "strong": Style(weights=Weights(per_win_point=0.15), lookahead=3),
+    "strong": Style(weights=_PARTIALS_COUNT_ONCE),
 }
 LEVELS: tuple[str, ...] = tuple(STYLES)
 _SEP = {"zh": "：", "en": ": "}
