@@ -126,7 +126,9 @@ class Evaluator:
         self.w = weights
         self._tables: dict[frozenset[int], tuple[tuple[tuple[_Option, ...], ...], dict]] = {}
 
-    def score(self, h: Holding) -> Score:
+    def score(self, h: Holding, *, waits: bool = True) -> Score:
+        """The holding's :class:`Score`. ``waits=False`` skips counting its winning cards
+        where the weights give them no value (``win_cards`` is then 0, ``value`` the same)."""
         w = self.w
         kans = [k for k, n in enumerate(h.hand) if n >= 3]
         fixed_huxi = sum(g.huxi for g in h.melds) + sum(6 if C.is_big(k) else 3 for k in kans)
@@ -140,7 +142,8 @@ class Evaluator:
         value += fixed * w.group + w.huxi * fixed_huxi
         value -= w.deficit * max(0.0, self.rules.min_huxi - total_huxi)
         win_cards = 0
-        if fixed + complete >= self.rules.groups_to_win - 1:
+        counted = waits or w.ready or w.per_win_card or w.per_win_point
+        if counted and fixed + complete >= self.rules.groups_to_win - 1:
             win_cards, win_points = self._wins(h)
             if win_cards:
                 value += w.ready + w.per_win_card * min(win_cards, 8) + w.per_win_point * win_points
