@@ -22,9 +22,9 @@ from engine.rules import RuleSet
 
 @dataclass(frozen=True)
 class Weights:
-    """The evaluation's knobs. Tuned by matches of one variant against two default policies
-    (600–900 hands each): heavier danger terms made the player too timid (fewer wins, more
-    荒庄); more weight on 胡息 and on taking cards in won more."""
+    """The evaluation's knobs. The defaults are the ``medium`` level's, tuned by matches of one
+    variant against two default policies (600–900 hands each); the ``strong`` level's, found by
+    duplicate-deal duels, are in :mod:`engine.policy` with their figures."""
 
     group: float = 10.0  # a complete 门子: table meld, 坎, free 一句话 / 绞, 将
     partial: float = 2.0  # a two-card partial or pair that still has live waits
@@ -34,7 +34,6 @@ class Weights:
     deficit: float = 2.0  # per 胡息 the best reading falls short of the minimum
     ready: float = 8.0  # the hand already wins on some card
     per_win_card: float = 2.0  # per live copy it wins on (counted up to 8)
-    per_win_point: float = 0.0  # per point it would win, summed over the live winning copies
     chou_live: float = 0.3  # a wait on a 臭 kind: only a 偎 or the winning card can use it
     peng_danger: float = 2.0  # discarding a card an opponent may 碰 / 跑
     chi_danger: float = 1.5  # discarding a card the 下家 may 吃
@@ -126,7 +125,9 @@ class Evaluator:
         self.w = weights
         self._tables: dict[frozenset[int], tuple[tuple[tuple[_Option, ...], ...], dict]] = {}
 
-    def score(self, h: Holding) -> Score:
+    def score(self, h: Holding, *, waits: bool = True) -> Score:
+        """The holding's :class:`Score`. ``waits=False`` skips counting its winning cards
+        where the weights give them no value (``win_cards`` is then 0, ``value`` the same)."""
         w = self.w
         kans = [k for k, n in enumerate(h.hand) if n >= 3]
         fixed_huxi = sum(g.huxi for g in h.melds) + sum(6 if C.is_big(k) else 3 for k in kans)
@@ -140,16 +141,16 @@ class Evaluator:
         value += fixed * w.group + w.huxi * fixed_huxi
         value -= w.deficit * max(0.0, self.rules.min_huxi - total_huxi)
         win_cards = 0
-        if fixed + complete >= self.rules.groups_to_win - 1:
-            win_cards, win_points = self._wins(h)
+        counted = waits or w.ready or w.per_win_card
+        if counted and fixed + complete >= self.rules.groups_to_win - 1:
+            win_cards = self._wins(h)
             if win_cards:
-                value += w.ready + w.per_win_card * min(win_cards, 8) + w.per_win_point * win_points
+                value += w.ready + w.per_win_card * min(win_cards, 8)
         return Score(value, total_huxi, fixed + complete, win_cards)
 
-    def _wins(self, h: Holding) -> tuple[int, int]:
-        """Live copies of the kinds this holding wins on (as another seat's card), and the
-        points they would win, summed over those copies."""
-        copies = points = 0
+    def _wins(self, h: Holding) -> int:
+        """Live copies of the kinds this holding wins on (as another seat's card)."""
+        copies = 0
         base = self.rules.default_base
         own = list(h.hand)  # a holding judged with one card more may use up a last copy
         for g in h.melds:
@@ -160,8 +161,7 @@ class Evaluator:
                 win = analyzer.analyze(self.rules, h.hand, h.melds, k, source="other", base=base)
                 if win is not None:
                     copies += self.unseen[k]
-                    points += self.unseen[k] * win.winner_points
-        return copies, points
+        return copies
 
     def _table(self, chou: frozenset[int]) -> tuple[tuple[tuple[_Option, ...], ...], dict]:
         got = self._tables.get(chou)

@@ -102,7 +102,8 @@ class _Table:
                 continue
             more = list(rest)
             more[c] += 1
-            gain += n * max(0.0, self.eval.score(Holding(tuple(more), melds, self.chou)).value - kept)
+            score = self.eval.score(Holding(tuple(more), melds, self.chou), waits=False)
+            gain += n * max(0.0, score.value - kept)
         return gain / max(1, self.know.pool)
 
     def after_take(self, hand: list[int], melds: tuple[Group, ...]) -> float:
