@@ -14,6 +14,7 @@ import pytest
 from support.e2e import make_config, running_bot, services
 from support.fakebot import FakeTelegram
 from support.robots import alice_plays
+from support.service import Counting
 from support.stats import play_out
 
 from bot.commands import rulebook
@@ -30,29 +31,12 @@ EVE, FAY, GUS = (Person(20 + i, n, "zh") for i, n in enumerate(("Eve", "Fay", "G
 CHAT = -100
 
 
-class Observer:
-    def __init__(self) -> None:
-        self.changes = 0
-
-    def changed(self, table: Table) -> None:
-        self.changes += 1
-
-    def settled(self, table: Table, record: HandRecord) -> None:
-        pass
-
-    def closed(self, table: Table) -> None:
-        pass
-
-    def unseated(self, table: Table, names: tuple[str, ...]) -> None:
-        pass
-
-
 @pytest.fixture
 async def world(tmp_path: Path):
     store = await Store.open(tmp_path / "db.sqlite3")
     for p in (*SEATED, EVE, FAY, GUS):
         await store.upsert_user(p.user_id, p.name, None, p.lang, dm_ok=True)
-    observer = Observer()
+    observer = Counting()
     service = TableService(store, observer, action_timeout=60, autoplay_delay=1,
                            rng=random.Random(1))
     yield service, observer, store

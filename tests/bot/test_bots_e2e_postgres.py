@@ -20,13 +20,13 @@ from pathlib import Path
 
 import asyncpg
 from support.botproc import fake_env, refused_start, start_bot, stop_bot
+from support.chooser import choice, hand_message, reference
 from support.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
 
 from bot.commands.stats import win_rate
 from bot.i18n import t
 from engine import actions as A
-from engine import policy
-from engine.rules import QQ, get_rule_set
+from engine.rules import get_rule_set
 from engine.state import Hand
 
 SEED = 20261201
@@ -54,24 +54,6 @@ async def stored(db: asyncpg.Connection, table_id: int) -> Stored:
         "SELECT seat, action FROM actions WHERE hand_id = $1 ORDER BY seq", hand_id)]
     hand = Hand.replay(get_rule_set(rule_set), seed=int(seed), dealer=dealer, base=base, log=log)
     return Stored(status, int(seed), dealer, hand_status, log, hand)
-
-
-def choice(hand: Hand) -> tuple[int, str]:
-    seat = min(hand.to_act())
-    public = [e for e in hand.history if e.visible_to is None]
-    return seat, policy.choose(hand.private_view(seat), public)
-
-
-def reference(seed: int, dealer: int) -> Hand:
-    hand = Hand.new(QQ, seed=seed, dealer=dealer)
-    while not hand.is_terminal():
-        hand.apply(*choice(hand))
-    return hand
-
-
-def hand_message(tg: FakeTelegram, user: FakeUser) -> FakeMessage | None:
-    photos = [m for m in tg.messages(user) if m.photo_bytes]
-    return photos[-1] if photos else None
 
 
 def shown_actions(tg: FakeTelegram, user: FakeUser) -> list[str]:

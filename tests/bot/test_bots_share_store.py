@@ -11,9 +11,10 @@ import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
+from support.service import Counting
 
 from bot.store import Store, open_store
-from bot.table import HandRecord, Person, Refusal, Table, TableService
+from bot.table import Person, Refusal, TableService
 from bot.table.owners import ELSEWHERE
 
 BOT_A, BOT_B = 111, 222
@@ -23,30 +24,8 @@ PLAYERS = [Person(20 + i, f"P{i}", "zh") for i in range(6)]
 GROUP, OTHER_GROUP = -100, -200
 
 
-class Quiet:
-    """An observer that only counts what it is told."""
-
-    def __init__(self) -> None:
-        self.changes = 0
-
-    def changed(self, table: Table) -> None:
-        self.changes += 1
-
-    def settled(self, table: Table, record: HandRecord) -> None:
-        pass
-
-    def closed(self, table: Table) -> None:
-        pass
-
-    def match_over(self, table: Table, match_id: int) -> None:
-        pass
-
-    def unseated(self, table: Table, names: tuple[str, ...]) -> None:
-        pass
-
-
 def _service(store: Store, bot_id: int) -> TableService:
-    return TableService(store, Quiet(), action_timeout=60, autoplay_delay=1.5, bot_id=bot_id,
+    return TableService(store, Counting(), action_timeout=60, autoplay_delay=1.5, bot_id=bot_id,
                         seed=7)
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from support.chooser import choice, hand_message, reference
 from support.e2e import make_config, running_bot
 from support.fakebot import FakeMessage, FakeTelegram, FakeUser
 from support.play import play_hand
@@ -28,7 +29,6 @@ from support.play import start_hand as start_hand_in_process
 from bot.i18n import t
 from bot.present.panels import GroupPanels
 from engine import actions as A
-from engine import policy
 from engine.rules import QQ, get_rule_set
 from engine.state import Hand, next_dealer
 
@@ -133,13 +133,6 @@ def stored(db: Path, table_id: int = 1) -> Stored:
     return Stored(version, status, no, hand_status, int(seed), dealer, log, hand, points)
 
 
-def choice(hand: Hand) -> tuple[int, str]:
-    """The deterministic player: the lowest awaited seat plays the policy's action."""
-    seat = min(hand.to_act())
-    public = [e for e in hand.history if e.visible_to is None]
-    return seat, policy.choose(hand.private_view(seat), public)
-
-
 def dealt(table_id: int, no: int, dealer: int | None) -> tuple[int, int]:
     """(seed, dealer) of a hand under BOT_SEED, as documented in .env.example."""
     rng = random.Random(f"{SEED}:{table_id}:{no}")
@@ -147,20 +140,7 @@ def dealt(table_id: int, no: int, dealer: int | None) -> tuple[int, int]:
     return rng.getrandbits(64), first
 
 
-def reference(seed: int, dealer: int) -> Hand:
-    """The uninterrupted run: the engine alone, the same deal and the same choices."""
-    hand = Hand.new(QQ, seed=seed, dealer=dealer)
-    while not hand.is_terminal():
-        hand.apply(*choice(hand))
-    return hand
-
-
 # --- the players ----------------------------------------------------------------------------
-
-
-def hand_message(tg: FakeTelegram, user: FakeUser) -> FakeMessage | None:
-    photos = [m for m in tg.messages(user) if m.photo_bytes]
-    return photos[-1] if photos else None
 
 
 def button(tg: FakeTelegram, user: FakeUser, label: str) -> tuple[FakeMessage, str] | None:

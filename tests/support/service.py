@@ -20,6 +20,28 @@ class Clock:
         return self.now
 
 
+class Counting:
+    """An observer that only counts the changes it is told of."""
+
+    def __init__(self) -> None:
+        self.changes = 0
+
+    def changed(self, table: Table) -> None:
+        self.changes += 1
+
+    def settled(self, table: Table, record: HandRecord) -> None:
+        pass
+
+    def closed(self, table: Table) -> None:
+        pass
+
+    def unseated(self, table: Table, names: tuple[str, ...]) -> None:
+        pass
+
+    def match_over(self, table: Table, match_id: int) -> None:
+        pass
+
+
 class Observer:
     def __init__(self, db_path: Path) -> None:
         self.db_path = db_path

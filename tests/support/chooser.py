@@ -1,0 +1,31 @@
+"""The deterministic player of the bot-process tests: the lowest awaited seat plays what
+``engine.policy`` picks, so a hand driven through the bot (restarts and all) can be compared
+with the uninterrupted run, the engine alone with the same choices."""
+
+from __future__ import annotations
+
+from engine import policy
+from engine.rules import QQ
+from engine.state import Hand
+from support.fakebot import FakeMessage, FakeTelegram, FakeUser
+
+
+def choice(hand: Hand) -> tuple[int, str]:
+    """(seat, action): the lowest awaited seat and the policy's action for it."""
+    seat = min(hand.to_act())
+    public = [e for e in hand.history if e.visible_to is None]
+    return seat, policy.choose(hand.private_view(seat), public)
+
+
+def reference(seed: int, dealer: int) -> Hand:
+    """The uninterrupted run: the engine alone, the same deal and the same choices."""
+    hand = Hand.new(QQ, seed=seed, dealer=dealer)
+    while not hand.is_terminal():
+        hand.apply(*choice(hand))
+    return hand
+
+
+def hand_message(tg: FakeTelegram, user: FakeUser) -> FakeMessage | None:
+    """The user's latest hand picture in his private chat."""
+    photos = [m for m in tg.messages(user) if m.photo_bytes]
+    return photos[-1] if photos else None
