@@ -66,6 +66,13 @@ def mark_full(table: Table, now: float) -> None:
         table.full_since = now
 
 
+def after_match(table: Table) -> bool:
+    """The lobby a finished match went back to: it deals when the opener presses 开局 (a
+    full table's countdown starts only when someone sits down again)."""
+    return table.status == TableStatus.LOBBY and table.current is not None \
+        and table.current.match_place is not None and table.match is None
+
+
 def everyone_ready(table: Table) -> bool:
     """Every seat pressed 再来一局 (computer players always have)."""
     return table.full and all(p.ready or p.robot for p in table.players.values())

@@ -160,7 +160,8 @@ class Registry:
         now = self.clock()
         play.refresh_decisions(table, now)
         play.mark_between(table, now)
-        lobby.mark_full(table, now)
+        if not lobby.after_match(table):  # that lobby waits for 开局, restarted or not
+            lobby.mark_full(table, now)
         return table
 
     async def _running_match(self, table_id: int) -> Match | None:

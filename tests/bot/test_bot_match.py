@@ -5,6 +5,7 @@ results in the store; leaving mid-match is a 逃跑 that ends the match with its
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 
 import pytest
@@ -165,6 +166,7 @@ async def test_an_eight_hand_match_survives_a_restart_and_posts_its_summary_once
     async with running_bot(config) as app:  # posted once: not again after a restart
         svc = services(app)
         table = svc.service.in_chat(group.id)  # type: ignore[attr-defined]
+        await asyncio.sleep(0.5)  # the lobby waits for 开局 after a restart as before it
         await svc.presenter.idle()
         assert len(_summaries(tg, group)) == 1
         # still known as the match's last hand: the lobby offers ⚙ and says the match is over

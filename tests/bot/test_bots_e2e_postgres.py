@@ -20,7 +20,7 @@ from pathlib import Path
 
 import asyncpg
 from support.botproc import fake_env, refused_start, start_bot, stop_bot
-from support.chooser import choice, hand_message, reference
+from support.chooser import choice, hand_message, reference, taken
 from support.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
 
 from bot.commands.stats import win_rate
@@ -110,7 +110,7 @@ class Table:
                                                what=f"{user.first_name}'s button {action}")
             answer = await self.tg.press(user, msg.message_id, user, data, timeout=20)
             if answer.text in (t("zh", "played", move=label),
-                               t("zh", "claim_pending", move=label)):
+                               t("zh", "claim_pending", move=label)) or taken(answer.text):
                 used.add((user.id, data))
                 return
             assert answer.text in REFUSED, answer

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from support.chooser import choice, hand_message, reference
+from support.chooser import choice, hand_message, reference, taken
 from support.e2e import make_config, running_bot
 from support.fakebot import FakeMessage, FakeTelegram, FakeUser
 from support.play import play_hand
@@ -168,7 +168,7 @@ async def press_action(tg: FakeTelegram, user: FakeUser, action: str) -> None:
             and (user.id, b[1]) not in USED and b,
             timeout=20, what=f"{user.first_name}'s button {action}")
         answer = await tg.press(user, msg.message_id, user, data, timeout=20)
-        if accepted(answer.text, action):
+        if accepted(answer.text, action) or taken(answer.text):
             USED.add((user.id, data))
             return
         assert answer.text in REFUSED, answer
