@@ -93,9 +93,10 @@ class Table:
                                      f"b:{self.id}:0", timeout=20)
         assert answer.text is None
 
-    async def press(self, user: FakeUser, action: str, used: set[tuple[int, str]]) -> None:
+    async def press(self, user: FakeUser, action: str, used: set[tuple[int, str]]) -> bool:
         """Press the DM button for ``action`` once shown; an outdated keyboard is refused
-        (changing nothing), then the refreshed one is pressed."""
+        (changing nothing), then the refreshed one is pressed. False: another seat took the
+        card first (see :func:`support.chooser.taken`)."""
         refused: set[str] = set()
         label = A.label(action, "zh")
         while True:
@@ -112,7 +113,7 @@ class Table:
             if answer.text in (t("zh", "played", move=label),
                                t("zh", "claim_pending", move=label)) or taken(answer.text):
                 used.add((user.id, data))
-                return
+                return not taken(answer.text)
             assert answer.text in REFUSED, answer
             refused.add(data)
 
@@ -124,9 +125,9 @@ class Table:
         state = await stored(db, self.id)
         while not state.hand.is_terminal() and not stop(state.hand):
             seat, action = choice(state.hand)
-            await self.press(self.players[seat], action, used)
+            counted = await self.press(self.players[seat], action, used)
             after = await stored(db, self.id)
-            assert after.log == [*state.log, (seat, action)]
+            assert after.log == [*state.log, (seat, action)] or not counted
             state = after
         return state
 
