@@ -58,7 +58,7 @@ ZH: dict[str, str] = {
         "/join 入座 · /leave 离座 · /begin 开局 · /stop 结束本桌\n"
         "/addbot 加电脑(一人也能开一桌;/addbot 弱、中 或 强 设定电脑水平)· /removebot\n"
         "/dissolve 提议解散本局 · /replace 电脑接替不出手的人\n"
-        "/notify 开桌时私信通知我 · /lang en 切换群语言\n"
+        "/notify 开桌时私信通知我 · /lang en 切换群语言 · /help club 俱乐部\n"
         "/rank 排行 · /me 战绩 · /history 最近牌局 · /replay 回放\n"
         "/calc 算胡,例:/calc 一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾\n"
         "六胡抢:/calc four14 一二三 壹贰叁 四五六 贰柒拾 十十 + 拾\n"
@@ -408,6 +408,44 @@ ZH: dict[str, str] = {
     "settings_level": "电脑 {level}",
     "addbot_usage": "用法:/addbot [弱|中|强],例:/addbot 中。加一位电脑,并把本桌电脑的水平设为它"
                     "(不写则不变,默认强)。",
+    # the club: standing tables (常驻桌), /tables, /apart (docs/club.md)
+    "cmd_tables": "本群开着的牌桌,一键入座",
+    "cmd_apart": "管理员:让两位玩家不同桌(/apart @a @b;/apart off @a @b)",
+    "help_club": (
+        "俱乐部:管理员 /new … 常驻 开常驻桌(代开,不必入座;每场结束、人走光或重启后回到大厅,"
+        "规则不变,直到 /stop)· /tables 看本群的牌桌并入座 · /apart @a @b 让两人不同桌\n"
+        "本机器人只记积分和排名,从不记账:没有上下分、转分、买卖积分、分成、欠账或提现。"
+    ),
+    "standing_admin_only": "只有群管理员可以开常驻桌(/new … 常驻)。",
+    "lobby_admin": "群管理员",
+    "new_usage_standing": "常驻桌(管理员):加 常驻,例:/new hunan 4 8局 常驻;单局 为一局一局地打。",
+    "lobby_standing": "常驻桌(管理员代开):每场结束、人走光或重启后都回到大厅,规则不变,直到管理员 /stop。",
+    "tables_none": "本群现在没有开着的牌桌。发 /new 开一桌。",
+    "tables_none_private": "你玩过的群里现在没有开着的牌桌。",
+    "tables_head": "本群的牌桌:",
+    "tables_head_private": "你玩过的群里的牌桌:",
+    "tables_group": "「{chat}」",
+    "tables_line": "第 {table} 桌{where} · {rules} · {taken}/{n} 人 · {state}",
+    "tables_topic": " · 话题 {topic}",
+    "tables_general": " · 主话题",
+    "tables_waiting": "等待中",
+    "tables_running": "进行中",
+    "tables_standing": " · 常驻",
+    "btn_tables_seat": "加入第 {table} 桌",
+    "tables_group_only": "请在群里发 /tables,或私聊机器人发 /tables 看你玩过的群。",
+    "apart_usage": ("用法(管理员):/apart @甲 @乙 让两人不同桌;回复甲的消息发 /apart @乙 也行;"
+                    "/apart off @甲 @乙 取消;只发 /apart 列出本群的设定。"),
+    "apart_admin_only": "只有群管理员可以设定不同桌。",
+    "apart_unknown": "还不认识 @{name}:他要先在群里发过一条命令(或私聊过机器人)。",
+    "apart_same": "请写两位不同的玩家。",
+    "apart_set": "好的:{a} 和 {b} 不会再坐到本群的同一桌。",
+    "apart_already": "{a} 和 {b} 已经设为不同桌。",
+    "apart_off": "好的:{a} 和 {b} 可以同桌了。",
+    "apart_not_set": "{a} 和 {b} 没有设为不同桌。",
+    "apart_list_head": "本群不同桌的玩家:",
+    "apart_list_none": "本群没有设定不同桌的玩家。",
+    "apart_pair": "{a} — {b}",
+    "apart_refused": "你不能坐这一桌:群管理员设定你和 {name} 不同桌。",
     **EVENT_NAMES,
 }
 
@@ -434,7 +472,7 @@ EN: dict[str, str] = {
         "/join sit · /leave leave · /begin deal · /stop close\n"
         "/addbot a computer (play alone; /addbot 弱, 中 or 强 sets their level) · /removebot\n"
         "/dissolve end the hand (解散) · /replace one who does not play\n"
-        "/notify new tables · /lang zh\n"
+        "/notify new tables · /lang zh · /help club: clubs\n"
         "/rank /me /history /replay: results\n"
         "/calc a hand: /calc 一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾\n"
         "六胡抢: /calc four14 一二三 壹贰叁 四五六 贰柒拾 十十 + 拾\n"
@@ -805,6 +843,51 @@ EN: dict[str, str] = {
     "addbot_usage": "Usage: /addbot [弱|中|强] (or weak, medium, strong), e.g. /addbot medium. "
                     "Adds a computer player and sets every computer player at the table to "
                     "that level (unchanged if none is given; 强 strong by default).",
+    # the club: standing tables (常驻桌), /tables, /apart (docs/club.md)
+    "cmd_tables": "this group's open tables, a seat in one press",
+    "cmd_apart": "admins: keep two players apart (/apart @a @b; /apart off @a @b)",
+    "help_club": (
+        "Club: admins open a standing table with /new … 常驻 (代开: they need not sit; back in "
+        "its lobby with its rules after each match, when its last player leaves and after a "
+        "restart, until /stop) · /tables this group's tables, sit in one press · /apart @a @b "
+        "keeps two players apart\n"
+        "The bot keeps standings, never balances: no adjustments, transfers, buying or selling "
+        "points, 分成, debts or cash-out."
+    ),
+    "standing_admin_only": "Only a group admin can open a standing table (/new … 常驻).",
+    "lobby_admin": "a group admin",
+    "new_usage_standing": "A standing table (admins): add 常驻, e.g. /new hunan 4 8局 常驻; "
+                          "单局 for single hands.",
+    "lobby_standing": "Standing table (常驻, opened by an admin): back in this lobby with the "
+                      "same rules after each match, when its last player leaves and after a "
+                      "restart, until an admin sends /stop.",
+    "tables_none": "No open table in this group: send /new to open one.",
+    "tables_none_private": "No open table in the groups you play in.",
+    "tables_head": "This group's tables:",
+    "tables_head_private": "Tables in the groups you play in:",
+    "tables_group": "“{chat}”",
+    "tables_line": "table {table}{where} · {rules} · {taken}/{n} seated · {state}",
+    "tables_topic": " · topic {topic}",
+    "tables_general": " · General",
+    "tables_waiting": "waiting",
+    "tables_running": "playing",
+    "tables_standing": " · standing",
+    "btn_tables_seat": "加入 Sit at table {table}",
+    "tables_group_only": "Send /tables in a group, or here for the groups you play in.",
+    "apart_usage": ("Usage (admins): /apart @a @b keeps the two apart; /apart @b in reply to a's "
+                    "message too; /apart off @a @b undoes it; /apart alone lists this group's."),
+    "apart_admin_only": "Only a group admin can keep players apart.",
+    "apart_unknown": "I do not know @{name} yet: they must have sent a command here (or to me "
+                     "privately) first.",
+    "apart_same": "Please name two different players.",
+    "apart_set": "OK: {a} and {b} will not sit at one table of this group.",
+    "apart_already": "{a} and {b} are kept apart already.",
+    "apart_off": "OK: {a} and {b} may sit together again.",
+    "apart_not_set": "{a} and {b} were not kept apart.",
+    "apart_list_head": "Kept apart in this group:",
+    "apart_list_none": "Nobody is kept apart in this group.",
+    "apart_pair": "{a} — {b}",
+    "apart_refused": "You cannot sit at this table: a group admin keeps you apart from {name}.",
     **EVENT_NAMES,
 }
 

@@ -43,14 +43,22 @@ class Notes:
         builds it (dropped if too many wait), in ``lang`` or the chat's language, with one row
         of (label, callback data) buttons from ``buttons_of(lang)`` if given (a question:
         确认 / 取消)."""
+        def markup_of(chosen: str) -> InlineKeyboardMarkup | None:
+            return None if buttons_of is None else InlineKeyboardMarkup(
+                [[InlineKeyboardButton(text, callback_data=data)
+                  for text, data in buttons_of(chosen)]])
+        self.keyboard_note(chat_id, text_of, markup_of, lang=lang, thread_id=thread_id)
+
+    def keyboard_note(self, chat_id: int, text_of: Callable[[str], str],
+                      markup_of: Callable[[str], InlineKeyboardMarkup | None], *,
+                      lang: str | None = None, thread_id: int | None = None) -> None:
+        """A one-off text with the keyboard ``markup_of(lang)`` builds (a list of tables with
+        their seat buttons), queued like a note."""
         async def job() -> int:
             target = self.chats.now(chat_id)
             chosen = await self.chats.lang_of(target, lang)
-            markup = None if buttons_of is None else InlineKeyboardMarkup(
-                [[InlineKeyboardButton(text, callback_data=data)
-                  for text, data in buttons_of(chosen)]])
             await self._slot(target)
-            await self.courier.send_message(target, text_of(chosen), reply_markup=markup,
+            await self.courier.send_message(target, text_of(chosen), reply_markup=markup_of(chosen),
                                             message_thread_id=thread_id)
             return 1
         self.chats.put(chat_id, self.key(), job)

@@ -182,12 +182,18 @@ class GroupPanels:
                 table.lobby_msg_id < max(table.current.group_msg_id or 0,
                                          table.current.settle_msg_id or 0):
             table.lobby_msg_id = None  # back to the lobby after a hand: a new one below it
+        sent = 0
+        if table.standing and table.lobby_msg_id is not None and shown.lobby_text is None:
+            # a standing table after a restart: its lobby afresh, the old one without buttons
+            await self._slot(Send.LOBBY_EDIT)
+            await self.courier.edit_text(table.chat_id, table.lobby_msg_id, text, None)
+            table.lobby_msg_id, sent = None, 1
         if table.lobby_msg_id is None:
             await self._slot(Send.NEW_LOBBY)
             msg = await self.post(table, lambda: self.courier.send_message(
                 table.chat_id, text, reply_markup=markup, message_thread_id=table.thread_id))
             if msg is None:
-                return 1
+                return sent + 1
             await self.service.remember(table, lobby_msg_id=msg.message_id)
         elif (shown.lobby_text, shown.lobby_markup) == (text, markup):
             return 0
@@ -195,7 +201,7 @@ class GroupPanels:
             await self._slot(Send.LOBBY_EDIT)
             await self.courier.edit_text(table.chat_id, table.lobby_msg_id, text, markup)
         shown.lobby_text, shown.lobby_markup = text, markup
-        return 1
+        return sent + 1
 
     async def _table(self, table: Table, record: HandRecord) -> int:
         lang = await self.chats.group_lang(table.chat_id)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Hashable, Sequence
 
-from telegram import Bot
+from telegram import Bot, InlineKeyboardMarkup
 
 from bot.i18n import t
 from bot.present import replays
@@ -173,6 +173,11 @@ class Presenter:
              buttons_of: Callable[[str], Sequence[tuple[str, str]]] | None = None,
              thread_id: int | None = None) -> None:
         self.notes.note(chat_id, text_of, lang=lang, buttons_of=buttons_of, thread_id=thread_id)
+
+    def keyboard_note(self, chat_id: int, text_of: Callable[[str], str],
+                      markup_of: Callable[[str], InlineKeyboardMarkup | None], *,
+                      lang: str | None = None, thread_id: int | None = None) -> None:
+        self.notes.keyboard_note(chat_id, text_of, markup_of, lang=lang, thread_id=thread_id)
 
     def link_note(self, chat_id: int, text_of: Callable[[str], str],
                   links_of: Callable[[str], Sequence[tuple[str, str]]], *, lang: str | None = None,

@@ -17,8 +17,8 @@ from functools import cache
 
 import asyncpg
 
+from bot.store.club import ClubQueries
 from bot.store.conn import Row
-from bot.store.reads import Queries
 from bot.store.schema import migrations
 from bot.store.writes import Writes
 
@@ -95,7 +95,7 @@ async def migrate(db: asyncpg.Connection) -> int:
     return len(steps)
 
 
-class PostgresStore(Queries):
+class PostgresStore(ClubQueries):
     """The store in one PostgreSQL database."""
 
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:

@@ -284,3 +284,20 @@ class Store(Protocol):
 
     async def set_chat_lang(self, chat_id: int, lang: str, title: str | None = None) -> None:
         ...
+
+    # the club's (:mod:`bot.store.club`)
+
+    async def user_by_username(self, username: str) -> UserRow | None:
+        ...
+
+    async def apart_pairs(self, chat_id: int) -> list[tuple[int, int]]:
+        ...
+
+    async def apart_from(self, chat_id: int, user_id: int) -> set[int]:
+        ...
+
+    async def set_apart(self, chat_id: int, a: int, b: int, by: int, on: bool) -> bool:
+        ...
+
+    async def groups_of(self, user_id: int) -> set[int]:
+        ...

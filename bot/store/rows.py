@@ -64,6 +64,7 @@ class TableRow:
     match_hands: int = 1  # hands a match of this table has: 1 (single hands), 4, 8 or 16
     bot_id: int = 0  # the bot that opened it (its Telegram id; 0: a store one bot serves alone)
     robot_level: str = "strong"  # its computer players' level (``engine.policy.LEVELS``)
+    standing: bool = False  # a standing table (常驻桌): back in its lobby until /stop
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import aiosqlite
 
+from bot.store.club import ClubQueries
 from bot.store.conn import Row
-from bot.store.reads import Queries
 from bot.store.schema import migrations
 from bot.store.writes import Writes
 
@@ -58,7 +58,7 @@ async def migrate(db: aiosqlite.Connection) -> int:
     return len(steps)
 
 
-class SqliteStore(Queries):
+class SqliteStore(ClubQueries):
     """The store in one SQLite file."""
 
     def __init__(self, db: aiosqlite.Connection) -> None:

@@ -56,6 +56,10 @@ class Writes:
         await self.exec("INSERT INTO notify (chat_id, user_id) SELECT CAST(? AS BIGINT), user_id"
                         " FROM notify WHERE chat_id = ? ON CONFLICT DO NOTHING", new, old)
         await self.exec("DELETE FROM notify WHERE chat_id = ?", old)
+        await self.exec("INSERT INTO apart (chat_id, user_lo, user_hi, set_by) SELECT"
+                        " CAST(? AS BIGINT), user_lo, user_hi, set_by FROM apart"
+                        " WHERE chat_id = ? ON CONFLICT DO NOTHING", new, old)
+        await self.exec("DELETE FROM apart WHERE chat_id = ?", old)
         await self.exec(
             "INSERT INTO scores (chat_id, rule_set, user_id, points, hands, wins, birds)"
             " SELECT CAST(? AS BIGINT), rule_set, user_id, points, hands, wins, birds FROM scores"
@@ -281,4 +285,4 @@ def table_row(r: Row) -> TableRow:
     return TableRow(r["id"], r["chat_id"], r["opener_id"], r["status"], r["dealer"],
                     r["draws_in_row"], r["version"], r["base"], r["lobby_msg_id"],
                     r["rules"], r["timer"], r["thread_id"], r["match_hands"], r["bot_id"],
-                    r["robot_level"])
+                    r["robot_level"], bool(r["standing"]))

@@ -8,19 +8,39 @@ itself on the table in memory: the store side first (``unseat``), the memory sid
 from __future__ import annotations
 
 from bot.store import Tx
-from bot.table import matches, robots
+from bot.table import matches, owners, robots
 from bot.table.model import (
     BASES,
     MATCHES,
     TIMERS,
     HandRecord,
     Person,
+    Place,
     Player,
     Refusal,
     Table,
     TableStatus,
 )
 from engine.rules import RULE_SETS, RuleSet, table_rules
+
+APART_REFUSED = "apart_refused"  # a refusal told privately, never in the group
+
+
+async def create(tx: Tx, bot_id: int, place: Place, opener: Person, rules: RuleSet,
+                 match_hands: int, standing: bool) -> Table:
+    """A new table of ``bot_id`` in its lobby at ``place``, the opener at seat 0, except at a
+    ``standing`` table."""
+    chat_id, thread_id = place
+    table_id = await owners.create_table(tx, bot_id, chat_id, opener.user_id, rules, thread_id,
+                                         seated=not standing)
+    if not standing:
+        await tx.add_seat(table_id, 0, opener.user_id)
+    if match_hands != 1 or standing:
+        await tx.update_table(table_id, match_hands=match_hands, standing=int(standing))
+    players = {} if standing else {0: Player(opener.user_id, opener.name, opener.lang)}
+    return Table(table_id, chat_id, opener.user_id, rules.default_base, TableStatus.LOBBY,
+                 None, 0, 0, thread_id=thread_id, players=players, rules=rules,
+                 match_hands=match_hands, standing=standing)
 
 
 def check_seated(table: Table, user_id: int) -> int:
@@ -42,6 +62,14 @@ def free_seat(table: Table) -> int:
     if not free:
         raise Refusal("table_full")
     return free[0]
+
+
+def check_apart(table: Table, apart: set[int]) -> None:
+    """Refuse a seat next to one the user is kept apart from in the group (/apart), naming
+    him: the caller tells the user alone."""
+    for player in table.players.values():
+        if player.user_id in apart:
+            raise Refusal(APART_REFUSED, name=player.name)
 
 
 def robot_for(table: Table, lang: str) -> tuple[int, str]:
@@ -163,16 +191,27 @@ def running_hand(table: Table) -> HandRecord | None:
     return table.current if table.hand is not None else None
 
 
+def emptied(table: Table, *leaving: int) -> tuple[int, ...]:
+    """The seats that go with ``leaving``: none while a human stays; else, at a standing
+    table, its computer players (it waits in its lobby for players), at any other none (it
+    closes)."""
+    if table.humans_besides(*leaving) or not table.standing:
+        return ()
+    return tuple(s for s in table.players if s not in leaving)
+
+
 async def unseat(tx: Tx, table: Table, *seats: int) -> None:
     """Store side of unseating ``seats``: the table goes back to the lobby, or closes.
 
     Someone leaving starts a new 局: the next dealer is drawn again and the 荒庄 count
-    restarts. If the opener leaves, the next seated human opens the table (and may /stop)."""
-    for s in seats:
+    restarts. If the opener leaves, the next seated human opens the table (and may /stop).
+    A standing table never closes this way: left by its last human, it waits in its lobby,
+    empty, with its rules."""
+    for s in seats + emptied(table, *seats):
         await tx.remove_seat(table.id, s)
     if table.match is not None and table.hand is None and seats:  # a 逃跑: in matches.settle
         await matches.end(tx, table.match, "left", table.players[seats[0]].user_id)
-    if table.humans_besides(*seats):  # computer players alone do not keep a table open
+    if table.humans_besides(*seats) or table.standing:  # computers alone keep none open
         await tx.update_table(table.id, status=TableStatus.LOBBY, dealer=None, draws_in_row=0,
                               opener_id=next_opener(table, *seats))
     else:
@@ -180,8 +219,9 @@ async def unseat(tx: Tx, table: Table, *seats: int) -> None:
 
 
 def next_opener(table: Table, *leaving: int) -> int:
-    """The opener once ``leaving`` are gone: the same, or the first human left seated."""
-    if all(table.players[s].user_id != table.opener_id for s in leaving):
+    """The opener once ``leaving`` are gone: the same, or the first human left seated (a
+    standing table's stays the admin who opened it)."""
+    if table.standing or all(table.players[s].user_id != table.opener_id for s in leaving):
         return table.opener_id
     return next(p.user_id for s, p in sorted(table.players.items())
                 if s not in leaving and not p.robot)
@@ -189,13 +229,13 @@ def next_opener(table: Table, *leaving: int) -> int:
 
 def drop(table: Table, *seats: int) -> None:
     """Memory side of :func:`unseat`."""
-    closes = not table.humans_besides(*seats)
+    closes = not (table.humans_besides(*seats) or table.standing)
     if not closes:
         table.opener_id = next_opener(table, *seats)
         table.dealer, table.draws_in_row = None, 0
     if table.match is not None and table.hand is None:  # ended by unseat
         table.match, table.ended_match = None, table.match.id
-    for s in seats:
+    for s in seats + emptied(table, *seats):
         table.players.pop(s)
     table.status = TableStatus.CLOSED if closes else TableStatus.LOBBY
     table.between_since = table.full_since = None

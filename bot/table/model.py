@@ -146,6 +146,9 @@ class Table:
     timer: int | None = None  # decision timer (seconds): None the bot's default, SLOW 慢速
     match_hands: int = 1  # hands a match has (MATCHES): 1 single hands
     robot_level: str = STRONG  # the level its computer players play at (robots.LEVELS)
+    # a standing table (常驻桌, 代开): opened by an admin who need not sit, it keeps its rules
+    # and goes back to its lobby when its last player leaves, until an admin /stops it
+    standing: bool = False
     match: Match | None = None  # the running match, from its first deal to its last hand
     # a match that just ended (its id), whose 总结算 the observer is yet to hear of
     ended_match: int | None = None

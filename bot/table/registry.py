@@ -146,7 +146,7 @@ class Registry:
                       row.dealer, row.draws_in_row, row.version, thread_id=row.thread_id,
                       lobby_msg_id=row.lobby_msg_id, rules=get_rule_set(row.rules),
                       timer=row.timer, match_hands=row.match_hands,
-                      robot_level=row.robot_level)
+                      robot_level=row.robot_level, standing=row.standing)
         for name, value in self._unsaved_tables.get(row.id, {}).items():
             setattr(table, name, value)
         table.match = await self._running_match(table.id)

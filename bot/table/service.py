@@ -140,36 +140,33 @@ class TableService:
     # --- lobby -----------------------------------------------------------------------
 
     async def open(self, chat_id: int, opener: Person, rules: RuleSet = DEFAULT_RULES, *,
-                   thread_id: int | None = None, match_hands: int = 1) -> Table:
+                   thread_id: int | None = None, match_hands: int = 1,
+                   standing: bool = False) -> Table:
         """A new table in the lobby of a group, in its forum topic ``thread_id`` (if any), with
         ``rules`` (``engine.rules.table_rules``), its rule set's 底分, the bot's timer, and
-        matches of ``match_hands`` hands (1: single hands)."""
+        matches of ``match_hands`` hands (1: single hands). The opener sits at seat 0, but
+        not at a ``standing`` table (常驻桌: the caller checked he is an admin)."""
         if match_hands not in MATCHES:
             raise Refusal("bad_option")
         if self.registry.in_chat(chat_id, thread_id) is not None:
             raise Refusal("table_exists")
         await owners.check_place_free(self.store, self.bot_id, chat_id, thread_id)
-        self.registry.check_free(opener.user_id)
+        if not standing:
+            self.registry.check_free(opener.user_id)
 
-        async def create(tx: Tx) -> Table:
-            table_id = await owners.create_table(tx, self.bot_id, chat_id, opener.user_id,
-                                                 rules, thread_id)
-            await tx.add_seat(table_id, 0, opener.user_id)
-            if match_hands != 1:
-                await tx.update_table(table_id, match_hands=match_hands)
-            return Table(table_id, chat_id, opener.user_id, rules.default_base,
-                         TableStatus.LOBBY, None, 0, 0, thread_id=thread_id,
-                         players={0: Player(opener.user_id, opener.name, opener.lang)},
-                         rules=rules, match_hands=match_hands)
-        return await self.work.add(create)
+        return await self.work.add(lambda tx: lobby.create(
+            tx, self.bot_id, (chat_id, thread_id), opener, rules, match_hands, standing))
 
     async def join(self, table_id: int, person: Person) -> Table:
+        """Seat ``person``; refused next to one an admin keeps him apart from (/apart)."""
+        apart = await self.store.apart_from(self.get(table_id).chat_id, person.user_id)
         async with self.work.change(table_id) as (table, tx):
             if table.seat_of(person.user_id) is not None:
                 raise Refusal("already_seated")
             self.registry.check_free(person.user_id)
             lobby.check_not_playing(table)
             seat = lobby.free_seat(table)
+            lobby.check_apart(table, apart)
             await owners.check_seat_free(tx, person.user_id)
             await tx.add_seat(table.id, seat, person.user_id)
             lobby.seat(table, seat, person, self.clock())

@@ -34,7 +34,7 @@ async def start(env: Env, update: Update, context: Context) -> None:
         except Refusal as r:
             env.say(chat, user, partial(refusal_text, r))
             return
-        title = await _chat_title(context, table.chat_id)
+        title = await chat_title(context, table.chat_id)
         env.say(chat, user, lambda lang: t(lang, "joined_dm", chat=title, table=table.id))
         return
     hand_id = replays.payload_hand(payload)
@@ -48,7 +48,8 @@ async def start(env: Env, update: Update, context: Context) -> None:
                             lang=env.lang(user))
 
 
-async def _chat_title(context: Context, chat_id: int) -> str:
+async def chat_title(context: Context, chat_id: int) -> str:
+    """A group's title as Telegram has it now (its id if it cannot say), isolated."""
     try:
         chat = await context.bot.get_chat(chat_id)
     except TelegramError:
@@ -57,7 +58,10 @@ async def _chat_title(context: Context, chat_id: int) -> str:
 
 
 async def help_(env: Env, update: Update, context: Context) -> None:
-    env.answer_key(update, "help")
+    """/help: the commands, on one phone screen; ``/help club`` its club part: what a club
+    is here and is not (docs/club.md)."""
+    club = [a.lower() for a in context.args or ()] in (["club"], ["俱乐部"])
+    env.answer_key(update, "help_club" if club else "help")
 
 
 async def lang(env: Env, update: Update, context: Context) -> None:

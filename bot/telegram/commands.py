@@ -21,7 +21,7 @@ from telegram import (
 from telegram.ext import Application, CommandHandler, filters
 
 from bot.i18n import t
-from bot.telegram import chat, info, lobby, replay, votes
+from bot.telegram import chat, club, info, lobby, replay, votes
 from bot.telegram.env import Context, Env
 
 
@@ -59,6 +59,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("dissolve", votes.dissolve, GP),
     Command("replace", votes.replace, G),
     Command("notify", votes.notify, G),
+    Command("tables", club.tables, GP),
     Command("rank", info.rank, GP),
     Command("me", info.me, GP),
     Command("history", info.history, G),
@@ -69,6 +70,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("help", chat.help_, GP),
     Command("rules", info.rules, GP),
     Command("lang", chat.lang, A),
+    Command("apart", club.apart, A),
 )
 
 

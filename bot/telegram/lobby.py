@@ -14,6 +14,7 @@ from telegram import Chat, Update
 
 from bot.i18n import rule_set_name, t
 from bot.table import LEVELS, MATCHES, Person, Refusal, Table, owners
+from bot.table.lobby import APART_REFUSED
 from bot.telegram.confirm import ask_escape, confirm_buttons
 from bot.telegram.env import Context, Env, refusal_text, topic_of
 from engine.rules import RULE_SETS, RuleSet, table_rules
@@ -24,6 +25,8 @@ SEATS_WORD = "人"
 RULE_WORDS = {**{rule_set_name(rid, "zh").lower(): rid for rid in RULE_SETS},
               "湖南": "hunan", "四人十四张": "four14", "跑胡子": "qq"}
 MATCH_WORD = "局"
+SINGLE_WORD = "单局"  # single hands, as ⚙ 局数 says it
+STANDING_WORDS = frozenset({"常驻", "standing"})  # a standing table (常驻桌): admins only
 BARE_MATCHES = frozenset({8, 16})  # a bare number that is a match's hands, never seats
 # /addbot's word: a computer level by its own name or its Chinese one (弱 / 中 / 强, as ⚙ shows it)
 LEVEL_WORDS = {**{level: level for level in LEVELS},
@@ -58,12 +61,15 @@ def rules_from_args(args: list[str]) -> RuleSet:
 
 def match_from_args(args: list[str]) -> tuple[list[str], int]:
     """Split /new's arguments into the rest and the hands of a match (1: single hands):
-    ``4局``/``8局``/``16局``, or a bare 8 or 16 (a bare 4 is the seats, ``4局`` the match);
+    ``4局``/``8局``/``16局``, or a bare 8 or 16 (a bare 4 is the seats, ``4局`` the match),
+    ``单局`` for single hands;
     ``ValueError`` for a 局 count that is not offered."""
     rest, hands = [], 1
     for word in args:
         count = word.removesuffix(MATCH_WORD)
-        if count.isdigit() and (word.endswith(MATCH_WORD) or int(count) in BARE_MATCHES):
+        if word == SINGLE_WORD:
+            hands = 1
+        elif count.isdigit() and (word.endswith(MATCH_WORD) or int(count) in BARE_MATCHES):
             if int(count) not in MATCHES or int(count) == 1:
                 raise ValueError(f"no match of {count} hands")
             hands = int(count)
@@ -87,7 +93,8 @@ def new_usage(lang: str) -> str:
     choices = "\n".join(t(lang, "new_choice", id=rid, name=rule_set_name(rid, lang),
                            seats="/".join(map(str, rules.seat_choices)))
                          for rid, rules in RULE_SETS.items())
-    return t(lang, "new_usage", choices=choices) + "\n" + t(lang, "new_usage_match")
+    return "\n".join((t(lang, "new_usage", choices=choices), t(lang, "new_usage_match"),
+                      t(lang, "new_usage_standing")))
 
 
 def seats_usage(asked: SeatsNotOffered, lang: str) -> str:
@@ -104,11 +111,19 @@ def seats_usage(asked: SeatsNotOffered, lang: str) -> str:
 TableCommand = Callable[[Env, Table, Person, Chat, Context], Awaitable[None]]
 
 
+def standing_from_args(args: list[str]) -> tuple[list[str], bool]:
+    """Split /new's arguments into the rest and whether it asks for a standing table."""
+    rest = [word for word in args if word.lower() not in STANDING_WORDS]
+    return rest, len(rest) < len(args)
+
+
 async def _open(env: Env, chat: Chat, thread: int | None, person: Person,
                 context: Context) -> None:
-    """/new [rules] [seats] [局数]: open this topic's table."""
+    """/new [rules] [seats] [局数] [常驻]: open this topic's table; a standing one (常驻, an
+    admin's) without seating the opener."""
     try:
-        rest, hands = match_from_args(list(context.args or ()))
+        rest, standing = standing_from_args(list(context.args or ()))
+        rest, hands = match_from_args(rest)
         rules = rules_from_args(rest)
     except SeatsNotOffered as asked:
         env.presenter.note(chat.id, partial(seats_usage, asked), thread_id=thread)
@@ -119,14 +134,17 @@ async def _open(env: Env, chat: Chat, thread: int | None, person: Person,
     if env.service.in_chat(chat.id, thread) is not None:
         raise Refusal("table_exists")
     await owners.check_place_free(env.store, env.service.bot_id, chat.id, thread)
-    if not await env.can_dm(person):
+    if standing and not await env.is_admin(context, chat.id, person.user_id):
+        raise Refusal("standing_admin_only")
+    if not standing and not await env.can_dm(person):
         # both bots of a group read one /new: the other may have opened it while this one
         # found out that the user never opened it; then that one's table answers
         await owners.check_place_free(env.store, env.service.bot_id, chat.id, thread)
         env.reply_group(chat, thread, "need_dm_new", link=f"https://t.me/{env.presenter.username}")
         return
     await env.store.set_chat_lang(chat.id, await env.presenter.group_lang(chat.id), chat.title)
-    await env.service.open(chat.id, person, rules, thread_id=thread, match_hands=hands)
+    await env.service.open(chat.id, person, rules, thread_id=thread, match_hands=hands,
+                           standing=standing)
 
 
 async def _join(env: Env, table: Table, person: Person, chat: Chat, context: Context) -> None:
@@ -189,6 +207,9 @@ async def _in_group(env: Env, update: Update, context: Context,
         await run(chat, thread, person)
     except Refusal as r:
         if r.code == owners.ELSEWHERE:  # another bot's table is here: it answers
+            return
+        if r.code == APART_REFUSED:  # the group hears nothing of it: its reason is private
+            env.presenter.note(person.user_id, partial(refusal_text, r), lang=person.lang)
             return
         env.presenter.note(chat.id, partial(refusal_text, r), thread_id=thread)
 

@@ -20,7 +20,7 @@ def lobby_text(table: Table, lang: str, *, timer: float, full_start_delay: float
         t(lang, "seat_line", n=s + 1, name=table.players[s].name) if s in table.players
         else t(lang, "seat_empty", n=s + 1) for s in table.seats)
     opener = next((p.name for p in table.players.values() if p.user_id == table.opener_id),
-                  "—")
+                  t(lang, "lobby_admin") if table.standing else "—")
     rules = t(lang, "lobby_rules", rules=rules_label(table.rules, lang), base=table.base,
               timer=timer_label(timer, lang))
     rules += "\n" + t(lang, "lobby_match", label=match_label(table.match_hands, lang))
@@ -29,6 +29,8 @@ def lobby_text(table: Table, lang: str, *, timer: float, full_start_delay: float
              n=table.rules.players)
     if table.configurable and table.current is not None:  # back after a match
         text += "\n\n" + t(lang, "match_over_next")
+    if table.standing:
+        text += "\n\n" + t(lang, "lobby_standing")
     if table.full_since is not None and full_start_delay > 0:
         text += "\n\n" + t(lang, "lobby_full", seconds=f"{full_start_delay:g}")
     return text
