@@ -11,6 +11,7 @@ import sqlite3
 import pytest
 from support.e2e import make_config, running_bot, services
 from support.fakebot import FakeTelegram, FakeUser
+from support.play import play_match_hand
 from telegram.ext import Application
 
 from bot.i18n import t
@@ -94,23 +95,6 @@ async def _alice_and_two_computers(tg: FakeTelegram, app: Application,  # type: 
     return alice, group, table
 
 
-async def _play_hand(tg: FakeTelegram, app: Application, table: Table,  # type: ignore[type-arg]
-                     alice: FakeUser, group: object, k: int, n: int = 8) -> None:
-    """Hand k of the match runs to its end (Alice in 托管), its settlement says 第 k/8 局,
-    and 再来一局 deals the next one unless it was the last."""
-    svc = services(app)
-    await tg.wait_for(lambda: table.status != "playing", timeout=60)
-    await svc.presenter.idle()
-    record = table.current
-    assert record is not None and record.match_place == (k, n)
-    settle = tg.message(group, record.settle_msg_id)  # type: ignore[arg-type]
-    assert settle is not None and f"第 {k}/{n} 局" in (settle.caption or "")
-    if k < n:
-        assert table.match is not None and len(table.match.played) == k
-        await tg.press_button(settle, alice, t("zh", "btn_again"))
-        await tg.wait_for(lambda: table.status == "playing" and table.current is not record)
-
-
 def _summaries(tg: FakeTelegram, group: object) -> list:
     return [m for m in tg.messages(group) if m.photo_bytes and
             (m.caption or "").startswith(SUMMARY)]
@@ -127,7 +111,7 @@ async def test_an_eight_hand_match_survives_a_restart_and_posts_its_summary_once
         assert photo is not None and "第 1/8 局" in (photo.caption or "")
         names_before = [p.name for p in table.players.values()]
         for k in range(1, 5):
-            await _play_hand(tg, app, table, alice, group, k)
+            await play_match_hand(tg, app, table, alice, group, k)
         await tg.wait_for(lambda: table.status == "playing")
         await services(app).presenter.idle()
         match_id = table.match.id  # type: ignore[union-attr]
@@ -140,7 +124,7 @@ async def test_an_eight_hand_match_survives_a_restart_and_posts_its_summary_once
         photo = tg.message(group, table.current.group_msg_id)
         assert "第 5/8 局" in (photo.caption or "") and "本场:" in (photo.caption or "")
         for k in range(5, 9):
-            await _play_hand(tg, app, table, alice, group, k)
+            await play_match_hand(tg, app, table, alice, group, k)
         await tg.wait_for(lambda: len(_summaries(tg, group)) == 1, timeout=20)
         assert table.match is None and table.status == "lobby"  # same players, counter reset
         assert [p.name for p in table.players.values()] == names_before
@@ -316,7 +300,7 @@ async def test_a_four_hand_match_at_other_rule_sets_and_seats(tg: FakeTelegram, 
         assert table.match_hands == 4
         match_id = table.match.id  # type: ignore[union-attr]
         for k in range(1, 5):
-            await _play_hand(tg, app, table, alice, group, k, n=4)
+            await play_match_hand(tg, app, table, alice, group, k, n=4)
         await tg.wait_for(lambda: len(_summaries(tg, group)) == 1, timeout=20)
         played = await svc.store.match_played(match_id)
         assert len(played) == 4 and all(len(h.points) == table.rules.players for h in played)

@@ -150,3 +150,20 @@ async def play_hand(tg: FakeTelegram, app, users, group, rng: random.Random,
         pytest.fail("the hand did not end")
     await svc.presenter.idle()
     return table
+
+
+async def play_match_hand(tg: FakeTelegram, app: Application, table: Table,  # type: ignore[type-arg]
+                          alice: FakeUser, group: object, k: int, n: int = 8) -> None:
+    """Hand k of the match runs to its end (Alice in 托管), its settlement says 第 k/n 局,
+    and Alice's 再来一局 deals the next one unless it was the last."""
+    svc = services(app)
+    await tg.wait_for(lambda: table.status != "playing", timeout=60)
+    await svc.presenter.idle()
+    record = table.current
+    assert record is not None and record.match_place == (k, n)
+    settle = tg.message(group, record.settle_msg_id)  # type: ignore[arg-type]
+    assert settle is not None and f"第 {k}/{n} 局" in (settle.caption or "")
+    if k < n:
+        assert table.match is not None and len(table.match.played) == k
+        await tg.press_button(settle, alice, t("zh", "btn_again"))
+        await tg.wait_for(lambda: table.status == "playing" and table.current is not record)
