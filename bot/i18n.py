@@ -432,7 +432,7 @@ ZH: dict[str, str] = {
     "tables_running": "进行中",
     "tables_standing": " · 常驻",
     "btn_tables_seat": "加入第 {table} 桌",
-    "tables_group_only": "请在群里发 /tables,或私聊机器人发 /tables 看你玩过的群。",
+    "tables_usage": "用法:/tables(不带参数):在群里列出本群开着的牌桌,私聊里列出你玩过的群的牌桌。",
     "apart_usage": ("用法(管理员):/apart @甲 @乙 让两人不同桌;回复甲的消息发 /apart @乙 也行;"
                     "/apart off @甲 @乙 取消;只发 /apart 列出本群的设定。"),
     "apart_admin_only": "只有群管理员可以设定不同桌。",
@@ -873,7 +873,8 @@ EN: dict[str, str] = {
     "tables_running": "playing",
     "tables_standing": " · standing",
     "btn_tables_seat": "加入 Sit at table {table}",
-    "tables_group_only": "Send /tables in a group, or here for the groups you play in.",
+    "tables_usage": "Usage: /tables (no arguments): in a group its open tables, privately "
+                    "those of the groups you play in.",
     "apart_usage": ("Usage (admins): /apart @a @b keeps the two apart; /apart @b in reply to a's "
                     "message too; /apart off @a @b undoes it; /apart alone lists this group's."),
     "apart_admin_only": "Only a group admin can keep players apart.",

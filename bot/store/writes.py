@@ -42,7 +42,8 @@ class Writes:
         await self.exec(
             "INSERT INTO users (user_id, name, username, lang, dm_ok) VALUES (?, ?, ?, ?, ?)"
             " ON CONFLICT (user_id) DO UPDATE SET name = excluded.name,"
-            " username = excluded.username, lang = COALESCE(excluded.lang, users.lang),"
+            " username = COALESCE(excluded.username, users.username),"
+            " lang = COALESCE(excluded.lang, users.lang),"
             " dm_ok = CASE WHEN excluded.dm_ok > users.dm_ok THEN excluded.dm_ok"
             " ELSE users.dm_ok END, seen_at = excluded.seen_at",
             user_id, name, username, lang, int(dm_ok))

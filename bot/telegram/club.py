@@ -34,6 +34,9 @@ async def tables(env: Env, update: Update, context: Context) -> None:
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
         return
+    if context.args:
+        env.answer_key(update, "tables_usage")
+        return
     private = chat.type == Chat.PRIVATE
     if private:
         groups = await env.store.groups_of(user.id)
@@ -74,8 +77,10 @@ async def _pair(env: Env, update: Update, names: list[str]) -> tuple[tuple[int, 
     """The two players an /apart names: by username, or the author of the message it
     answers and one username."""
     msg = update.effective_message
-    replied: User | None = msg.reply_to_message.from_user \
-        if msg is not None and msg.reply_to_message is not None else None
+    answered = msg.reply_to_message if msg is not None else None
+    # in a forum topic every message answers the topic's first one: that is no reply
+    replied: User | None = None if answered is None or answered.forum_topic_created \
+        else answered.from_user
     if len(names) == 1 and replied is not None and not replied.is_bot:
         person = await env.person(replied)
         first = (person.user_id, person.name)

@@ -1,0 +1,87 @@
+"""/tables through the real bot and a fake Telegram: in a forum topic every open table of the
+group, a line each, with a button that seats the presser at a table of this topic and the
+deep link that does at another's; privately the tables of the groups one plays in, with
+buttons that seat; a table in play is listed as such, answered while its hand waits."""
+
+from __future__ import annotations
+
+from support.e2e import make_config, running_bot, services
+from support.fakebot import FakeMessage, FakeTelegram
+from support.forum import command
+
+from bot import callbacks as cb
+from bot.i18n import t
+from bot.table import Table
+
+
+def _line(table: Table, topic: int, rules: str, state: str, standing: bool = False) -> str:
+    return t("zh", "tables_line", table=table.id, where=t("zh", "tables_topic", topic=topic),
+             rules=rules, taken=len(table.players), n=table.rules.players,
+             state=t("zh", state)) + (t("zh", "tables_standing") if standing else "")
+
+
+def _urls(msg: FakeMessage) -> list[str | None]:
+    return [b.get("url") for row in (msg.reply_markup or {})["inline_keyboard"] for b in row]
+
+
+async def test_tables_lists_the_groups_tables_with_buttons_that_seat(tg: FakeTelegram,
+                                                                      tmp_path) -> None:
+    olga = tg.user("Olga")
+    alice, dave, erin, fay = (tg.user(n) for n in ("Alice", "Dave", "Erin", "Fay"))
+    for user in (alice, dave, fay):
+        tg.start_private(user)
+    forum = tg.forum("俱乐部", members=(alice, dave, erin, fay), owner=olga)
+    one, two = tg.create_topic(forum, "一桌"), tg.create_topic(forum, "二桌")
+    config = make_config(tg, tmp_path / "db.sqlite3", full_start_delay=0.0)
+    async with running_bot(config) as app:
+        svc = services(app)
+        asked = await command(tg, forum, dave, "/tables hunan", one)
+        assert asked.text == t("zh", "tables_usage")
+        none_here = await command(tg, forum, dave, "/tables", one)
+        assert none_here.text == t("zh", "tables_none") and not none_here.keyboard
+        await tg.send_text(erin, erin, "/start")
+        await tg.wait_reply(tg.messages(erin, include_users=True)[-1])
+        await tg.send_text(erin, erin, "/tables")
+        await tg.wait_for(lambda: tg.messages(erin)[-1].text == t("zh", "tables_none_private"))
+        await command(tg, forum, alice, "/new", one)
+        await command(tg, forum, olga, "/new hunan 4 常驻", two)
+        first, standing = svc.service.in_chat(forum.id, one), svc.service.in_chat(forum.id, two)
+        assert first is not None and standing is not None
+        # in topic one: both tables; one's seats by a press, two's by its deep link
+        listing = await command(tg, forum, dave, "/tables", one)
+        assert listing.text == "\n".join([
+            t("zh", "tables_head"), _line(first, one, "QQ跑胡子 · 3人", "tables_waiting"),
+            _line(standing, two, "湖南跑胡子 · 4人", "tables_waiting", standing=True)])
+        assert listing.keyboard == [[(t("zh", "btn_tables_seat", table=first.id),
+                                      cb.group("j", first.id, 0))],
+                                    [(t("zh", "btn_tables_seat", table=standing.id), None)]]
+        assert _urls(listing) == [None, svc.presenter.deep_link(standing.id)]
+        await tg.press_button(listing, dave, t("zh", "btn_tables_seat", table=first.id))
+        await tg.wait_for(lambda: first.seat_of(dave.id) is not None)
+        await tg.send_text(fay, fay, f"/start j{standing.id}")  # the deep link's
+        await tg.wait_for(lambda: standing.seat_of(fay.id) is not None)
+        # privately: the tables of the groups Erin plays in (here: asked /notify of)
+        await command(tg, forum, erin, "/notify", one)
+        await tg.send_text(erin, erin, "/tables")
+        await tg.wait_for(lambda: (tg.messages(erin)[-1].text or "").startswith(
+            t("zh", "tables_head_private")))
+        mine = tg.messages(erin)[-1]
+        assert mine.text.splitlines()[1:] == [  # type: ignore[union-attr]
+            t("zh", "tables_group", chat="俱乐部"),
+            _line(first, one, "QQ跑胡子 · 3人", "tables_waiting"),
+            _line(standing, two, "湖南跑胡子 · 4人", "tables_waiting", standing=True)]
+        assert [data for _, data in mine.buttons] == [cb.group("j", first.id, 0),
+                                                      cb.group("j", standing.id, 0)]
+        await tg.press_button(mine, erin, t("zh", "btn_tables_seat", table=standing.id))
+        await tg.wait_for(lambda: standing.seat_of(erin.id) is not None)
+        # a table in play: listed as such, no button, answered while its hand waits
+        for _ in range(2):
+            await tg.send_text(forum, fay, "/addbot", topic=two)
+        await tg.wait_for(lambda: standing.status == "playing", timeout=20)
+        during = await command(tg, forum, dave, "/tables", one)
+        assert during.text.splitlines()[2] == _line(  # type: ignore[union-attr]
+            standing, two, "湖南跑胡子 · 4人", "tables_running", standing=True)
+        assert [data for _, data in during.buttons] == [cb.group("j", first.id, 0)]
+        # a listing's button of a table that moved on is outdated
+        late = await tg.press_button(mine, olga, t("zh", "btn_tables_seat", table=standing.id))
+        assert late.text == t("zh", "stale") and standing.seat_of(olga.id) is None
