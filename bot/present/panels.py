@@ -185,9 +185,12 @@ class GroupPanels:
         sent = 0
         if table.standing and table.lobby_msg_id is not None and shown.lobby_text is None:
             # a standing table after a restart: its lobby afresh, the old one without buttons
+            old, table.lobby_msg_id, sent = table.lobby_msg_id, None, 1
             await self._slot(Send.LOBBY_EDIT)
-            await self.courier.edit_text(table.chat_id, table.lobby_msg_id, text, None)
-            table.lobby_msg_id, sent = None, 1
+            try:
+                await self.courier.edit_text(table.chat_id, old, text, None)
+            except BadRequest as e:  # deleted, say: the fresh one is what counts
+                log.info("table %s: its old lobby %s stays as it was: %s", table.id, old, e)
         if table.lobby_msg_id is None:
             await self._slot(Send.NEW_LOBBY)
             msg = await self.post(table, lambda: self.courier.send_message(
