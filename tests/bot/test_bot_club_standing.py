@@ -90,6 +90,8 @@ async def test_a_standing_table_plays_two_matches_across_a_restart(tg: FakeTeleg
         assert table is not None and table.standing and not table.players  # Olga need not sit
         assert table.opener_id == olga.id and svc.service.table_of_user(olga.id) is None
         rules = table.rules
+        again = await command(tg, group, olga, "/new qq 常驻", None)  # one table a topic
+        assert again.text == t("zh", "table_exists") and table.rules == rules
         await svc.presenter.idle()
         assert t("zh", "lobby_admin") in _standing_lobby(tg, group, table).text  # type: ignore[operator]
         await _play_a_match(tg, app, group, table, alice)
