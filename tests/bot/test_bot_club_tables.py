@@ -1,7 +1,8 @@
 """/tables through the real bot and a fake Telegram: in a forum topic every open table of the
 group, a line each, with a button that seats the presser at a table of this topic and the
 deep link that does at another's; privately the tables of the groups one plays in, with
-buttons that seat; a table in play is listed as such, answered while its hand waits."""
+buttons that seat; a table in play is listed as such, and /tables and /apart are answered
+while its hand waits for a decision."""
 
 from __future__ import annotations
 
@@ -82,6 +83,7 @@ async def test_tables_lists_the_groups_tables_with_buttons_that_seat(tg: FakeTel
         assert during.text.splitlines()[2] == _line(  # type: ignore[union-attr]
             standing, two, "湖南跑胡子 · 4人", "tables_running", standing=True)
         assert [data for _, data in during.buttons] == [cb.group("j", first.id, 0)]
+        assert (await command(tg, forum, olga, "/apart", two)).text == t("zh", "apart_list_none")
         # a listing's button of a table that moved on is outdated
         late = await tg.press_button(mine, olga, t("zh", "btn_tables_seat", table=standing.id))
         assert late.text == t("zh", "stale") and standing.seat_of(olga.id) is None
