@@ -150,7 +150,7 @@ ZH: dict[str, str] = {
     "flag_tianhu": "天胡",
     "settle_draw": "荒庄,本局不计分。",
     "settle_escape": "🏃 {name} 逃跑,赔每家 {points} 分。",
-    "settle_points": "{name}: {points:+d}(累计 {total:+d})",
+    "settle_points": "{name}: {points}",
     "settle_ready": "准备:{names}",
     "settle_next": "按「再来一局」继续,全桌都准备后自动开局。",
     "mingtang_item": "{name}{fan}番",
@@ -210,9 +210,7 @@ ZH: dict[str, str] = {
     "birds_none": "🐦 打鸟(不是加注):没入座的人可押一只鸟,最后一张墩牌定它跟哪一家,同输赢。",
     "birds_waiting": "🐦 下一局的鸟:{names}",
     "birds_followed": "🐦 最后一张牌定鸟跟 {name}:",
-    "birds_points": "  🐦 {name} {points:+d}",
-    "birds_shares": "  鸟钱(已计入累计):{shares}",
-    "birds_share": "{name} {points:+d}",
+    "birds_points": "  🐦 {name} {points}",
     # /calc
     "calc_usage": (
         "用法:/calc [{rule_ids}] 手牌 [门子] [+ 胡的那张牌] [自摸](默认 {default_rules} 规则)\n"
@@ -350,9 +348,8 @@ ZH: dict[str, str] = {
     "dm_over_dissolved": "🤝 本局已解散,不计分",
     # the private result of a hand, the 醒家's table picture, a bird's result, a /stop
     "result_head": "🀄 第 {table} 桌 · 第 {hand} 局结束",
-    "result_points": "你本局 {points}(累计 {total})",
-    "result_xing": "你是本局醒家,醒筹 {points}(累计 {total})",
-    "result_birds": "🐦 其中鸟钱 {points}",
+    "result_points": "你本局 {points}",
+    "result_xing": "你是本局醒家(不打牌,收醒筹):{points}",
     "xing_caption": "第 {table} 桌 · 本局你是醒家,休息一局,结算时收醒筹",
     "bird_result": "🐦 第 {table} 桌 · 第 {hand} 局:你的鸟跟 {name},{points}",
     "dm_over_voided": "⛔ 本局作废,不计分",
@@ -408,6 +405,13 @@ ZH: dict[str, str] = {
     "settings_level": "电脑 {level}",
     "addbot_usage": "用法:/addbot [弱|中|强],例:/addbot 中。加一位电脑,并把本桌电脑的水平设为它"
                     "(不写则不变,默认强)。",
+    # one set of numbers: a seat's points for the hand with their parts (engine.points)
+    "points_total": "{points}(累计 {total})",
+    "points_parts_total": "{points}(其中 {parts};累计 {total})",
+    "part_xing": "醒筹 {points}",
+    "part_birds": "打鸟 {points}",
+    "part_sep": " · ",
+    "settle_draw_xing": "荒庄:庄家 {dealer} 付醒家 {xing} 醒筹 {points},其他人不输不赢。",
     **EVENT_NAMES,
 }
 
@@ -519,7 +523,7 @@ EN: dict[str, str] = {
     "settle_plain": "平胡",
     "settle_draw": "荒庄: nobody scores.",
     "settle_escape": "🏃 {name} left (逃跑) and pays {points} to each player.",
-    "settle_points": "{name}: {points:+d} (total {total:+d})",
+    "settle_points": "{name}: {points}",
     "settle_ready": "Ready: {names}",
     "settle_next": "Press Again to play on; the next hand starts when everyone at the table is ready.",
     "flag_zimo": "自摸",
@@ -606,9 +610,7 @@ EN: dict[str, str] = {
     ),
     "birds_waiting": "🐦 Birds on the next hand: {names}",
     "birds_followed": "🐦 The last card sent the birds with {name}:",
-    "birds_points": "  🐦 {name} {points:+d}",
-    "birds_shares": "  Paid to or by the birds (in the totals): {shares}",
-    "birds_share": "{name} {points:+d}",
+    "birds_points": "  🐦 {name} {points}",
     "calc_usage": (
         "Usage: /calc [{rule_ids}] hand [melds] [+ winning card] [self] ({default_rules} by default)\n"
         "Example: /calc 一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾\n"
@@ -744,9 +746,8 @@ EN: dict[str, str] = {
     "history_dissolved": "{head} 🤝 ended (解散)",
     "dm_over_dissolved": "🤝 Hand ended (解散): no points",
     "result_head": "🀄 Table {table} · hand {hand} is over",
-    "result_points": "You: {points} this hand (total {total})",
-    "result_xing": "You were 醒家 this hand: 醒筹 {points} (total {total})",
-    "result_birds": "🐦 of which the birds: {points}",
+    "result_points": "You this hand: {points}",
+    "result_xing": "You were 醒家 this hand (no cards, you collect 醒筹): {points}",
     "xing_caption": "Table {table} · you are 醒家 this hand: you sit it out and collect 醒筹 at the settlement",
     "bird_result": "🐦 Table {table} · hand {hand}: your bird followed {name}: {points}",
     "dm_over_voided": "⛔ Hand void: no points",
@@ -805,6 +806,13 @@ EN: dict[str, str] = {
     "addbot_usage": "Usage: /addbot [弱|中|强] (or weak, medium, strong), e.g. /addbot medium. "
                     "Adds a computer player and sets every computer player at the table to "
                     "that level (unchanged if none is given; 强 strong by default).",
+    # one set of numbers: a seat's points for the hand with their parts (engine.points)
+    "points_total": "{points} (total {total})",
+    "points_parts_total": "{points} (of which {parts}; total {total})",
+    "part_xing": "醒筹 {points}",
+    "part_birds": "birds {points}",
+    "part_sep": ", ",
+    "settle_draw_xing": "荒庄: the dealer {dealer} pays the 醒家 {xing} {points} (醒筹); nobody else wins or loses.",
     **EVENT_NAMES,
 }
 
