@@ -44,7 +44,7 @@ ZH: dict[str, str] = {
     "cmd_help": "帮助",
     "cmd_rules": "规则简介",
     "cmd_start": "开始使用",
-    "cmd_lang": "群语言:/lang zh 或 /lang en(管理员)",
+    "cmd_lang": "语言:/lang zh 或 /lang en(私聊里设自己的,群里由管理员设本群的)",
     "cmd_rank": "排行榜(各规则分开;/rank hunan、/rank all 看总榜)",
     "cmd_me": "我的战绩",
     "cmd_history": "本群最近的牌局",
@@ -330,12 +330,12 @@ ZH: dict[str, str] = {
     "review_busy": "🔍 这一局的复盘正在生成。",
     "review_foreign": "只能复盘你自己打过的牌局。",
     "review_title": "🔍 第 {table} 桌第 {hand} 局复盘(编号 {id})",
-    "review_rating": "评分:{rating}/100(100 = 每一步都和强者一样好)",
+    "review_rating": "评分:{rating}/100(100 = 每一步都和强电脑一样好;作参考:随机乱打约 {random},电脑 弱 约 {weak}、中 约 {medium})",
     "review_unrated": "这一局没有需要你选择的时候,没有评分。",
     "review_costliest": "代价最大的几步:",
-    "review_moment": "· 第 {step} 步:{played},更好:{better},少约 {loss} 分",
+    "review_moment": "· 第 {step} 步:{played}(应{better}),约少 {loss} 分{pic}",
     "review_flawless": "没有一步比强者的选择差。",
-    "review_pictures": "下面 {n} 张图:标记的时刻,是你当时看到的牌桌。",
+    "review_pictures": "下面 {n} 张图(📷),是你当时看到的牌桌:只画少了 {costly} 分以上、放弃胡牌或拆了听的时刻,最多 {most} 张。",
     "review_step": "第 {step} 步",
     "card_name": "{name} · {rules}",
     # votes (解散, replacing an absent seat), /notify and 添加到群组
@@ -412,6 +412,11 @@ ZH: dict[str, str] = {
     "part_birds": "打鸟 {points}",
     "part_sep": " · ",
     "settle_draw_xing": "荒庄:庄家 {dealer} 付醒家 {xing} 醒筹 {points},其他人不输不赢。",
+    # /lang zh|en in the private chat: the player's own language
+    "lang_set_private": "你的语言已设为中文:私聊、手牌、结果和复盘都用中文(群里的语言由群管理员设)。",
+    "lang_usage_private": "用法:/lang zh 或 /lang en,设置你自己的语言(私聊、结果、复盘);群的语言由群管理员在群里设。",
+    # 复盘 as coaching: why a moment listed has no picture
+    "review_no_pictures": "这几步都只少了不到 {costly} 分,没有配图(只画少了 {costly} 分以上、放弃胡牌或拆了听的时刻)。",
     **EVENT_NAMES,
 }
 
@@ -424,7 +429,7 @@ EN: dict[str, str] = {
     "cmd_help": "help",
     "cmd_rules": "the rules in short",
     "cmd_start": "start",
-    "cmd_lang": "group language: /lang zh or /lang en (admins)",
+    "cmd_lang": "language: /lang zh or /lang en (privately your own; in a group, admins set the group's)",
     "cmd_rank": "leaderboard per rule set (/rank hunan; /rank all: all groups)",
     "cmd_me": "my record",
     "cmd_history": "this group's last hands",
@@ -728,13 +733,14 @@ EN: dict[str, str] = {
     "review_busy": "🔍 This hand's review is on its way.",
     "review_foreign": "You can only review a hand you sat at.",
     "review_title": "🔍 复盘 of table {table}, hand {hand} (id {id})",
-    "review_rating": "Rating: {rating}/100 (100 = every choice as good as the strong player's)",
+    "review_rating": "Rating: {rating}/100 (100 = every choice as good as the strong computer's; for reference: random play ≈ {random}, computer 弱 weak ≈ {weak}, 中 medium ≈ {medium})",
     "review_unrated": "You had no choice to make in this hand: no rating.",
     "review_costliest": "The costliest moments:",
-    "review_moment": "· Step {step}: {played}; better: {better}; about {loss} points lost",
+    "review_moment": "· Step {step}: {played} (better: {better}), about {loss} points lost{pic}",
     "review_flawless": "No choice was worse than the strong player's.",
-    "review_pictures": "Below, {n} {n:plural:picture:pictures} of the flagged moments, the "
-                       "table as you saw it then.",
+    "review_pictures": "Below, {n} {n:plural:picture:pictures} (📷) of the table as you saw it "
+                       "then: only moments that lost {costly} points or more, declined a 胡 or "
+                       "broke 听 are drawn, at most {most}.",
     "review_step": "Step {step}",
     "card_name": "{name} · {rules}",
     # votes (解散, replacing an absent seat), /notify and 添加到群组
@@ -813,6 +819,11 @@ EN: dict[str, str] = {
     "part_birds": "birds {points}",
     "part_sep": ", ",
     "settle_draw_xing": "荒庄: the dealer {dealer} pays the 醒家 {xing} {points} (醒筹); nobody else wins or loses.",
+    # /lang zh|en in the private chat: the player's own language
+    "lang_set_private": "Your language is now English: your private chat, hand, results and 复盘 (a group's language is set by its admins).",
+    "lang_usage_private": "Usage: /lang zh or /lang en sets your own language (private chat, results, 复盘); a group's admins set the group's in the group.",
+    # 复盘 as coaching: why a moment listed has no picture
+    "review_no_pictures": "These moments each lost less than {costly} points: no pictures (only moments that lost {costly} or more, declined a 胡 or broke 听 are drawn).",
     **EVENT_NAMES,
 }
 

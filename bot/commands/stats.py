@@ -261,7 +261,7 @@ def history_text(items: list[tuple[PlayedHand, Outcome]], lang: str) -> str:
         return t(lang, "history_empty")
     lines = [t(lang, "history_title", n=len(items))]
     for played, outcome in items:
-        head = t(lang, "history_hand", no=played.no, table=played.table_id,
+        head = t(lang, "history_hand", no=played.no, table=played.table_number,
                  hand=played.table_no)
         points = " · ".join(f"{name} {signed(p)}" for name, p in zip(played.names, played.points,
                                                                  strict=True))

@@ -159,6 +159,7 @@ class TableService:
                 await tx.update_table(table_id, match_hands=match_hands)
             return Table(table_id, chat_id, opener.user_id, rules.default_base,
                          TableStatus.LOBBY, None, 0, 0, thread_id=thread_id,
+                         no=await tx.table_number(table_id),
                          players={0: Player(opener.user_id, opener.name, opener.lang)},
                          rules=rules, match_hands=match_hands)
         return await self.work.add(create)

@@ -363,7 +363,7 @@ async def test_a_hunan_table_of_four_whose_xing_follows_the_group_table_privatel
         group_photo = tg.message(group, table.current.group_msg_id)
         [bob_photo] = [m for m in tg.messages(bob) if m.photo_bytes]
         assert bob_photo.photo_bytes == group_photo.photo_bytes  # the group's picture
-        assert bob_photo.caption.startswith(t("zh", "xing_caption", table=table.id))
+        assert bob_photo.caption.startswith(t("zh", "xing_caption", table=table.no))
         assert group_photo.caption in bob_photo.caption
     async with running_bot(config, seed=XING_SEED) as app:  # a restart in the middle
         table = services(app).service.in_chat(group.id)
@@ -481,7 +481,7 @@ def test_the_settlement_caption_words_each_rule_sets_score() -> None:
     assert f"胡息 {win.huxi} · {win.di} 囤 · 名堂 ×{win.fan}" in text
     name, times = win.mingtang[0]
     assert f"{name}×{times}" in text and "番" not in text
-    assert f"{names[xing]}(醒家·醒筹): {hunan.outcome.points[xing]:+d}" in text
+    assert f"{names[xing]}(醒家·醒筹): {signed(hunan.outcome.points[xing])}" in text
     four14 = _won("four14", lambda o: o.fed_by is not None)
     text = caption(four14)
     assert f"{names[four14.outcome.fed_by]} 点炮" in text and "醒家" not in text

@@ -45,7 +45,7 @@ def result_text(table: Table, record: HandRecord, seat: int, lang: str, *, total
     assert outcome is not None
     xing = seat == outcome.xing
     points = points_text(seat_points(record, hand_birds)[seat], total, lang, xing=xing)
-    lines = [t(lang, "result_head", table=table.id, hand=record.table_no),
+    lines = [t(lang, "result_head", table=table.no, hand=record.table_no),
              t(lang, "result_xing" if xing else "result_points", points=points),
              " · ".join(outcome_lines(record, lang))]
     if live:
@@ -58,11 +58,11 @@ def bird_result_text(table: Table, record: HandRecord, bird: BirdRow, lang: str)
     and how the hand ended."""
     assert bird.points is not None
     followed = record.names[bird.seat] if bird.seat is not None else "—"
-    return "\n".join((t(lang, "bird_result", table=table.id, hand=record.table_no, name=followed,
+    return "\n".join((t(lang, "bird_result", table=table.no, hand=record.table_no, name=followed,
                         points=signed(bird.points)),
                       " · ".join(outcome_lines(record, lang))))
 
 
 def voided_text(table: Table, record: HandRecord, stopper: str, lang: str) -> str:
     """The hand was voided by /stop: who stopped the table, and that the hand does not count."""
-    return t(lang, "voided_dm", name=stopper, table=table.id, hand=record.table_no)
+    return t(lang, "voided_dm", name=stopper, table=table.no, hand=record.table_no)
