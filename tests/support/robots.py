@@ -42,9 +42,10 @@ async def one_human_two_computers(tg: FakeTelegram, app: Application):  # type: 
 async def alice_plays(tg: FakeTelegram, app, alice: FakeUser, table: Table,  # type: ignore[no-untyped-def]
                       rng: random.Random, hint: bool = False,
                       until: Callable[[], bool] = lambda: False,
-                      lang: str = "zh") -> tuple[int, bool]:
-    """Alice presses offered buttons (mostly the policy's, sometimes another) until the hand
-    ends (or ``until()``); the computers play in between; her buttons speak ``lang``. With ``hint`` she first asks for 提示 once, when
+                      lang: str = "zh", sensible: float = 0.8) -> tuple[int, bool]:
+    """Alice presses offered buttons (the policy's with probability ``sensible``, else any)
+    until the hand ends (or ``until()``); the computers play in between; her buttons speak
+    ``lang``. With ``hint`` she first asks for 提示 once, when
     nobody else has a decision pending. Returns how many buttons she pressed and whether she
     asked for the hint."""
     svc = services(app)
@@ -69,7 +70,7 @@ async def alice_plays(tg: FakeTelegram, app, alice: FakeUser, table: Table,  # t
             hinted = True
         view = table.current.hand.private_view(0)
         # the hand may have moved past her since the buttons were read: press one anyway
-        if rng.random() < 0.8 and view.legal:
+        if rng.random() < sensible and view.legal:
             wanted = A.label(policy.choose(view, public(table)), lang)
             data = next(d for text, d in buttons if text == wanted)
         else:
