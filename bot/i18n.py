@@ -411,7 +411,7 @@ ZH: dict[str, str] = {
     "part_xing": "醒筹 {points}",
     "part_birds": "打鸟 {points}",
     "part_sep": " · ",
-    "settle_draw_xing": "荒庄:庄家 {dealer} 付醒家 {xing} 醒筹 {points},其他人不输不赢。",
+    "settle_draw_xing": "荒庄:庄家 {dealer} 付醒家 {xing} 醒筹 {points}。",
     # /lang zh|en in the private chat: the player's own language
     "lang_set_private": "你的语言已设为中文:私聊、手牌、结果和复盘都用中文(群里的语言由群管理员设)。",
     "lang_usage_private": "用法:/lang zh 或 /lang en,设置你自己的语言(私聊、结果、复盘);群的语言由群管理员在群里设。",
@@ -818,7 +818,7 @@ EN: dict[str, str] = {
     "part_xing": "醒筹 {points}",
     "part_birds": "birds {points}",
     "part_sep": ", ",
-    "settle_draw_xing": "荒庄: the dealer {dealer} pays the 醒家 {xing} {points} (醒筹); nobody else wins or loses.",
+    "settle_draw_xing": "荒庄: the dealer {dealer} pays the 醒家 {xing} {points} (醒筹).",
     # /lang zh|en in the private chat: the player's own language
     "lang_set_private": "Your language is now English: your private chat, hand, results and 复盘 (a group's language is set by its admins).",
     "lang_usage_private": "Usage: /lang zh or /lang en sets your own language (private chat, results, 复盘); a group's admins set the group's in the group.",
