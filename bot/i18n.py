@@ -44,7 +44,7 @@ ZH: dict[str, str] = {
     "cmd_help": "帮助",
     "cmd_rules": "规则简介",
     "cmd_start": "开始使用",
-    "cmd_lang": "群语言:/lang zh 或 /lang en(管理员)",
+    "cmd_lang": "语言:/lang zh 或 /lang en(私聊里设自己的,群里由管理员设本群的)",
     "cmd_rank": "排行榜(各规则分开;/rank hunan、/rank all 看总榜)",
     "cmd_me": "我的战绩",
     "cmd_history": "本群最近的牌局",
@@ -150,7 +150,7 @@ ZH: dict[str, str] = {
     "flag_tianhu": "天胡",
     "settle_draw": "荒庄,本局不计分。",
     "settle_escape": "🏃 {name} 逃跑,赔每家 {points} 分。",
-    "settle_points": "{name}: {points:+d}(累计 {total:+d})",
+    "settle_points": "{name}: {points}",
     "settle_ready": "准备:{names}",
     "settle_next": "按「再来一局」继续,全桌都准备后自动开局。",
     "mingtang_item": "{name}{fan}番",
@@ -210,9 +210,7 @@ ZH: dict[str, str] = {
     "birds_none": "🐦 打鸟(不是加注):没入座的人可押一只鸟,最后一张墩牌定它跟哪一家,同输赢。",
     "birds_waiting": "🐦 下一局的鸟:{names}",
     "birds_followed": "🐦 最后一张牌定鸟跟 {name}:",
-    "birds_points": "  🐦 {name} {points:+d}",
-    "birds_shares": "  鸟钱(已计入累计):{shares}",
-    "birds_share": "{name} {points:+d}",
+    "birds_points": "  🐦 {name} {points}",
     # /calc
     "calc_usage": (
         "用法:/calc [{rule_ids}] 手牌 [门子] [+ 胡的那张牌] [自摸](默认 {default_rules} 规则)\n"
@@ -332,12 +330,12 @@ ZH: dict[str, str] = {
     "review_busy": "🔍 这一局的复盘正在生成。",
     "review_foreign": "只能复盘你自己打过的牌局。",
     "review_title": "🔍 第 {table} 桌第 {hand} 局复盘(编号 {id})",
-    "review_rating": "评分:{rating}/100(100 = 每一步都和强者一样好)",
+    "review_rating": "评分:{rating}/100(100 = 每一步都和强电脑一样好;作参考:随机乱打约 {random},电脑 弱 约 {weak}、中 约 {medium})",
     "review_unrated": "这一局没有需要你选择的时候,没有评分。",
     "review_costliest": "代价最大的几步:",
-    "review_moment": "· 第 {step} 步:{played},更好:{better},少约 {loss} 分",
+    "review_moment": "· 第 {step} 步:{played}(应{better}),约少 {loss} 分{pic}",
     "review_flawless": "没有一步比强者的选择差。",
-    "review_pictures": "下面 {n} 张图:标记的时刻,是你当时看到的牌桌。",
+    "review_pictures": "下面 {n} 张图(📷),是你当时看到的牌桌:只画少了 {costly} 分以上、放弃胡牌或拆了听的时刻,最多 {most} 张。",
     "review_step": "第 {step} 步",
     "card_name": "{name} · {rules}",
     # votes (解散, replacing an absent seat), /notify and 添加到群组
@@ -350,9 +348,8 @@ ZH: dict[str, str] = {
     "dm_over_dissolved": "🤝 本局已解散,不计分",
     # the private result of a hand, the 醒家's table picture, a bird's result, a /stop
     "result_head": "🀄 第 {table} 桌 · 第 {hand} 局结束",
-    "result_points": "你本局 {points}(累计 {total})",
-    "result_xing": "你是本局醒家,醒筹 {points}(累计 {total})",
-    "result_birds": "🐦 其中鸟钱 {points}",
+    "result_points": "你本局 {points}",
+    "result_xing": "你是本局醒家(不打牌,收醒筹):{points}",
     "xing_caption": "第 {table} 桌 · 本局你是醒家,休息一局,结算时收醒筹",
     "bird_result": "🐦 第 {table} 桌 · 第 {hand} 局:你的鸟跟 {name},{points}",
     "dm_over_voided": "⛔ 本局作废,不计分",
@@ -446,6 +443,18 @@ ZH: dict[str, str] = {
     "apart_list_none": "本群没有设定不同桌的玩家。",
     "apart_pair": "{a} — {b}",
     "apart_refused": "你不能坐这一桌:群管理员设定你和 {name} 不同桌。",
+    # one set of numbers: a seat's points for the hand with their parts (engine.points)
+    "points_total": "{points}(累计 {total})",
+    "points_parts_total": "{points}(其中 {parts};累计 {total})",
+    "part_xing": "醒筹 {points}",
+    "part_birds": "打鸟 {points}",
+    "part_sep": " · ",
+    "settle_draw_xing": "荒庄:庄家 {dealer} 付醒家 {xing} 醒筹 {points}。",
+    # /lang zh|en in the private chat: the player's own language
+    "lang_set_private": "你的语言已设为中文:私聊、手牌、结果和复盘都用中文(群里的语言由群管理员设)。",
+    "lang_usage_private": "用法:/lang zh 或 /lang en,设置你自己的语言(私聊、结果、复盘);群的语言由群管理员在群里设。",
+    # 复盘 as coaching: why a moment listed has no picture
+    "review_no_pictures": "这几步都只少了不到 {costly} 分,没有配图(只画少了 {costly} 分以上、放弃胡牌或拆了听的时刻)。",
     **EVENT_NAMES,
 }
 
@@ -458,7 +467,7 @@ EN: dict[str, str] = {
     "cmd_help": "help",
     "cmd_rules": "the rules in short",
     "cmd_start": "start",
-    "cmd_lang": "group language: /lang zh or /lang en (admins)",
+    "cmd_lang": "language: /lang zh or /lang en (privately your own; in a group, admins set the group's)",
     "cmd_rank": "leaderboard per rule set (/rank hunan; /rank all: all groups)",
     "cmd_me": "my record",
     "cmd_history": "this group's last hands",
@@ -557,7 +566,7 @@ EN: dict[str, str] = {
     "settle_plain": "平胡",
     "settle_draw": "荒庄: nobody scores.",
     "settle_escape": "🏃 {name} left (逃跑) and pays {points} to each player.",
-    "settle_points": "{name}: {points:+d} (total {total:+d})",
+    "settle_points": "{name}: {points}",
     "settle_ready": "Ready: {names}",
     "settle_next": "Press Again to play on; the next hand starts when everyone at the table is ready.",
     "flag_zimo": "自摸",
@@ -644,9 +653,7 @@ EN: dict[str, str] = {
     ),
     "birds_waiting": "🐦 Birds on the next hand: {names}",
     "birds_followed": "🐦 The last card sent the birds with {name}:",
-    "birds_points": "  🐦 {name} {points:+d}",
-    "birds_shares": "  Paid to or by the birds (in the totals): {shares}",
-    "birds_share": "{name} {points:+d}",
+    "birds_points": "  🐦 {name} {points}",
     "calc_usage": (
         "Usage: /calc [{rule_ids}] hand [melds] [+ winning card] [self] ({default_rules} by default)\n"
         "Example: /calc 一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾\n"
@@ -764,13 +771,14 @@ EN: dict[str, str] = {
     "review_busy": "🔍 This hand's review is on its way.",
     "review_foreign": "You can only review a hand you sat at.",
     "review_title": "🔍 复盘 of table {table}, hand {hand} (id {id})",
-    "review_rating": "Rating: {rating}/100 (100 = every choice as good as the strong player's)",
+    "review_rating": "Rating: {rating}/100 (100 = every choice as good as the strong computer's; for reference: random play ≈ {random}, computer 弱 weak ≈ {weak}, 中 medium ≈ {medium})",
     "review_unrated": "You had no choice to make in this hand: no rating.",
     "review_costliest": "The costliest moments:",
-    "review_moment": "· Step {step}: {played}; better: {better}; about {loss} points lost",
+    "review_moment": "· Step {step}: {played} (better: {better}), about {loss} points lost{pic}",
     "review_flawless": "No choice was worse than the strong player's.",
-    "review_pictures": "Below, {n} {n:plural:picture:pictures} of the flagged moments, the "
-                       "table as you saw it then.",
+    "review_pictures": "Below, {n} {n:plural:picture:pictures} (📷) of the table as you saw it "
+                       "then: only moments that lost {costly} points or more, declined a 胡 or "
+                       "broke 听 are drawn, at most {most}.",
     "review_step": "Step {step}",
     "card_name": "{name} · {rules}",
     # votes (解散, replacing an absent seat), /notify and 添加到群组
@@ -782,9 +790,8 @@ EN: dict[str, str] = {
     "history_dissolved": "{head} 🤝 ended (解散)",
     "dm_over_dissolved": "🤝 Hand ended (解散): no points",
     "result_head": "🀄 Table {table} · hand {hand} is over",
-    "result_points": "You: {points} this hand (total {total})",
-    "result_xing": "You were 醒家 this hand: 醒筹 {points} (total {total})",
-    "result_birds": "🐦 of which the birds: {points}",
+    "result_points": "You this hand: {points}",
+    "result_xing": "You were 醒家 this hand (no cards, you collect 醒筹): {points}",
     "xing_caption": "Table {table} · you are 醒家 this hand: you sit it out and collect 醒筹 at the settlement",
     "bird_result": "🐦 Table {table} · hand {hand}: your bird followed {name}: {points}",
     "dm_over_voided": "⛔ Hand void: no points",
@@ -889,6 +896,18 @@ EN: dict[str, str] = {
     "apart_list_none": "Nobody is kept apart in this group.",
     "apart_pair": "{a} — {b}",
     "apart_refused": "You cannot sit at this table: a group admin keeps you apart from {name}.",
+    # one set of numbers: a seat's points for the hand with their parts (engine.points)
+    "points_total": "{points} (total {total})",
+    "points_parts_total": "{points} (of which {parts}; total {total})",
+    "part_xing": "醒筹 {points}",
+    "part_birds": "birds {points}",
+    "part_sep": ", ",
+    "settle_draw_xing": "荒庄: the dealer {dealer} pays the 醒家 {xing} {points} (醒筹).",
+    # /lang zh|en in the private chat: the player's own language
+    "lang_set_private": "Your language is now English: your private chat, hand, results and 复盘 (a group's language is set by its admins).",
+    "lang_usage_private": "Usage: /lang zh or /lang en sets your own language (private chat, results, 复盘); a group's admins set the group's in the group.",
+    # 复盘 as coaching: why a moment listed has no picture
+    "review_no_pictures": "These moments each lost less than {costly} points: no pictures (only moments that lost {costly} or more, declined a 胡 or broke 听 are drawn).",
     **EVENT_NAMES,
 }
 

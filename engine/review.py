@@ -12,7 +12,8 @@ verdict uses a card the seat could not see, nor anything that happened later.
   the seat played a best one), in the strong player's units (roughly points per hand).
 * **rating** of a seat, 0–100: ``100 / (1 + mean loss per decision / RATING_SCALE)``, rounded.
   Playing like the strong player everywhere gives 100; losing ``RATING_SCALE`` points a
-  decision on average gives 50. ``None`` for a seat that had no real decision.
+  decision on average gives 50; random play scores about 16, the weak computer player 25
+  and the medium one 60 (``RATING_ANCHORS``, which the 复盘's text quotes). ``None`` for a seat that had no real decision.
 * **flags** (``Flag.kind``):
 
   - ``missed_win``: 胡 was legal and the seat did something else — every such decision, with
@@ -43,7 +44,11 @@ from engine.state import Hand
 from engine.ting import ting
 from engine.views import Event, OfferHow, PrivateView, Win
 
-RATING_SCALE = 0.5  # mean loss per decision (points) at which the rating is 50; random play ≈ 30
+RATING_SCALE = 0.5  # mean loss per decision (points) at which the rating is 50
+# What the rating gives random play and the weak and medium computer players (the strong one,
+# judged by itself, scores 100): the medians over seeded deals of every rule set, measured
+# by bench/bench_review_rating.py; the 复盘's text quotes them as the rating's anchor.
+RATING_ANCHORS = {"random": 16, "weak": 25, "medium": 60}
 COSTLY_LOSS = 2.0  # points: a choice at least this far below the best is flagged costly
 TOP = 3  # moments the bot shows a player
 KINDS = ("missed_win", "broke_ting", "costly")
@@ -54,7 +59,7 @@ _TEXTS = {
         "missed_agree": "；强者也会等",
         "missed_disagree": "；强者会胡",
         "broke_ting": "拆了听：{played} 后不再听牌；{better} 仍听 {waits}",
-        "costly": "{played} 比 {better} 少约 {loss} 分",
+        "costly": "{played}(应{better}),约少 {loss} 分",
         "sep": "、",
     },
     "en": {
@@ -62,7 +67,7 @@ _TEXTS = {
         "missed_agree": "; the strong player would wait too",
         "missed_disagree": "; the strong player would win",
         "broke_ting": "Broke 听: after {played} the hand is no longer 听; {better} kept it 听 on {waits}",
-        "costly": "About {loss} points lost: {played} where {better} was better",
+        "costly": "About {loss} points lost: {played} (better: {better})",
         "sep": " ",
     },
 }
@@ -79,6 +84,12 @@ class Decision:
     best: str  # the strong player's choice (the first best in legal order)
     played: str
     view: PrivateView  # what the seat could see, for the picture of this moment
+
+    @property
+    def move_no(self) -> int:
+        """The move's number as players read it, counted from 1: the /replay step that
+        shows it played (``step`` is its index in the log)."""
+        return self.step + 1
 
     @property
     def value(self) -> Mapping[str, float]:

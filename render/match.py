@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from engine.points import signed as signed_text
 from render import theme as T
 from render.scene import Box, Rect, Scene, render
 from render.strings import match_pages
@@ -146,7 +147,7 @@ def _hand_row(scene: Scene, s: Mapping[str, str], i: int, hand: MatchHand, y: in
     for p, points in enumerate(hand.points):
         x = M + NO_W + p * col_w
         ink = T.WIN if points > 0 else T.LOSS if points < 0 else T.TEXT_DIM
-        scene.text(x + col_w // 2 + 18, mid, f"{points:+,}" if points else "0", CELL_PX, ink,
+        scene.text(x + col_w // 2 + 18, mid, signed_text(points), CELL_PX, ink,
                    bold=True, anchor="rm", max_width=col_w // 2 + 10)
         mark = s["zimo_mark"] if hand.winner == p and hand.zimo else \
             s["win_mark"] if hand.winner == p else s["escape_mark"] if hand.escaper == p else ""
@@ -164,7 +165,7 @@ def _sum_row(scene: Scene, label: str, values: Sequence[int], y: int, col_w: int
         x = M + NO_W + p * col_w
         ink = (T.WIN if v > 0 else T.LOSS if v < 0 else T.TEXT) if signed else \
             T.GOLD if p in gold else T.TEXT
-        text = (f"{v:+,}" if v else "0") if signed else str(v)
+        text = signed_text(v) if signed else str(v)
         scene.text(x + col_w // 2 + 18, mid, text, CELL_PX + 4 if signed else CELL_PX, ink,
                    bold=True, anchor="rm", max_width=col_w // 2 + 10)
 

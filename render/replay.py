@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
+from engine.points import signed
 from engine.replay import ReplayFrame
 from engine.views import Event, OfferHow, OutcomeKind, PrivateView, PublicView
 from render import fonts
@@ -276,7 +277,7 @@ def _title(
     if o is not None:
         pts = o.points[i]
         ink = T.WIN if pts > 0 else T.LOSS if pts < 0 else T.TEXT
-        text = f"{pts:+d}" if pts else "0"
+        text = signed(pts)
         scene.text(right, mid, text, 24, ink, bold=True, anchor="rm")
         right -= round(fonts.font(24, True).getlength(text)) + 16
     if _is_xing(view):

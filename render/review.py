@@ -6,10 +6,11 @@ seat's hand face up and every other seat only as the seat saw it — hand counts
 hidden melds as backs, discards. So unlike the /replay picture of a finished hand, which shows
 every hand, it cannot show a card the seat could not see then.
 
-The header: 复盘 · 第 k/n 步 (k as in /replay: the frame before the seat's action), what the
-seat played and the better move, and the moment's flag texts. In the picture the better
-discard is outlined in green in the hand, the discard played in red; a better 吃, 碰, 胡 or 过
-outlines the card on offer.
+The header: 复盘 · 第 k/n 步 (k counted from 1: the move's number, the /replay step that
+shows it played; the picture is the table just before it), what the seat played and the
+better move, and the moment's flag texts. In the picture the better discard is outlined in
+green in the hand, the discard played in red; a better 吃, 碰 or 胡 outlines the card on
+offer in green; a better 过 labels it 过 in green, with the take played outlined in red.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from render import theme as T
 from render.hand import WIDTH, layout_hand
 from render.scene import Box, CardSlot, Item, Rect, Scene, Text, render
 from render.strings import pages
+from render.widgets import pill
 
 M = 16
 TITLE_PX = 32
@@ -37,6 +39,7 @@ FLAG_LINES = 2  # lines at most per flag text
 BETTER: T.RGB = (60, 230, 140)  # the better move: its line and its card's outline
 PLAYED: T.RGB = (255, 96, 84)  # the move played, where it was not the better one
 OUTLINE = 6
+PASS_PX = 24  # the 过 label of a better pass
 FORMAT = "PNG"  # sent once, with text to read: PNG keeps it sharp
 # The header is drawn in the Regular face: the Bold subset holds only the string tables'
 # characters (scripts/make_font.py), the Regular one the common hanzi these texts use.
@@ -70,7 +73,7 @@ def layout_moment(
     head = 20 + TITLE_PX + 16 + LINE_H + len(flag_lines) * LINE_H + 14
     inner = layout_hand(view, names, lang, ting=ting(get_rule_set(view.public.rule_set), view))
     scene = Scene(WIDTH, head + inner.height)
-    step = pages(lang)["replay_step"].format(k=decision.step, n=total)
+    step = pages(lang)["replay_step"].format(k=decision.move_no, n=total)
     scene.text(M, 20 + TITLE_PX // 2, f"{words['title']} · {step}", TITLE_PX, T.GOLD,
                anchor="lm")
     y = 20 + TITLE_PX + 16 + LINE_H // 2
@@ -86,11 +89,29 @@ def layout_moment(
     for item in inner.items:
         scene.add(_moved(item, head))
     scene.named.update({k: _down(r, head) for k, r in inner.named.items()})
-    if better is not None:
+    if better is not None and A.parse(better).kind == "pass":
+        _pass_mark(scene, decision)
+        _outline(scene, decision, decision.played, PLAYED)  # the 吃, 碰 or 胡 it should not have
+    elif better is not None:
         _outline(scene, decision, better, BETTER)
         if A.parse(decision.played).kind == "discard":
             _outline(scene, decision, decision.played, PLAYED)
     return scene
+
+
+def _pass_mark(scene: Scene, decision: Decision) -> None:
+    """A better 过: a green 过 label on the card on offer, over its lower part (a green frame
+    would read as a card to take; under the card it would cover the hand)."""
+    slot = marked_slot(scene, decision, A.PASS)
+    if slot is None:
+        return
+    label = A.label(A.PASS, "zh")  # the game term alone: "过 Pass" is wider than the card
+    w = round(fonts.font(PASS_PX, bold=True).getlength(label)) + PASS_PX
+    v = slot.visible
+    h = round(PASS_PX * 1.5)
+    rect = pill(scene, v.x + (v.w - w) // 2, v.bottom - h - 4, label, PASS_PX, BETTER,
+                T.FELT_DARK)
+    scene.named[f"mark:{A.PASS}"] = rect
 
 
 def _outline(scene: Scene, decision: Decision, action: str, colour: T.RGB) -> None:

@@ -4,7 +4,7 @@ The title names the winner (with the 天胡/地胡/自摸/海底 marks) and the 
 shows the winner's arrangement (each group with its 胡息), the total 胡息, 底 (hunan: 囤) and
 the 名堂 with their 番 (hunan: multipliers ×n) and how the points follow; every version ends
 with each seat's points for the hand (胡, 庄, 点炮, 逃 and 醒家 marked, the 醒家's points being
-醒筹) and, when given, the running totals; then, at a table with 打鸟, the 鸟牌, the seat it
+醒筹, a part paid to or by the birds named: :mod:`engine.points`) and, when given, the running totals; then, at a table with 打鸟, the 鸟牌, the seat it
 names and each bird's points.
 """
 
@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from engine.birds import bird_seat
+from engine.points import hand_points, signed
 from engine.rules import RuleSet, get_rule_set, level_title
 from engine.views import Outcome, OutcomeKind, PublicView, Win
 from render import fonts
@@ -75,7 +76,7 @@ def layout_settlement(
         _win_body(scene, win, lines, top)
     else:
         scene.text(M, top + 10, _note(view, outcome, s), 24, T.TEXT_DIM, max_width=WIDTH - 2 * M)
-    _points(scene, view, outcome, names, totals, s, points_y)
+    _points(scene, view, outcome, names, totals, s, points_y, len(birds))
     if birds:
         _birds(scene, view, rules, names, birds, s, points_y + points_h + 16)
     return scene
@@ -211,8 +212,12 @@ def _points(
     totals: Sequence[int] | None,
     s: Mapping[str, str],
     y: int,
+    birds: int,
 ) -> None:
+    """Each seat's points for the hand (:mod:`engine.points`: with what the ``birds`` paid
+    or took, as every text of the hand says them) and, when given, his running total."""
     cols = (M + 16, POINTS_X, 620)
+    points = hand_points(get_rule_set(view.rule_set), outcome, view.dealer, birds)
     scene.add(
         Box(
             Rect(M, y, WIDTH - 2 * M, ROW_H * (len(view.seats) + 1) + 8),
@@ -229,10 +234,14 @@ def _points(
         for text, fill, ink in row_tags(view, outcome, i, s):
             x = pill(scene, x, ry + 8, text, 18, fill, ink).right + 6
         scene.name(Rect(x, ry + 4, cols[1] - 24 - x, ROW_H - 8), f"row:{i}", names[i], 24)
-        shown = _signed(scene, cols[1], ry + ROW_H // 2, outcome.points[i])
-        if i == outcome.xing:  # his points are 醒筹, not a result of play
+        shown = _signed(scene, cols[1], ry + ROW_H // 2, points[i].total)
+        # his points are 醒筹, not a result of play; a part paid to or by the birds is named
+        tags = [s["xing_chips"]] if i == outcome.xing else []
+        tags += [s["birds_part"].format(p=signed(points[i].birds))] if points[i].birds else []
+        if tags:
             sx = cols[1] + round(fonts.font(26, True).getlength(shown)) + 8
-            scene.text(sx, ry + ROW_H // 2, s["xing_chips"], 18, T.TEXT_DIM, anchor="lm")
+            scene.text(sx, ry + ROW_H // 2, " ".join(tags), 18, T.TEXT_DIM, anchor="lm",
+                       max_width=cols[2] - 8 - sx)
         if totals is not None:
             t = totals[i]
             text = scene.text(cols[2], ry + ROW_H // 2, f"{t:,}", 26, bold=True, anchor="lm")
@@ -318,7 +327,7 @@ def row_tags(
 def _signed(scene: Scene, x: int, y: int, p: int) -> str:
     """Points for the hand, signed and coloured (won red, lost blue), left-middle at (x, y)."""
     colour = T.WIN if p > 0 else T.LOSS if p < 0 else T.TEXT
-    return scene.text(x, y, f"{p:+d}" if p else "0", 26, colour, bold=True, anchor="lm")
+    return scene.text(x, y, signed(p), 26, colour, bold=True, anchor="lm")
 
 
 def render_settlement(

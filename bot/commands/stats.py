@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from bot.i18n import rule_set_name, t
 from bot.present.fairness import replay
 from bot.store import QQ_ID, PlayedHand, RankRow, Score, Store
+from engine.points import signed
 from engine.rules import RULE_SETS, level_title
 from engine.views import Outcome, OutcomeKind
 from render.leaderboard import BoardRow, render_leaderboard
@@ -260,9 +261,9 @@ def history_text(items: list[tuple[PlayedHand, Outcome]], lang: str) -> str:
         return t(lang, "history_empty")
     lines = [t(lang, "history_title", n=len(items))]
     for played, outcome in items:
-        head = t(lang, "history_hand", no=played.no, table=played.table_id,
+        head = t(lang, "history_hand", no=played.no, table=played.table_number,
                  hand=played.table_no)
-        points = " · ".join(f"{name} {p:+d}" for name, p in zip(played.names, played.points,
+        points = " · ".join(f"{name} {signed(p)}" for name, p in zip(played.names, played.points,
                                                                  strict=True))
         if outcome.kind == OutcomeKind.WIN and outcome.win is not None:
             assert outcome.winner is not None

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 
 from bot.i18n import t
 from bot.store import BirdRow
-from bot.table.birds import seat_points
 from bot.table.model import HandRecord
+from engine.points import signed
 from engine.rules import RuleSet
 
 
@@ -21,24 +21,16 @@ def waiting_line(rules: RuleSet, birds: Sequence[BirdRow], lang: str) -> str | N
 
 
 def settled_lines(record: HandRecord, birds: Sequence[BirdRow], lang: str) -> list[str]:
-    """The settlement's lines on the hand's birds: the seat the last card named, each bird's
-    points, and what the seats paid them or got from them (on top of the hand's points, in
-    the running totals)."""
+    """The settlement's lines on the hand's birds: the seat the last card named and each
+    bird's points (what the seats paid them or got from them is a part of the seats' own
+    points, :func:`bot.present.screens.words.points_text`)."""
     settled = [b for b in birds if b.points is not None]
     if not settled:
         return []
     seat = settled[0].seat
     followed = record.names[seat] if seat is not None else "—"
-    lines = [t(lang, "birds_followed", name=followed)]
-    lines += [t(lang, "birds_points", name=b.name, points=b.points) for b in settled]
-    outcome = record.hand.outcome
-    assert outcome is not None
-    shares = [(record.names[s], p - o) for s, (p, o) in
-              enumerate(zip(seat_points(record, settled), outcome.points, strict=True)) if p != o]
-    if shares:
-        lines.append(t(lang, "birds_shares", shares=" · ".join(
-            t(lang, "birds_share", name=name, points=p) for name, p in shares)))
-    return lines
+    return [t(lang, "birds_followed", name=followed),
+            *(t(lang, "birds_points", name=b.name, points=signed(b.points)) for b in settled)]
 
 
 def picture_birds(birds: Sequence[BirdRow]) -> list[tuple[str, int]]:

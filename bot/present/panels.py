@@ -169,7 +169,7 @@ class GroupPanels:
             msg_id = table.lobby_msg_id
             await self.service.remember(table, lobby_msg_id=None)
             if table.status == TableStatus.CLOSED:  # say so, even if not shown since a restart
-                text = t(lang, "lobby_closed", table=table.id)
+                text = t(lang, "lobby_closed", table=table.no)
             elif shown.lobby_text is None:
                 return 0  # not shown since a restart: leave it
             shown.lobby_text = None

@@ -45,7 +45,7 @@ def picture(played: PlayedHand, step: int, lang: str) -> bytes:
 
 
 def caption(played: PlayedHand, step: int, lang: str) -> str:
-    return t(lang, "replay_caption", no=played.no, table=played.table_id, hand=played.table_no,
+    return t(lang, "replay_caption", no=played.no, table=played.table_number, hand=played.table_no,
              step=step, total=total_steps(played))
 
 

@@ -2,10 +2,11 @@
 
 The review (``engine.review.review_hand`` of that seat alone, from its own view) costs up to
 about a second of CPU (``bench/bench_review.py``), so it is computed in a worker thread, and
-in a queue of its own beside the chat's outbox: the chat's hand messages of a new hand never
-wait behind it. Then the chat's outbox sends the text and the pictures of the flagged moments
-(:mod:`bot.present.screens.review`; drawn on the renderer's thread), paced like any answer.
-A review already on its way to a chat is not computed twice.
+its pictures of the flagged moments drawn on the renderer's thread, in a queue of its own
+beside the chat's outbox: the chat's hand messages of a new hand never wait behind it. Then
+the chat's outbox sends the text and the pictures (:mod:`bot.present.screens.review`) one a
+job, behind whatever else the chat has to send: a review pressed around 再来一局 does not hold
+back the next deal. A review already on its way to a chat is not computed twice.
 """
 
 from __future__ import annotations
@@ -13,9 +14,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from telegram.error import RetryAfter
+
 from bot.present.chats import Chats
 from bot.present.courier import Courier
-from bot.present.pacing import Send, goes_first
 from bot.present.screens.review import moment_caption, pictured, review_text
 from bot.store import PlayedHand
 from engine.review import Review, review_hand
@@ -50,34 +52,43 @@ class Reviews:
         async def compute() -> int:
             try:
                 review = await asyncio.to_thread(review_of, played, seat, lang)
+                pictures = [(await self.chats.render(render_moment, review, seat, step,
+                                                     played.names),
+                             moment_caption(review, seat, step, lang))
+                            for step in pictured(review, seat)]
             except BaseException:
                 self._pending.discard(key)
                 raise
-
-            async def deliver() -> int:
-                try:
-                    return await self._deliver(user_id, played, seat, review, lang)
-                finally:
-                    self._pending.discard(key)
-            self.chats.put(user_id, ("review", played.id), deliver)
+            text = review_text(review, seat, played, lang)
+            self._deliver(user_id, played.id, [(None, text), *pictures])
             return 0  # nothing sent here: nothing to pace
         self.chats.put(("review", user_id), played.id, compute)
         return True
 
-    async def _deliver(self, user_id: int, played: PlayedHand, seat: int, review: Review,
-                       lang: str) -> int:
-        """The text, then one picture per flagged moment; returns the messages sent."""
-        await self._slot(user_id)
-        await self.courier.send_message(user_id, review_text(review, seat, played, lang))
-        sent = 1
-        for step in pictured(review, seat):
-            picture = await self.chats.render(render_moment, review, seat, step, played.names)
-            await self._slot(user_id)
-            await self.courier.send_photo(user_id, picture,
-                                          caption=moment_caption(review, seat, step, lang))
-            sent += 1
-        return sent
+    def _deliver(self, user_id: int, hand_id: int,
+                 messages: list[tuple[bytes | None, str]]) -> None:
+        """Send the review's messages (a text, then the pictures with their captions) one
+        job at a time, each queued once the one before it is sent and behind what the chat
+        sends first: a new deal's hand, buttons or result queued meanwhile goes ahead, and
+        waits at most for the one review message being sent, never the whole review (each
+        message costs the chat a second of its pace)."""
+        if not messages:
+            self._pending.discard((user_id, hand_id))
+            return
+        (photo, text), rest = messages[0], messages[1:]
 
-    async def _slot(self, user_id: int) -> None:
-        await self.chats.gate.slot(urgent=goes_first(self.chats.pacing, Send.ANSWER),
-                                   key=user_id)
+        async def one() -> int:
+            try:
+                await self.chats.gate.slot(urgent=False, key=user_id)
+                if photo is None:
+                    await self.courier.send_message(user_id, text)
+                else:
+                    await self.courier.send_photo(user_id, photo, caption=text)
+            except RetryAfter:
+                raise  # the outbox sends it again after the wait
+            except BaseException:  # refused or lost: the rest is not sent, 复盘 may be asked again
+                self._pending.discard((user_id, hand_id))
+                raise
+            self._deliver(user_id, hand_id, rest)
+            return 1
+        self.chats.outbox(user_id).put(("review", hand_id, len(rest)), one, first=False)

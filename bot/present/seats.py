@@ -162,7 +162,7 @@ class SeatMessages:
         pub, table_caption = table_screen(table, record, hand_shown.trustee, lang)
         marks = SeatMarks(frozenset(hand_shown.trustee), robots_of(record))
         image = (pub, record.names, lang, marks)
-        caption = "\n".join((t(lang, "xing_caption", table=table.id), table_caption))
+        caption = "\n".join((t(lang, "xing_caption", table=table.no), table_caption))
         msg_id = player.hand_msg_id
         if msg_id is not None and (image, (caption, None)) == (shown.image, shown.caption):
             return 0
@@ -326,7 +326,7 @@ class SeatMessages:
         await self.chats.gate.slot(urgent=goes_first(self.pacing, Send.PING), key=user_id)
         if player.ping_msg_id is not None and (user_id, player.ping_msg_id) not in self._unpinging:
             await self.courier.delete(user_id, player.ping_msg_id)
-        text = " · ".join(with_clock([t(player.lang, "ping", table=table.id)],
+        text = " · ".join(with_clock([t(player.lang, "ping", table=table.no)],
                                      self._seconds_left(table, seat), player.lang))
         msg = await self.courier.send_message(user_id, text)
         await self.service.remember_seat(table, seat, user_id, ping_msg_id=msg.message_id)

@@ -215,7 +215,8 @@ class Queries(ABC):
     async def finished_hands(self, chat_id: int, limit: int) -> list[PlayedHand]:
         """A chat's last ``limit`` finished hands, newest first."""
         rows = await self._all(
-            "SELECT h.*, t.base FROM hands h JOIN tables t ON t.id = h.table_id"
+            "SELECT h.*, t.base, t.no AS table_number"
+            " FROM hands h JOIN tables t ON t.id = h.table_id"
             " WHERE h.chat_id = ? AND h.status = 'done' ORDER BY h.id DESC LIMIT ?",
             chat_id, limit)
         return [await self._played(r) for r in rows]
@@ -248,7 +249,8 @@ class Queries(ABC):
     async def match_played(self, match_id: int) -> list[PlayedHand]:
         """A match's finished hands, in order (a hand voided by /stop is not one)."""
         rows = await self._all(
-            "SELECT h.*, t.base FROM hands h JOIN tables t ON t.id = h.table_id"
+            "SELECT h.*, t.base, t.no AS table_number"
+            " FROM hands h JOIN tables t ON t.id = h.table_id"
             " WHERE h.match_id = ? AND h.status = 'done' ORDER BY h.id", match_id)
         return [await self._played(r) for r in rows]
 
@@ -257,7 +259,8 @@ class Queries(ABC):
         found walking ``results_by_points`` down from his best result (a win is almost always
         among his first few)."""
         row = await self._one(
-            "SELECT h.*, t.base FROM results r JOIN hands h ON h.id = r.hand_id"
+            "SELECT h.*, t.base, t.no AS table_number"
+            " FROM results r JOIN hands h ON h.id = r.hand_id"
             " JOIN tables t ON t.id = h.table_id"
             " WHERE r.user_id = ? AND r.seat = h.winner AND (h.rule_set = ? OR h.rule_set LIKE ?)"
             " ORDER BY r.points DESC, r.hand_id LIMIT 1", user_id, rule_set, f"{rule_set}/%")
@@ -274,7 +277,8 @@ class Queries(ABC):
     async def played_hand(self, hand_id: int) -> tuple[int, PlayedHand] | None:
         """(the group's chat id, the hand) of a finished hand; None for any other id."""
         row = await self._one(
-            "SELECT h.*, t.base FROM hands h JOIN tables t ON t.id = h.table_id"
+            "SELECT h.*, t.base, t.no AS table_number"
+            " FROM hands h JOIN tables t ON t.id = h.table_id"
             " WHERE h.id = ? AND h.status = 'done'", hand_id)
         return None if row is None else (row["chat_id"], await self._played(row))
 
@@ -313,7 +317,8 @@ class Queries(ABC):
         """The ``last`` finished hands of one rule set ``user_id`` sat at, oldest first, read
         in three queries however many (for /me's card, which replays them)."""
         hands = await self._all(
-            "SELECT * FROM (SELECT h.*, t.base FROM results r JOIN hands h ON h.id = r.hand_id"
+            "SELECT * FROM (SELECT h.*, t.base, t.no AS table_number"
+            " FROM results r JOIN hands h ON h.id = r.hand_id"
             " JOIN tables t ON t.id = h.table_id WHERE r.user_id = ? AND h.status = 'done'"
             " AND (h.rule_set = ? OR h.rule_set LIKE ?) ORDER BY r.hand_id DESC LIMIT ?)"
             " AS last_hands ORDER BY id", user_id, rule_set, f"{rule_set}/%", last)
@@ -337,7 +342,7 @@ class Queries(ABC):
                            tuple(r["user_id"] for r in seats[h["id"]]),
                            tuple(str(r["name"]) for r in seats[h["id"]]),
                            tuple(r["points"] for r in seats[h["id"]]),
-                           h["table_id"], h["table_no"]) for h in hands]
+                           h["table_id"], h["table_no"], h["table_number"]) for h in hands]
 
     async def _played(self, row: Row) -> PlayedHand:
         log = await self._all(
@@ -352,7 +357,8 @@ class Queries(ABC):
                           tuple((r["seat"], r["action"]) for r in log),
                           tuple(r["user_id"] for r in results),
                           tuple(str(r["name"]) for r in results),
-                          tuple(r["points"] for r in results), row["table_id"], row["table_no"])
+                          tuple(r["points"] for r in results), row["table_id"], row["table_no"],
+                          row["table_number"])
 
     # --- writes outside a unit of work (bookkeeping that no game state depends on) -----
 
@@ -370,6 +376,19 @@ class Queries(ABC):
         """/quiet (``quiet``) or /quiet off: the user's pings off or on (a known user)."""
         async with self.transaction() as tx:
             await tx.exec("UPDATE users SET quiet = ? WHERE user_id = ?", int(quiet), user_id)
+
+    async def set_user_lang(self, user_id: int, lang: str) -> None:
+        """/lang zh|en in the private chat: the user's own language from now on (a known
+        user), over the one his Telegram client names (:meth:`upsert_user` keeps it)."""
+        async with self.transaction() as tx:
+            await tx.exec("UPDATE users SET lang_choice = ?, lang = ? WHERE user_id = ?",
+                          lang, lang, user_id)
+
+    async def lang_choices(self) -> dict[int, str]:
+        """The languages users chose with /lang in their private chat, by user."""
+        rows = await self._all("SELECT user_id, lang_choice FROM users"
+                               " WHERE lang_choice IS NOT NULL")
+        return {r["user_id"]: r["lang_choice"] for r in rows}
 
     async def set_chat_lang(self, chat_id: int, lang: str, title: str | None = None) -> None:
         async with self.transaction() as tx:

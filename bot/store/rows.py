@@ -65,6 +65,7 @@ class TableRow:
     bot_id: int = 0  # the bot that opened it (its Telegram id; 0: a store one bot serves alone)
     robot_level: str = "strong"  # its computer players' level (``engine.policy.LEVELS``)
     standing: bool = False  # a standing table (常驻桌): back in its lobby until /stop
+    no: int = 1  # its number in its group, what players read (第 no 桌); ``id`` names it
 
 
 @dataclass(frozen=True)
@@ -137,5 +138,6 @@ class PlayedHand:
     users: tuple[int, ...]  # by seat
     names: tuple[str, ...]  # by seat, as the users are called now
     points: tuple[int, ...]  # by seat
-    table_id: int  # what players read: 第 table_no 局 of its 第 table_id 桌 (``no`` is the id)
-    table_no: int
+    table_id: int
+    table_no: int  # what players read: 第 table_no 局 of its 第 table_number 桌 (``no``: the id)
+    table_number: int = 1  # its table's number in its group (``TableRow.no``)

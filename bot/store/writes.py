@@ -43,7 +43,7 @@ class Writes:
             "INSERT INTO users (user_id, name, username, lang, dm_ok) VALUES (?, ?, ?, ?, ?)"
             " ON CONFLICT (user_id) DO UPDATE SET name = excluded.name,"
             " username = COALESCE(excluded.username, users.username),"
-            " lang = COALESCE(excluded.lang, users.lang),"
+            " lang = COALESCE(users.lang_choice, excluded.lang, users.lang),"
             " dm_ok = CASE WHEN excluded.dm_ok > users.dm_ok THEN excluded.dm_ok"
             " ELSE users.dm_ok END, seen_at = excluded.seen_at",
             user_id, name, username, lang, int(dm_ok))
@@ -77,14 +77,18 @@ class Writes:
     async def create_table(self, chat_id: int, opener_id: int, base: int, rules: str = "qq",
                            timer: int | None = None, thread_id: int | None = None,
                            bot_id: int = 0) -> int:
-        """A new table in its lobby, owned by ``bot_id`` (0: a store one bot serves alone).
+        """A new table in its lobby, owned by ``bot_id`` (0: a store one bot serves alone),
+        numbered after the group's other tables (its ``no``: 第 1 桌 is a group's first).
         Raises :class:`PlaceTaken` when the topic has an open table already: two bots in one
         group both read the same /new, and the one whose insert comes second (on
         PostgreSQL it waits on the unique index for the first to commit) inserts nothing."""
+        await self.lock_chat(chat_id)  # its number: two bots opening tables at once
         if not await self.exec(
                 "INSERT INTO tables (chat_id, opener_id, status, base, rules, timer, thread_id,"
-                " bot_id) VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                chat_id, opener_id, base, rules, timer, thread_id, bot_id):
+                " bot_id, no) VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?,"
+                " (SELECT COALESCE(MAX(no), 0) + 1 FROM tables WHERE chat_id = ?))"
+                " ON CONFLICT DO NOTHING",
+                chat_id, opener_id, base, rules, timer, thread_id, bot_id, chat_id):
             taken = await self._conn.one(TABLE_AT, (chat_id, thread_id or 0))
             raise PlaceTaken(taken["bot_id"] if taken is not None else bot_id)
         row = await self._conn.one(TABLE_AT, (chat_id, thread_id or 0))
@@ -117,6 +121,12 @@ class Writes:
             "SELECT COALESCE(MAX(no), 0) + 1 AS n FROM hands WHERE chat_id = ?", (chat_id,))
         assert row is not None
         return int(row["n"])
+
+    async def table_number(self, table_id: int) -> int:
+        """A table's number in its group (第 n 桌)."""
+        row = await self._conn.one("SELECT no FROM tables WHERE id = ?", (table_id,))
+        assert row is not None, f"no table {table_id}"
+        return int(row["no"])
 
     async def lock_chat(self, chat_id: int) -> None:
         """Hold the group's hand-number lock to the end of the transaction (as
@@ -286,4 +296,4 @@ def table_row(r: Row) -> TableRow:
     return TableRow(r["id"], r["chat_id"], r["opener_id"], r["status"], r["dealer"],
                     r["draws_in_row"], r["version"], r["base"], r["lobby_msg_id"],
                     r["rules"], r["timer"], r["thread_id"], r["match_hands"], r["bot_id"],
-                    r["robot_level"], bool(r["standing"]))
+                    r["robot_level"], bool(r["standing"]), r["no"])

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from bot.store import BirdRow, Store, Tx
 from bot.table.model import HandRecord, Refusal, Table, TableStatus
 from engine.birds import bird_seat, settle_birds
+from engine.points import SeatPoints, hand_points
 
 # before a deal: in the lobby, between hands
 OPEN_STATUSES = frozenset({TableStatus.LOBBY, TableStatus.BETWEEN})
@@ -50,22 +51,20 @@ async def settle(tx: Tx, chat_id: int, record: HandRecord) -> tuple[int, ...]:
     if not users or outcome.bird_card is None:
         return outcome.points
     rules, dealer = record.hand.rules, record.hand.dealer
-    each, extra = settle_birds(rules, outcome, dealer, len(users))
+    each, _ = settle_birds(rules, outcome, dealer, len(users))
     seat = bird_seat(rules, dealer, outcome.bird_card)
     for user_id in users:
         await tx.settle_bird(record.id, chat_id, user_id, seat, each)
-    return tuple(p + e for p, e in zip(outcome.points, extra, strict=True))
+    return tuple(p.total for p in hand_points(rules, outcome, dealer, len(users)))
 
 
-def seat_points(record: HandRecord, birds: Sequence[BirdRow]) -> tuple[int, ...]:
-    """The seats' points of a finished hand as recorded: with its settled ``birds``."""
+def seat_points(record: HandRecord, birds: Sequence[BirdRow]) -> tuple[SeatPoints, ...]:
+    """The seats' points of a finished hand as recorded (:mod:`engine.points`): with its
+    settled ``birds``."""
     outcome = record.hand.outcome
     assert outcome is not None
     settled = sum(b.points is not None for b in birds)
-    if not settled or outcome.bird_card is None:
-        return outcome.points
-    _, extra = settle_birds(record.hand.rules, outcome, record.hand.dealer, settled)
-    return tuple(p + e for p, e in zip(outcome.points, extra, strict=True))
+    return hand_points(record.hand.rules, outcome, record.hand.dealer, settled)
 
 
 async def waiting(store: Store, table: Table) -> list[BirdRow]:

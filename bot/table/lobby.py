@@ -39,8 +39,8 @@ async def create(tx: Tx, bot_id: int, place: Place, opener: Person, rules: RuleS
         await tx.update_table(table_id, match_hands=match_hands, standing=int(standing))
     players = {} if standing else {0: Player(opener.user_id, opener.name, opener.lang)}
     return Table(table_id, chat_id, opener.user_id, rules.default_base, TableStatus.LOBBY,
-                 None, 0, 0, thread_id=thread_id, players=players, rules=rules,
-                 match_hands=match_hands, standing=standing)
+                 None, 0, 0, thread_id=thread_id, no=await tx.table_number(table_id),
+                 players=players, rules=rules, match_hands=match_hands, standing=standing)
 
 
 def check_seated(table: Table, user_id: int) -> int:

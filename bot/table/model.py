@@ -139,6 +139,7 @@ class Table:
     draws_in_row: int
     version: int
     thread_id: int | None = None  # its forum topic: every group message goes there
+    no: int = 1  # its number in its group, what players read (第 no 桌); ``id`` names it
     players: dict[int, Player] = field(default_factory=dict)
     current: HandRecord | None = None  # the running hand, or the last one played
     lobby_msg_id: int | None = None

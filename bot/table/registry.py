@@ -144,7 +144,7 @@ class Registry:
     async def _load_table(self, row: TableRow) -> Table:
         table = Table(row.id, row.chat_id, row.opener_id, row.base, TableStatus(row.status),
                       row.dealer, row.draws_in_row, row.version, thread_id=row.thread_id,
-                      lobby_msg_id=row.lobby_msg_id, rules=get_rule_set(row.rules),
+                      no=row.no, lobby_msg_id=row.lobby_msg_id, rules=get_rule_set(row.rules),
                       timer=row.timer, match_hands=row.match_hands,
                       robot_level=row.robot_level, standing=row.standing)
         for name, value in self._unsaved_tables.get(row.id, {}).items():
@@ -192,7 +192,7 @@ class Registry:
         assert row is not None, f"hand of unknown table {table_id}"
         return Table(row.id, row.chat_id, row.opener_id, row.base, TableStatus.CLOSED,
                      row.dealer, row.draws_in_row, row.version, thread_id=row.thread_id,
-                     rules=get_rule_set(row.rules), timer=row.timer)
+                     no=row.no, rules=get_rule_set(row.rules), timer=row.timer)
 
     async def name_lang(self, user_id: int) -> tuple[str, str]:
         user = await self.store.user(user_id)

@@ -107,7 +107,8 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
     hub.presenter, hub.timers = presenter, Timers(app.job_queue, service)
     hub.notifier = Notifier(store, presenter, service)
     votes = Votes(service, store, presenter, app.job_queue, config.vote_timeout)
-    _add_handlers(app, Env(service, presenter, store, config.default_lang, votes))
+    _add_handlers(app, Env(service, presenter, store, config.default_lang, votes,
+                           chosen_langs=await store.lang_choices()))
     app.bot_data["services"] = Services(store, service, presenter, hub, votes)
 
     for lang in CATALOGS:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from telegram import Chat, Update
+from telegram import Chat, Update, User
 from telegram.error import TelegramError
 
 from bot.i18n import CATALOGS, isolate, t
@@ -35,7 +35,7 @@ async def start(env: Env, update: Update, context: Context) -> None:
             env.say(chat, user, partial(refusal_text, r))
             return
         title = await chat_title(context, table.chat_id)
-        env.say(chat, user, lambda lang: t(lang, "joined_dm", chat=title, table=table.id))
+        env.say(chat, user, lambda lang: t(lang, "joined_dm", chat=title, table=table.no))
         return
     hand_id = replays.payload_hand(payload)
     if hand_id is not None:
@@ -65,14 +65,15 @@ async def help_(env: Env, update: Update, context: Context) -> None:
 
 
 async def lang(env: Env, update: Update, context: Context) -> None:
-    """/lang zh|en: a group admin sets the language of the group's messages."""
+    """/lang zh|en: in a group, an admin sets the language of the group's messages; in the
+    private chat, a player his own (:func:`own_lang`)."""
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
         return
-    if chat.type == Chat.PRIVATE:
-        env.say(chat, user, lambda lang: t(lang, "group_only"))
-        return
     wanted = context.args[0].lower() if context.args else ""
+    if chat.type == Chat.PRIVATE:
+        await own_lang(env, chat, user, wanted)
+        return
     thread = topic_of(update)
     if wanted not in CATALOGS:
         env.reply_group(chat, thread, "lang_usage")
@@ -82,6 +83,23 @@ async def lang(env: Env, update: Update, context: Context) -> None:
         await env.store.set_chat_lang(chat.id, wanted, chat.title)
         env.presenter.set_group_lang(chat.id, wanted)
         env.reply_group(chat, thread, "lang_set")
+
+
+async def own_lang(env: Env, chat: Chat, user: User, wanted: str) -> None:
+    """/lang zh|en privately: the player's own language, for his private chat, his hand's
+    pictures and results and his 复盘 (the group's stays the group's). Stored, so it
+    outlives a restart; a seat he holds speaks it from its next picture on."""
+    if wanted not in CATALOGS:
+        env.say(chat, user, lambda lang: t(lang, "lang_usage_private"))
+        return
+    await env.person(user, dm_ok=True)
+    await env.store.set_user_lang(user.id, wanted)
+    env.chosen_langs[user.id] = wanted
+    table = env.service.table_of_user(user.id)
+    seat = table.seat_of(user.id) if table is not None else None
+    if table is not None and seat is not None:
+        table.players[seat].lang = wanted
+    env.say(chat, user, lambda lang: t(lang, "lang_set_private"))
 
 
 async def quiet(env: Env, update: Update, context: Context) -> None:

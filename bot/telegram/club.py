@@ -25,7 +25,7 @@ def _seat_button(env: Env, table: Table) -> str | None:
 
 
 def _order(table: Table) -> tuple[int, int, int]:
-    return table.chat_id, table.thread_id or 0, table.id
+    return table.chat_id, table.thread_id or 0, table.no
 
 
 async def tables(env: Env, update: Update, context: Context) -> None:

@@ -27,7 +27,7 @@ from bot.telegram.env import Context, Env
 
 class Menu(Enum):
     """Where a command is offered. A group's administrators see the group's menu and theirs
-    (/lang, which only they may use)."""
+    (/lang, which only they may use in a group; privately anyone sets his own)."""
 
     GROUP = "group"
     ADMIN = "admin"
@@ -69,7 +69,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("quiet", chat.quiet, P),
     Command("help", chat.help_, GP),
     Command("rules", info.rules, GP),
-    Command("lang", chat.lang, A),
+    Command("lang", chat.lang, A | P),
     Command("apart", club.apart, A),
 )
 

@@ -64,9 +64,16 @@ class Env:
     store: Store
     default_lang: str
     votes: Votes | None = None  # 解散 and replacement votes (built with the job queue)
+    # the languages users chose privately (/lang zh|en), by user: read from the store at
+    # start, kept here as they change, since every reply needs its language at once
+    chosen_langs: dict[int, str] = field(default_factory=dict)
     _probes: Iterator[int] = field(default_factory=itertools.count, init=False, repr=False)
 
     def lang(self, user: User | None) -> str:
+        """The user's language: the one he chose privately (/lang), else his Telegram
+        client's."""
+        if user is not None and user.id in self.chosen_langs:
+            return self.chosen_langs[user.id]
         return lang_of(user.language_code if user else None, self.default_lang)
 
     async def person(self, user: User, dm_ok: bool = False) -> Person:

@@ -23,6 +23,7 @@ from bot.present.birds import waiting_line
 from bot.store import Score, Store
 from bot.table import HandRecord, Person, Refusal, Table, TableService, birds
 from engine.birds import bird_seat, settle_birds
+from engine.points import signed
 from engine.rules import table_rules
 
 HUNAN4 = table_rules("hunan", 4)
@@ -113,7 +114,7 @@ async def test_birds_settle_with_the_hand_zero_sum_and_count_as_birds(world) -> 
             [(u, seat, each) for u in bird_users]
         stored = list(results[record.id])
         assert stored == [p + e for p, e in zip(outcome.points, extra, strict=True)]
-        assert stored == list(birds.seat_points(record, rows))
+        assert stored == [p.total for p in birds.seat_points(record, rows)]
         assert sum(stored) + each * len(bird_users) == 0  # zero-sum, the birds counted in
         shares.append(each)
         for s, user in enumerate(record.users):
@@ -181,15 +182,15 @@ async def test_a_hunan_table_with_two_birds_through_the_bot(tg: FakeTelegram,  #
         lines = settlement.caption.splitlines()
         followed = lines.index(t("zh", "birds_followed", name=record.names[seat]))
         assert lines[followed + 1:followed + 3] == [
-            t("zh", "birds_points", name=name, points=each) for name in ("Cy", "Bob")]
+            t("zh", "birds_points", name=name, points=signed(each)) for name in ("Cy", "Bob")]
         totals = {u: outcome.points[s] + extra[s] for s, u in enumerate(record.users)}
-        for s, name in enumerate(record.names):  # the hand's points; the totals with birds
-            tail = t("zh", "settle_points", name="", points=outcome.points[s],
-                     total=totals[record.users[s]])  # the 醒家's name carries a mark
-            assert any(line.startswith(name) and line.endswith(tail) for line in lines), name
-        shares = [t("zh", "birds_share", name=record.names[s], points=e)
-                  for s, e in enumerate(extra) if e]
-        assert lines[followed + 3] == t("zh", "birds_shares", shares=" · ".join(shares))
+        for s, name in enumerate(record.names):  # the hand's points with the birds' part
+            line = next(line for line in lines if line.startswith(name))
+            birds_part = f"打鸟 {extra[s]:+d}" if extra[s] else None
+            assert line.split(": ")[1].startswith(signed(outcome.points[s] + extra[s])), line
+            assert (birds_part in line) if birds_part else "打鸟" not in line, line
+            assert line.endswith(f"累计 {signed(totals[record.users[s]])})"), line
+        shares = [e for e in extra if e]
         assert shares and each != 0
         rank = await tg.wait_reply(await tg.send_text(group, bob, "/rank"))  # the table's rules
         assert rank.caption.splitlines()[0] == t("zh", "rank_group", n=10, rules=t("zh", "rs_hunan"))

@@ -16,8 +16,9 @@ from support.robots import alice_plays
 from bot.i18n import t
 from bot.present.screens.result import bird_result_text, voided_text
 from bot.present.screens.review import review_row
-from bot.present.screens.words import outcome_lines, signed
+from bot.present.screens.words import outcome_lines
 from bot.table import Table
+from engine.points import signed
 
 NOTIFYING = frozenset({"sendMessage", "sendPhoto"})
 
@@ -53,7 +54,8 @@ async def test_each_player_gets_his_result_once_and_again_there_deals_on(
             assert notifications(tg, user, mark) == ["sendMessage"]  # the hand's end: once
             result = tg.messages(user)[-1]
             points = signed(outcome.points[seat])
-            assert t("zh", "result_points", points=points, total=points) in result.text
+            assert t("zh", "result_points", points=t("zh", "points_total", points=points,
+                                                     total=points)) in result.text
             assert won in result.text.splitlines()  # who won with what, in one line
             assert hand_message(tg, user).caption.endswith(t("zh", "dm_over"))
             results.append(result)

@@ -24,6 +24,7 @@ from support.play import (
 
 from bot.commands import rulebook
 from bot.i18n import t
+from engine.points import signed
 from engine.rules import QQ
 from engine.views import OutcomeKind
 
@@ -50,7 +51,7 @@ async def test_three_players_play_hands_to_settlement(tg: FakeTelegram, tmp_path
                 assert "荒庄" in settle.caption
             for seat, user in enumerate(users):
                 points = outcome.points[seat]
-                assert f"{user.first_name}: {points:+d}" in settle.caption
+                assert f"{user.first_name}: {signed(points)}" in settle.caption
             # every hand message is final: no action buttons left
             assert not any(action_buttons(hand_message(tg, u)) for u in users)
             if n < 2:

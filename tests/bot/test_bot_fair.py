@@ -96,7 +96,7 @@ async def test_the_exported_hand_verifies_against_the_shown_commitment(
                           rate=f"{wins:.0%}")
         history = (await group_says(users[0], "/history")).text.splitlines()
         assert history[0] == t("zh", "history_title", n=1) and \
-            history[1].startswith(f"#{record.no} 第 {table.id} 桌第 {record.table_no} 局 ")
+            history[1].startswith(f"#{record.no} 第 {table.no} 桌第 {record.table_no} 局 ")
 
 
 async def test_calc_answers_in_the_chats_language(tg: FakeTelegram, tmp_path) -> None:  # noqa: F811

@@ -28,6 +28,8 @@ from bot.present.screens.review import (
 )
 from bot.store import PlayedHand
 from bot.table import HandRecord, Table
+from engine import actions as A
+from engine.review import COSTLY_LOSS, RATING_ANCHORS
 from render.review import render_moment
 
 REVIEW = "🔍 复盘"
@@ -94,10 +96,14 @@ async def test_each_human_is_offered_his_own_review_and_nobody_elses(tg: FakeTel
         is_review(sent, played, 1)
         review = review_of(played, 1, "zh")
         mine = review.seat(1)
-        assert sent[0].text.splitlines()[1] == t("zh", "review_rating", rating=mine.rating)
-        for d in mine.costliest():
-            assert f"第 {d.step} 步" in sent[0].text
+        assert sent[0].text.splitlines()[1] == t("zh", "review_rating", rating=mine.rating,
+                                                         **RATING_ANCHORS)
+        for d in mine.costliest():  # coaching: the move counted from 1, then what it should be
+            line = f"· 第 {d.move_no} 步:{A.label(d.played)}(应{A.label(d.best)}),约少 "
+            assert line in sent[0].text
         assert 1 <= len(sent) - 1 <= MAX_PICTURES  # this hand has flagged moments of his
+        assert t("zh", "review_pictures", n=len(sent) - 1, costly=f"{COSTLY_LOSS:g}",
+                 most=MAX_PICTURES) in sent[0].text  # which moments are drawn, and why
         assert [len(tg.messages(u)) for u in (users[0], users[2])] == others  # his alone
 
         # Dora, who did not sit at the hand, presses Bob's button (its data, from her chat)

@@ -25,7 +25,6 @@ from bot.present.fairness import export_file
 from bot.present.pacing import Pacing, next_ping_after
 from bot.present.screens.group import settlement_text
 from bot.present.screens.lobby import settings_keyboard
-from bot.present.screens.words import signed
 from bot.store import MIGRATIONS, Store
 from bot.table import (
     SLOW,
@@ -38,6 +37,7 @@ from bot.table import (
 )
 from bot.telegram.lobby import new_usage, rules_from_args
 from engine import policy
+from engine.points import signed
 from engine.record import verify
 from engine.rules import QQ, RULE_SETS, get_rule_set
 from engine.simulate import play_random
@@ -363,7 +363,7 @@ async def test_a_hunan_table_of_four_whose_xing_follows_the_group_table_privatel
         group_photo = tg.message(group, table.current.group_msg_id)
         [bob_photo] = [m for m in tg.messages(bob) if m.photo_bytes]
         assert bob_photo.photo_bytes == group_photo.photo_bytes  # the group's picture
-        assert bob_photo.caption.startswith(t("zh", "xing_caption", table=table.id))
+        assert bob_photo.caption.startswith(t("zh", "xing_caption", table=table.no))
         assert group_photo.caption in bob_photo.caption
     async with running_bot(config, seed=XING_SEED) as app:  # a restart in the middle
         table = services(app).service.in_chat(group.id)
@@ -374,7 +374,7 @@ async def test_a_hunan_table_of_four_whose_xing_follows_the_group_table_privatel
         assert outcome.xing == 1 and len(outcome.points) == 4 and sum(outcome.points) == 0
         assert not table.players[1].autoplay
         settlement = tg.message(group, record.settle_msg_id)
-        assert f"Bob(醒家·醒筹): {outcome.points[1]:+d}" in settlement.caption
+        assert f"Bob(醒家·醒筹): {signed(outcome.points[1])}" in settlement.caption
         final = tg.message(group, record.group_msg_id).photo_bytes
     to_bob = [c for c in tg.calls[mark:] if c.chat_id == bob.id]
     sent = [c.method for c in to_bob if c.method.startswith("send")]
@@ -385,8 +385,9 @@ async def test_a_hunan_table_of_four_whose_xing_follows_the_group_table_privatel
     [bob_photo] = [m for m in tg.messages(bob) if m.photo_bytes]
     assert bob_photo.photo_bytes == final and not bob_photo.keyboard
     result = tg.messages(bob)[-1]
-    assert t("zh", "result_xing", points=signed(outcome.points[1]),
-             total=signed(outcome.points[1])) in result.text
+    chips = signed(outcome.points[1])
+    assert t("zh", "result_xing", points=t("zh", "points_total", points=chips,
+                                           total=chips)) in result.text
     assert not any(m.keyboard for m in tg.messages(bob) if m is not result)
     labels = [text for row in result.keyboard for text, _ in row]  # no choice of his: no 复盘
     assert labels == [t("zh", "btn_again"), t("zh", "btn_leave")]
@@ -480,7 +481,7 @@ def test_the_settlement_caption_words_each_rule_sets_score() -> None:
     assert f"胡息 {win.huxi} · {win.di} 囤 · 名堂 ×{win.fan}" in text
     name, times = win.mingtang[0]
     assert f"{name}×{times}" in text and "番" not in text
-    assert f"{names[xing]}(醒家·醒筹): {hunan.outcome.points[xing]:+d}" in text
+    assert f"{names[xing]}(醒家·醒筹): {signed(hunan.outcome.points[xing])}" in text
     four14 = _won("four14", lambda o: o.fed_by is not None)
     text = caption(four14)
     assert f"{names[four14.outcome.fed_by]} 点炮" in text and "醒家" not in text

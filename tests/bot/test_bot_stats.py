@@ -13,6 +13,7 @@ from support.stats import GROUP_1, GROUP_2, A, B, C, D, expected_totals
 
 from bot.commands import stats
 from bot.i18n import t
+from engine.points import signed
 from engine.rules import level_title
 from engine.views import OutcomeKind
 
@@ -78,7 +79,7 @@ async def test_history_lists_the_groups_last_ten_hands(played) -> None:
     assert [r.no for r in mine] == list(range(1, 13))  # the group's own numbers
     for line, record in zip(lines[1:], reversed(mine[-10:]), strict=True):
         outcome = record.hand.outcome
-        points = " · ".join(f"{n} {p:+d}" for n, p in zip(record.names, outcome.points,
+        points = " · ".join(f"{n} {signed(p)}" for n, p in zip(record.names, outcome.points,
                                                           strict=True))
         head = f"#{record.no} 第 1 桌第 {record.table_no} 局"  # group 1's table opened first
         if outcome.kind == OutcomeKind.WIN:
@@ -87,7 +88,7 @@ async def test_history_lists_the_groups_last_ten_hands(played) -> None:
         else:
             assert line == f"{head} 荒庄"
     escaped = stats.history_text(await stats.history_data(store, GROUP_2), "zh").splitlines()
-    assert hands[-1][1].no == 4 and hands[-1][1].id == 16  # group 2's fourth hand
-    assert escaped[1].startswith("#4 第 2 桌第 4 局 🏃 Di 逃跑 · ")
+    assert hands[-1][1].no == 4 and hands[-1][1].id == 16  # group 2's fourth, its 第 1 桌
+    assert escaped[1].startswith("#4 第 1 桌第 4 局 🏃 Di 逃跑 · ")
     assert stats.history_text(await stats.history_data(store, -999), "en") == \
         "No finished hands in this group yet."

@@ -51,7 +51,7 @@ def check_in_topic(tg: FakeTelegram, forum: FakeChat, table: Table, lobby: FakeM
     assert {m.message_id for m in photos} == {record.group_msg_id, record.settle_msg_id}
     picture = tg.message(forum, record.group_msg_id)
     assert picture is not None and (picture.caption or "").startswith(
-        f"第 {table.id} 桌 · 第 {record.table_no} 局")
+        f"第 {table.no} 桌 · 第 {record.table_no} 局")
 
 
 async def test_two_topics_play_two_tables_at_once_each_in_its_topic(tg: FakeTelegram,
@@ -88,7 +88,7 @@ async def test_two_topics_play_two_tables_at_once_each_in_its_topic(tg: FakeTele
                                                          topic=topic_a))
         heads = sorted(line.split(" 🏆")[0].split(" 荒庄")[0]
                        for line in history.text.splitlines()[1:])
-        assert heads == sorted(f"#{t.current.no} 第 {t.id} 桌第 1 局" for t in (a, b))
+        assert heads == sorted(f"#{t.current.no} 第 {t.no} 桌第 1 局" for t in (a, b))
     assert tg.topic_messages(forum, None) == []  # nothing in General
     check_in_topic(tg, forum, a, lobby_a)
     check_in_topic(tg, forum, b, lobby_b)
@@ -405,7 +405,7 @@ async def test_each_topics_first_hand_reads_as_its_tables_first(tg: FakeTelegram
         assert (a.current.no, b.current.no) == (1, 2)  # the group's ids stay unique
         assert (a.current.table_no, b.current.table_no) == (1, 1)
         picture = tg.message(forum, b.current.group_msg_id)
-        assert (picture.caption or "").startswith(f"第 {b.id} 桌 · 第 1 局 · 庄家")
+        assert (picture.caption or "").startswith(f"第 {b.no} 桌 · 第 1 局 · 庄家")
         dealt = [m for m in tg.messages(west[0]) if m.photo_bytes]
-        assert dealt and (dealt[-1].caption or "").startswith(f"第 {b.id} 桌 · 第 1 局 · ")
+        assert dealt and (dealt[-1].caption or "").startswith(f"第 {b.no} 桌 · 第 1 局 · ")
         assert not any("第 2 局" in (m.caption or "") for m in tg.messages(forum))

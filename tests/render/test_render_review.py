@@ -6,6 +6,7 @@ drawable."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 from support.review import RULES, continued, hidden_positions, played, same_for, steps_before
@@ -13,13 +14,13 @@ from support.scenes import check_scene, decode
 
 from engine import actions as A
 from engine.replay import ReplayFrame
-from engine.review import Review, review_hand
+from engine.review import Flag, Review, review_hand
 from engine.rules import RuleSet
 from engine.state import Hand, IllegalAction
 from render import fonts
 from render.replay import layout_replay
 from render.review import BETTER, PLAYED, better_move, layout_moment, render_moment
-from render.scene import Text, paint
+from render.scene import Box, Rect, Text, paint
 
 NAMES = ("Alice", "Bob", "Carol", "Dan")
 
@@ -112,19 +113,52 @@ def test_the_better_discard_is_outlined_and_named(kind: str) -> None:
     assert any(f.text[:6] in t for f in flags for t in texts)
 
 
+def flag_where(better: Callable[[str], bool]) -> tuple[Review, Flag]:
+    """The first flag, over random hands of each rule set, whose better move passes ``better``."""
+    for rules in RULES:
+        for seed in range(60):
+            review = review_hand(played(rules, seed))
+            hit = next((f for f in review.flags if f.better is not None and better(f.better)),
+                       None)
+            if hit is not None:
+                return review, hit
+    pytest.fail("no such flag")
+
+
 def test_a_claim_marks_the_card_on_offer() -> None:
-    for seed in range(60):
-        review = review_hand(played(RULES[0], seed))
-        hit = next((f for f in review.flags if f.better is not None
-                    and not f.better.startswith("d:")), None)
-        if hit is not None:
-            break
-    else:
-        pytest.fail("no flag with a better claim in 60 hands")
+    review, hit = flag_where(lambda b: not b.startswith("d:") and b != A.PASS)
     d = review.decision(hit.seat, hit.step)
     scene = layout_moment(d, [hit], review.steps, NAMES)
     offer = next(c for c in scene.cards if c.role == "offer")
     assert scene.named[f"mark:{hit.better}"].contains(offer.visible)
+
+
+def test_a_better_pass_is_labelled_pass_not_framed_as_a_card_to_take() -> None:
+    review, hit = flag_where(lambda b: b == A.PASS)
+    d = review.decision(hit.seat, hit.step)
+    scene = layout_moment(d, [hit], review.steps, NAMES)
+    check_scene(scene)
+    offer = next(c for c in scene.cards if c.role == "offer")
+    label = scene.named[f"mark:{A.PASS}"]
+    assert offer.visible.y < label.y and label.bottom <= offer.visible.bottom  # on the card
+    texts = [i for i in scene.items if isinstance(i, Text)]
+    assert any(i.text == A.label(A.PASS) and label.contains(Rect(i.x, i.y, 0, 0))
+               for i in texts)
+    frames = [b for b in scene.items if isinstance(b, Box) and b.outline is not None
+              and b.rect.contains(offer.visible)]
+    assert [b.outline for b in frames] == [PLAYED]  # the take played, in red; no green frame
+    img = paint(scene)
+    assert img.getpixel((label.x + label.w // 2, label.y + 2)) == BETTER
+
+
+def test_moments_are_counted_from_one() -> None:
+    review, hit = flag_where(lambda b: True)
+    d = review.decision(hit.seat, hit.step)
+    scene = layout_moment(d, [hit], review.steps, NAMES)
+    head = next(i.text for i in scene.items if isinstance(i, Text))
+    assert f" {d.step + 1}/{review.steps}" in head
+    first = review_hand(played(RULES[0], 0)).seats[0].decisions[0]
+    assert first.move_no == first.step + 1 >= 1
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

@@ -16,8 +16,6 @@ from engine import policy
 from support.e2e import action_buttons, hand_message, services
 from support.fakebot import FakeTelegram, FakeUser
 
-OK_REFUSALS = (t("zh", "stale"), t("zh", "not_your_turn"))  # a computer's 胡 got there first
-
 
 def public(table: Table) -> list:
     assert table.current is not None
@@ -43,9 +41,11 @@ async def one_human_two_computers(tg: FakeTelegram, app: Application):  # type: 
 
 async def alice_plays(tg: FakeTelegram, app, alice: FakeUser, table: Table,  # type: ignore[no-untyped-def]
                       rng: random.Random, hint: bool = False,
-                      until: Callable[[], bool] = lambda: False) -> tuple[int, bool]:
-    """Alice presses offered buttons (mostly the policy's, sometimes another) until the hand
-    ends (or ``until()``); the computers play in between. With ``hint`` she first asks for 提示 once, when
+                      until: Callable[[], bool] = lambda: False,
+                      lang: str = "zh", sensible: float = 0.8) -> tuple[int, bool]:
+    """Alice presses offered buttons (the policy's with probability ``sensible``, else any)
+    until the hand ends (or ``until()``); the computers play in between; her buttons speak
+    ``lang``. With ``hint`` she first asks for 提示 once, when
     nobody else has a decision pending. Returns how many buttons she pressed and whether she
     asked for the hint."""
     svc = services(app)
@@ -70,15 +70,17 @@ async def alice_plays(tg: FakeTelegram, app, alice: FakeUser, table: Table,  # t
             hinted = True
         view = table.current.hand.private_view(0)
         # the hand may have moved past her since the buttons were read: press one anyway
-        if rng.random() < 0.8 and view.legal:
-            wanted = A.label(policy.choose(view, public(table)), "zh")
+        if rng.random() < sensible and view.legal:
+            wanted = A.label(policy.choose(view, public(table)), lang)
             data = next(d for text, d in buttons if text == wanted)
         else:
             data = rng.choice(buttons)[1]
         answer = await tg.press(alice, msg.message_id, alice, data)
         pressed_label = next(text for text, d in buttons if d == data)
-        assert answer.text in (f"✓ {pressed_label}", t("zh", "claim_pending", move=pressed_label),
-                               *OK_REFUSALS) or answer.text.endswith(("了这张牌", " 胡 了")), answer
+        taken = tuple(t(lang, f"taken_{k}", name="") for k in ("hu", "pao", "peng", "chi"))
+        assert answer.text in (f"✓ {pressed_label}", t(lang, "claim_pending", move=pressed_label),
+                               t(lang, "stale"), t(lang, "not_your_turn")) \
+            or answer.text.endswith(taken), answer
         pressed += 1
         await svc.presenter.idle()
 

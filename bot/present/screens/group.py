@@ -14,9 +14,16 @@ from bot.i18n import t
 from bot.present import birds, fairness
 from bot.present.screens.lobby import bird_row
 from bot.present.screens.seat import SeatMarks
-from bot.present.screens.words import match_lines, move_log, outcome_lines, waiting_line
+from bot.present.screens.words import (
+    match_lines,
+    move_log,
+    outcome_lines,
+    points_text,
+    waiting_line,
+)
 from bot.store import BirdRow
 from bot.table import HandRecord, Table
+from bot.table.birds import seat_points
 from engine.record import seed_commitment
 from engine.views import PublicView
 from render import render_table
@@ -33,7 +40,7 @@ def table_screen(table: Table, record: HandRecord, trustee: Collection[int],
     (``trustee``: the seats whose 托管 the table may know)."""
     hand = record.hand
     pub = hand.public_view()
-    head = t(lang, "table_caption", table=table.id, hand=record.table_no,
+    head = t(lang, "table_caption", table=table.no, hand=record.table_no,
              dealer=record.names[pub.dealer],
              stock=pub.stock_count)
     if hand.seed is not None:  # the commitment, from the first picture of the hand on
@@ -62,16 +69,19 @@ def settlement_keyboard(table: Table, record: HandRecord, lang: str) -> InlineKe
 def settlement_text(table: Table, record: HandRecord, totals: dict[int, int], lang: str,
                     live: bool, *, hand_birds: Sequence[BirdRow] = (),
                     next_birds: Sequence[BirdRow] = ()) -> str:
-    """The settlement caption, in HTML (the 公平性 part is an expandable blockquote);
-    the birds (打鸟) after the seats, with what each seat paid them or got from them."""
+    """The settlement caption, in HTML (the 公平性 part is an expandable blockquote): each
+    seat's points as his private result says them (:func:`points_text`), then the birds
+    (打鸟)."""
     outcome = record.hand.outcome
     assert outcome is not None
     names = record.names
     lines: list[str] = outcome_lines(record, lang)
+    points = seat_points(record, hand_birds)
     for seat, user_id in enumerate(record.users):
-        name = t(lang, "xing_name", name=names[seat]) if seat == outcome.xing else names[seat]
-        lines.append(t(lang, "settle_points", name=name, points=outcome.points[seat],
-                       total=totals.get(user_id, 0)))
+        xing = seat == outcome.xing
+        name = t(lang, "xing_name", name=names[seat]) if xing else names[seat]
+        lines.append(t(lang, "settle_points", name=name, points=points_text(
+            points[seat], totals.get(user_id, 0), lang, xing=xing)))
     lines += birds.settled_lines(record, hand_birds, lang)
     lines += match_lines(record, table.match if live else None, lang)
     seed = record.hand.seed

@@ -25,7 +25,7 @@ def lobby_text(table: Table, lang: str, *, timer: float, full_start_delay: float
               timer=timer_label(timer, lang))
     rules += "\n" + t(lang, "lobby_match", label=match_label(table.match_hands, lang))
     rules += " · " + t(lang, "lobby_level", level=level_label(table.robot_level, lang))
-    text = t(lang, "lobby", table=table.id, opener=opener, seats=seats, rules=rules,
+    text = t(lang, "lobby", table=table.no, opener=opener, seats=seats, rules=rules,
              n=table.rules.players)
     if table.configurable and table.current is not None:  # back after a match
         text += "\n\n" + t(lang, "match_over_next")

@@ -11,10 +11,11 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot import callbacks as cb
 from bot.i18n import t
 from bot.present.screens.review import review_button
-from bot.present.screens.words import outcome_lines, signed
+from bot.present.screens.words import outcome_lines, points_text
 from bot.store import BirdRow
 from bot.table import HandRecord, Table
 from bot.table.birds import seat_points
+from engine.points import signed
 
 
 def result_keyboard(table: Table, record: HandRecord, seat: int, lang: str, *,
@@ -37,18 +38,16 @@ def result_keyboard(table: Table, record: HandRecord, seat: int, lang: str, *,
 
 def result_text(table: Table, record: HandRecord, seat: int, lang: str, *, total: int,
                 hand_birds: Sequence[BirdRow], live: bool) -> str:
-    """The seat's result: his points this hand and his running total (a 醒家's are his
-    醒筹), what of them the birds paid or took, and how the hand ended in one line."""
+    """The seat's result: his points this hand with their parts and his running total, as
+    the group's settlement writes them (a 醒家's are his 醒筹), and how the hand ended in
+    one line."""
     outcome = record.hand.outcome
     assert outcome is not None
-    points = seat_points(record, hand_birds)[seat]
-    key = "result_xing" if seat == outcome.xing else "result_points"
-    lines = [t(lang, "result_head", table=table.id, hand=record.table_no),
-             t(lang, key, points=signed(points), total=signed(total))]
-    birds = points - outcome.points[seat]
-    if birds:
-        lines.append(t(lang, "result_birds", points=signed(birds)))
-    lines.append(" · ".join(outcome_lines(record, lang)))
+    xing = seat == outcome.xing
+    points = points_text(seat_points(record, hand_birds)[seat], total, lang, xing=xing)
+    lines = [t(lang, "result_head", table=table.no, hand=record.table_no),
+             t(lang, "result_xing" if xing else "result_points", points=points),
+             " · ".join(outcome_lines(record, lang))]
     if live:
         lines.append(t(lang, "settle_next"))
     return "\n".join(lines)
@@ -59,11 +58,11 @@ def bird_result_text(table: Table, record: HandRecord, bird: BirdRow, lang: str)
     and how the hand ended."""
     assert bird.points is not None
     followed = record.names[bird.seat] if bird.seat is not None else "—"
-    return "\n".join((t(lang, "bird_result", table=table.id, hand=record.table_no, name=followed,
+    return "\n".join((t(lang, "bird_result", table=table.no, hand=record.table_no, name=followed,
                         points=signed(bird.points)),
                       " · ".join(outcome_lines(record, lang))))
 
 
 def voided_text(table: Table, record: HandRecord, stopper: str, lang: str) -> str:
     """The hand was voided by /stop: who stopped the table, and that the hand does not count."""
-    return t(lang, "voided_dm", name=stopper, table=table.id, hand=record.table_no)
+    return t(lang, "voided_dm", name=stopper, table=table.no, hand=record.table_no)

@@ -3,8 +3,8 @@
 The button carries only the hand (:func:`bot.callbacks.review`): pressed, it sends the
 presser's own seat's review, never another's (``bot.telegram.review``). It is on each human
 seat's private result of the hand (``bot.present.screens.result.result_keyboard``) and
-under the /replay stepper (:func:`review_row`). The review is a text — the rating and the costliest moments
-(:data:`engine.review.TOP`) — and one picture per flagged moment, at most
+under the /replay stepper (:func:`review_row`). The review is a text — the rating and the
+costliest moments (:data:`engine.review.TOP`) — and one picture per flagged moment, at most
 :data:`MAX_PICTURES` (:func:`pictured`), each from the seat's own view then
 (``render.review.render_moment``) with its flags' texts as its caption.
 """
@@ -17,7 +17,7 @@ from bot import callbacks as cb
 from bot.i18n import t
 from bot.store import PlayedHand
 from engine import actions as A
-from engine.review import TOP, Review
+from engine.review import COSTLY_LOSS, RATING_ANCHORS, TOP, Review
 
 MAX_PICTURES = 3  # flagged moments drawn: the costliest, shown in the order played
 
@@ -41,31 +41,38 @@ def pictured(review: Review, seat: int) -> tuple[int, ...]:
 
 
 def review_text(review: Review, seat: int, played: PlayedHand, lang: str) -> str:
-    """The review's text: the hand, the seat's rating, its :data:`~engine.review.TOP`
-    costliest moments (step as in /replay and on the pictures, the move played, the better
-    one, the points it cost), and how many pictures follow."""
+    """The review's text, worded as coaching: the hand, the seat's rating with what random
+    play and each computer level score (:data:`~engine.review.RATING_ANCHORS`), its
+    :data:`~engine.review.TOP` costliest moments (counted from 1 as on the pictures and in
+    /replay: the move played, the one it should have been, the points it cost; 📷 where a
+    picture follows), and which moments get a picture and why the others do not."""
     mine = review.seat(seat)
-    title = t(lang, "review_title", table=played.table_id, hand=played.table_no, id=played.id)
+    title = t(lang, "review_title", table=played.table_number, hand=played.table_no, id=played.id)
     lines = [title]
     if mine.rating is None:
         lines.append(t(lang, "review_unrated"))
         return "\n".join(lines)
-    lines.append(t(lang, "review_rating", rating=mine.rating))
+    lines.append(t(lang, "review_rating", rating=mine.rating, **RATING_ANCHORS))
     costliest = mine.costliest(TOP)
+    drawn = pictured(review, seat)
     if not costliest:
         lines.append(t(lang, "review_flawless"))
     else:
         lines.append(t(lang, "review_costliest"))
-        lines += [t(lang, "review_moment", step=d.step, played=A.label(d.played, lang),
-                    better=A.label(d.best, lang), loss=f"{d.loss:.1f}") for d in costliest]
-    pictures = len(pictured(review, seat))
-    if pictures:
-        lines.append(t(lang, "review_pictures", n=pictures))
+        lines += [t(lang, "review_moment", step=d.move_no, played=A.label(d.played, lang),
+                    better=A.label(d.best, lang), loss=f"{d.loss:.1f}",
+                    pic=" 📷" if d.step in drawn else "") for d in costliest]
+    costly = f"{COSTLY_LOSS:g}"
+    if drawn:
+        lines.append(t(lang, "review_pictures", n=len(drawn), costly=costly, most=MAX_PICTURES))
+    elif costliest:
+        lines.append(t(lang, "review_no_pictures", costly=costly))
     return "\n".join(lines)
 
 
 def moment_caption(review: Review, seat: int, step: int, lang: str) -> str:
-    """A flagged moment's picture caption: its step and its flags' texts (as drawn on it,
-    for search and screen readers)."""
+    """A flagged moment's picture caption: its move's number and its flags' texts (as drawn
+    on it, for search and screen readers)."""
     texts = [f.text for f in review.flags_of(seat) if f.step == step]
-    return "\n".join([t(lang, "review_step", step=step), *texts])
+    move_no = review.decision(seat, step).move_no
+    return "\n".join([t(lang, "review_step", step=move_no), *texts])

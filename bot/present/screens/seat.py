@@ -87,7 +87,7 @@ def hand_caption(table: Table, record: HandRecord, seat: int, view: PrivateView,
                  asked_at: int | None) -> str:
     """The hand message's caption: table and hand, the seat's 胡息, who took the card it was
     last asked about (``asked_at``: where the hand's history stood then), and its status."""
-    head = t(lang, "dm_caption", table=table.id, hand=record.table_no, huxi=view.huxi)
+    head = t(lang, "dm_caption", table=table.no, hand=record.table_no, huxi=view.huxi)
     taken = taken_line(record, seat, asked_at, lang) if not view.legal else None
     if record.hand.is_terminal() or table.status == TableStatus.CLOSED:
         status = over_line(record, lang)

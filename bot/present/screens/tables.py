@@ -33,7 +33,7 @@ def has_seat(table: Table) -> bool:
 def _line(table: Table, lang: str) -> str:
     where = "" if table.thread_id is None else t(lang, "tables_topic", topic=table.thread_id)
     state = "tables_waiting" if table.status == TableStatus.LOBBY else "tables_running"
-    line = t(lang, "tables_line", table=table.id, where=where, rules=rules_label(table.rules, lang),
+    line = t(lang, "tables_line", table=table.no, where=where, rules=rules_label(table.rules, lang),
              taken=len(table.players), n=table.rules.players, state=t(lang, state))
     return line + (t(lang, "tables_standing") if table.standing else "")
 
@@ -56,7 +56,7 @@ def tables_keyboard(listed: Sequence[Listed], lang: str) -> InlineKeyboardMarkup
     """A seat button per table one can sit at, one a row."""
     rows = []
     for entry in listed:
-        label = t(lang, "btn_tables_seat", table=entry.table.id)
+        label = t(lang, "btn_tables_seat", table=entry.table.no)
         if entry.seat is not None:
             rows.append([InlineKeyboardButton(label, callback_data=entry.seat)])
         elif entry.link is not None:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from bot.i18n import rule_set_name, t
 from bot.table import SLOW, HandRecord, Match
 from engine import cards as C
+from engine.points import SeatPoints, signed
 from engine.rules import RuleSet
 from engine.state import Hand
 from engine.views import Event, OutcomeKind, PublicView
@@ -81,8 +82,16 @@ def level_label(level: str, lang: str) -> str:
     return t(lang, f"level_{level}")
 
 
-def signed(points: int) -> str:
-    return f"{points:+,}" if points else "0"
+def points_text(points: SeatPoints, total: int, lang: str, *, xing: bool) -> str:
+    """A seat's points for the hand as the group's settlement and his private result both
+    write them (:mod:`engine.points`): the hand's, its named parts (the 醒筹 he paid, unless
+    he is the 醒家, whose points are 醒筹 anyway; the birds'), and his running total."""
+    parts = [t(lang, key, points=signed(p)) for key, p, shown in (
+        ("part_xing", points.xing, not xing), ("part_birds", points.birds, True)) if p and shown]
+    if not parts:
+        return t(lang, "points_total", points=signed(points.total), total=signed(total))
+    return t(lang, "points_parts_total", points=signed(points.total), total=signed(total),
+             parts=t(lang, "part_sep").join(parts))
 
 
 def match_scores(names: Sequence[str], totals: Sequence[int], lang: str) -> str:
@@ -111,6 +120,11 @@ def outcome_lines(record: HandRecord, lang: str) -> list[str]:
     assert outcome is not None
     names = record.names
     if outcome.kind == OutcomeKind.DRAW:
+        chips = outcome.points[outcome.xing] if outcome.xing is not None else 0
+        if chips:  # the dealer pays the 醒家 (docs/rules/hunan.md)
+            assert outcome.xing is not None
+            return [t(lang, "settle_draw_xing", dealer=names[record.hand.dealer],
+                      xing=names[outcome.xing], points=chips)]
         return [t(lang, "settle_draw")]
     if outcome.kind == OutcomeKind.DISSOLVED:
         return [t(lang, "settle_dissolved")]

@@ -1,0 +1,67 @@
+"""What the 复盘's rating (``engine.review``, 0–100) gives random play and each computer level:
+the anchors its text quotes (``engine.review.RATING_ANCHORS``).
+
+For each player kind (random legal choices, then the weak, medium and strong computer player)
+and each rule set, seeded deals are played with that kind at one seat (the seat turns with
+the seed) and the strong computer player at the others; that seat's 复盘 is rated, and the
+median and the quartiles of its ratings are printed (hands in which it had no decision are
+left out). The same deals for every kind.
+Run: ``nice -n 10 python bench/bench_review_rating.py [deals per rule set]``.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+
+from engine import policy
+from engine.review import review_hand
+from engine.rules import RuleSet, get_rule_set
+from engine.state import Hand
+
+RULES = ("qq", "hunan/4", "four14")
+KINDS = ("random", *policy.LEVELS)
+
+
+def played_hand(rules: RuleSet, seed: int, seat: int, kind: str) -> Hand:
+    rng = random.Random(seed)
+    h = Hand.new(rules, seed=seed, dealer=seed % rules.players)
+    while not h.is_terminal():
+        actor = h.to_act()[0]
+        legal = h.legal_actions(actor)
+        if actor == seat and kind == "random":
+            action = rng.choice(legal)
+        else:
+            events = [e for e in h.history if e.visible_to is None]
+            level = kind if actor == seat else "strong"
+            action = policy.choose(h.private_view(actor), events, rng, level=level)
+        h.apply(actor, action)
+    return h
+
+
+def ratings(kind: str, deals: int) -> list[int]:
+    out = []
+    for rule_key in RULES:
+        rules = get_rule_set(rule_key)
+        for seed in range(deals):
+            seat = seed % rules.players
+            if seat == rules.xing_seat(seed % rules.players):
+                seat = (seat + 1) % rules.players  # the 醒家 makes no choice
+            rating = review_hand(played_hand(rules, seed, seat, kind), seat=seat).seat(seat).rating
+            if rating is not None:
+                out.append(rating)
+    return out
+
+
+def main() -> None:
+    deals = int(sys.argv[1]) if len(sys.argv) > 1 else 20
+    print(f"{deals} deals per rule set ({', '.join(RULES)}); rating of the one seat")
+    for kind in KINDS:
+        got = ratings(kind, deals)
+        q1, median, q3 = statistics.quantiles(got, n=4)
+        print(f"{kind:>7}: median {median:.0f}  quartiles {q1:.0f}–{q3:.0f}  (n={len(got)})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,56 @@
+"""The 复盘's text as a player reads it (``bot.present.screens.review.review_text``): the
+rating with its anchor, each costly moment as coaching, counted from 1, 📷 on those that get
+a picture, and why the others get none."""
+
+from __future__ import annotations
+
+from support.review import RULES, played
+
+from bot.i18n import t
+from bot.present.reviews import record_of
+from bot.present.screens.review import MAX_PICTURES, pictured, review_text
+from bot.store import PlayedHand
+from engine import actions as A
+from engine.review import COSTLY_LOSS, RATING_ANCHORS, review_hand
+from engine.state import Hand
+
+
+def as_played(h: Hand) -> PlayedHand:
+    return PlayedHand(9, 4, h.rules.key, h.seed, h.dealer, h.base, None, tuple(h.log),
+                      tuple(range(h.players)), ("A", "B", "C", "D")[:h.players],
+                      (0,) * h.players, 5, 2, table_number=1)
+
+
+def texts() -> list[tuple[str, PlayedHand, int]]:
+    out = []
+    for rules in RULES[:2]:
+        for seed in range(12):
+            p = as_played(played(rules, seed))
+            review = review_hand(record_of(p))
+            out += [(review_text(review, r.seat, p, "zh"), p, r.seat) for r in review.seats
+                    if r.rating is not None]
+    return out
+
+
+def test_the_review_reads_as_coaching_with_an_anchored_rating() -> None:
+    seen_pictures = seen_none = False
+    for text, p, seat in texts():
+        review = review_hand(record_of(p), seat=seat)
+        mine = review.seat(seat)
+        lines = text.splitlines()
+        assert lines[1] == t("zh", "review_rating", rating=mine.rating, **RATING_ANCHORS)
+        assert all(str(v) in lines[1] for v in RATING_ANCHORS.values())
+        drawn = pictured(review, seat)
+        for d in mine.costliest():
+            coaching = f"· 第 {d.move_no} 步:{A.label(d.played)}(应{A.label(d.best)}),约少 "
+            line = next(x for x in lines if x.startswith(coaching))
+            assert line.endswith(" 📷") == (d.step in drawn)
+        costly = f"{COSTLY_LOSS:g}"
+        if drawn:
+            seen_pictures = True
+            assert lines[-1] == t("zh", "review_pictures", n=len(drawn), costly=costly,
+                                  most=MAX_PICTURES)
+        elif mine.costliest():
+            seen_none = True
+            assert lines[-1] == t("zh", "review_no_pictures", costly=costly)
+    assert seen_pictures and seen_none
