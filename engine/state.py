@@ -242,6 +242,11 @@ class Hand:
         """
         return self._settle.escape_penalty(self._seats, seat)
 
+    def escape_quote(self, seat: int) -> int:
+        """The public floor of :meth:`escape_penalty` (at most what 逃跑 costs, read from the
+        others' face-up melds only): what the bot quotes before a 逃跑."""
+        return self._settle.escape_floor(self._seats, seat)
+
     # ----- the flow -----------------------------------------------------------------
 
     def _emit(
