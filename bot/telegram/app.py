@@ -90,10 +90,14 @@ class Services:
 async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
                      rng: random.Random | None) -> None:
     store = await open_store(config.database_url or config.db_path)
-    if not await store.claim(app.bot.id):
+
+    def lost() -> None:  # another process serves the token now: this one stops (see run)
+        app.bot_data["claim_lost"] = app.bot.id
+        app.stop_running()
+
+    if not await store.claim(app.bot.id, lost):
         await store.close()
-        raise StartupError(f"bot {app.bot.id} is served by another running paohuzi-bot on"
-                           " DATABASE_URL; stop it first (one process per bot token)")
+        raise StartupError(_served_elsewhere(app.bot.id))
     hub = Hub()
     service = TableService(store, hub, action_timeout=config.action_timeout,
                            autoplay_delay=config.autoplay_delay,
@@ -181,15 +185,24 @@ def build_application(
     return builder.build()
 
 
+def _served_elsewhere(bot_id: int) -> str:
+    return (f"bot {bot_id} is served by another running paohuzi-bot on DATABASE_URL; stop it"
+            " first (one process per bot token)")
+
+
 def run(config: Config) -> None:
-    """Serve until stopped: long polling by default, PTB's webhook server with WEBHOOK_URL."""
+    """Serve until stopped: long polling by default, PTB's webhook server with WEBHOOK_URL.
+    Raises :class:`StartupError` when another process took the bot's token meanwhile."""
     app = build_application(config)
     hook = config.webhook
     if hook is None:
         app.run_polling(allowed_updates=ALLOWED_UPDATES)
-        return
-    # setWebhook is called with the URL and the secret at start; PTB's server refuses any
-    # request whose X-Telegram-Bot-Api-Secret-Token header is not the secret (403).
-    app.run_webhook(listen=hook.listen, port=hook.port, url_path=hook.path,
-                    webhook_url=hook.url, secret_token=hook.secret,
-                    allowed_updates=ALLOWED_UPDATES)
+    else:
+        # setWebhook is called with the URL and the secret at start; PTB's server refuses any
+        # request whose X-Telegram-Bot-Api-Secret-Token header is not the secret (403).
+        app.run_webhook(listen=hook.listen, port=hook.port, url_path=hook.path,
+                        webhook_url=hook.url, secret_token=hook.secret,
+                        allowed_updates=ALLOWED_UPDATES)
+    if (lost := app.bot_data.get("claim_lost")) is not None:
+        raise StartupError(_served_elsewhere(lost) + " (it took over while this one's"
+                           " connection to the database was away)")

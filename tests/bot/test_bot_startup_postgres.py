@@ -1,12 +1,15 @@
 """On PostgreSQL (DATABASE_URL) a second process for the same bot token is refused at start:
-one line on stderr, exit 2; the first keeps serving."""
+one line on stderr, exit 2; the first keeps serving, also after its guard's connection was
+killed."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import asyncpg
 from support.botproc import fake_env, refused_start, start_bot, stop_bot
 from support.fakebot import FakeTelegram
+from support.postgres import guard_holder, guard_moved
 
 
 async def test_a_second_process_for_the_same_bot_refuses(
@@ -26,3 +29,28 @@ async def test_a_second_process_for_the_same_bot_refuses(
     finally:
         assert await stop_bot(first) == 0
     assert not (tmp_path / "unused.sqlite3").exists()  # DB_PATH is not claimed beside it
+
+
+async def test_the_guard_holds_after_its_connection_is_killed(
+        fake_tg: FakeTelegram, fresh_postgres_url: str, tmp_path: Path) -> None:
+    """The server drops a session's advisory lock with its connection; the running bot takes
+    it again on a new one, so a second process is still refused."""
+    env = fake_env(fake_tg, DATABASE_URL=fresh_postgres_url,
+                   DB_PATH=str(tmp_path / "unused.sqlite3"))
+    bot_id = int(fake_tg.token.partition(":")[0])
+    first = await start_bot(fake_tg, tmp_path, env, log=tmp_path / "first.log")
+    admin = await asyncpg.connect(fresh_postgres_url)
+    try:
+        killed = await guard_holder(admin, bot_id)
+        assert killed is not None
+        assert await admin.fetchval("SELECT pg_terminate_backend($1)", killed)
+        await guard_moved(admin, bot_id, killed)
+        assert await refused_start(tmp_path, env) == [
+            f"paohuzi-bot: bot {bot_id} is served by another running paohuzi-bot on"
+            " DATABASE_URL; stop it first (one process per bot token)"]
+    finally:
+        await admin.close()
+        assert await stop_bot(first) == 0
+    log = (tmp_path / "first.log").read_text()
+    assert "lock was lost; taking the lock again" in log and "Traceback" not in log
+

@@ -20,11 +20,14 @@ import sqlite3
 import subprocess
 import tempfile
 import uuid
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 import asyncpg
 import pytest
+
+T = TypeVar("T")
 
 NOT_INSTALLED = ("PostgreSQL tests skipped: no TEST_DATABASE_URL and no server binaries "
                  "in /usr/lib/postgresql/*/bin")
@@ -125,3 +128,32 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite://{tmp_path}/db.sqlite3"
     return str(request.getfixturevalue("fresh_postgres_url"))
+
+
+async def guard_holder(db: asyncpg.Connection, bot_id: int) -> int | None:
+    """The backend holding bot ``bot_id``'s one-process guard (``bot.store.guard``: an advisory
+    lock on its id in ``db``'s database), if any."""
+    return await db.fetchval(
+        "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1"
+        " AND (classid::bigint << 32) + objid::bigint = $1 AND database = (SELECT oid FROM"
+        " pg_database WHERE datname = current_database())", bot_id)
+
+
+async def eventually(check: Callable[[], Awaitable[T | None]], what: str,
+                     timeout: float = 30.0) -> T:
+    """Poll ``check`` until it returns something truthy (within ``timeout`` seconds)."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not (found := await check()):
+        assert asyncio.get_running_loop().time() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.05)
+    return found
+
+
+async def guard_moved(db: asyncpg.Connection, bot_id: int, killed: int) -> int:
+    """Wait until bot ``bot_id``'s guard is held again by a backend other than ``killed``;
+    that backend."""
+    async def moved() -> int | None:
+        holder = await guard_holder(db, bot_id)
+        return None if holder == killed else holder
+
+    return await eventually(moved, "the guard taken again")
