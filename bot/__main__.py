@@ -28,17 +28,36 @@ def main() -> None:
     logging.getLogger("httpx").setLevel(logging.WARNING)
     from bot.claim import StartupError, claim_database  # after the config is known good
     from bot.telegram.app import run
+    from bot.telegram.reach import reach_bot_api
 
     lock: int | None = None
     try:
-        if not config.database_url:  # PostgreSQL: the bot's token is claimed at start
+        if config.database_url:  # the bot's token is claimed once the store is open
+            asyncio.run(_check_store(config.database_url))
+        else:
             lock = claim_database(config.db_path)
+        asyncio.run(reach_bot_api(config))
         run(config)
     except StartupError as e:
         _fail(str(e))
+    except KeyboardInterrupt:  # Ctrl-C while waiting for the Bot API
+        sys.exit(130)
     finally:
         if lock is not None:
             os.close(lock)
+
+
+async def _check_store(url: str) -> None:
+    """Open (and migrate) the PostgreSQL store once before anything else, so that a wrong
+    DATABASE_URL is one line at once, not after the Bot API is reached."""
+    from bot.claim import StartupError
+    from bot.store import StoreUnusable, open_store
+
+    try:
+        store = await open_store(url)
+    except StoreUnusable as e:
+        raise StartupError(str(e)) from None
+    await store.close()
 
 
 def copy_store(args: list[str]) -> None:

@@ -29,13 +29,14 @@ from bot.present.notify import Notifier
 from bot.present.presenter import Presenter
 from bot.present.timers import Timers
 from bot.present.votes import Votes
-from bot.store import Store, open_store
+from bot.store import Store, StoreUnusable, open_store
 from bot.table import HandRecord, Table, TableService
 from bot.telegram import chat, system
 from bot.telegram.buttons import button
 from bot.telegram.commands import NEW_MESSAGES, SCOPES, add_command_handlers, bot_commands
 from bot.telegram.env import Env
 from bot.telegram.ordering import OrderedPerSender
+from bot.telegram.reach import polling_failed
 
 log = logging.getLogger(__name__)
 ALLOWED_UPDATES = ["message", "callback_query"]
@@ -89,7 +90,10 @@ class Services:
 
 async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
                      rng: random.Random | None) -> None:
-    store = await open_store(config.database_url or config.db_path)
+    try:
+        store = await open_store(config.database_url or config.db_path)
+    except StoreUnusable as e:  # checked before the start (bot.__main__), gone since
+        raise StartupError(str(e)) from None
 
     def lost() -> None:  # another process serves the token now: this one stops (see run)
         app.bot_data["claim_lost"] = app.bot.id
@@ -196,7 +200,7 @@ def run(config: Config) -> None:
     app = build_application(config)
     hook = config.webhook
     if hook is None:
-        app.run_polling(allowed_updates=ALLOWED_UPDATES)
+        app.run_polling(allowed_updates=ALLOWED_UPDATES, error_callback=polling_failed)
     else:
         # setWebhook is called with the URL and the secret at start; PTB's server refuses any
         # request whose X-Telegram-Bot-Api-Secret-Token header is not the secret (403).

@@ -15,7 +15,6 @@ import glob
 import os
 import pwd
 import shutil
-import socket
 import sqlite3
 import subprocess
 import tempfile
@@ -23,9 +22,12 @@ import uuid
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import TypeVar
+from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 import pytest
+
+from support.botproc import free_port
 
 T = TypeVar("T")
 
@@ -37,12 +39,6 @@ def _binaries() -> Path | None:
     found = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"),
                    key=lambda p: int(Path(p).parts[-3]))
     return Path(found[-1]).parent if found else None
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _as_user() -> tuple[list[str], str | None]:
@@ -57,6 +53,8 @@ def _as_user() -> tuple[list[str], str | None]:
         return ["runuser", "-u", name, "--"], name
     raise RuntimeError("running as root and no unprivileged user to run PostgreSQL as")
 
+
+PASSWORD_ROLE = "paohuzi_pw"  # the throwaway server checks this role's password
 
 _skipped: list[str] = []  # why the PostgreSQL tests were skipped, said once at the end
 
@@ -84,10 +82,12 @@ def postgres_server() -> Iterator[str]:
     data = home / "data"
     if user is not None:
         shutil.chown(home, user)
-    port = _free_port()
+    port = free_port()
     subprocess.run([*prefix, str(bindir / "initdb"), "-D", str(data), "-U", "postgres",
                     "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"],
                    check=True, capture_output=True)
+    hba = data / "pg_hba.conf"  # one role whose password is checked (wrong_password_url)
+    hba.write_text(f"host all {PASSWORD_ROLE} 127.0.0.1/32 scram-sha-256\n" + hba.read_text())
     options = (f"-p {port} -k {home} -c listen_addresses=127.0.0.1 -c fsync=off"
                " -c synchronous_commit=off -c full_page_writes=off")
     subprocess.run([*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-o", options,
@@ -115,6 +115,25 @@ def fresh_postgres_url(postgres_server: str) -> str:
     asyncio.run(_create_schema(postgres_server, name))
     joiner = "&" if "?" in postgres_server else "?"
     return f"{postgres_server}{joiner}search_path={name}"
+
+
+async def _password_role(server: str) -> None:
+    db = await asyncpg.connect(server)
+    try:
+        if not await db.fetchval("SELECT 1 FROM pg_roles WHERE rolname = $1", PASSWORD_ROLE):
+            await db.execute(f"CREATE ROLE {PASSWORD_ROLE} LOGIN PASSWORD 'right-password'")
+    finally:
+        await db.close()
+
+
+@pytest.fixture
+def wrong_password_url(postgres_server: str) -> str:
+    """The server's URL as a role with a password, given a wrong one (a TEST_DATABASE_URL
+    server must check that role's passwords from 127.0.0.1, as the throwaway one does)."""
+    asyncio.run(_password_role(postgres_server))
+    parts = urlsplit(postgres_server)
+    return urlunsplit(parts._replace(
+        netloc=f"{PASSWORD_ROLE}:wrong-password@{parts.hostname}:{parts.port}"))
 
 
 # What a broken constraint raises, on either backend (the action log's append-only trigger
