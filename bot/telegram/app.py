@@ -36,7 +36,6 @@ from bot.telegram.buttons import button
 from bot.telegram.commands import NEW_MESSAGES, SCOPES, add_command_handlers, bot_commands
 from bot.telegram.env import Env
 from bot.telegram.ordering import OrderedPerSender
-from bot.telegram.reach import polling_failed
 
 log = logging.getLogger(__name__)
 ALLOWED_UPDATES = ["message", "callback_query"]
@@ -200,7 +199,7 @@ def run(config: Config) -> None:
     app = build_application(config)
     hook = config.webhook
     if hook is None:
-        app.run_polling(allowed_updates=ALLOWED_UPDATES, error_callback=polling_failed)
+        app.run_polling(allowed_updates=ALLOWED_UPDATES)
     else:
         # setWebhook is called with the URL and the secret at start; PTB's server refuses any
         # request whose X-Telegram-Bot-Api-Secret-Token header is not the secret (403).

@@ -49,5 +49,6 @@ async def reach_bot_api(config: Config) -> None:
 
 
 def polling_failed(error: TelegramError) -> None:
-    """PTB's polling loop retries by itself (waits up to 30 s); one line per failure."""
+    """PTB's polling loop retries by itself (waits up to 30 s) and hands its failures to the
+    error handler (:func:`bot.telegram.system.error`): one line per failure."""
     log.warning("getUpdates failed (%s); PTB retries", error)
