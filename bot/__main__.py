@@ -56,14 +56,15 @@ async def _check_store(url: str) -> None:
     try:
         store = await open_store(url)
     except StoreUnusable as e:
-        raise StartupError(str(e)) from None
+        raise StartupError(f"DATABASE_URL {e}") from None
     await store.close()
 
 
 def copy_store(args: list[str]) -> None:
     """``copy-store SRC DST``: copy a whole store into an empty one (URLs
     ``sqlite:///ABSOLUTE/PATH`` or ``postgresql://USER@HOST:PORT/DB``), printing the rows
-    copied per table."""
+    copied per table and in all. A source that is missing, not a store or in use is refused
+    (:mod:`bot.store.copy`), in one line, exit 2."""
     if len(args) != 2:
         _fail("usage: python -m bot copy-store SRC DST (sqlite:///ABSOLUTE/PATH or "
               "postgresql://USER@HOST:PORT/DB)")

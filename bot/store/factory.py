@@ -23,7 +23,9 @@ def is_postgres(where: Path | str) -> bool:
 def sqlite_path(where: Path | str) -> Path:
     """The file a SQLite path or ``sqlite:///ABSOLUTE/PATH`` URL names."""
     text = str(where)
-    return Path("/" + text.removeprefix(SQLITE_URL)) if text.startswith(SQLITE_URL) else Path(text)
+    if text.startswith(SQLITE_URL):  # sqlite:////abs/path too: one leading slash
+        return Path("/" + text.removeprefix(SQLITE_URL).lstrip("/"))
+    return Path(text)
 
 
 async def open_store(where: Path | str) -> Store:

@@ -17,7 +17,8 @@ OPEN_ERRORS = (OSError, TimeoutError, ValueError, asyncpg.PostgresError, asyncpg
 
 
 class StoreUnusable(Exception):
-    """The store cannot be opened; the message is one line naming it and why."""
+    """The store cannot be opened; the message is one line: its URL or path (password
+    hidden) and why."""
 
 
 def shown(url: str) -> str:
@@ -44,8 +45,9 @@ def address(url: str) -> str:
 
 
 def why_postgres(url: str, error: BaseException) -> str:
-    """One line for a PostgreSQL URL that could not be opened."""
-    where = f"DATABASE_URL {shown(url)}"
+    """One line for a PostgreSQL URL that could not be opened: the URL, password hidden, and
+    why (the caller says which URL it is: DATABASE_URL, copy-store's source…)."""
+    where = shown(url)
     if isinstance(error, socket.gaierror):
         host = address(url).rpartition(":")[0]
         return f"{where}: the host {host} is not known ({error.strerror})"

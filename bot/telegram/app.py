@@ -92,7 +92,8 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
     try:
         store = await open_store(config.database_url or config.db_path)
     except StoreUnusable as e:  # checked before the start (bot.__main__), gone since
-        raise StartupError(str(e)) from None
+        setting = "DATABASE_URL" if config.database_url else "DB_PATH"
+        raise StartupError(f"{setting} {e}") from None
 
     def lost() -> None:  # another process serves the token now: this one stops (see run)
         app.bot_data["claim_lost"] = app.bot.id
