@@ -101,7 +101,8 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
 
     if not await store.claim(app.bot.id, lost):
         await store.close()
-        raise StartupError(_served_elsewhere(app.bot.id))
+        raise StartupError(f"bot {app.bot.id} is served by another running paohuzi-bot on"
+                           " DATABASE_URL; stop it first (one process per bot token)")
     hub = Hub()
     service = TableService(store, hub, action_timeout=config.action_timeout,
                            autoplay_delay=config.autoplay_delay,
@@ -189,11 +190,6 @@ def build_application(
     return builder.build()
 
 
-def _served_elsewhere(bot_id: int) -> str:
-    return (f"bot {bot_id} is served by another running paohuzi-bot on DATABASE_URL; stop it"
-            " first (one process per bot token)")
-
-
 def run(config: Config) -> None:
     """Serve until stopped: long polling by default, PTB's webhook server with WEBHOOK_URL.
     Raises :class:`StartupError` when another process took the bot's token meanwhile."""
@@ -208,5 +204,6 @@ def run(config: Config) -> None:
                         webhook_url=hook.url, secret_token=hook.secret,
                         allowed_updates=ALLOWED_UPDATES)
     if (lost := app.bot_data.get("claim_lost")) is not None:
-        raise StartupError(_served_elsewhere(lost) + " (it took over while this one's"
-                           " connection to the database was away)")
+        raise StartupError(f"bot {lost} is now served by another paohuzi-bot on DATABASE_URL,"
+                           " which started while this one's connection to the database was"
+                           " away; this one stopped (one process per bot token)")

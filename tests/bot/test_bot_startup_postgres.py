@@ -4,12 +4,13 @@ killed."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import asyncpg
 from support.botproc import fake_env, refused_start, start_bot, stop_bot
 from support.fakebot import FakeTelegram
-from support.postgres import guard_holder, guard_moved
+from support.postgres import eventually, guard_holder, guard_moved
 
 
 async def test_a_second_process_for_the_same_bot_refuses(
@@ -54,3 +55,35 @@ async def test_the_guard_holds_after_its_connection_is_killed(
     log = (tmp_path / "first.log").read_text()
     assert "lock was lost; taking the lock again" in log and "Traceback" not in log
 
+
+
+async def test_a_bot_whose_guard_was_taken_meanwhile_stops(
+        fake_tg: FakeTelegram, fresh_postgres_url: str, tmp_path: Path) -> None:
+    """Another process waiting for the lock gets it the moment the guard's connection dies:
+    the running bot cannot take it again and stops, one line and exit 2."""
+    env = fake_env(fake_tg, DATABASE_URL=fresh_postgres_url,
+                   DB_PATH=str(tmp_path / "unused.sqlite3"))
+    bot_id = int(fake_tg.token.partition(":")[0])
+    bot = await start_bot(fake_tg, tmp_path, env)
+    admin, other = (await asyncpg.connect(fresh_postgres_url),
+                    await asyncpg.connect(fresh_postgres_url))
+    try:
+        holder = await guard_holder(admin, bot_id)
+        waiting = asyncio.create_task(other.fetchval("SELECT pg_advisory_lock($1)", bot_id))
+        await eventually(lambda: admin.fetchval(
+            "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"),
+            "the other process to wait for the lock")
+        await admin.fetchval("SELECT pg_terminate_backend($1)", holder)
+        await waiting
+        _, err = await asyncio.wait_for(bot.communicate(), timeout=30)
+    finally:
+        if bot.returncode is None:
+            bot.kill()
+            await bot.wait()
+        await admin.close()
+        await other.close()
+    assert bot.returncode == 2
+    assert err.decode().splitlines()[-1] == (
+        f"paohuzi-bot: bot {bot_id} is now served by another paohuzi-bot on DATABASE_URL, which"
+        " started while this one's connection to the database was away; this one stopped (one"
+        " process per bot token)")
