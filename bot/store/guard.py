@@ -27,6 +27,7 @@ log = logging.getLogger(__name__)
 
 APPLICATION_NAME = "paohuzi-bot guard"
 PING_INTERVAL = 2.0  # seconds between pings of a connection that might have died silently
+PING_TIMEOUT = 10.0  # a ping unanswered this long: the connection is taken for dead
 RETRY_INTERVAL = 0.5  # seconds between attempts to connect again
 
 
@@ -54,7 +55,7 @@ class Guard:
             await asyncio.gather(self._watch, return_exceptions=True)
             self._watch = None
         if self._db is not None:
-            self._db.terminate()  # the server drops the lock with the connection
+            await self._db.close(timeout=5)  # the server drops the lock with the connection
             self._db = None
 
     async def _lock(self) -> bool:
@@ -98,7 +99,7 @@ class Guard:
                 pass
             assert self._db is not None
             try:
-                await self._db.fetchval("SELECT 1", timeout=PING_INTERVAL)
+                await self._db.fetchval("SELECT 1", timeout=PING_TIMEOUT)
             except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError):
                 return
 

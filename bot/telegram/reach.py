@@ -10,7 +10,7 @@ import asyncio
 import logging
 
 from telegram import Bot
-from telegram.error import InvalidToken, NetworkError, TelegramError
+from telegram.error import InvalidToken, TelegramError
 
 from bot.claim import StartupError
 from bot.config import Config
@@ -36,10 +36,11 @@ async def reach_bot_api(config: Config) -> None:
             try:
                 await bot.initialize()  # getMe
                 return
-            except InvalidToken:
+            except InvalidToken:  # 401 or 404
                 raise StartupError(f"the Bot API at {api_address(config)} refuses BOT_TOKEN "
-                                   "(revoked, or mistyped?)") from None
-            except NetworkError as e:  # TimedOut included
+                                   "(revoked or mistyped? or BOT_API_BASE_URL is not a Bot "
+                                   "API)") from None
+            except TelegramError as e:  # NetworkError, TimedOut, a server's error
                 log.warning("cannot reach the Bot API at %s (%s); retrying in %.0f s",
                             api_address(config), e, wait)
             await asyncio.sleep(wait)

@@ -114,3 +114,12 @@ async def test_an_unreachable_bot_api_is_one_line_per_attempt_with_backoff(
         assert line.rstrip().endswith(f"; retrying in {wait} s")
     assert seen[2] - seen[1] >= 1.5  # waits grow
     assert b"Traceback" not in rest and GOOD not in "".join(lines)
+
+
+async def test_a_token_the_bot_api_refuses_is_one_line(fake_tg: FakeTelegram,
+                                                       tmp_path: Path) -> None:
+    env = bot_env(GOOD, fake_tg.base_url, DB_PATH=str(tmp_path / "db.sqlite3"))
+    assert fake_tg.token != GOOD
+    assert await refused_start(tmp_path, env) == [
+        f"paohuzi-bot: the Bot API at {fake_tg.base_url} refuses BOT_TOKEN (revoked or"
+        " mistyped? or BOT_API_BASE_URL is not a Bot API)"]
