@@ -4,6 +4,7 @@ missing database…), never a traceback."""
 
 from __future__ import annotations
 
+import re
 import socket
 import sqlite3
 from urllib.parse import urlsplit, urlunsplit
@@ -16,21 +17,25 @@ OPEN_ERRORS = (OSError, TimeoutError, ValueError, asyncpg.PostgresError, asyncpg
                sqlite3.Error, RuntimeError)
 
 
+_PASSWORD_PARAM = re.compile(r"((?:^|&)password=)[^&]*")
+
+
 class StoreUnusable(Exception):
     """The store cannot be opened; the message is one line: its URL or path (password
     hidden) and why."""
 
 
 def shown(url: str) -> str:
-    """``url`` with its password replaced by ``***`` (a URL that does not parse, as it is
-    up to its ``@``)."""
+    """``url`` with its password (before the host, or a ``password=`` parameter) replaced by
+    ``***``; of a URL that does not parse, only what follows its ``@``."""
     try:
         parts = urlsplit(url)
-        if parts.password is None:
-            return url
-        user = f"{parts.username or ''}:***@"
-        host = parts.netloc.rpartition("@")[2]
-        return urlunsplit(parts._replace(netloc=user + host))
+        if parts.password is None and not _PASSWORD_PARAM.search(parts.query):
+            return url  # as it is (urlunsplit would rewrite postgresql:///db)
+        if parts.password is not None:
+            host = parts.netloc.rpartition("@")[2]
+            parts = parts._replace(netloc=f"{parts.username or ''}:***@{host}")
+        return urlunsplit(parts._replace(query=_PASSWORD_PARAM.sub(r"\1***", parts.query)))
     except ValueError:
         return url.rpartition("@")[2] if "@" in url else url
 
