@@ -1,5 +1,6 @@
-"""``python -m bot`` / ``paohuzi-bot``: read the configuration, claim the database and run
-(long polling, or a webhook with WEBHOOK_URL). Start-up errors are one line and exit 2.
+"""``python -m bot`` / ``paohuzi-bot``: read the configuration, check and claim the database,
+wait for the Bot API (:mod:`bot.telegram.reach`) and run (long polling, or a webhook with
+WEBHOOK_URL). Start-up errors are one line and exit 2.
 
 ``python -m bot copy-store SRC DST`` copies a whole store into an empty one instead."""
 
