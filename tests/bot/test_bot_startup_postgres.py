@@ -10,7 +10,7 @@ from pathlib import Path
 import asyncpg
 from support.botproc import fake_env, refused_start, start_bot, stop_bot
 from support.fakebot import FakeTelegram
-from support.postgres import eventually, guard_holder, guard_moved
+from support.postgres import guard_holder, guard_moved, take_guard_over
 
 
 async def test_a_second_process_for_the_same_bot_refuses(
@@ -65,23 +65,14 @@ async def test_a_bot_whose_guard_was_taken_meanwhile_stops(
                    DB_PATH=str(tmp_path / "unused.sqlite3"))
     bot_id = int(fake_tg.token.partition(":")[0])
     bot = await start_bot(fake_tg, tmp_path, env)
-    admin, other = (await asyncpg.connect(fresh_postgres_url),
-                    await asyncpg.connect(fresh_postgres_url))
     try:
-        holder = await guard_holder(admin, bot_id)
-        waiting = asyncio.create_task(other.fetchval("SELECT pg_advisory_lock($1)", bot_id))
-        await eventually(lambda: admin.fetchval(
-            "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"),
-            "the other process to wait for the lock")
-        await admin.fetchval("SELECT pg_terminate_backend($1)", holder)
-        await waiting
+        other = await take_guard_over(fresh_postgres_url, bot_id)
         _, err = await asyncio.wait_for(bot.communicate(), timeout=30)
+        await other.close()
     finally:
         if bot.returncode is None:
             bot.kill()
             await bot.wait()
-        await admin.close()
-        await other.close()
     assert bot.returncode == 2
     assert err.decode().splitlines()[-1] == (
         f"paohuzi-bot: bot {bot_id} is now served by another paohuzi-bot on DATABASE_URL, which"

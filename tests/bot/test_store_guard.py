@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 
 import asyncpg
-from support.postgres import eventually, guard_holder, guard_moved
+from support.postgres import eventually, guard_holder, guard_moved, take_guard_over
 
 from bot.store import open_store
 
@@ -38,21 +38,12 @@ async def test_a_guard_taken_by_another_in_the_gap_is_lost(fresh_postgres_url: s
     """Another process already waiting for the lock gets it the moment the holder's connection
     dies: the holder cannot take it again and is told to stop."""
     first = await open_store(fresh_postgres_url)
-    admin, other = (await asyncpg.connect(fresh_postgres_url),
-                    await asyncpg.connect(fresh_postgres_url))
     lost: list[int] = []
     try:
         assert await first.claim(BOT, lambda: lost.append(BOT))
-        holder = await guard_holder(admin, BOT)
-        waiting = asyncio.create_task(other.fetchval("SELECT pg_advisory_lock($1)", BOT))
-        await eventually(lambda: admin.fetchval(
-            "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"),
-            "the other process to wait for the lock")
-        await admin.fetchval("SELECT pg_terminate_backend($1)", holder)
-        await waiting
+        other = await take_guard_over(fresh_postgres_url, BOT)
         await eventually(lambda: asyncio.sleep(0, lost), "the holder told it lost")
         assert lost == [BOT]
-    finally:
-        await admin.close()
         await other.close()
+    finally:
         await first.close()

@@ -176,3 +176,25 @@ async def guard_moved(db: asyncpg.Connection, bot_id: int, killed: int) -> int:
         return None if holder == killed else holder
 
     return await eventually(moved, "the guard taken again")
+
+
+async def take_guard_over(url: str, bot_id: int) -> asyncpg.Connection:
+    """Be another process that waits for bot ``bot_id``'s guard, then kill the guard's
+    connection: the waiting connection (returned, the caller closes it) has the lock before
+    the holder can take it again."""
+    admin, other = await asyncpg.connect(url), await asyncpg.connect(url)
+    try:
+        holder = await guard_holder(admin, bot_id)
+        assert holder is not None
+        waiting = asyncio.create_task(other.fetchval("SELECT pg_advisory_lock($1)", bot_id))
+        await eventually(lambda: admin.fetchval(
+            "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"),
+            "the other process to wait for the lock")
+        await admin.fetchval("SELECT pg_terminate_backend($1)", holder)
+        await waiting
+    except BaseException:
+        await other.close()
+        raise
+    finally:
+        await admin.close()
+    return other
