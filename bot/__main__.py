@@ -1,5 +1,6 @@
-"""``python -m bot`` / ``paohuzi-bot``: read the configuration, claim the database and run
-(long polling, or a webhook with WEBHOOK_URL). Start-up errors are one line and exit 2.
+"""``python -m bot`` / ``paohuzi-bot``: read the configuration, check and claim the database,
+wait for the Bot API (:mod:`bot.telegram.reach`) and run (long polling, or a webhook with
+WEBHOOK_URL). Start-up errors are one line and exit 2.
 
 ``python -m bot copy-store SRC DST`` copies a whole store into an empty one instead."""
 
@@ -28,23 +29,43 @@ def main() -> None:
     logging.getLogger("httpx").setLevel(logging.WARNING)
     from bot.claim import StartupError, claim_database  # after the config is known good
     from bot.telegram.app import run
+    from bot.telegram.reach import reach_bot_api
 
     lock: int | None = None
     try:
-        if not config.database_url:  # PostgreSQL: the bot's token is claimed at start
+        if config.database_url:  # the bot's token is claimed once the store is open
+            asyncio.run(_check_store(config.database_url))
+        else:
             lock = claim_database(config.db_path)
+        asyncio.run(reach_bot_api(config))
         run(config)
     except StartupError as e:
         _fail(str(e))
+    except KeyboardInterrupt:  # Ctrl-C while waiting for the Bot API
+        sys.exit(130)
     finally:
         if lock is not None:
             os.close(lock)
 
 
+async def _check_store(url: str) -> None:
+    """Open (and migrate) the PostgreSQL store once before anything else, so that a wrong
+    DATABASE_URL is one line at once, not after the Bot API is reached."""
+    from bot.claim import StartupError
+    from bot.store import StoreUnusable, open_store
+
+    try:
+        store = await open_store(url)
+    except StoreUnusable as e:
+        raise StartupError(f"DATABASE_URL {e}") from None
+    await store.close()
+
+
 def copy_store(args: list[str]) -> None:
     """``copy-store SRC DST``: copy a whole store into an empty one (URLs
     ``sqlite:///ABSOLUTE/PATH`` or ``postgresql://USER@HOST:PORT/DB``), printing the rows
-    copied per table."""
+    copied per table and in all. A source that is missing, not a store or in use is refused
+    (:mod:`bot.store.copy`), in one line, exit 2."""
     if len(args) != 2:
         _fail("usage: python -m bot copy-store SRC DST (sqlite:///ABSOLUTE/PATH or "
               "postgresql://USER@HOST:PORT/DB)")

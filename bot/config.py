@@ -156,6 +156,8 @@ def _seed(text: str) -> int | None:
 def _database_url(values: Mapping[str, str]) -> str | None:
     url = values.get("DATABASE_URL", "").strip()
     if url and not url.startswith(("postgresql://", "postgres://")):
-        raise ConfigError("DATABASE_URL must be a postgresql://USER@HOST:PORT/DB URL "
+        scheme, colon, _ = url.partition(":")
+        got = f", not {scheme}://" if colon and scheme.isalnum() else ""
+        raise ConfigError(f"DATABASE_URL must be a postgresql://USER@HOST:PORT/DB URL{got} "
                           "(leave it empty for the SQLite file at DB_PATH)")
     return url or None

@@ -85,6 +85,14 @@ class Settlement:
         )
         return scoring.escape_penalty(self.rules, h2, self.base)
 
+    def escape_floor(self, seats: Sequence[Seat], seat: int) -> int:
+        """The least ``seat`` would pay each other seat if it escaped now, from what every seat
+        sees: the same formula over the other playing seats' 明胡息 (their face-up melds; hidden
+        cards only add 胡息), so anyone may be told it (docs/rules/qq.md, 逃跑)."""
+        shown = sum(s.public(i).shown_huxi for i, s in enumerate(seats)
+                    if i not in (seat, self.xing))
+        return scoring.escape_penalty(self.rules, shown, self.base)
+
     def _with_xing_stake(self, points: list[int], payers: Sequence[int]) -> tuple[int, ...]:
         """Add the 醒筹: each payer gives the 醒家 ``xing_stake`` 底分 (none without a 醒家)."""
         if self.xing is not None:

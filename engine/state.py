@@ -236,11 +236,12 @@ class Hand:
             raise IllegalAction("bad_seat", seat, action, "no such seat")
 
     def escape_penalty(self, seat: int) -> int:
-        """What ``seat`` would pay each other seat if it escaped now; changes nothing.
-
-        It depends on the others' hidden cards, so the bot may show the amount only to ``seat``.
-        """
+        """What ``seat`` would pay each other seat if it escaped now (reads hidden cards)."""
         return self._settle.escape_penalty(self._seats, seat)
+
+    def escape_quote(self, seat: int) -> int:
+        """The public floor of :meth:`escape_penalty`, quoted before a 逃跑 (anyone may see)."""
+        return self._settle.escape_floor(self._seats, seat)
 
     # ----- the flow -----------------------------------------------------------------
 

@@ -4,14 +4,15 @@ Reads take any connection of the pool; transactions run one at a time in this pr
 SQLite, so that the callers' units of work never interleave) on a connection of their own,
 while other processes' transactions run beside them. The schema version is the one row of
 ``schema_version``; migrations run under an advisory lock, so that two processes starting
-at once migrate once. :meth:`PostgresStore.claim` holds a bot's token for this process.
+at once migrate once. :meth:`PostgresStore.claim` holds a bot's token for this process
+(:mod:`bot.store.guard`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from functools import cache
 
@@ -19,6 +20,7 @@ import asyncpg
 
 from bot.store.club import ClubQueries
 from bot.store.conn import Row
+from bot.store.guard import Guard
 from bot.store.schema import migrations
 from bot.store.writes import Writes
 
@@ -103,7 +105,7 @@ class PostgresStore(ClubQueries):
         self._pool = pool
         self._url = url
         self._lock = asyncio.Lock()
-        self._claim: asyncpg.Connection | None = None
+        self._claims: list[Guard] = []
 
     @classmethod
     async def open(cls, url: str) -> PostgresStore:
@@ -117,9 +119,9 @@ class PostgresStore(ClubQueries):
         return cls(pool, url)
 
     async def close(self) -> None:
-        if self._claim is not None:
-            await self._claim.close()
-            self._claim = None
+        for guard in self._claims:
+            await guard.release()
+        self._claims.clear()
         await self._pool.close()
 
     @asynccontextmanager
@@ -132,16 +134,16 @@ class PostgresStore(ClubQueries):
         assert row is not None
         return int(row["version"])
 
-    async def claim(self, bot_id: int) -> bool:
+    async def claim(self, bot_id: int, on_lost: Callable[[], None] = lambda: None) -> bool:
         """Serve ``bot_id`` from this process: False when another process already does.
-        The claim is an advisory lock on a connection of its own, held until :meth:`close`
-        or until the process ends, however it ends (the server drops a dead client's locks)."""
-        db = await asyncpg.connect(self._url)
-        if await db.fetchval("SELECT pg_try_advisory_lock($1)", bot_id):
-            self._claim = db
-            return True
-        await db.close()
-        return False
+        Held until :meth:`close` or until the process ends, however it ends, and through
+        reconnections (:class:`bot.store.guard.Guard`); ``on_lost`` is called if another
+        process took it while this one's connection was away."""
+        guard = Guard(self._url, bot_id, on_lost)
+        if not await guard.take():
+            return False
+        self._claims.append(guard)
+        return True
 
     # --- whole tables (copy-store, benchmarks): names from the schema, never from users ---
 

@@ -7,7 +7,7 @@ The methods are documented where they are written once for every backend,
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Protocol
@@ -157,8 +157,10 @@ class Store(Protocol):
     async def schema_version(self) -> int:
         ...
 
-    async def claim(self, bot_id: int) -> bool:
-        """Serve ``bot_id`` from this process alone: False when another process serves it."""
+    async def claim(self, bot_id: int, on_lost: Callable[[], None] = ...) -> bool:
+        """Serve ``bot_id`` from this process alone: False when another process serves it.
+        ``on_lost``: called if the claim is lost later (another process took it while this
+        one's connection to the store was away); the process must then stop serving."""
 
     # whole tables, by the schema's names (copy-store, benchmarks)
 

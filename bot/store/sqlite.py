@@ -7,7 +7,7 @@ coroutine; reads run on it between them. The schema version is SQLite's ``user_v
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -99,7 +99,7 @@ class SqliteStore(ClubQueries):
         assert row is not None
         return int(row[0])
 
-    async def claim(self, bot_id: int) -> bool:
+    async def claim(self, bot_id: int, on_lost: Callable[[], None] = lambda: None) -> bool:
         """A SQLite file is one process's as a whole: ``bot.app.claim_database`` locks the
         file before the store opens, so every bot id of it is this process's."""
         return True

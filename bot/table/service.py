@@ -273,14 +273,15 @@ class TableService:
     # --- leaving, stopping -------------------------------------------------------------
 
     def escape_quote(self, table_id: int, user_id: int) -> tuple[int, int] | None:
-        """(running hand's id, points the user would pay each other seat) if leaving now is
-        逃跑, else None. The amount depends on hidden cards: tell it to the user only."""
+        """(running hand's id, the least the user would pay each other seat) if leaving now is
+        逃跑, else None. The figure is public (the others' 明胡息, ``Hand.escape_quote``): the
+        exact penalty depends on their hidden cards and shows at the settlement."""
         table = self.get(table_id)
         seat = lobby.check_seated(table, user_id)
         if table.hand is None or table.current is None:
             return None
         lobby.check_not_xing(table, seat)
-        return table.current.id, table.hand.escape_penalty(seat)
+        return table.current.id, table.hand.escape_quote(seat)
 
     def stop_quote(self, table_id: int, user_id: int, is_admin: bool) -> HandRecord | None:
         """The running hand that stopping would void (None if none); refuses those who may

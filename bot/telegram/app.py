@@ -29,7 +29,7 @@ from bot.present.notify import Notifier
 from bot.present.presenter import Presenter
 from bot.present.timers import Timers
 from bot.present.votes import Votes
-from bot.store import Store, open_store
+from bot.store import Store, StoreUnusable, open_store
 from bot.table import HandRecord, Table, TableService
 from bot.telegram import chat, system
 from bot.telegram.buttons import button
@@ -89,8 +89,17 @@ class Services:
 
 async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
                      rng: random.Random | None) -> None:
-    store = await open_store(config.database_url or config.db_path)
-    if not await store.claim(app.bot.id):
+    try:
+        store = await open_store(config.database_url or config.db_path)
+    except StoreUnusable as e:  # checked before the start (bot.__main__), gone since
+        setting = "DATABASE_URL" if config.database_url else "DB_PATH"
+        raise StartupError(f"{setting} {e}") from None
+
+    def lost() -> None:  # another process serves the token now: this one stops (see run)
+        app.bot_data["claim_lost"] = app.bot.id
+        app.stop_running()
+
+    if not await store.claim(app.bot.id, lost):
         await store.close()
         raise StartupError(f"bot {app.bot.id} is served by another running paohuzi-bot on"
                            " DATABASE_URL; stop it first (one process per bot token)")
@@ -183,14 +192,19 @@ def build_application(
 
 
 def run(config: Config) -> None:
-    """Serve until stopped: long polling by default, PTB's webhook server with WEBHOOK_URL."""
+    """Serve until stopped: long polling by default, PTB's webhook server with WEBHOOK_URL.
+    Raises :class:`StartupError` when another process took the bot's token meanwhile."""
     app = build_application(config)
     hook = config.webhook
     if hook is None:
         app.run_polling(allowed_updates=ALLOWED_UPDATES)
-        return
-    # setWebhook is called with the URL and the secret at start; PTB's server refuses any
-    # request whose X-Telegram-Bot-Api-Secret-Token header is not the secret (403).
-    app.run_webhook(listen=hook.listen, port=hook.port, url_path=hook.path,
-                    webhook_url=hook.url, secret_token=hook.secret,
-                    allowed_updates=ALLOWED_UPDATES)
+    else:
+        # setWebhook is called with the URL and the secret at start; PTB's server refuses any
+        # request whose X-Telegram-Bot-Api-Secret-Token header is not the secret (403).
+        app.run_webhook(listen=hook.listen, port=hook.port, url_path=hook.path,
+                        webhook_url=hook.url, secret_token=hook.secret,
+                        allowed_updates=ALLOWED_UPDATES)
+    if (lost := app.bot_data.get("claim_lost")) is not None:
+        raise StartupError(f"bot {lost} is now served by another paohuzi-bot on DATABASE_URL,"
+                           " which started while this one's connection to the database was"
+                           " away; this one stopped (one process per bot token)")

@@ -27,8 +27,8 @@ def confirm_buttons(kind: str, table_id: int,
 
 def ask_escape(env: Env, table_id: int, user_id: int, lang: str,
                quote: tuple[int, int]) -> None:
-    """Ask in the user's private chat whether to 逃跑 from hand ``quote[0]``, paying
-    ``quote[1]`` to each other seat (for him alone: it depends on the others' cards)."""
+    """Ask in the user's private chat whether to 逃跑 from hand ``quote[0]``, paying at least
+    ``quote[1]`` to each other seat (a public figure: ``TableService.escape_quote``)."""
     hand_id, points = quote
     env.presenter.note(user_id, lambda lang: t(lang, "escape_confirm", points=points),
                        lang=lang, buttons_of=confirm_buttons("e", table_id, hand_id))

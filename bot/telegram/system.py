@@ -5,10 +5,12 @@ from __future__ import annotations
 import logging
 
 from telegram import Update
+from telegram.error import NetworkError
 from telegram.ext import ApplicationHandlerStop
 
 from bot.i18n import t
 from bot.telegram.env import Context, Env
+from bot.telegram.reach import polling_failed
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +43,9 @@ async def error(env: Env, update: object, context: Context) -> None:
     may be sent again (e.g. the database was locked past its busy timeout, the disk full):
     whatever it began to write was rolled back with its transaction. A button press is
     answered by its dispatcher (:mod:`bot.telegram.buttons`)."""
+    if update is None and isinstance(context.error, NetworkError):  # getUpdates: PTB retries
+        polling_failed(context.error)
+        return
     log.error("unhandled error while handling an update", exc_info=context.error)
     if not isinstance(update, Update) or update.message is None:
         return

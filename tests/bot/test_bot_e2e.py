@@ -156,7 +156,7 @@ async def test_leaving_mid_hand_is_escape(tg: FakeTelegram, tmp_path) -> None:
         users, group, lobby, svc, table = await start_hand(tg, app)
         record = table.current
         await tg.send_text(group, users[2], "/leave")  # asked first, privately (see test_bot_leave)
-        penalty = record.hand.escape_penalty(2)
+        penalty = record.hand.escape_quote(2)
         question = await tg.wait_for(lambda: next(
             (m for m in tg.messages(users[2]) if m.text == t("zh", "escape_confirm",
                                                                points=penalty)), None))

@@ -103,7 +103,7 @@ async def test_escape_and_stopping_a_hand_need_their_confirmation(service) -> No
         await service.leave(table.id, PEOPLE[2].user_id, running + 1)
     assert table.status == "playing" and len(table.players) == 3
     assert service.escape_quote(table.id, PEOPLE[2].user_id) == \
-        (running, table.current.hand.escape_penalty(2))
+        (running, table.current.hand.escape_quote(2))
     await service.stop(table.id, PEOPLE[0].user_id, is_admin=False, hand_id=running)
     assert table.status == "closed"
 
@@ -121,8 +121,8 @@ async def test_leave_during_a_hand_asks_first_with_the_amount(tg: FakeTelegram,
         users, group, lobby, svc, table = await start_hand(tg, app)
         alice, bob, carol = users
         record = table.current
-        asked = t("zh", "escape_confirm", points=record.hand.escape_penalty(2))
-        assert asked.startswith("确定逃跑?将赔每家 ")
+        asked = t("zh", "escape_confirm", points=record.hand.escape_quote(2))
+        assert asked.startswith("确定逃跑?将赔每家至少 ")
         # /leave: the question comes in Carol's private chat, never in the group
         await tg.send_text(group, carol, "/leave")
         question = await tg.wait_for(lambda: question_in(tg, carol, asked))
@@ -141,12 +141,12 @@ async def test_leave_during_a_hand_asks_first_with_the_amount(tg: FakeTelegram,
         assert answer.text == t("zh", "stale") and table.seat_of(carol.id) == 2
         await tg.send_text(group, carol, "/leave")
         await svc.presenter.idle()
-        assert not any(str(record.hand.escape_penalty(2)) in (m.text or "") and "逃跑" in m.text
+        assert not any(str(record.hand.escape_quote(2)) in (m.text or "") and "逃跑" in m.text
                        for m in tg.messages(group))
         # Bob asks too, then Carol confirms: she escapes, the hand is over
         await tg.send_text(group, bob, "/leave")
         bobs = await tg.wait_for(lambda: question_in(
-            tg, bob, t("zh", "escape_confirm", points=record.hand.escape_penalty(1))))
+            tg, bob, t("zh", "escape_confirm", points=record.hand.escape_quote(1))))
         question = await tg.wait_for(lambda: question_in(tg, carol, asked))
         assert (await tg.press_button(question, carol, "确认逃跑")).text == t("zh", "escaped")
         assert record.hand.outcome.kind == "escape" and record.hand.outcome.escaper == 2

@@ -1,15 +1,17 @@
 """Start-up errors: an unusable DB_PATH and a second bot on the same database are one line on
-stderr and exit 2, never a traceback."""
+stderr and exit 2, never a traceback; an unreachable Bot API is one line per attempt."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
-from support.botproc import bot_env, fake_env, refused_start, start_bot, stop_bot
+from support.botproc import bot_env, fake_env, free_port, refused_start, start_bot, stop_bot
 from support.fakebot import FakeTelegram
 
 from bot.claim import StartupError, claim_database
@@ -86,3 +88,38 @@ async def test_a_second_bot_on_the_same_database_refuses(fake_tg: FakeTelegram,
         assert reply.text.startswith("你好,Alice")
     finally:
         assert await stop_bot(first) == 0
+
+
+async def test_an_unreachable_bot_api_is_one_line_per_attempt_with_backoff(
+        tmp_path: Path) -> None:
+    """No network (here: nothing listens at BOT_API_BASE_URL): the bot names the address and
+    tries again, further apart each time, without a traceback, until it is stopped."""
+    base = f"http://127.0.0.1:{free_port()}/bot"
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", cwd=tmp_path,
+        env=bot_env(GOOD, base, DB_PATH=str(tmp_path / "db.sqlite3")),
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    assert proc.stderr is not None
+    lines, seen = [], []
+    try:
+        for _ in range(3):  # attempts about 0, 1 and 3 s after the start
+            lines.append((await asyncio.wait_for(proc.stderr.readline(), 30)).decode())
+            seen.append(time.monotonic())
+        assert proc.returncode is None  # still trying
+    finally:
+        proc.terminate()
+        _, rest = await proc.communicate()
+    for line, wait in zip(lines, ("1", "2", "4"), strict=True):
+        assert f"WARNING bot.telegram.reach: cannot reach the Bot API at {base} (" in line
+        assert line.rstrip().endswith(f"; retrying in {wait} s")
+    assert seen[2] - seen[1] >= 1.5  # waits grow
+    assert b"Traceback" not in rest and GOOD not in "".join(lines)
+
+
+async def test_a_token_the_bot_api_refuses_is_one_line(fake_tg: FakeTelegram,
+                                                       tmp_path: Path) -> None:
+    env = bot_env(GOOD, fake_tg.base_url, DB_PATH=str(tmp_path / "db.sqlite3"))
+    assert fake_tg.token != GOOD
+    assert await refused_start(tmp_path, env) == [
+        f"paohuzi-bot: the Bot API at {fake_tg.base_url} refuses BOT_TOKEN (revoked or"
+        " mistyped? or BOT_API_BASE_URL is not a Bot API)"]

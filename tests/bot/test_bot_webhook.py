@@ -9,23 +9,17 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import socket
 import sys
 from pathlib import Path
 
 import aiohttp
+from support.botproc import free_port
 from support.fakebot import FakeTelegram
 
 ROOT = Path(__file__).resolve().parents[2]
 PUBLIC_URL = "https://paohuzi.example/tg/hook-7f3a"  # TLS ends at the proxy; the path is served
 SECRET = "s3cret_webhook-token"
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 async def _post(port: int, update: dict, headers: dict[str, str],
@@ -57,7 +51,7 @@ async def _start_bot(fake_tg: FakeTelegram, tmp_path: Path, port: int) -> asynci
 
 async def test_webhook_serves_updates_with_the_secret_only(fake_tg: FakeTelegram,
                                                            tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     proc = await _start_bot(fake_tg, tmp_path, port)
     try:
         await fake_tg.wait_for(lambda: fake_tg.world.webhook_url, timeout=30,

@@ -8,7 +8,7 @@ import sqlite3
 import pytest
 from support.postgres import INTEGRITY_ERRORS
 
-from bot.store import MIGRATIONS, SCHEMA_VERSION, PlaceTaken, Store
+from bot.store import MIGRATIONS, SCHEMA_VERSION, PlaceTaken, Store, StoreUnusable
 from engine.rules import QQ
 from engine.simulate import play_random
 from engine.state import Hand
@@ -41,7 +41,7 @@ async def test_a_newer_database_is_refused(tmp_path) -> None:
     path = tmp_path / "db.sqlite3"
     with sqlite3.connect(path) as db:
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
-    with pytest.raises(RuntimeError, match="newer"):
+    with pytest.raises(StoreUnusable, match="newer"):
         await Store.open(path)
 
 

@@ -193,7 +193,9 @@ async def test_copy_store_round_trip_sqlite_postgresql_sqlite(
     said: list[str] = []
     counts = await copy_store(source, fresh_postgres_url, said.append)
     assert counts["actions"] == sum(len(_played(n).log) for n in (1, 2, 3))
-    assert said == [f"{t}: {counts[t]}" for t in TABLES]
+    assert said == [*(f"{t}: {counts[t]}" for t in TABLES),
+                    f"copied {sum(counts.values())} rows in {len(TABLES)} tables from {source} to"
+                    f" {fresh_postgres_url}"]
     with pytest.raises(CopyError, match="not empty"):
         await copy_store(source, fresh_postgres_url, said.append)
     said.clear()

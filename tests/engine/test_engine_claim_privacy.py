@@ -1,11 +1,13 @@
-"""Nobody learns who may claim (docs/rules/qq.md, 决定 11).
+"""Nobody learns who may claim (docs/rules/qq.md, 决定 11), nor another seat's hidden cards
+from the 逃跑 quote (docs/rules/qq.md, 逃跑).
 
 Counterfactual test: play a random hand, then give one seat X a different hidden card (swap one
 of its dealt cards with a stock card nobody draws before the cut) and replay the same decisions.
 Where X could claim in one deal and not in the other, X's answers exist only in one log, so the
 replay drops X's passes that are not asked for and passes for X where only the counterfactual
 asks it. Whenever both tables are in the same public situation, the public view and every
-other seat's private view must be identical: X's options may not show anywhere.
+other seat's private view, and every other seat's 逃跑 quote, must be identical: X's options
+(and cards) may not show anywhere.
 
 Allowed differences, after which the pair is not compared:
 - the table waits in one and not in the other, so one runs ahead (that the table waits is
@@ -134,6 +136,8 @@ def check_pair(real: Hand, cf: Hand, x: int, tally: Tally) -> bool:
     for y in range(QQ.players):
         if y != x:
             assert real.private_view(y) == cf.private_view(y), f"seat {y} learns about seat {x}"
+            assert real.escape_quote(y) == cf.escape_quote(y), f"{y}'s 逃跑 quote reads {x}'s cards"
+            assert real.escape_quote(y) <= real.escape_penalty(y)  # a floor of what he would pay
     tally.compared += 1
     if real.legal_actions(x) != cf.legal_actions(x):
         tally.differing_options += 1

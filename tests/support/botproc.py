@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import socket
 import sys
 from pathlib import Path
 
@@ -14,6 +15,13 @@ from support.fakebot import FakeTelegram
 ROOT = Path(__file__).resolve().parents[2]
 
 Process = asyncio.subprocess.Process
+
+
+def free_port() -> int:
+    """A localhost port nothing listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
 def bot_env(token: str, base_url: str, **settings: str) -> dict[str, str]:

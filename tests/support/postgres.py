@@ -15,16 +15,21 @@ import glob
 import os
 import pwd
 import shutil
-import socket
 import sqlite3
 import subprocess
 import tempfile
 import uuid
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
+from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 import pytest
+
+from support.botproc import free_port
+
+T = TypeVar("T")
 
 NOT_INSTALLED = ("PostgreSQL tests skipped: no TEST_DATABASE_URL and no server binaries "
                  "in /usr/lib/postgresql/*/bin")
@@ -34,12 +39,6 @@ def _binaries() -> Path | None:
     found = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"),
                    key=lambda p: int(Path(p).parts[-3]))
     return Path(found[-1]).parent if found else None
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _as_user() -> tuple[list[str], str | None]:
@@ -54,6 +53,8 @@ def _as_user() -> tuple[list[str], str | None]:
         return ["runuser", "-u", name, "--"], name
     raise RuntimeError("running as root and no unprivileged user to run PostgreSQL as")
 
+
+PASSWORD_ROLE = "paohuzi_pw"  # the throwaway server checks this role's password
 
 _skipped: list[str] = []  # why the PostgreSQL tests were skipped, said once at the end
 
@@ -81,10 +82,12 @@ def postgres_server() -> Iterator[str]:
     data = home / "data"
     if user is not None:
         shutil.chown(home, user)
-    port = _free_port()
+    port = free_port()
     subprocess.run([*prefix, str(bindir / "initdb"), "-D", str(data), "-U", "postgres",
                     "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"],
                    check=True, capture_output=True)
+    hba = data / "pg_hba.conf"  # one role whose password is checked (wrong_password_url)
+    hba.write_text(f"host all {PASSWORD_ROLE} 127.0.0.1/32 scram-sha-256\n" + hba.read_text())
     options = (f"-p {port} -k {home} -c listen_addresses=127.0.0.1 -c fsync=off"
                " -c synchronous_commit=off -c full_page_writes=off")
     subprocess.run([*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-o", options,
@@ -114,6 +117,25 @@ def fresh_postgres_url(postgres_server: str) -> str:
     return f"{postgres_server}{joiner}search_path={name}"
 
 
+async def _password_role(server: str) -> None:
+    db = await asyncpg.connect(server)
+    try:
+        if not await db.fetchval("SELECT 1 FROM pg_roles WHERE rolname = $1", PASSWORD_ROLE):
+            await db.execute(f"CREATE ROLE {PASSWORD_ROLE} LOGIN PASSWORD 'right-password'")
+    finally:
+        await db.close()
+
+
+@pytest.fixture
+def wrong_password_url(postgres_server: str) -> str:
+    """The server's URL as a role with a password, given a wrong one (a TEST_DATABASE_URL
+    server must check that role's passwords from 127.0.0.1, as the throwaway one does)."""
+    asyncio.run(_password_role(postgres_server))
+    parts = urlsplit(postgres_server)
+    return urlunsplit(parts._replace(
+        netloc=f"{PASSWORD_ROLE}:wrong-password@{parts.hostname}:{parts.port}"))
+
+
 # What a broken constraint raises, on either backend (the action log's append-only trigger
 # raises PostgreSQL's integrity_constraint_violation too).
 INTEGRITY_ERRORS = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
@@ -125,3 +147,54 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite://{tmp_path}/db.sqlite3"
     return str(request.getfixturevalue("fresh_postgres_url"))
+
+
+async def guard_holder(db: asyncpg.Connection, bot_id: int) -> int | None:
+    """The backend holding bot ``bot_id``'s one-process guard (``bot.store.guard``: an advisory
+    lock on its id in ``db``'s database), if any."""
+    return await db.fetchval(
+        "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1"
+        " AND (classid::bigint << 32) + objid::bigint = $1 AND database = (SELECT oid FROM"
+        " pg_database WHERE datname = current_database())", bot_id)
+
+
+async def eventually(check: Callable[[], Awaitable[T | None]], what: str,
+                     timeout: float = 30.0) -> T:
+    """Poll ``check`` until it returns something truthy (within ``timeout`` seconds)."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not (found := await check()):
+        assert asyncio.get_running_loop().time() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.05)
+    return found
+
+
+async def guard_moved(db: asyncpg.Connection, bot_id: int, killed: int) -> int:
+    """Wait until bot ``bot_id``'s guard is held again by a backend other than ``killed``;
+    that backend."""
+    async def moved() -> int | None:
+        holder = await guard_holder(db, bot_id)
+        return None if holder == killed else holder
+
+    return await eventually(moved, "the guard taken again")
+
+
+async def take_guard_over(url: str, bot_id: int) -> asyncpg.Connection:
+    """Be another process that waits for bot ``bot_id``'s guard, then kill the guard's
+    connection: the waiting connection (returned, the caller closes it) has the lock before
+    the holder can take it again."""
+    admin, other = await asyncpg.connect(url), await asyncpg.connect(url)
+    try:
+        holder = await guard_holder(admin, bot_id)
+        assert holder is not None
+        waiting = asyncio.create_task(other.fetchval("SELECT pg_advisory_lock($1)", bot_id))
+        await eventually(lambda: admin.fetchval(
+            "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"),
+            "the other process to wait for the lock")
+        await admin.fetchval("SELECT pg_terminate_backend($1)", holder)
+        await waiting
+    except BaseException:
+        await other.close()
+        raise
+    finally:
+        await admin.close()
+    return other
