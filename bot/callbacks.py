@@ -12,7 +12,8 @@ the table's latest hand id as their ``mark`` (0 before the first; see
 also after a restart. Confirmations carry the hand they are about: a confirmation of a hand
 no longer running is outdated. A replay button carries the hand and the step it shows; it
 is checked against the chat it is pressed in (``bot.present.replays``). A 复盘 button carries
-only the hand: the review is of the presser's own seat, if he sat at it. A vote's buttons carry the
+only the hand: the review is of the presser's own seat, if he sat at it; so does a 验证 button
+(anyone may check a finished hand's fairness). A vote's buttons carry the
 vote: a press of a vote that is over is outdated (``bot.present.votes``).
 """
 
@@ -76,6 +77,7 @@ KINDS: dict[str, Kind] = {k.letter: k for k in (
     Kind("k", ABOUT_HAND),
     Kind("p", ("hand", "step")),  # show that step of a finished hand (/replay)
     Kind("f", ("hand",)),  # 复盘: the presser's own review of a finished hand he sat at
+    Kind("c", ("hand",)),  # 验证: the fairness check of a finished hand, sent to the presser
     Kind("v", ("table", "vote", "yes")),  # 同意 (1) or 拒绝 (0) of a vote
 )}
 PATTERN = r"\A(?:" + "|".join(k.pattern for k in KINDS.values()) + r")\Z"
@@ -91,6 +93,7 @@ SIMPLE_KINDS = shaped(TABLE)
 GROUP_KINDS = shaped(MARKED) - {"n"}  # the lobby's and the settlement's own buttons
 CONFIRM_KINDS = shaped(ABOUT_HAND)
 OPTION_KIND, BIRD_KIND, REPLAY_KIND, VOTE_KIND, REVIEW_KIND = "o", "n", "p", "v", "f"
+VERIFY_KIND = "c"
 
 
 @dataclass(frozen=True)
@@ -145,6 +148,11 @@ def replay(hand_id: int, step: int) -> str:
 def review(hand_id: int) -> str:
     """The 🔍 复盘 button of the finished hand ``hand_id`` (``bot.present.reviews``)."""
     return KINDS[REVIEW_KIND].data(hand_id)
+
+
+def verify(hand_id: int) -> str:
+    """The 验证 button of the settlement of hand ``hand_id`` (``bot.present.verify``)."""
+    return KINDS[VERIFY_KIND].data(hand_id)
 
 
 def vote(table_id: int, vote_id: int, yes: bool) -> str:

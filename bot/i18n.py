@@ -408,6 +408,20 @@ ZH: dict[str, str] = {
     "settings_level": "电脑 {level}",
     "addbot_usage": "用法:/addbot [弱|中|强],例:/addbot 中。加一位电脑,并把本桌电脑的水平设为它"
                     "(不写则不变,默认强)。",
+    # 验证: the fairness check of a settlement (bot.present.verify)
+    "btn_verify": "🔒 验证",
+    "verify_title": "🔒 公平性验证 · 第 {table} 桌第 {hand} 局(编号 {id})",
+    "verify_seed_ok": "✅ 种子 {seed} 的 SHA-256 是\n{sha}\n它的前 8 位 {fp} 就是开局时公布的 🔒 {fp}:"
+                      "种子在发牌前就定了,没有换过。",
+    "verify_seed_bad": "❌ 种子 {seed} 的 SHA-256 是\n{sha}\n它不以开局时公布的 🔒 {fp} 开头。",
+    "verify_replay_ok": "✅ 用这个种子洗牌,按记录重放 {steps} 步,结果正是本结算:",
+    "verify_replay_bad": "❌ 按记录重放 {steps} 步,结果与本结算不同:",
+    "verify_replay_broken": "❌ 记录的 {steps} 步无法按规则重放。",
+    "verify_points": "{name} {points}",
+    "verify_yourself": "自己验证:在群里 /export 下载记录(或私聊 /replay {id} 逐步看),"
+                       "再用 python -m engine verify 文件名。",
+    "verify_sent": "验证结果已私聊发给你。",
+    "verify_unknown": "没有这一局的记录(编号 {id}),无法验证。",
     **EVENT_NAMES,
 }
 
@@ -805,6 +819,24 @@ EN: dict[str, str] = {
     "addbot_usage": "Usage: /addbot [弱|中|强] (or weak, medium, strong), e.g. /addbot medium. "
                     "Adds a computer player and sets every computer player at the table to "
                     "that level (unchanged if none is given; 强 strong by default).",
+    # 验证: the fairness check of a settlement (bot.present.verify)
+    "btn_verify": "🔒 验证 Verify",
+    "verify_title": "🔒 Fairness check · table {table}, hand {hand} (id {id})",
+    "verify_seed_ok": "✅ The SHA-256 of seed {seed} is\n{sha}\nIts first 8 digits {fp} are the "
+                      "🔒 {fp} shown at the deal: the seed was fixed before the cards were dealt "
+                      "and never changed.",
+    "verify_seed_bad": "❌ The SHA-256 of seed {seed} is\n{sha}\nIt does not begin with the 🔒 "
+                       "{fp} shown at the deal.",
+    "verify_replay_ok": "✅ Shuffled with this seed and replayed for the record's {steps} steps, "
+                        "the hand ends in exactly this settlement:",
+    "verify_replay_bad": "❌ Replayed for the record's {steps} steps, the hand ends otherwise "
+                         "than this settlement:",
+    "verify_replay_broken": "❌ The record's {steps} steps do not replay under the rules.",
+    "verify_points": "{name} {points}",
+    "verify_yourself": "Check it yourself: /export in the group sends the record (/replay {id} "
+                       "here steps through it); then python -m engine verify FILE.",
+    "verify_sent": "The check is in your private chat.",
+    "verify_unknown": "No record of hand {id}: nothing to check.",
     **EVENT_NAMES,
 }
 

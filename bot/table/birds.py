@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from bot.store import BirdRow, Store, Tx
 from bot.table.model import HandRecord, Refusal, Table, TableStatus
 from engine.birds import bird_seat, settle_birds
+from engine.state import Hand
 
 # before a deal: in the lobby, between hands
 OPEN_STATUSES = frozenset({TableStatus.LOBBY, TableStatus.BETWEEN})
@@ -59,12 +60,17 @@ async def settle(tx: Tx, chat_id: int, record: HandRecord) -> tuple[int, ...]:
 
 def seat_points(record: HandRecord, birds: Sequence[BirdRow]) -> tuple[int, ...]:
     """The seats' points of a finished hand as recorded: with its settled ``birds``."""
-    outcome = record.hand.outcome
+    return hand_points(record.hand, birds)
+
+
+def hand_points(hand: Hand, birds: Sequence[BirdRow]) -> tuple[int, ...]:
+    """:func:`seat_points` of a finished engine hand (one replayed from its record)."""
+    outcome = hand.outcome
     assert outcome is not None
     settled = sum(b.points is not None for b in birds)
     if not settled or outcome.bird_card is None:
         return outcome.points
-    _, extra = settle_birds(record.hand.rules, outcome, record.hand.dealer, settled)
+    _, extra = settle_birds(hand.rules, outcome, hand.dealer, settled)
     return tuple(p + e for p, e in zip(outcome.points, extra, strict=True))
 
 
