@@ -26,7 +26,7 @@ MAX_BYTES = 64
 NUMBER = "[0-9]+"
 FIELDS = {  # a field's name: the characters it may hold
     "table": NUMBER, "version": NUMBER, "index": NUMBER, "mark": NUMBER, "hand": NUMBER,
-    "step": NUMBER, "vote": NUMBER, "yes": "[01]", "code": "[a-z][a-z0-9]{0,15}",
+    "step": NUMBER, "vote": NUMBER, "challenge": NUMBER, "yes": "[01]", "code": "[a-z][a-z0-9]{0,15}",
 }
 TEXT_FIELDS = frozenset({"code"})  # kept as text in :attr:`Press.option`; the others are numbers
 
@@ -34,7 +34,8 @@ TEXT_FIELDS = frozenset({"code"})  # kept as text in :attr:`Press.option`; the o
 @dataclass(frozen=True)
 class Kind:
     """A button kind: its letter and the fields of its data, in order (see :data:`FIELDS`).
-    The numbers go to :class:`Press` in order (``table_id``, ``version``, ``index``)."""
+    The numbers go to :class:`Press` in order (``table_id``, ``version``, ``index``): a
+    challenge's id is its ``table_id``."""
 
     letter: str
     fields: tuple[str, ...]
@@ -79,6 +80,11 @@ KINDS: dict[str, Kind] = {k.letter: k for k in (
     Kind("f", ("hand",)),  # 复盘: the presser's own review of a finished hand he sat at
     Kind("c", ("hand",)),  # 验证: the fairness check of a finished hand, sent to the presser
     Kind("v", ("table", "vote", "yes")),  # 同意 (1) or 拒绝 (0) of a vote
+    # a 复式挑战 (``bot.table.challenges``): 参加 on its card; in the private chat, entry
+    # ``index`` of one's legal actions after ``version`` decisions, and 离开
+    Kind("x", ("challenge",)),
+    Kind("y", ("challenge", "version", "index")),
+    Kind("z", ("challenge",)),
 )}
 PATTERN = r"\A(?:" + "|".join(k.pattern for k in KINDS.values()) + r")\Z"
 _RE = re.compile(PATTERN)
@@ -153,6 +159,18 @@ def review(hand_id: int) -> str:
 def verify(hand_id: int) -> str:
     """The 验证 button of the settlement of hand ``hand_id`` (``bot.present.verify``)."""
     return KINDS[VERIFY_KIND].data(hand_id)
+
+
+def challenge_join(challenge_id: int) -> str:
+    return KINDS["x"].data(challenge_id)
+
+
+def challenge_move(challenge_id: int, version: int, index: int) -> str:
+    return KINDS["y"].data(challenge_id, version, index)
+
+
+def challenge_leave(challenge_id: int) -> str:
+    return KINDS["z"].data(challenge_id)
 
 
 def vote(table_id: int, vote_id: int, yes: bool) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.store.challenges import ChallengeWrites
 from bot.store.conn import Conn, Row, now
 from bot.store.rows import TableRow, rule_set_id
 
@@ -24,7 +25,7 @@ class PlaceTaken(Exception):
         self.bot_id = bot_id
 
 
-class Writes:
+class Writes(ChallengeWrites):
     """The writes of one transaction (:class:`bot.store.Tx`), on its backend's connection."""
 
     def __init__(self, conn: Conn) -> None:

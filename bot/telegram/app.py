@@ -25,12 +25,14 @@ from telegram.ext import (
 from bot.claim import StartupError
 from bot.config import Config
 from bot.i18n import CATALOGS, t
+from bot.present.challenges import ChallengeMessages
 from bot.present.notify import Notifier
 from bot.present.presenter import Presenter
 from bot.present.timers import Timers
 from bot.present.votes import Votes
 from bot.store import Store, open_store
 from bot.table import HandRecord, Table, TableService
+from bot.table.challenge_service import ChallengeService
 from bot.telegram import chat, system
 from bot.telegram.buttons import button
 from bot.telegram.commands import NEW_MESSAGES, SCOPES, add_command_handlers, bot_commands
@@ -85,6 +87,7 @@ class Services:
     presenter: Presenter
     hub: Hub = field(repr=False)
     votes: Votes | None = field(default=None, repr=False)
+    challenges: ChallengeService | None = field(default=None, repr=False)
 
 
 async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
@@ -107,8 +110,11 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
     hub.presenter, hub.timers = presenter, Timers(app.job_queue, service)
     hub.notifier = Notifier(store, presenter, service)
     votes = Votes(service, store, presenter, app.job_queue, config.vote_timeout)
-    _add_handlers(app, Env(service, presenter, store, config.default_lang, votes))
-    app.bot_data["services"] = Services(store, service, presenter, hub, votes)
+    challenges = ChallengeService(store, lambda user_id: service.table_of_user(user_id)
+                                  is not None, bot_id=app.bot.id, rng=rng)
+    challenges.observer = ChallengeMessages(presenter.chats, presenter.bot, store, challenges)
+    _add_handlers(app, Env(service, presenter, store, config.default_lang, votes, challenges))
+    app.bot_data["services"] = Services(store, service, presenter, hub, votes, challenges)
 
     for lang in CATALOGS:
         code = None if lang == config.default_lang else lang
@@ -124,6 +130,7 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
         presenter.unposted(table, record)
     for table, match_id in await service.unposted_matches():
         presenter.match_over(table, match_id)
+    await challenges.load()
     log.info("started as @%s with %d open tables", app.bot.username, len(service.tables()))
 
 
@@ -134,6 +141,8 @@ async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
             await services.hub.notifier.idle()
         services.presenter.shutdown()
         services.service.shutdown()
+        if services.challenges is not None:
+            services.challenges.shutdown()
         await services.store.close()
 
 

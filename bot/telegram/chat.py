@@ -11,7 +11,7 @@ from bot.i18n import CATALOGS, isolate, t
 from bot.present import replays
 from bot.present import verify as fairness_check
 from bot.table import Refusal
-from bot.telegram import replay, verify
+from bot.telegram import challenge, replay, verify
 from bot.telegram.env import Context, Env, refusal_text, topic_of
 
 JOIN_PAYLOAD = "j"
@@ -21,7 +21,7 @@ STARTGROUP_PAYLOAD = "paohuzi"  # the 添加到群组 link's: the group's /start
 async def start(env: Env, update: Update, context: Context) -> None:
     """/start. Privately, optionally with a deep-link payload: ``j<table id>`` seats,
     ``r<hand id>`` opens that hand's replay (the group replay's link), ``c<hand id>`` sends its
-    验证 fairness check; in a group (sent by Telegram when the bot is added by its 添加到群组 link), the help."""
+    验证 fairness check, ``x<challenge id>`` joins that 复式挑战; in a group (sent by Telegram when the bot is added by its 添加到群组 link), the help."""
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
         return
@@ -43,6 +43,10 @@ async def start(env: Env, update: Update, context: Context) -> None:
     if hand_id is not None:
         if not await replay.open_privately(env, context, user.id, hand_id, env.lang(user)):
             env.say(chat, user, lambda lang: t(lang, "replay_dm_unknown", id=hand_id))
+        return
+    challenge_id = challenge.payload_challenge(payload)
+    if challenge_id is not None:
+        await challenge.open_privately(env, update, challenge_id)
         return
     checked = fairness_check.payload_hand(payload)
     if checked is not None:

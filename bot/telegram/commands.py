@@ -21,7 +21,7 @@ from telegram import (
 from telegram.ext import Application, CommandHandler, filters
 
 from bot.i18n import t
-from bot.telegram import chat, info, lobby, replay, votes
+from bot.telegram import challenge, chat, info, lobby, replay, votes
 from bot.telegram.env import Context, Env
 
 
@@ -69,6 +69,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("help", chat.help_, GP),
     Command("rules", info.rules, GP),
     Command("lang", chat.lang, A),
+    Command("challenge", challenge.challenge, G),
 )
 
 

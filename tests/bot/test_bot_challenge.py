@@ -1,0 +1,121 @@
+"""复式挑战 end to end, through the real bot and the fake Bot API: the card with its seeds'
+SHA-256 and 参加; two participants who make the same choices get the same pictures (same
+bytes) and the same computer moves; a restart mid-challenge resumes a participant's game
+from his stored moves; bad input and a second challenge get a reason and change nothing;
+the opener's /challenge end posts the final card (🏆, every player's points, the seeds and a
+🔍 line)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+from support.challenge import current_buttons, play, run_of
+from support.e2e import make_config, running_bot, services
+from support.fakebot import FakeTelegram
+
+from bot import callbacks as cb
+from bot.i18n import t
+from bot.present import fairness
+from bot.table.challenges import first_difference
+
+
+async def test_two_players_see_the_same_game_and_a_restart_resumes(tg: FakeTelegram,
+                                                                    tmp_path) -> None:
+    config = make_config(tg, tmp_path / "db.sqlite3")
+    ann, bob, cat = (tg.user(n, language_code="zh-hans") for n in ("Ann", "Bob", "Cat"))
+    group = tg.group("挑战群", members=(ann, bob, cat))
+    for user in (ann, bob, cat):
+        tg.start_private(user)
+    async with running_bot(config) as app:
+        svc = services(app)
+        said = await tg.wait_reply(await tg.send_text(group, ann, "/challenge 2局 99x"))
+        assert said.text == t("zh", "challenge_usage")
+        assert await svc.store.open_challenge(group.id) is None  # nothing opened
+        await tg.send_text(group, ann, "/challenge qq 2局 2h")
+        card = await tg.wait_for(lambda: next((m for m in tg.messages(group)
+                                               if (m.text or "").startswith("⚔️")), None))
+        row = await svc.store.open_challenge(group.id)
+        assert row is not None and len(row.seeds) == 2 and row.rules == "qq"
+        sha = re.search(r"SHA-256:([0-9a-f]{64})", card.text)
+        assert sha is not None and "参加" in str(card.keyboard)
+        again = await tg.wait_reply(await tg.send_text(group, bob, "/challenge"))
+        assert again.text == t("zh", "challenge_exists")
+
+        assert (await tg.press_button(card, ann, "参加")).text == t("zh", "challenge_joined")
+        assert (await tg.press_button(card, bob, "参加")).text == t("zh", "challenge_joined")
+        first = [await tg.wait_for(lambda u=u: current_buttons(tg, u, row.id, 0)) for u in
+                 (ann, bob)]
+        assert first[0][0].photo_bytes == first[1][0].photo_bytes  # the very same picture
+        fp = fairness.fingerprint(row.seeds[0])
+        assert f"🔒 {fp}" in first[0][0].caption and first[0][0].caption == first[1][0].caption
+        assert (await tg.press_button(card, ann, "参加")).text == t("zh", "challenge_once")
+
+        # Cat sits at a table in another group: refused, with the reason
+        other = tg.group("别的群", members=(cat,))
+        await tg.wait_reply(await tg.send_text(other, cat, "/new"))
+        await tg.wait_for(lambda: svc.service.table_of_user(cat.id) is not None)
+        assert (await tg.press_button(card, cat, "参加")).text == t("zh", "challenge_seated")
+
+        ann_moves = await play(tg, app, ann, row.id, lambda run, n: None)  # the strong choices
+        ann_run = await run_of(app, row.id, ann)
+        assert ann_run.finished and ann_run.offs == 0
+        half = len(ann_run.deals[0].moves) // 2
+
+        def same_until_half(run, n):
+            if n >= half:
+                raise StopIteration
+            return ann_moves[n]
+        await play(tg, app, bob, row.id, same_until_half)
+        bob_run = await run_of(app, row.id, bob)
+        # the same choices so far: the same computer moves and the same picture
+        assert bob_run.current.robot_moves == \
+            ann_run.deals[0].robot_moves[:len(bob_run.current.robot_moves)]
+        assert bob_run.current.hand.log == ann_run.deals[0].hand.log[:len(
+            bob_run.current.hand.log)]
+        await svc.presenter.idle()
+        bob_now = current_buttons(tg, bob, row.id, half)[0].photo_bytes
+    # a restart (the store kept his moves): his game comes back where it was
+    async with running_bot(config) as app:
+        svc = services(app)
+        resent = await tg.wait_for(lambda: (found := current_buttons(tg, bob, row.id, half))
+                                   and found[0].photo_bytes == bob_now and found)
+        assert resent
+        run = await run_of(app, row.id, bob)
+        assert sum(len(d.moves) for d in run.deals) == half
+
+        def differ_once(run, n):  # one other choice, then the strong ones
+            legal = run.current.legal()
+            return next((a for a in legal if a != ann_moves[n]), None) if n == half else None
+        await play(tg, app, bob, row.id, differ_once)
+        bob_run = await run_of(app, row.id, bob)
+        assert bob_run.finished
+        card_now = await tg.wait_for(lambda: (m := tg.message(group, card.message_id))
+                                     and "Bob" in m.text and "Ann" in m.text and m)
+        assert "排名" in card_now.text
+
+        refused = await tg.wait_reply(await tg.send_text(group, bob, "/challenge end"))
+        assert refused.text == t("zh", "challenge_only_opener")
+        await tg.send_text(group, ann, "/challenge end")
+        final = await tg.wait_for(lambda: next((m for m in tg.messages(group)
+                                                if (m.text or "").startswith("🏆")), None))
+        lines = final.text.splitlines()
+        points = {"Ann": ann_run.points(), "Bob": bob_run.points()}
+        best, second = sorted(points, key=lambda n: (-points[n], n == "Bob"))
+        assert lines[0].startswith("🏆") and best in lines[0]
+        for name, p in points.items():
+            assert any(line.split(". ", 1)[-1].startswith(f"{name} {p:+,}" if p else f"{name} 0")
+                       for line in lines), (name, p, lines)
+        seeds = ",".join(map(str, row.seeds))
+        assert seeds in final.text and hashlib.sha256(seeds.encode()).hexdigest() == sha[1]
+        moves = {u: await svc.store.challenge_moves(row.id, u.id) for u in (ann, bob)}
+        by_name = {"Ann": ann, "Bob": bob}
+        diff = first_difference(moves[by_name[second]], moves[by_name[best]])
+        assert diff is not None and diff.deal == 0 and diff.seq == half
+        assert any(line.startswith(f"🔍 {second}:第 1 局第 {half + 1} 次决定") for line in lines)
+        # the card lost its 参加; a press of it now is refused
+        closed = await tg.wait_for(lambda: (m := tg.message(group, card.message_id))
+                                   and not m.keyboard and m)
+        assert closed
+        answer = await tg.press(group, card.message_id, cat, cb.challenge_join(row.id))
+        assert answer.text == t("zh", "challenge_closed")
