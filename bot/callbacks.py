@@ -84,7 +84,7 @@ KINDS: dict[str, Kind] = {k.letter: k for k in (
     # ``index`` of one's legal actions after ``version`` decisions, and 离开
     Kind("x", ("challenge",)),
     Kind("y", ("challenge", "version", "index")),
-    Kind("z", ("challenge",)),
+    Kind("u", ("challenge",)),
 )}
 PATTERN = r"\A(?:" + "|".join(k.pattern for k in KINDS.values()) + r")\Z"
 _RE = re.compile(PATTERN)
@@ -170,7 +170,7 @@ def challenge_move(challenge_id: int, version: int, index: int) -> str:
 
 
 def challenge_leave(challenge_id: int) -> str:
-    return KINDS["z"].data(challenge_id)
+    return KINDS["u"].data(challenge_id)
 
 
 def vote(table_id: int, vote_id: int, yes: bool) -> str:

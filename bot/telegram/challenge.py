@@ -75,7 +75,7 @@ async def move(p: Pressed) -> Reply:
     return Reply(t(p.lang, "played", move=A.label(action, p.lang)))
 
 
-@on("z")
+@on("u")
 async def leave(p: Pressed) -> Reply:
     await _service(p.env).leave(p.press.table_id, p.user.id)
     return Reply(t(p.lang, "challenge_left_toast"))

@@ -17,7 +17,9 @@ from support.fakebot import FakeTelegram
 from bot import callbacks as cb
 from bot.i18n import t
 from bot.present import fairness
+from bot.table import Person
 from bot.table.challenges import first_difference
+from engine.rules import get_rule_set
 
 
 async def test_two_players_see_the_same_game_and_a_restart_resumes(tg: FakeTelegram,
@@ -119,3 +121,69 @@ async def test_two_players_see_the_same_game_and_a_restart_resumes(tg: FakeTeleg
         assert closed
         answer = await tg.press(group, card.message_id, cat, cb.challenge_join(row.id))
         assert answer.text == t("zh", "challenge_closed")
+
+
+async def test_leaving_counts_what_was_played_and_the_end_takes_the_buttons(tg: FakeTelegram,
+                                                                       tmp_path) -> None:
+    ann, bob = (tg.user(n, language_code="zh-hans") for n in ("Ann", "Bob"))
+    group = tg.group("挑战群", members=(ann, bob))
+    for user in (ann, bob):
+        tg.start_private(user)
+    async with running_bot(make_config(tg, tmp_path / "db.sqlite3")) as app:
+        svc = services(app)
+        said = await tg.wait_reply(await tg.send_text(ann, ann, "/challenge"))
+        assert said.text == t("zh", "group_only")
+        said = await tg.wait_reply(await tg.send_text(group, ann, "/challenge end"))
+        assert said.text == t("zh", "challenge_none")
+        said = await tg.wait_reply(await tg.send_text(group, ann, "/challenge 9局"))
+        assert said.text == t("zh", "challenge_usage")
+        await tg.send_text(group, ann, "/challenge 2局")
+        card = await tg.wait_for(lambda: next((m for m in tg.messages(group)
+                                               if (m.text or "").startswith("⚔️")), None))
+        row = await svc.store.open_challenge(group.id)
+        for user in (ann, bob):
+            assert (await tg.press_button(card, user, "参加")).text == \
+                t("zh", "challenge_joined")
+
+        def first_deal(run, n):
+            if run.deals[0].over:
+                raise StopIteration
+        await play(tg, app, ann, row.id, first_deal)
+        ann_run = await run_of(app, row.id, ann)
+        assert ann_run.played() == 1 and len(ann_run.deals) == 2
+        msg, _ = await tg.wait_for(lambda: current_buttons(tg, ann, row.id,
+                                                           svc.challenges.version(ann_run)))
+        assert (await tg.press_button(msg, ann, t("zh", "btn_challenge_leave"))).text == \
+            t("zh", "challenge_left_toast")
+        left = t("zh", "challenge_left", id=row.id, points=f"{ann_run.points():+,}"
+                 if ann_run.points() else "0", played=1, hands=2)
+        await tg.wait_for(lambda: any(m.text == left for m in tg.messages(ann)))
+        bob_first, data = await tg.wait_for(lambda: current_buttons(tg, bob, row.id, 0))
+        await tg.send_text(group, ann, "/challenge end")
+        final = await tg.wait_for(lambda: next((m for m in tg.messages(group)
+                                                if (m.text or "").startswith("🏆")), None),
+                                  timeout=15)
+        assert "Ann" in final.text and "Bob" in final.text
+        # Bob's buttons went with the end; a press of them is refused, nothing changes
+        await tg.wait_for(lambda: not tg.message(bob, bob_first.message_id).keyboard)
+        answer = await tg.press(bob, bob_first.message_id, bob, data[0])
+        assert answer.text == t("zh", "challenge_closed")
+        assert await svc.store.challenge_moves(row.id, bob.id) == []
+
+
+async def test_the_deadline_ends_it(tg: FakeTelegram, tmp_path) -> None:
+    ann = tg.user("Ann", language_code="zh-hans")
+    group = tg.group("挑战群", members=(ann,))
+    async with running_bot(make_config(tg, tmp_path / "db.sqlite3")) as app:
+        svc = services(app)
+        row = await svc.challenges.open(group.id, None, Person(ann.id, "Ann", "zh"),
+                                        get_rule_set("hunan/3"), 1, 1)  # a 1 s deadline
+        card = await tg.wait_for(lambda: next((m for m in tg.messages(group)
+                                               if (m.text or "").startswith("⚔️")), None))
+        assert "湖南" in card.text and t("zh", "challenge_nobody") in card.text
+        final = await tg.wait_for(lambda: next((m for m in tg.messages(group)
+                                                if (m.text or "").startswith("🏆")), None))
+        assert final.text.splitlines()[0] == t("zh", "challenge_final_nobody", id=row.id)
+        assert str(row.seeds[0]) in final.text
+        await tg.wait_for(lambda: not tg.message(group, card.message_id).keyboard)
+        assert (await svc.store.challenge(row.id)).status == "done"
