@@ -462,6 +462,15 @@ ZH: dict[str, str] = {
     "challenge_dm_points": "本局 {points} · 累计 {total}",
     "challenge_done": "复式挑战 #{id} 打完:{played}/{hands} 局共 {points} 分。排名见群里的挑战卡。",
     "challenge_left": "复式挑战 #{id}:你打完了 {played}/{hands} 局,共 {points} 分,按此计分。",
+    # share cards: inline mode (bot.telegram.inline) and its deep links
+    "share_me": "我的战绩(/me)",
+    "share_open_me": "在机器人里看",
+    "share_match": "我上一场总结算",
+    "share_hand": "我上一局的回放",
+    "share_hand_head": "第 {table} 桌第 {hand} 局(编号 {id})· 🔒 {fp}",
+    "share_open_replay": "🔍 看回放",
+    "share_challenge": "群里的复式挑战(可参加)",
+    "link_unknown": "这个链接已过期或无效。发 /help 看看能做什么。",
     **EVENT_NAMES,
 }
 
@@ -923,6 +932,15 @@ EN: dict[str, str] = {
                       "standings are on the group's card.",
     "challenge_left": "复式挑战 #{id}: you finished {played}/{hands} hands, {points} points; "
                       "they count.",
+    # share cards: inline mode (bot.telegram.inline) and its deep links
+    "share_me": "My record (/me)",
+    "share_open_me": "Open in the bot",
+    "share_match": "My last 总结算",
+    "share_hand": "Replay of my last hand",
+    "share_hand_head": "Table {table}, hand {hand} (id {id}) · 🔒 {fp}",
+    "share_open_replay": "🔍 Watch the replay",
+    "share_challenge": "A 复式挑战 of my group (open to join)",
+    "link_unknown": "This link has expired or is not valid. Send /help to see what I can do.",
     **EVENT_NAMES,
 }
 

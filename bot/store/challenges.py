@@ -92,6 +92,15 @@ class ChallengeReads:
             " ORDER BY c.id DESC LIMIT ?", (user_id, user_id, limit))
         return [_challenge(r) for r in rows]
 
+    async def last_summary_match(self, user_id: int) -> int | None:
+        """The last match with a posted 总结算 that the user played in (for his share
+        cards, ``bot.telegram.inline``)."""
+        row = await self._conn.one(
+            "SELECT MAX(h.match_id) AS id FROM results r JOIN hands h ON h.id = r.hand_id"
+            " JOIN matches m ON m.id = h.match_id WHERE r.user_id = ?"
+            " AND m.summary_msg_id IS NOT NULL", (user_id,))
+        return None if row is None or row["id"] is None else int(row["id"])
+
     async def challenge_players(self, challenge_id: int) -> list[ChallengePlayerRow]:
         rows = await self._conn.all(
             "SELECT * FROM challenge_players WHERE challenge_id = ? ORDER BY joined_at, user_id",
@@ -176,6 +185,7 @@ class ChallengeStore(Protocol):
     async def open_challenges(self, bot_id: int) -> list[ChallengeRow]: ...
     async def unposted_challenges(self, bot_id: int) -> list[ChallengeRow]: ...
     async def user_challenges(self, user_id: int, limit: int) -> list[ChallengeRow]: ...
+    async def last_summary_match(self, user_id: int) -> int | None: ...
     async def challenge_players(self, challenge_id: int) -> list[ChallengePlayerRow]: ...
     async def challenge_moves(self, challenge_id: int, user_id: int) -> list[ChallengeMove]: ...
     async def playing_challenge(self, user_id: int) -> int | None: ...

@@ -17,6 +17,7 @@ from telegram.ext import (
     Application,
     BaseRateLimiter,
     CallbackQueryHandler,
+    InlineQueryHandler,
     MessageHandler,
     TypeHandler,
     filters,
@@ -33,14 +34,14 @@ from bot.present.votes import Votes
 from bot.store import Store, open_store
 from bot.table import HandRecord, Table, TableService
 from bot.table.challenge_service import ChallengeService
-from bot.telegram import chat, system
+from bot.telegram import chat, inline, system
 from bot.telegram.buttons import button
 from bot.telegram.commands import NEW_MESSAGES, SCOPES, add_command_handlers, bot_commands
 from bot.telegram.env import Env
 from bot.telegram.ordering import OrderedPerSender
 
 log = logging.getLogger(__name__)
-ALLOWED_UPDATES = ["message", "callback_query"]
+ALLOWED_UPDATES = ["message", "callback_query", "inline_query"]
 
 
 @dataclass
@@ -159,6 +160,7 @@ def _add_handlers(app: Application, env: Env) -> None:  # type: ignore[type-arg]
         (private & filters.TEXT) | (filters.ChatType.GROUPS & filters.COMMAND & addressed)),
         partial(chat.unknown, env)))
     app.add_handler(CallbackQueryHandler(partial(button, env)))  # callbacks.parse checks it
+    app.add_handler(InlineQueryHandler(partial(inline.inline, env)))  # share cards
     app.add_error_handler(partial(system.error, env))
 
 

@@ -11,17 +11,19 @@ from bot.i18n import CATALOGS, isolate, t
 from bot.present import replays
 from bot.present import verify as fairness_check
 from bot.table import Refusal
-from bot.telegram import challenge, replay, verify
+from bot.telegram import challenge, info, replay, verify
 from bot.telegram.env import Context, Env, refusal_text, topic_of
 
 JOIN_PAYLOAD = "j"
+ME_PAYLOAD = "me"  # the /me share card's link: the card, privately
 STARTGROUP_PAYLOAD = "paohuzi"  # the 添加到群组 link's: the group's /start gets the help
 
 
 async def start(env: Env, update: Update, context: Context) -> None:
     """/start. Privately, optionally with a deep-link payload: ``j<table id>`` seats,
     ``r<hand id>`` opens that hand's replay (the group replay's link), ``c<hand id>`` sends its
-    验证 fairness check, ``x<challenge id>`` joins that 复式挑战; in a group (sent by Telegram when the bot is added by its 添加到群组 link), the help."""
+    验证 fairness check, ``x<challenge id>`` joins that 复式挑战,
+    ``me`` sends the /me card (another payload: an unknown link, said so); in a group (sent by Telegram when the bot is added by its 添加到群组 link), the help."""
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
         return
@@ -52,6 +54,12 @@ async def start(env: Env, update: Update, context: Context) -> None:
     if checked is not None:
         if not await verify.open_privately(env, context, user.id, checked, env.lang(user)):
             env.say(chat, user, lambda lang: t(lang, "verify_unknown", id=checked))
+        return
+    if payload == ME_PAYLOAD:  # a share card's link (bot.telegram.inline)
+        await info.me(env, update, context)
+        return
+    if payload:
+        env.say(chat, user, lambda lang: t(lang, "link_unknown"))
         return
     link = f"https://t.me/{context.bot.username}?startgroup={STARTGROUP_PAYLOAD}"
     env.presenter.link_note(chat.id, lambda lang: t(lang, "start_private", name=person.name),
