@@ -137,6 +137,10 @@ class ChallengeWrites:
             (bot_id, chat_id, thread_id, opener_id, rules, ",".join(map(str, seeds)), deadline,
              at))
 
+    async def move_challenges(self, old: int, new: int) -> None:
+        """A group upgraded to a supergroup: its challenges move with it."""
+        await self._conn.run("UPDATE challenges SET chat_id = ? WHERE chat_id = ?", (new, old))
+
     async def set_challenge_msg(self, challenge_id: int, *, card: int | None = None,
                                 final: int | None = None) -> None:
         if card is not None:
@@ -197,6 +201,7 @@ class ChallengeTx(Protocol):
     async def add_challenge(self, bot_id: int, chat_id: int, thread_id: int | None,
                             opener_id: int, rules: str, seeds: Sequence[int], deadline: float,
                             at: float) -> int: ...
+    async def move_challenges(self, old: int, new: int) -> None: ...
     async def set_challenge_msg(self, challenge_id: int, *, card: int | None = None,
                                 final: int | None = None) -> None: ...
     async def end_challenge(self, challenge_id: int) -> bool: ...

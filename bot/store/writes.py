@@ -54,6 +54,7 @@ class Writes(ChallengeWrites):
         new id; scores the new id already holds are added up."""
         await self.exec("UPDATE tables SET chat_id = ? WHERE chat_id = ?", new, old)
         await self.exec("UPDATE hands SET chat_id = ? WHERE chat_id = ?", new, old)
+        await self.move_challenges(old, new)
         await self.exec("INSERT INTO notify (chat_id, user_id) SELECT CAST(? AS BIGINT), user_id"
                         " FROM notify WHERE chat_id = ? ON CONFLICT DO NOTHING", new, old)
         await self.exec("DELETE FROM notify WHERE chat_id = ?", old)

@@ -61,10 +61,15 @@ class ChallengeService:
             raise Refusal("challenge_exists")
         seeds = new_seeds(self.rng, hands)
         at = time.time()
-        async with self.store.transaction() as tx:
-            challenge_id = await tx.add_challenge(self.bot_id, chat_id, thread_id,
-                                                  opener.user_id, rules.key, seeds,
-                                                  at + seconds, at)
+        try:
+            async with self.store.transaction() as tx:
+                challenge_id = await tx.add_challenge(self.bot_id, chat_id, thread_id,
+                                                      opener.user_id, rules.key, seeds,
+                                                      at + seconds, at)
+        except Exception:  # the schema's one_open_challenge: another /challenge came first
+            if await self.store.open_challenge(chat_id) is not None:
+                raise Refusal("challenge_exists") from None
+            raise
         row = await self.store.challenge(challenge_id)
         assert row is not None
         self._arm(row)
