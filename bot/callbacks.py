@@ -85,6 +85,7 @@ KINDS: dict[str, Kind] = {k.letter: k for k in (
     Kind("x", ("challenge",)),
     Kind("y", ("challenge", "version", "index")),
     Kind("u", ("challenge",)),
+    Kind("w", ("challenge", "index")),  # the final card's 🔍: the player at place index+1
 )}
 PATTERN = r"\A(?:" + "|".join(k.pattern for k in KINDS.values()) + r")\Z"
 _RE = re.compile(PATTERN)
@@ -171,6 +172,10 @@ def challenge_move(challenge_id: int, version: int, index: int) -> str:
 
 def challenge_leave(challenge_id: int) -> str:
     return KINDS["u"].data(challenge_id)
+
+
+def challenge_diff(challenge_id: int, index: int) -> str:
+    return KINDS["w"].data(challenge_id, index)
 
 
 def vote(table_id: int, vote_id: int, yes: bool) -> str:

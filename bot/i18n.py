@@ -458,6 +458,9 @@ ZH: dict[str, str] = {
     "challenge_final_seeds": "种子:{seeds}\nSHA-256:{sha}(与挑战开始时公布的一致即可验证)",
     "challenge_same": "🔍 {name}:每一步都和 {best} 一样",
     "challenge_diff": "🔍 {name}:第 {deal} 局第 {n} 次决定起不同:{name} {his},{best} {theirs}",
+    "btn_challenge_diff": "🔍 {name}",
+    "challenge_diff_caption": "🔍 复式挑战 #{id} · {name} 与 {best} 第 {deal} 局第 {n} 次决定起不同:"
+                              "\n{name}:{his}\n{best}:{theirs}",
     "challenge_dm_head": "复式挑战 #{id} · 第 {k}/{n} 局 · 🔒 {fp} · 胡息 {huxi}",
     "challenge_dm_points": "本局 {points} · 累计 {total}",
     "challenge_done": "复式挑战 #{id} 打完:{played}/{hands} 局共 {points} 分。排名见群里的挑战卡。",
@@ -926,6 +929,9 @@ EN: dict[str, str] = {
     "challenge_same": "🔍 {name}: every decision as {best}'s",
     "challenge_diff": "🔍 {name}: first differs at hand {deal}, decision {n}: {name} {his}, "
                       "{best} {theirs}",
+    "btn_challenge_diff": "🔍 {name}",
+    "challenge_diff_caption": "🔍 复式挑战 #{id} · {name} and {best} first differ at hand {deal}, "
+                              "decision {n}:\n{name}: {his}\n{best}: {theirs}",
     "challenge_dm_head": "复式挑战 #{id} · hand {k}/{n} · 🔒 {fp} · 胡息 {huxi}",
     "challenge_dm_points": "This hand {points} · total {total}",
     "challenge_done": "复式挑战 #{id} done: {played}/{hands} hands, {points} points. The "

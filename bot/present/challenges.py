@@ -24,7 +24,7 @@ from bot.present.screens.seat import SeatMarks, draw_hand, hand_signature
 from bot.store import Store
 from bot.store.challenges import ChallengeRow
 from bot.table.challenge_service import ChallengeService
-from bot.table.challenges import Run, first_difference
+from bot.table.challenges import Run
 from engine.rules import RuleSet
 from engine.views import PrivateView
 
@@ -91,15 +91,11 @@ class ChallengeMessages:
             target = self.chats.now(row.chat_id)
             lang = await self.chats.group_lang(target)
             table = await self.service.standings(row)
-            diffs = {}
-            if table:
-                best = await self.store.challenge_moves(row.id, table[0].player.user_id)
-                for s in table[1:]:
-                    his = await self.store.challenge_moves(row.id, s.player.user_id)
-                    diffs[s.player.user_id] = first_difference(his, best)
+            diffs = await self.service.differences(row, table)
             await self._slot(target)
             msg = await self.courier.send_message(
                 target, screens.final_text(row, table, diffs, lang),
+                reply_markup=screens.final_keyboard(row, table, diffs, lang),
                 message_thread_id=row.thread_id)
             async with self.store.transaction() as tx:
                 await tx.set_challenge_msg(challenge_id, final=msg.message_id)

@@ -15,12 +15,21 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from bot.store import Store
 from bot.store.challenges import ChallengePlayerRow, ChallengeRow
-from bot.table.challenges import Run, Standing, new_seeds, standings
+from bot.table.challenges import (
+    Deal,
+    Difference,
+    Run,
+    Standing,
+    first_difference,
+    new_seeds,
+    position_at,
+    standings,
+)
 from bot.table.model import Person, Refusal
 from engine.rules import RuleSet, get_rule_set
 
@@ -217,6 +226,35 @@ class ChallengeService:
         players = await self.store.challenge_players(row.id)
         runs = {p.user_id: await self.run(row, p.user_id) for p in players}
         return standings(players, runs)
+
+    async def differences(self, row: ChallengeRow, table: Sequence[Standing]
+                          ) -> dict[int, Difference | None]:
+        """Where each player's choices first left the best one's (by user)."""
+        if not table:
+            return {}
+        best = await self.store.challenge_moves(row.id, table[0].player.user_id)
+        return {s.player.user_id: first_difference(
+            await self.store.challenge_moves(row.id, s.player.user_id), best) for s in table[1:]}
+
+    async def difference(self, challenge_id: int, index: int
+                         ) -> tuple[ChallengeRow, Standing, Standing, Difference, Deal]:
+        """The final card's 🔍 of the player at place ``index + 1``: the ended challenge,
+        him, the best, where they first differ, and his game there. Outdated for anything
+        else (an open challenge, a place without a difference)."""
+        row = await self.store.challenge(challenge_id)
+        if row is None or row.status != "done":
+            raise Refusal("stale")
+        table = await self.standings(row)
+        if not 0 < index < len(table):
+            raise Refusal("stale")
+        his = table[index]
+        diff = (await self.differences(row, table)).get(his.player.user_id)
+        if diff is None:
+            raise Refusal("stale")
+        moves = await self.store.challenge_moves(row.id, his.player.user_id)
+        deal = await asyncio.to_thread(position_at, get_rule_set(row.rules), row.seeds, moves,
+                                       diff)
+        return row, his, table[0], diff, deal
 
     async def _open_row(self, challenge_id: int) -> ChallengeRow:
         row = await self.store.challenge(challenge_id)

@@ -242,3 +242,11 @@ def first_difference(his: Sequence[ChallengeMove],
     extra = longer[min(len(his), len(best))]
     return Difference(extra.deal, extra.seq, extra.action if longer is his else None,
                       extra.action if longer is best else None)
+
+
+def position_at(rules: RuleSet, seeds: Sequence[int], moves: Sequence[ChallengeMove],
+                diff: Difference) -> Deal:
+    """His game at the decision where he first differed: his moves before it replayed."""
+    before = [m for m in moves if (m.deal, m.seq) < (diff.deal, diff.seq)]
+    run = Run.rebuild(rules, seeds, before)
+    return run.deals[min(diff.deal, len(run.deals) - 1)]

@@ -1,5 +1,5 @@
 """/challenge and the buttons of a 复式挑战 (:mod:`bot.table.challenges`): 参加 on the group's
-card, each decision and 离开 in the participant's private chat."""
+card, each decision and 离开 in the participant's private chat, and the final card's 🔍."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from functools import partial
 from telegram import Update
 
 from bot.i18n import t
+from bot.present.screens import challenge as screens
+from bot.present.screens.seat import draw_hand
 from bot.table import Refusal
 from bot.table.challenge_service import ChallengeService
 from bot.table.challenges import split_args
@@ -88,3 +90,21 @@ def start_payload(challenge_id: int) -> str:
 def payload_challenge(payload: str) -> int | None:
     rest = payload.removeprefix(START_PAYLOAD)
     return int(rest) if payload.startswith(START_PAYLOAD) and rest.isdigit() else None
+
+
+@on("w")
+async def difference(p: Pressed) -> Reply:
+    """The final card's 🔍: the picture of the position where that player first left the
+    best one's choices, with both, sent to the presser's private chat."""
+    row, his, best, diff, deal = await _service(p.env).difference(p.press.table_id,
+                                                                  p.press.version)
+    person = await p.env.person(p.user)
+    if not await p.env.can_dm(person):
+        return Reply(None, url=f"https://t.me/{p.env.presenter.username}")
+    rules, view = deal.hand.rules, deal.view()
+    marks = screens.MARKS_OF[rules.players]
+    p.env.presenter.photo(
+        p.user.id, lambda lang: draw_hand(view, screens.seat_names(rules, lang), lang, marks,
+                                          rules),
+        lambda lang: screens.diff_caption(row, his, best, diff, lang), lang=p.lang)
+    return Reply(t(p.lang, "verify_sent"))

@@ -115,6 +115,13 @@ async def test_two_players_see_the_same_game_and_a_restart_resumes(tg: FakeTeleg
         diff = first_difference(moves[by_name[second]], moves[by_name[best]])
         assert diff is not None and diff.deal == 0 and diff.seq == half
         assert any(line.startswith(f"🔍 {second}:第 1 局第 {half + 1} 次决定") for line in lines)
+        # its 🔍: the position where they first differed, privately: the picture Bob had then
+        before = len(tg.messages(cat))
+        answer = await tg.press_button(final, cat, f"🔍 {second}")
+        assert answer.text == t("zh", "verify_sent")
+        [shown] = await tg.wait_for(lambda: tg.messages(cat)[before:] or None)
+        assert shown.caption.startswith(f"🔍 复式挑战 #{row.id}")
+        assert shown.photo_bytes == bob_now  # up to there both had the same game
         # the card lost its 参加; a press of it now is refused
         closed = await tg.wait_for(lambda: (m := tg.message(group, card.message_id))
                                    and not m.keyboard and m)

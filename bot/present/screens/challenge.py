@@ -25,6 +25,7 @@ from bot.table.challenges import HUMAN, Deal, Difference, Run, Standing, seeds_c
 from engine import actions as A
 from engine.rules import RuleSet, get_rule_set
 
+MAX_DIFF_BUTTONS = 40  # of Telegram's 100 buttons a message
 MARKS_OF = {n: SeatMarks(robots=frozenset(s for s in range(n) if s != HUMAN)) for n in (2, 3, 4)}
 
 
@@ -101,6 +102,23 @@ def final_text(row: ChallengeRow, table: Sequence[Standing],
                            best=table[0].player.name, deal=diff.deal + 1, n=diff.seq + 1,
                            his=_action(diff.his, lang), theirs=_action(diff.best, lang)))
     return "\n".join(lines)
+
+
+def final_keyboard(row: ChallengeRow, table: Sequence[Standing],
+                   diffs: dict[int, Difference | None], lang: str) -> InlineKeyboardMarkup | None:
+    """A 🔍 per player (but the winner) whose choices differ from the winner's: the picture
+    of that position, sent privately to whoever presses it."""
+    rows = [[InlineKeyboardButton(t(lang, "btn_challenge_diff", name=s.player.name),
+                                  callback_data=cb.challenge_diff(row.id, i))]
+            for i, s in enumerate(table) if i and diffs.get(s.player.user_id) is not None]
+    return InlineKeyboardMarkup(rows[:MAX_DIFF_BUTTONS]) if rows else None
+
+
+def diff_caption(row: ChallengeRow, his: Standing, best: Standing, diff: Difference,
+                 lang: str) -> str:
+    return t(lang, "challenge_diff_caption", id=row.id, name=his.player.name,
+             best=best.player.name, deal=diff.deal + 1, n=diff.seq + 1,
+             his=_action(diff.his, lang), theirs=_action(diff.best, lang))
 
 
 def deal_caption(row: ChallengeRow, run: Run, k: int, lang: str) -> str:
