@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot import links
 from bot.i18n import t
 from bot.present.fairness import FINGERPRINT_HEX, fingerprint, replay, seed_commitment
 from bot.present.screens.words import hand_outcome_lines, signed
@@ -81,10 +82,4 @@ def check_text(c: Check, lang: str) -> str:
 
 
 def start_payload(hand_id: int) -> str:
-    return f"{START_PAYLOAD}{hand_id}"
-
-
-def payload_hand(payload: str) -> int | None:
-    """The hand id of a /start payload ``c<hand id>``, None for another payload."""
-    rest = payload.removeprefix(START_PAYLOAD)
-    return int(rest) if payload.startswith(START_PAYLOAD) and rest.isdigit() else None
+    return links.payload(START_PAYLOAD, hand_id)

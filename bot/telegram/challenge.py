@@ -7,6 +7,7 @@ from functools import partial
 
 from telegram import Update
 
+from bot import links
 from bot.i18n import t
 from bot.present.screens import challenge as screens
 from bot.present.screens.seat import draw_hand
@@ -84,12 +85,7 @@ async def leave(p: Pressed) -> Reply:
 
 
 def start_payload(challenge_id: int) -> str:
-    return f"{START_PAYLOAD}{challenge_id}"
-
-
-def payload_challenge(payload: str) -> int | None:
-    rest = payload.removeprefix(START_PAYLOAD)
-    return int(rest) if payload.startswith(START_PAYLOAD) and rest.isdigit() else None
+    return links.payload(START_PAYLOAD, challenge_id)
 
 
 @on("w")

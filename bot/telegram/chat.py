@@ -7,6 +7,7 @@ from functools import partial
 from telegram import Chat, Update
 from telegram.error import TelegramError
 
+from bot import links
 from bot.i18n import CATALOGS, isolate, t
 from bot.present import replays
 from bot.present import verify as fairness_check
@@ -41,20 +42,18 @@ async def start(env: Env, update: Update, context: Context) -> None:
         title = await _chat_title(context, table.chat_id)
         env.say(chat, user, lambda lang: t(lang, "joined_dm", chat=title, table=table.id))
         return
-    hand_id = replays.payload_hand(payload)
-    if hand_id is not None:
-        if not await replay.open_privately(env, context, user.id, hand_id, env.lang(user)):
-            env.say(chat, user, lambda lang: t(lang, "replay_dm_unknown", id=hand_id))
-        return
-    challenge_id = challenge.payload_challenge(payload)
+    challenge_id = links.number(payload, challenge.START_PAYLOAD)
     if challenge_id is not None:
         await challenge.open_privately(env, update, challenge_id)
         return
-    checked = fairness_check.payload_hand(payload)
-    if checked is not None:
-        if not await verify.open_privately(env, context, user.id, checked, env.lang(user)):
-            env.say(chat, user, lambda lang: t(lang, "verify_unknown", id=checked))
-        return
+    for prefix, opener, unknown in (
+            (replays.START_PAYLOAD, replay.open_privately, "replay_dm_unknown"),
+            (fairness_check.START_PAYLOAD, verify.open_privately, "verify_unknown")):
+        hand_id = links.number(payload, prefix)
+        if hand_id is not None:
+            if not await opener(env, context, user.id, hand_id, env.lang(user)):
+                env.say(chat, user, partial(_unknown, unknown, hand_id))
+            return
     if payload == ME_PAYLOAD:  # a share card's link (bot.telegram.inline)
         await info.me(env, update, context)
         return
@@ -65,6 +64,10 @@ async def start(env: Env, update: Update, context: Context) -> None:
     env.presenter.link_note(chat.id, lambda lang: t(lang, "start_private", name=person.name),
                             lambda lang: [(t(lang, "btn_add_to_group"), link)],
                             lang=env.lang(user))
+
+
+def _unknown(key: str, hand_id: int, lang: str) -> str:
+    return t(lang, key, id=hand_id)
 
 
 async def _chat_title(context: Context, chat_id: int) -> str:
