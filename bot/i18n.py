@@ -448,6 +448,7 @@ ZH: dict[str, str] = {
     "challenge_row": "{place}. {name} {points}({played}/{hands} 局,偏离 {offs})",
     "challenge_row_playing": "{place}. {name} {points}({played}/{hands} 局,偏离 {offs},进行中)",
     "challenge_row_left": "{place}. {name} {points}({played}/{hands} 局,偏离 {offs},已离开)",
+    "challenge_row_unfinished": "{place}. {name} {points}({played}/{hands} 局,偏离 {offs},未打完)",
     "btn_challenge_join": "参加",
     "btn_challenge_leave": "离开挑战",
     "challenge_joined": "挑战开始:第一局已发到你的私聊。",
@@ -918,6 +919,8 @@ EN: dict[str, str] = {
     "challenge_row": "{place}. {name} {points} ({played}/{hands} 局, {offs} off)",
     "challenge_row_playing": "{place}. {name} {points} ({played}/{hands} 局, {offs} off, playing)",
     "challenge_row_left": "{place}. {name} {points} ({played}/{hands} 局, {offs} off, left)",
+    "challenge_row_unfinished": "{place}. {name} {points} ({played}/{hands} 局, {offs} off, "
+                                "unfinished)",
     "btn_challenge_join": "参加 Join",
     "btn_challenge_leave": "离开 Leave the challenge",
     "challenge_joined": "Challenge started: your first deal is in your private chat.",

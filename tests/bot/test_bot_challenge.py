@@ -171,6 +171,8 @@ async def test_leaving_counts_what_was_played_and_the_end_takes_the_buttons(tg: 
                                                 if (m.text or "").startswith("🏆")), None),
                                   timeout=15)
         assert "Ann" in final.text and "Bob" in final.text
+        bob_line = next(line for line in final.text.splitlines() if ". Bob " in line)
+        assert bob_line.endswith("(0/2 局,偏离 0,未打完)")  # what he played: nothing
         # Bob's buttons went with the end; a press of them is refused, nothing changes
         await tg.wait_for(lambda: not tg.message(bob, bob_first.message_id).keyboard)
         answer = await tg.press(bob, bob_first.message_id, bob, data[0])

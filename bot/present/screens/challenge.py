@@ -48,9 +48,11 @@ def _head(row: ChallengeRow, lang: str) -> list[str]:
             t(lang, "challenge_card_seal", sha=seeds_commitment(row.seeds))]
 
 
-def _standing_line(place: int, s: Standing, hands: int, lang: str) -> str:
-    key = {"playing": "challenge_row_playing", "left": "challenge_row_left"}.get(
-        s.player.status, "challenge_row")
+def _standing_line(place: int, s: Standing, hands: int, lang: str, over: bool) -> str:
+    """``over``: the challenge ended, so one still playing did not finish."""
+    playing = "challenge_row_unfinished" if over else "challenge_row_playing"
+    key = {"playing": playing, "left": "challenge_row_left"}.get(s.player.status,
+                                                               "challenge_row")
     return t(lang, key, place=place, name=s.player.name, points=signed(s.points),
              played=s.played, hands=hands, offs=s.offs)
 
@@ -62,7 +64,8 @@ def card_text(row: ChallengeRow, table: Sequence[Standing], lang: str) -> str:
                    else "challenge_card_ended", at=deadline_text(row.deadline)))
     if table:
         lines.append(t(lang, "challenge_standings"))
-        lines += [_standing_line(i, s, len(row.seeds), lang) for i, s in enumerate(table, 1)]
+        lines += [_standing_line(i, s, len(row.seeds), lang, row.status != "open")
+                  for i, s in enumerate(table, 1)]
     else:
         lines.append(t(lang, "challenge_nobody"))
     return "\n".join(lines)
@@ -90,7 +93,7 @@ def final_text(row: ChallengeRow, table: Sequence[Standing],
                    points=signed(best.points))]
     else:
         lines = [t(lang, "challenge_final_nobody", id=row.id)]
-    lines += [_standing_line(i, s, hands, lang) for i, s in enumerate(table, 1)]
+    lines += [_standing_line(i, s, hands, lang, True) for i, s in enumerate(table, 1)]
     lines.append(t(lang, "challenge_final_seeds", seeds=",".join(map(str, row.seeds)),
                    sha=seeds_commitment(row.seeds)))
     for s in table[1:]:
