@@ -18,13 +18,13 @@ PRESSES = 3
 
 
 async def test_a_challenge_resumes_after_kill_9(tg: FakeTelegram, tmp_path: Path) -> None:
-    env = fake_env(tg, DB_PATH=str(tmp_path / "db.sqlite3"), BOT_SEED="7")
+    env = fake_env(tg, DB_PATH=str(tmp_path / "db.sqlite3"))
     ann = tg.user("Ann", language_code="zh-hans")
     group = tg.group("挑战群", members=(ann,))
     tg.start_private(ann)
     proc = await start_bot(tg, tmp_path, env)
     try:
-        await tg.send_text(group, ann, "/challenge 1局 1h")
+        await tg.send_text(group, ann, "/challenge 2局 1h")  # a second deal if one ends early
         card = await tg.wait_for(lambda: next((m for m in tg.messages(group)
                                                if (m.text or "").startswith("⚔️")), None),
                                  timeout=30)
