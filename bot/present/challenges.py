@@ -14,10 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from telegram import InlineKeyboardMarkup
-from telegram.error import Forbidden
+from telegram.error import BadRequest, Forbidden
 
 from bot.present.chats import Chats
 from bot.present.courier import Courier
+from bot.present.errors import gone
 from bot.present.pacing import Send, goes_first
 from bot.present.screens import challenge as screens
 from bot.present.screens.seat import SeatMarks, draw_hand, hand_signature
@@ -161,15 +162,30 @@ class ChallengeMessages:
                                         frame.marks, frame.rules)
         await self._slot(user_id)
         if shown is None:
-            msg = await self.courier.send_photo(user_id, photo, caption=frame.caption,
-                                                reply_markup=frame.markup)
-            self._seats[(challenge_id, user_id)] = _Shown(frame.deal, msg.message_id, looks)
-            await self.service.remember_msg(challenge_id, user_id, msg.message_id)
-        else:
+            await self._send(challenge_id, user_id, frame, photo, looks)
+            return 1
+        try:
             await self.courier.edit_media(user_id, shown.msg_id, photo, frame.caption,
                                           frame.markup)
-            shown.looks = looks
+        except BadRequest as e:
+            if not gone(e):
+                raise
+            await self._send(challenge_id, user_id, frame, photo, looks)  # he deleted it
+            return 2
+        shown.looks = looks
         return 1
+
+    async def _send(self, challenge_id: int, user_id: int, frame: _Frame, photo: bytes,
+                    looks: tuple[object, ...]) -> None:
+        msg = await self.courier.send_photo(user_id, photo, caption=frame.caption,
+                                            reply_markup=frame.markup)
+        self._seats[(challenge_id, user_id)] = _Shown(frame.deal, msg.message_id, looks)
+        await self.service.remember_msg(challenge_id, user_id, msg.message_id)
+
+    def challenge_resend(self, row: ChallengeRow, user_id: int) -> None:
+        """His current deal as a new message: he asked for it again (/start x<id>)."""
+        self._seats.pop((row.id, user_id), None)
+        self.challenge_seat(row, user_id)
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,9 @@ class ChallengeObserver(Protocol):
     def challenge_over(self, row: ChallengeRow) -> None:
         """The challenge ended: its final card is due."""
 
+    def challenge_resend(self, row: ChallengeRow, user_id: int) -> None:
+        """The participant asked for his current deal again: a new message."""
+
 
 class ChallengeService:
     def __init__(self, store: Store, seated: Callable[[int], bool], *, bot_id: int = 0,
@@ -150,6 +153,15 @@ class ChallengeService:
         self._tell("challenge_seat", row, person.user_id)
         self._tell("challenge_card", row)
         return run
+
+    async def resume(self, challenge_id: int, user_id: int) -> None:
+        """He asks for the challenge he is playing again: his deal comes as a new message.
+        Refused as for :meth:`join` when he is not playing it (closed, finished, left)."""
+        row = await self._open_row(challenge_id)
+        player = await self._player(challenge_id, user_id)
+        if player.status != "playing":
+            raise Refusal("challenge_once")
+        self._tell("challenge_resend", row, user_id)
 
     async def press(self, challenge_id: int, user_id: int, version: int, index: int) -> str:
         """His decision ``index`` of the buttons shown after ``version`` decisions; the

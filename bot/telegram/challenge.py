@@ -62,11 +62,17 @@ async def join_pressed(p: Pressed) -> Reply:
 
 
 async def open_privately(env: Env, update: Update, challenge_id: int) -> None:
-    """/start x<challenge id>: join it from the private chat (a refusal says why)."""
+    """/start x<challenge id>: join it from the private chat, or, playing it already, get
+    his current deal again (a refusal says why)."""
     user, chat = update.effective_user, update.effective_chat
     assert user is not None and chat is not None
     try:
-        await _service(env).join(challenge_id, await env.person(user, dm_ok=True))
+        try:
+            await _service(env).join(challenge_id, await env.person(user, dm_ok=True))
+        except Refusal as r:
+            if r.code != "challenge_once":
+                raise
+            await _service(env).resume(challenge_id, user.id)
     except Refusal as r:
         env.say(chat, user, partial(refusal_text, r))
 

@@ -165,7 +165,14 @@ async def test_leaving_counts_what_was_played_and_the_end_takes_the_buttons(tg: 
         left = t("zh", "challenge_left", id=row.id, points=f"{ann_run.points():+,}"
                  if ann_run.points() else "0", played=1, hands=2)
         await tg.wait_for(lambda: any(m.text == left for m in tg.messages(ann)))
+        lost, _ = await tg.wait_for(lambda: current_buttons(tg, bob, row.id, 0))
+        tg.delete(bob, lost.message_id)  # he deleted his deal: its link brings it back
+        await tg.send_text(bob, bob, f"/start x{row.id}")
         bob_first, data = await tg.wait_for(lambda: current_buttons(tg, bob, row.id, 0))
+        assert bob_first.message_id != lost.message_id and bob_first.photo_bytes == \
+            lost.photo_bytes
+        said = await tg.wait_reply(await tg.send_text(ann, ann, f"/start x{row.id}"))
+        assert said.text == t("zh", "challenge_once")  # she left: not again
         await tg.send_text(group, ann, "/challenge end")
         final = await tg.wait_for(lambda: next((m for m in tg.messages(group)
                                                 if (m.text or "").startswith("🏆")), None),
