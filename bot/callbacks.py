@@ -12,7 +12,8 @@ the table's latest hand id as their ``mark`` (0 before the first; see
 also after a restart. Confirmations carry the hand they are about: a confirmation of a hand
 no longer running is outdated. A replay button carries the hand and the step it shows; it
 is checked against the chat it is pressed in (``bot.present.replays``). A 复盘 button carries
-only the hand: the review is of the presser's own seat, if he sat at it. A vote's buttons carry the
+only the hand: the review is of the presser's own seat, if he sat at it; so does a 验证 button
+(anyone may check a finished hand's fairness). A vote's buttons carry the
 vote: a press of a vote that is over is outdated (``bot.present.votes``).
 """
 
@@ -25,7 +26,7 @@ MAX_BYTES = 64
 NUMBER = "[0-9]+"
 FIELDS = {  # a field's name: the characters it may hold
     "table": NUMBER, "version": NUMBER, "index": NUMBER, "mark": NUMBER, "hand": NUMBER,
-    "step": NUMBER, "vote": NUMBER, "yes": "[01]", "code": "[a-z][a-z0-9]{0,15}",
+    "step": NUMBER, "vote": NUMBER, "challenge": NUMBER, "yes": "[01]", "code": "[a-z][a-z0-9]{0,15}",
 }
 TEXT_FIELDS = frozenset({"code"})  # kept as text in :attr:`Press.option`; the others are numbers
 
@@ -33,7 +34,8 @@ TEXT_FIELDS = frozenset({"code"})  # kept as text in :attr:`Press.option`; the o
 @dataclass(frozen=True)
 class Kind:
     """A button kind: its letter and the fields of its data, in order (see :data:`FIELDS`).
-    The numbers go to :class:`Press` in order (``table_id``, ``version``, ``index``)."""
+    The numbers go to :class:`Press` in order (``table_id``, ``version``, ``index``): a
+    challenge's id is its ``table_id``."""
 
     letter: str
     fields: tuple[str, ...]
@@ -76,7 +78,14 @@ KINDS: dict[str, Kind] = {k.letter: k for k in (
     Kind("k", ABOUT_HAND),
     Kind("p", ("hand", "step")),  # show that step of a finished hand (/replay)
     Kind("f", ("hand",)),  # 复盘: the presser's own review of a finished hand he sat at
+    Kind("c", ("hand",)),  # 验证: the fairness check of a finished hand, sent to the presser
     Kind("v", ("table", "vote", "yes")),  # 同意 (1) or 拒绝 (0) of a vote
+    # a 复式挑战 (``bot.table.challenges``): 参加 on its card; in the private chat, entry
+    # ``index`` of one's legal actions after ``version`` decisions, and 离开
+    Kind("x", ("challenge",)),
+    Kind("y", ("challenge", "version", "index")),
+    Kind("u", ("challenge",)),
+    Kind("w", ("challenge", "index")),  # the final card's 🔍: the player at place index+1
 )}
 PATTERN = r"\A(?:" + "|".join(k.pattern for k in KINDS.values()) + r")\Z"
 _RE = re.compile(PATTERN)
@@ -91,6 +100,7 @@ SIMPLE_KINDS = shaped(TABLE)
 GROUP_KINDS = shaped(MARKED) - {"n"}  # the lobby's and the settlement's own buttons
 CONFIRM_KINDS = shaped(ABOUT_HAND)
 OPTION_KIND, BIRD_KIND, REPLAY_KIND, VOTE_KIND, REVIEW_KIND = "o", "n", "p", "v", "f"
+VERIFY_KIND = "c"
 
 
 @dataclass(frozen=True)
@@ -145,6 +155,27 @@ def replay(hand_id: int, step: int) -> str:
 def review(hand_id: int) -> str:
     """The 🔍 复盘 button of the finished hand ``hand_id`` (``bot.present.reviews``)."""
     return KINDS[REVIEW_KIND].data(hand_id)
+
+
+def verify(hand_id: int) -> str:
+    """The 验证 button of the settlement of hand ``hand_id`` (``bot.present.verify``)."""
+    return KINDS[VERIFY_KIND].data(hand_id)
+
+
+def challenge_join(challenge_id: int) -> str:
+    return KINDS["x"].data(challenge_id)
+
+
+def challenge_move(challenge_id: int, version: int, index: int) -> str:
+    return KINDS["y"].data(challenge_id, version, index)
+
+
+def challenge_leave(challenge_id: int) -> str:
+    return KINDS["u"].data(challenge_id)
+
+
+def challenge_diff(challenge_id: int, index: int) -> str:
+    return KINDS["w"].data(challenge_id, index)
 
 
 def vote(table_id: int, vote_id: int, yes: bool) -> str:

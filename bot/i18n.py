@@ -455,6 +455,73 @@ ZH: dict[str, str] = {
     "lang_usage_private": "用法:/lang zh 或 /lang en,设置你自己的语言(私聊、结果、复盘);群的语言由群管理员在群里设。",
     # 复盘 as coaching: why a moment listed has no picture
     "review_no_pictures": "这几步都只少了不到 {costly} 分,没有配图(只画少了 {costly} 分以上、放弃胡牌或拆了听的时刻)。",
+    # 验证: the fairness check of a settlement (bot.present.verify)
+    "btn_verify": "🔒 验证",
+    "verify_title": "🔒 公平性验证 · 第 {table} 桌第 {hand} 局(编号 {id})",
+    "verify_seed_ok": "✅ 种子 {seed} 的 SHA-256 是\n{sha}\n它的前 8 位 {fp} 就是开局时公布的 🔒 {fp}:"
+                      "种子在发牌前就定了,没有换过。",
+    "verify_seed_bad": "❌ 种子 {seed} 的 SHA-256 是\n{sha}\n它不以开局时公布的 🔒 {fp} 开头。",
+    "verify_replay_ok": "✅ 用这个种子洗牌,按记录重放 {steps} 步,结果正是本结算:",
+    "verify_replay_bad": "❌ 按记录重放 {steps} 步,结果与本结算不同:",
+    "verify_replay_broken": "❌ 记录的 {steps} 步无法按规则重放。",
+    "verify_points": "{name} {points}",
+    "verify_yourself": "自己验证:在群里 /export 下载记录(或私聊 /replay {id} 逐步看),"
+                       "再用 python -m engine verify 文件名。",
+    "verify_sent": "验证结果已私聊发给你。",
+    "verify_unknown": "没有这一局的记录(编号 {id}),无法验证。",
+    # 复式挑战: duplicate challenges (bot.table.challenges, bot.present.screens.challenge)
+    "cmd_challenge": "复式挑战:大家打同样的牌比分",
+    "challenge_usage": "用法:/challenge [规则] [N局] [期限],例:/challenge hunan 3 4局 2h"
+                       "(默认 qq、1局、24h;局数 1–8,期限 10m 到 7d,单位 m/h/d)。"
+                       "开挑战的人可用 /challenge end 提前结束。",
+    "challenge_exists": "本群已有一个进行中的复式挑战,请等它结束(或开挑战的人 /challenge end)。",
+    "challenge_none": "本群没有进行中的复式挑战。",
+    "challenge_only_opener": "只有开挑战的人可以提前结束它。",
+    "challenge_once": "每人只能打一次这个挑战。",
+    "challenge_seated": "你正在一桌牌局中入座,请先离开那一桌再参加挑战。",
+    "challenge_busy": "你正在打另一个复式挑战,请先打完或离开。",
+    "challenge_over_for_you": "你的这次挑战已经结束。",
+    "challenge_closed": "这个复式挑战已经结束。",
+    "challenge_not_joined": "你还没有参加这个挑战。",
+    "challenge_you": "你",
+    "challenge_card_head": "⚔️ 复式挑战 #{id} · {rules} · {hands} 局",
+    "challenge_card_rules": "每人在私聊里从同一座位打同样的牌,对手是出牌固定的强电脑:"
+                            "同样的选择就是同样的牌局。按总分排名(同分时偏离电脑选择少者在前)。",
+    "challenge_card_seal": "🔒 种子的 SHA-256:{sha}",
+    "challenge_card_deadline": "截止:{at}",
+    "challenge_card_ended": "已结束({at} 截止)",
+    "challenge_standings": "排名:",
+    "challenge_nobody": "还没有人参加。按「参加」开始(每人一次)。",
+    "challenge_row": "{place}. {name} {points}({played}/{hands} 局,偏离 {offs})",
+    "challenge_row_playing": "{place}. {name} {points}({played}/{hands} 局,偏离 {offs},进行中)",
+    "challenge_row_left": "{place}. {name} {points}({played}/{hands} 局,偏离 {offs},已离开)",
+    "challenge_row_unfinished": "{place}. {name} {points}({played}/{hands} 局,偏离 {offs},未打完)",
+    "btn_challenge_join": "参加",
+    "btn_challenge_leave": "离开挑战",
+    "challenge_joined": "挑战开始:第一局已发到你的私聊。",
+    "challenge_left_toast": "已离开:你打完的局照样计分。",
+    "challenge_stopped": "(停止)",
+    "challenge_final_head": "🏆 复式挑战 #{id} 结束 · 冠军 {name} {points}",
+    "challenge_final_nobody": "🏆 复式挑战 #{id} 结束 · 无人参加",
+    "challenge_final_seeds": "种子:{seeds}\nSHA-256:{sha}(与挑战开始时公布的一致即可验证)",
+    "challenge_same": "🔍 {name}:每一步都和 {best} 一样",
+    "challenge_diff": "🔍 {name}:第 {deal} 局第 {n} 次决定起不同:{name} {his},{best} {theirs}",
+    "btn_challenge_diff": "🔍 {name}",
+    "challenge_diff_caption": "🔍 复式挑战 #{id} · {name} 与 {best} 第 {deal} 局第 {n} 次决定起不同:"
+                              "\n{name}:{his}\n{best}:{theirs}",
+    "challenge_dm_head": "复式挑战 #{id} · 第 {k}/{n} 局 · 🔒 {fp} · 胡息 {huxi}",
+    "challenge_dm_points": "本局 {points} · 累计 {total}",
+    "challenge_done": "复式挑战 #{id} 打完:{played}/{hands} 局共 {points} 分。排名见群里的挑战卡。",
+    "challenge_left": "复式挑战 #{id}:你打完了 {played}/{hands} 局,共 {points} 分,按此计分。",
+    # share cards: inline mode (bot.telegram.inline) and its deep links
+    "share_me": "我的战绩(/me)",
+    "share_open_me": "在机器人里看",
+    "share_match": "我上一场总结算",
+    "share_hand": "我上一局的回放",
+    "share_hand_head": "第 {table} 桌第 {hand} 局(编号 {id})· 🔒 {fp}",
+    "share_open_replay": "🔍 看回放",
+    "share_challenge": "群里的复式挑战(可参加)",
+    "link_unknown": "这个链接已过期或无效。发 /help 看看能做什么。",
     **EVENT_NAMES,
 }
 
@@ -908,6 +975,84 @@ EN: dict[str, str] = {
     "lang_usage_private": "Usage: /lang zh or /lang en sets your own language (private chat, results, 复盘); a group's admins set the group's in the group.",
     # 复盘 as coaching: why a moment listed has no picture
     "review_no_pictures": "These moments each lost less than {costly} points: no pictures (only moments that lost {costly} or more, declined a 胡 or broke 听 are drawn).",
+    # 验证: the fairness check of a settlement (bot.present.verify)
+    "btn_verify": "🔒 验证 Verify",
+    "verify_title": "🔒 Fairness check · table {table}, hand {hand} (id {id})",
+    "verify_seed_ok": "✅ The SHA-256 of seed {seed} is\n{sha}\nIts first 8 digits {fp} are the "
+                      "🔒 {fp} shown at the deal: the seed was fixed before the cards were dealt "
+                      "and never changed.",
+    "verify_seed_bad": "❌ The SHA-256 of seed {seed} is\n{sha}\nIt does not begin with the 🔒 "
+                       "{fp} shown at the deal.",
+    "verify_replay_ok": "✅ Shuffled with this seed and replayed for the record's {steps} steps, "
+                        "the hand ends in exactly this settlement:",
+    "verify_replay_bad": "❌ Replayed for the record's {steps} steps, the hand ends otherwise "
+                         "than this settlement:",
+    "verify_replay_broken": "❌ The record's {steps} steps do not replay under the rules.",
+    "verify_points": "{name} {points}",
+    "verify_yourself": "Check it yourself: /export in the group sends the record (/replay {id} "
+                       "here steps through it); then python -m engine verify FILE.",
+    "verify_sent": "The check is in your private chat.",
+    "verify_unknown": "No record of hand {id}: nothing to check.",
+    # 复式挑战: duplicate challenges (bot.table.challenges, bot.present.screens.challenge)
+    "cmd_challenge": "复式挑战: everyone plays the same deals",
+    "challenge_usage": "Usage: /challenge [rules] [N局] [deadline], e.g. /challenge hunan 3 4局 2h "
+                       "(default qq, 1局, 24h; 1–8 hands, a deadline from 10m to 7d in m/h/d). "
+                       "Its opener may end it early with /challenge end.",
+    "challenge_exists": "This group has a 复式挑战 open already: wait for its end (or its "
+                        "opener's /challenge end).",
+    "challenge_none": "This group has no open 复式挑战.",
+    "challenge_only_opener": "Only the one who opened the challenge may end it early.",
+    "challenge_once": "Everyone plays this challenge once.",
+    "challenge_seated": "You are seated at a table: leave it first to join the challenge.",
+    "challenge_busy": "You are playing another 复式挑战: finish or leave it first.",
+    "challenge_over_for_you": "Your run of this challenge is over.",
+    "challenge_closed": "This 复式挑战 is over.",
+    "challenge_not_joined": "You have not joined this challenge.",
+    "challenge_you": "你 You",
+    "challenge_card_head": "⚔️ 复式挑战 #{id} · {rules} · {hands} 局",
+    "challenge_card_rules": "Everyone plays the same deals privately, from the same seat, against "
+                            "strong computer players that always play the same way: the same "
+                            "choices make the same game. Ranked by points (ties: fewer "
+                            "decisions off the computer's choice).",
+    "challenge_card_seal": "🔒 SHA-256 of the seeds: {sha}",
+    "challenge_card_deadline": "Deadline: {at}",
+    "challenge_card_ended": "Ended (deadline {at})",
+    "challenge_standings": "Standings:",
+    "challenge_nobody": "Nobody has joined yet. Press 参加 Join to play (once each).",
+    "challenge_row": "{place}. {name} {points} ({played}/{hands} 局, {offs} off)",
+    "challenge_row_playing": "{place}. {name} {points} ({played}/{hands} 局, {offs} off, playing)",
+    "challenge_row_left": "{place}. {name} {points} ({played}/{hands} 局, {offs} off, left)",
+    "challenge_row_unfinished": "{place}. {name} {points} ({played}/{hands} 局, {offs} off, "
+                                "unfinished)",
+    "btn_challenge_join": "参加 Join",
+    "btn_challenge_leave": "离开 Leave the challenge",
+    "challenge_joined": "Challenge started: your first deal is in your private chat.",
+    "challenge_left_toast": "You left: the hands you finished count.",
+    "challenge_stopped": "(stopped)",
+    "challenge_final_head": "🏆 复式挑战 #{id} is over · winner {name} {points}",
+    "challenge_final_nobody": "🏆 复式挑战 #{id} is over · nobody played",
+    "challenge_final_seeds": "Seeds: {seeds}\nSHA-256: {sha} (the one shown when it opened)",
+    "challenge_same": "🔍 {name}: every decision as {best}'s",
+    "challenge_diff": "🔍 {name}: first differs at hand {deal}, decision {n}: {name} {his}, "
+                      "{best} {theirs}",
+    "btn_challenge_diff": "🔍 {name}",
+    "challenge_diff_caption": "🔍 复式挑战 #{id} · {name} and {best} first differ at hand {deal}, "
+                              "decision {n}:\n{name}: {his}\n{best}: {theirs}",
+    "challenge_dm_head": "复式挑战 #{id} · hand {k}/{n} · 🔒 {fp} · 胡息 {huxi}",
+    "challenge_dm_points": "This hand {points} · total {total}",
+    "challenge_done": "复式挑战 #{id} done: {played}/{hands} hands, {points} points. The "
+                      "standings are on the group's card.",
+    "challenge_left": "复式挑战 #{id}: you finished {played}/{hands} hands, {points} points; "
+                      "they count.",
+    # share cards: inline mode (bot.telegram.inline) and its deep links
+    "share_me": "My record (/me)",
+    "share_open_me": "Open in the bot",
+    "share_match": "My last 总结算",
+    "share_hand": "Replay of my last hand",
+    "share_hand_head": "Table {table}, hand {hand} (id {id}) · 🔒 {fp}",
+    "share_open_replay": "🔍 Watch the replay",
+    "share_challenge": "A 复式挑战 of my group (open to join)",
+    "link_unknown": "This link has expired or is not valid. Send /help to see what I can do.",
     **EVENT_NAMES,
 }
 

@@ -251,10 +251,9 @@ class GroupPanels:
         next_birds = await table_birds.waiting(self.store, table) if live else []
         caption = settlement_text(table, record, totals, lang, live, hand_birds=shown.birds,
                                   next_birds=next_birds)
-        markup = None
+        markup = settlement_keyboard(table, record, lang, live)
         if live:
             table_shown.open_settlement = record
-            markup = settlement_keyboard(table, record, lang)
         elif table_shown.open_settlement is record:
             table_shown.open_settlement = None
         if record.settle_msg_id is None:

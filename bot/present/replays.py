@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot import callbacks as cb
+from bot import links
 from bot.i18n import t
 from bot.store import PlayedHand
 from engine.replay import replay_views
@@ -73,13 +74,7 @@ def already(played: PlayedHand, asked: int, shown: int | None) -> str | None:
 
 
 def start_payload(hand_id: int) -> str:
-    return f"{START_PAYLOAD}{hand_id}"
-
-
-def payload_hand(payload: str) -> int | None:
-    """The hand id of a /start payload ``r<hand id>``, None for another payload."""
-    rest = payload.removeprefix(START_PAYLOAD)
-    return int(rest) if payload.startswith(START_PAYLOAD) and rest.isdigit() else None
+    return links.payload(START_PAYLOAD, hand_id)
 
 
 def hand_number(args: Sequence[str]) -> int | None:

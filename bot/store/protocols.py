@@ -12,6 +12,7 @@ from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Protocol
 
+from bot.store.challenges import ChallengeStore, ChallengeTx
 from bot.store.rows import (
     QQ_ID,
     BirdRow,
@@ -27,7 +28,7 @@ from bot.store.rows import (
 )
 
 
-class Tx(Protocol):
+class Tx(ChallengeTx, Protocol):
     """The writes inside one :meth:`Store.transaction`."""
 
     async def exec(self, sql: str, *args: object) -> int:
@@ -137,7 +138,7 @@ class Tx(Protocol):
         ...
 
 
-class Store(Protocol):
+class Store(ChallengeStore, Protocol):
     """The store of record: every read, and the transactions that write."""
 
     @classmethod

@@ -11,6 +11,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 
+from bot.store.challenges import ChallengeReads
 from bot.store.conn import Conn, Row
 from bot.store.rows import (
     QQ_ID,
@@ -31,7 +32,7 @@ from bot.store.writes import SEATED_AT, TABLE_AT, Writes, table_row
 OF_BOT = "(CAST(? AS BIGINT) IS NULL OR t.bot_id = ?)"
 
 
-class Queries(ABC):
+class Queries(ChallengeReads, ABC):
     """The reads of a :class:`bot.store.Store`, and the two writes that need no unit of work
     of the caller's; a backend adds opening, closing and transactions."""
 

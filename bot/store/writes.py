@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.store.challenges import ChallengeWrites
 from bot.store.conn import Conn, Row, now
 from bot.store.rows import TableRow, rule_set_id
 
@@ -24,7 +25,7 @@ class PlaceTaken(Exception):
         self.bot_id = bot_id
 
 
-class Writes:
+class Writes(ChallengeWrites):
     """The writes of one transaction (:class:`bot.store.Tx`), on its backend's connection."""
 
     def __init__(self, conn: Conn) -> None:
@@ -54,6 +55,7 @@ class Writes:
         new id; scores the new id already holds are added up."""
         await self.exec("UPDATE tables SET chat_id = ? WHERE chat_id = ?", new, old)
         await self.exec("UPDATE hands SET chat_id = ? WHERE chat_id = ?", new, old)
+        await self.move_challenges(old, new)
         await self.exec("INSERT INTO notify (chat_id, user_id) SELECT CAST(? AS BIGINT), user_id"
                         " FROM notify WHERE chat_id = ? ON CONFLICT DO NOTHING", new, old)
         await self.exec("DELETE FROM notify WHERE chat_id = ?", old)

@@ -22,6 +22,7 @@ from bot.store import BirdRow, Store, Tx
 from bot.table.model import HandRecord, Refusal, Table, TableStatus
 from engine.birds import bird_seat, settle_birds
 from engine.points import SeatPoints, hand_points
+from engine.state import Hand
 
 # before a deal: in the lobby, between hands
 OPEN_STATUSES = frozenset({TableStatus.LOBBY, TableStatus.BETWEEN})
@@ -61,10 +62,20 @@ async def settle(tx: Tx, chat_id: int, record: HandRecord) -> tuple[int, ...]:
 def seat_points(record: HandRecord, birds: Sequence[BirdRow]) -> tuple[SeatPoints, ...]:
     """The seats' points of a finished hand as recorded (:mod:`engine.points`): with its
     settled ``birds``."""
-    outcome = record.hand.outcome
+    return _points(record.hand, birds)
+
+
+def hand_totals(hand: Hand, birds: Sequence[BirdRow]) -> tuple[int, ...]:
+    """Each seat's total of a finished engine hand (one replayed from its record), birds
+    included: what its settlement shows."""
+    return tuple(p.total for p in _points(hand, birds))
+
+
+def _points(hand: Hand, birds: Sequence[BirdRow]) -> tuple[SeatPoints, ...]:
+    outcome = hand.outcome
     assert outcome is not None
     settled = sum(b.points is not None for b in birds)
-    return hand_points(record.hand.rules, outcome, record.hand.dealer, settled)
+    return hand_points(hand.rules, outcome, hand.dealer, settled)
 
 
 async def waiting(store: Store, table: Table) -> list[BirdRow]:

@@ -17,6 +17,7 @@ from telegram.ext import (
     Application,
     BaseRateLimiter,
     CallbackQueryHandler,
+    InlineQueryHandler,
     MessageHandler,
     TypeHandler,
     filters,
@@ -25,20 +26,22 @@ from telegram.ext import (
 from bot.claim import StartupError
 from bot.config import Config
 from bot.i18n import CATALOGS, t
+from bot.present.challenges import ChallengeMessages
 from bot.present.notify import Notifier
 from bot.present.presenter import Presenter
 from bot.present.timers import Timers
 from bot.present.votes import Votes
 from bot.store import Store, StoreUnusable, open_store
 from bot.table import HandRecord, Table, TableService
-from bot.telegram import chat, system
+from bot.table.challenge_service import ChallengeService
+from bot.telegram import chat, inline, system
 from bot.telegram.buttons import button
 from bot.telegram.commands import NEW_MESSAGES, SCOPES, add_command_handlers, bot_commands
 from bot.telegram.env import Env
 from bot.telegram.ordering import OrderedPerSender
 
 log = logging.getLogger(__name__)
-ALLOWED_UPDATES = ["message", "callback_query"]
+ALLOWED_UPDATES = ["message", "callback_query", "inline_query"]
 
 
 @dataclass
@@ -85,6 +88,7 @@ class Services:
     presenter: Presenter
     hub: Hub = field(repr=False)
     votes: Votes | None = field(default=None, repr=False)
+    challenges: ChallengeService | None = field(default=None, repr=False)
 
 
 async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
@@ -116,9 +120,12 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
     hub.presenter, hub.timers = presenter, Timers(app.job_queue, service)
     hub.notifier = Notifier(store, presenter, service)
     votes = Votes(service, store, presenter, app.job_queue, config.vote_timeout)
-    _add_handlers(app, Env(service, presenter, store, config.default_lang, votes,
+    challenges = ChallengeService(store, lambda user_id: service.table_of_user(user_id)
+                                  is not None, bot_id=app.bot.id, rng=rng)
+    challenges.observer = ChallengeMessages(presenter.chats, presenter.bot, store, challenges)
+    _add_handlers(app, Env(service, presenter, store, config.default_lang, votes, challenges,
                            chosen_langs=await store.lang_choices()))
-    app.bot_data["services"] = Services(store, service, presenter, hub, votes)
+    app.bot_data["services"] = Services(store, service, presenter, hub, votes, challenges)
 
     for lang in CATALOGS:
         code = None if lang == config.default_lang else lang
@@ -134,6 +141,7 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
         presenter.unposted(table, record)
     for table, match_id in await service.unposted_matches():
         presenter.match_over(table, match_id)
+    await challenges.load()
     log.info("started as @%s with %d open tables", app.bot.username, len(service.tables()))
 
 
@@ -144,6 +152,8 @@ async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
             await services.hub.notifier.idle()
         services.presenter.shutdown()
         services.service.shutdown()
+        if services.challenges is not None:
+            services.challenges.shutdown()
         await services.store.close()
 
 
@@ -160,6 +170,7 @@ def _add_handlers(app: Application, env: Env) -> None:  # type: ignore[type-arg]
         (private & filters.TEXT) | (filters.ChatType.GROUPS & filters.COMMAND & addressed)),
         partial(chat.unknown, env)))
     app.add_handler(CallbackQueryHandler(partial(button, env)))  # callbacks.parse checks it
+    app.add_handler(InlineQueryHandler(partial(inline.inline, env)))  # share cards
     app.add_error_handler(partial(system.error, env))
 
 

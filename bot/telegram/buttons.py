@@ -16,13 +16,22 @@ from telegram.error import TelegramError
 from bot import callbacks as cb
 from bot.i18n import t
 from bot.table import Refusal
-from bot.telegram import confirm, lobby_buttons, replay, review, seat, votes
+from bot.telegram import (
+    challenge,
+    confirm,
+    lobby_buttons,
+    replay,
+    review,
+    seat,
+    verify,
+    votes,
+)
 from bot.telegram.env import Context, Env, refusal_text
 from bot.telegram.press import ROUTES, Pressed
 
 log = logging.getLogger(__name__)
 
-HANDLER_MODULES = (seat, lobby_buttons, confirm, votes, replay, review)  # the handlers' modules
+HANDLER_MODULES = (seat, lobby_buttons, confirm, votes, replay, review, verify, challenge)  # the handlers' modules
 _unbound = set(cb.KINDS) - set(ROUTES)
 assert not _unbound, f"button kinds without a handler: {sorted(_unbound)}"
 

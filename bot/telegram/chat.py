@@ -7,19 +7,24 @@ from functools import partial
 from telegram import Chat, Update, User
 from telegram.error import TelegramError
 
+from bot import links
 from bot.i18n import CATALOGS, isolate, t
 from bot.present import replays
+from bot.present import verify as fairness_check
 from bot.table import Refusal
-from bot.telegram import replay
+from bot.telegram import challenge, info, replay, verify
 from bot.telegram.env import Context, Env, refusal_text, topic_of
 
 JOIN_PAYLOAD = "j"
+ME_PAYLOAD = "me"  # the /me share card's link: the card, privately
 STARTGROUP_PAYLOAD = "paohuzi"  # the 添加到群组 link's: the group's /start gets the help
 
 
 async def start(env: Env, update: Update, context: Context) -> None:
     """/start. Privately, optionally with a deep-link payload: ``j<table id>`` seats,
-    ``r<hand id>`` opens that hand's replay (the group replay's link); in a group (sent by Telegram when the bot is added by its 添加到群组 link), the help."""
+    ``r<hand id>`` opens that hand's replay (the group replay's link), ``c<hand id>`` sends its
+    验证 fairness check, ``x<challenge id>`` joins that 复式挑战,
+    ``me`` sends the /me card (another payload: an unknown link, said so); in a group (sent by Telegram when the bot is added by its 添加到群组 link), the help."""
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
         return
@@ -37,15 +42,32 @@ async def start(env: Env, update: Update, context: Context) -> None:
         title = await chat_title(context, table.chat_id)
         env.say(chat, user, lambda lang: t(lang, "joined_dm", chat=title, table=table.no))
         return
-    hand_id = replays.payload_hand(payload)
-    if hand_id is not None:
-        if not await replay.open_privately(env, context, user.id, hand_id, env.lang(user)):
-            env.say(chat, user, lambda lang: t(lang, "replay_dm_unknown", id=hand_id))
+    challenge_id = links.number(payload, challenge.START_PAYLOAD)
+    if challenge_id is not None:
+        await challenge.open_privately(env, update, challenge_id)
+        return
+    for prefix, opener, unknown in (
+            (replays.START_PAYLOAD, replay.open_privately, "replay_dm_unknown"),
+            (fairness_check.START_PAYLOAD, verify.open_privately, "verify_unknown")):
+        hand_id = links.number(payload, prefix)
+        if hand_id is not None:
+            if not await opener(env, context, user.id, hand_id, env.lang(user)):
+                env.say(chat, user, partial(_unknown, unknown, hand_id))
+            return
+    if payload == ME_PAYLOAD:  # a share card's link (bot.telegram.inline)
+        await info.me(env, update, context)
+        return
+    if payload:
+        env.say(chat, user, lambda lang: t(lang, "link_unknown"))
         return
     link = f"https://t.me/{context.bot.username}?startgroup={STARTGROUP_PAYLOAD}"
     env.presenter.link_note(chat.id, lambda lang: t(lang, "start_private", name=person.name),
                             lambda lang: [(t(lang, "btn_add_to_group"), link)],
                             lang=env.lang(user))
+
+
+def _unknown(key: str, hand_id: int, lang: str) -> str:
+    return t(lang, key, id=hand_id)
 
 
 async def chat_title(context: Context, chat_id: int) -> str:

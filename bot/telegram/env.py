@@ -24,6 +24,7 @@ from bot.present.presenter import Presenter
 from bot.present.votes import Votes
 from bot.store import Store
 from bot.table import DEFAULT_RULES, Person, Refusal, Table, TableService, owners
+from bot.table.challenge_service import ChallengeService
 from engine import actions as A
 from engine.rules import RuleSet
 
@@ -64,6 +65,7 @@ class Env:
     store: Store
     default_lang: str
     votes: Votes | None = None  # 解散 and replacement votes (built with the job queue)
+    challenges: ChallengeService | None = None  # 复式挑战 (bot.table.challenge_service)
     # the languages users chose privately (/lang zh|en), by user: read from the store at
     # start, kept here as they change, since every reply needs its language at once
     chosen_langs: dict[int, str] = field(default_factory=dict)

@@ -42,13 +42,13 @@ async def open_privately(env: Env, context: Context, user_id: int, hand_id: int,
     viewer's private chat; False when he may not see it (no such finished hand, or one of a
     group he is not in)."""
     found = await hands.step_of(env.store, hand_id, replays.OPENING_STEP)
-    if found is None or not await _may_view(env, context, user_id, *found):
+    if found is None or not await may_view(env, context, user_id, *found):
         return False
     env.presenter.replay(user_id, found[1], replays.OPENING_STEP, lang=lang)
     return True
 
 
-async def _may_view(env: Env, context: Context, user_id: int, chat_id: int,
+async def may_view(env: Env, context: Context, user_id: int, chat_id: int,
                     played: PlayedHand) -> bool:
     """A private replay is a hand one sat at, or one of a group one is in (as its /replay
     shows it to every member)."""
@@ -77,7 +77,7 @@ async def step(p: Pressed) -> None:
     ``Presenter.replay``) and the press answered at once with the step it asked for; a
     press for the step shown uploads nothing (:func:`bot.present.replays.already`).
     Refused unless the hand is the group's (in a group) or one the presser may see (in
-    private: see :func:`_may_view`)."""
+    private: see :func:`may_view`)."""
     msg = p.query.message
     found = await hands.step_of(p.env.store, p.press.table_id, p.press.version)
     if msg is None or found is None:
@@ -85,7 +85,7 @@ async def step(p: Pressed) -> None:
         return
     chat_id, played = found
     private = msg.chat.type == Chat.PRIVATE
-    belongs = (await _may_view(p.env, p.context, p.user.id, chat_id, played) if private
+    belongs = (await may_view(p.env, p.context, p.user.id, chat_id, played) if private
                else p.env.presenter.chat_now(chat_id) == msg.chat.id)
     if not belongs:
         await p.query.answer(t(p.lang, "replay_foreign"))

@@ -11,14 +11,17 @@ from support.e2e import make_config, running_bot, services
 from support.fakebot import FakeMessage, FakeTelegram
 from support.play import play_hand, start_hand
 
+from bot import callbacks as cb
 from bot.i18n import t
 
 
 def group_buttons(tg: FakeTelegram, msg: FakeMessage) -> dict[str, str]:
-    """The callback buttons (label → data) the message shows now."""
+    """The table's callback buttons (label → data) the message shows now: not the 验证 that
+    stays under every settlement (``bot.present.verify``)."""
     current = tg.message(msg.chat, msg.message_id)
     assert current is not None
-    return {text: data for row in current.keyboard for text, data in row if data}
+    return {text: data for row in current.keyboard for text, data in row
+            if data and not data.startswith(f"{cb.VERIFY_KIND}:")}
 
 
 def settlement_of(tg: FakeTelegram, group, hand_id: int, svc) -> FakeMessage:  # type: ignore[no-untyped-def]

@@ -9,7 +9,7 @@ import asyncio
 import sqlite3
 
 import pytest
-from support.e2e import make_config, running_bot, services
+from support.e2e import make_config, running_bot, services, settlement_closed
 from support.fakebot import FakeTelegram, FakeUser
 from support.play import play_match_hand
 from telegram.ext import Application
@@ -141,7 +141,7 @@ async def test_an_eight_hand_match_survives_a_restart_and_posts_its_summary_once
                                                                 in summary.caption)
         assert summary.caption.startswith(f"{SUMMARY} · 8/8 局")
         settle = tg.message(group, table.current.settle_msg_id)
-        assert "第 8/8 局" in settle.caption and not settle.keyboard  # no 再来一局: the lobby
+        assert "第 8/8 局" in settle.caption and settlement_closed(settle)  # no 再来一局: the lobby
         await svc.presenter.idle()
         lobby = tg.message(group, table.lobby_msg_id)
         assert summary.message_id < lobby.message_id  # the 总结算 first, then the new lobby

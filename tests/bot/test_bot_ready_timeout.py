@@ -8,7 +8,7 @@ import asyncio
 import random
 import time
 
-from support.e2e import make_config, running_bot, services
+from support.e2e import make_config, running_bot, services, settlement_closed
 from support.fakebot import FakeMessage, FakeTelegram, FakeUser
 from support.play import seat_three
 
@@ -77,7 +77,7 @@ async def test_who_did_not_press_again_is_unseated(tg: FakeTelegram, tmp_path) -
         assert svc.service.table_of_user(carol.id) is None  # free to sit at another table
         assert svc.service.due_at(table) is None
         await svc.presenter.idle()
-        assert tg.message(group, settle.message_id).keyboard == []
+        assert settlement_closed(tg.message(group, settle.message_id))
         assert t("zh", "ready_timeout", names="Carol") in notes(tg, group)
         new_lobby = tg.last_message(group)
         assert new_lobby.message_id > settle.message_id
@@ -120,7 +120,7 @@ async def test_nobody_presses_again_and_the_table_closes(tg: FakeTelegram, tmp_p
         await finish_hand(tg, table, {0: alice, 1: bob}, lobby, seed=5)
         record = table.current
         settle = await tg.wait_for(lambda: tg.message(group, record.settle_msg_id or 0))
-        assert settle.keyboard
+        assert settle.keyboard and not settlement_closed(settle)
         await tg.wait_for(lambda: svc.service.in_chat(group.id) is None, timeout=READY + 5)
         assert table.status == "closed"
         assert table.id not in [r.id for r in await svc.store.open_tables()]
@@ -130,7 +130,7 @@ async def test_nobody_presses_again_and_the_table_closes(tg: FakeTelegram, tmp_p
         said = notes(tg, group)
         assert t("zh", "ready_timeout", names="Alice、Bob") in said
         assert said[-1] == t("zh", "stopped")
-        assert tg.message(group, settle.message_id).keyboard == []
+        assert settlement_closed(tg.message(group, settle.message_id))
         assert await press_again(tg, settle, alice, table) == t("zh", "unknown_table")
         # Alice may open a new table at once
         reply = await tg.wait_reply(await tg.send_text(group, alice, "/new"))
@@ -196,5 +196,5 @@ async def test_stop_between_hands_takes_the_settlement_buttons(tg: FakeTelegram,
         await tg.send_text(group, users[0], "/stop")  # the opener closes the table
         await tg.wait_for(lambda: svc.service.in_chat(group.id) is None)
         await svc.presenter.idle()
-        assert tg.message(group, settle.message_id).keyboard == []
+        assert settlement_closed(tg.message(group, settle.message_id))
         assert t("zh", "stopped") in notes(tg, group)

@@ -58,7 +58,7 @@ async def test_webhook_serves_updates_with_the_secret_only(fake_tg: FakeTelegram
                                what="setWebhook")
         assert fake_tg.world.webhook_url == PUBLIC_URL
         assert fake_tg.world.webhook_secret == SECRET
-        assert fake_tg.world.allowed_updates == {"message", "callback_query"}
+        assert fake_tg.world.allowed_updates == {"message", "callback_query", "inline_query"}
 
         alice = fake_tg.user("Alice")
         sent = await fake_tg.send_text(alice, alice, "/start")

@@ -1,6 +1,6 @@
 """The group's screens of a hand: its table picture with a caption (the 公平性 fingerprint,
 the match, the move log, 托管, what the table waits for), and its settlement's caption and
-keyboard (再来一局 / 离开, 打鸟)."""
+keyboard (再来一局 / 离开, 打鸟, 验证)."""
 
 from __future__ import annotations
 
@@ -56,14 +56,20 @@ def table_screen(table: Table, record: HandRecord, trustee: Collection[int],
     return pub, "\n".join(lines)
 
 
-def settlement_keyboard(table: Table, record: HandRecord, lang: str) -> InlineKeyboardMarkup:
-    """再来一局 and 离开 under the table's latest settlement (and 打鸟 where birds are)."""
-    return InlineKeyboardMarkup([[
+def settlement_keyboard(table: Table, record: HandRecord, lang: str,
+                        live: bool) -> InlineKeyboardMarkup | None:
+    """再来一局 and 离开 under the table's latest settlement while it waits for them (and 打鸟
+    where birds are); 验证 under every settlement of a dealt hand, for good."""
+    rows = [[
         InlineKeyboardButton(t(lang, "btn_again"),
                              callback_data=cb.group("g", table.id, record.id)),
         InlineKeyboardButton(t(lang, "btn_leave"),
                              callback_data=cb.group("q", table.id, record.id)),
-    ], *bird_row(table, record.id, lang)])
+    ], *bird_row(table, record.id, lang)] if live else []
+    if record.hand.seed is not None:
+        rows.append([InlineKeyboardButton(t(lang, "btn_verify"),
+                                          callback_data=cb.verify(record.id))])
+    return InlineKeyboardMarkup(rows) if rows else None
 
 
 def settlement_text(table: Table, record: HandRecord, totals: dict[int, int], lang: str,

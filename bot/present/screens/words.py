@@ -116,14 +116,18 @@ def match_lines(record: HandRecord, match: Match | None, lang: str) -> list[str]
 def outcome_lines(record: HandRecord, lang: str) -> list[str]:
     """How a finished hand ended: who won with what (胡息, then the 名堂 and flags on a line
     of their own), or 荒庄, 解散, 逃跑 — the settlement's first lines."""
-    outcome = record.hand.outcome
+    return hand_outcome_lines(record.hand, record.names, lang)
+
+
+def hand_outcome_lines(hand: Hand, names: Sequence[str], lang: str) -> list[str]:
+    """:func:`outcome_lines` of a finished engine hand whose seats are called ``names``."""
+    outcome = hand.outcome
     assert outcome is not None
-    names = record.names
     if outcome.kind == OutcomeKind.DRAW:
         chips = outcome.points[outcome.xing] if outcome.xing is not None else 0
         if chips:  # the dealer pays the 醒家 (docs/rules/hunan.md)
             assert outcome.xing is not None
-            return [t(lang, "settle_draw_xing", dealer=names[record.hand.dealer],
+            return [t(lang, "settle_draw_xing", dealer=names[hand.dealer],
                       xing=names[outcome.xing], points=chips)]
         return [t(lang, "settle_draw")]
     if outcome.kind == OutcomeKind.DISSOLVED:
@@ -135,7 +139,7 @@ def outcome_lines(record: HandRecord, lang: str) -> list[str]:
     win = outcome.win
     assert outcome.winner is not None
     # 湖南: 囤 times multiplying 名堂 (×n), else 底数 times 番 added up
-    times = record.hand.rules.mingtang_multiply
+    times = hand.rules.mingtang_multiply
     head = t(lang, "settle_win_tun" if times else "settle_win",
              winner=names[outcome.winner], huxi=win.huxi, di=win.di, fan=win.fan)
     item = "mingtang_times" if times else "mingtang_item"

@@ -85,7 +85,7 @@ from .errors import ApiError
 from .harness import FakeTelegram
 from .model import FakeChat, FakeMessage, FakeTopic, FakeUser, StoredFile
 from .ratelimit import RateLimits, Rejection
-from .world import Call, CallbackAnswer, ErrorRecord
+from .world import Call, CallbackAnswer, ErrorRecord, InlineAnswer
 
 __all__ = [
     "ApiError",
@@ -97,6 +97,7 @@ __all__ = [
     "FakeTelegram",
     "FakeTopic",
     "FakeUser",
+    "InlineAnswer",
     "RateLimits",
     "Rejection",
     "StoredFile",

@@ -16,7 +16,7 @@ from .formatting import utf16_len
 from .model import Button, FakeChat, FakeMessage, FakeTopic, FakeUser
 from .ratelimit import RateLimits, Rejection
 from .server import BotApiServer
-from .world import Call, CallbackAnswer, ErrorRecord, World
+from .world import Call, CallbackAnswer, ErrorRecord, InlineAnswer, World
 
 DEFAULT_TOKEN = "7000000001:AAFakeTokenForTestsOnly_abcdefghijk"
 _COMMAND = re.compile(r"(?<!\S)/[A-Za-z0-9_]{1,32}(?:@[A-Za-z0-9_]{3,32})?(?![^\s])")
@@ -418,6 +418,25 @@ class FakeTelegram:
             raise TimeoutError(
                 f"bot did not answer callback query {callback_data!r} within {timeout}s"
             ) from None
+
+    async def inline_query(self, user: FakeUser, query: str = "", *,
+                           timeout: float = 10.0) -> InlineAnswer:
+        """``user`` types ``@bot query`` in some chat: an inline_query update (inline mode
+        is on, as /setinline at @BotFather turns it on). Returns the bot's
+        answerInlineQuery once it comes; TimeoutError if it never does."""
+        query_id = str(5_000_000_000_000_000 + next(self._query_ids))
+        future: asyncio.Future[InlineAnswer] = asyncio.get_running_loop().create_future()
+        self.world.pending_inline[query_id] = future
+        self.world.push_update("inline_query", {
+            "id": query_id, "from": user.to_json(), "query": query, "offset": "",
+            "chat_type": "sender",
+        })
+        try:
+            async with asyncio.timeout(timeout):
+                return await asyncio.shield(future)
+        except TimeoutError:
+            raise TimeoutError(f"bot did not answer inline query {query!r} within {timeout}s"
+                               ) from None
 
     async def press_button(
         self, message: FakeMessage, user: FakeUser, match: ButtonMatch, *, timeout: float = 10.0

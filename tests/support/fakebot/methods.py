@@ -16,7 +16,7 @@ from .errors import ApiError
 from .formatting import parse, utf16_len
 from .model import FakeChat, FakeMessage, StoredFile
 from .params import Params
-from .world import CallbackAnswer, World
+from .world import CallbackAnswer, InlineAnswer, World
 
 Handler = Callable[[World, Params], Awaitable[Any]]
 METHODS: dict[str, Handler] = {}
@@ -452,6 +452,23 @@ async def answer_callback_query(world: World, p: Params) -> bool:
     if not future.done():
         future.set_result(CallbackAnswer(text, p.bool("show_alert"), p.str("url"),
                                          p.int("cache_time")))
+    return True
+
+
+@method("answerInlineQuery")
+async def answer_inline_query(world: World, p: Params) -> bool:
+    future = world.pending_inline.pop(p.str("inline_query_id") or "", None)
+    if future is None:
+        raise ApiError(400, QUERY_INVALID)
+    results = p.json("results") or []
+    if len(results) > 50:
+        raise ApiError(400, "Bad Request: RESULTS_TOO_MUCH")
+    ids = [r.get("id") for r in results]
+    if len(set(ids)) != len(ids) or not all(isinstance(i, str) and 0 < len(i.encode()) <= 64
+                                            for i in ids):
+        raise ApiError(400, "Bad Request: RESULT_ID_INVALID")
+    if not future.done():
+        future.set_result(InlineAnswer(results, p.int("cache_time"), p.bool("is_personal")))
     return True
 
 

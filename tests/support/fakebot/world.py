@@ -36,6 +36,15 @@ class ErrorRecord(NamedTuple):
 
 
 @dataclass(frozen=True)
+class InlineAnswer:
+    """What the bot passed to answerInlineQuery: its results (as JSON) and cache time."""
+
+    results: list[dict]
+    cache_time: int | None
+    is_personal: bool
+
+
+@dataclass(frozen=True)
 class CallbackAnswer:
     """What the bot passed to answerCallbackQuery."""
 
@@ -66,6 +75,7 @@ class World:
         self.webhook_url = ""  # setWebhook: Telegram then refuses getUpdates (409)
         self.webhook_secret: str | None = None  # setWebhook's secret_token
         self.pending_queries: dict[str, asyncio.Future[CallbackAnswer]] = {}
+        self.pending_inline: dict[str, asyncio.Future[InlineAnswer]] = {}
         self.commands: dict[tuple[str, str], list[dict]] = {}
         self.calls: list[Call] = []
         self.errors: list[ErrorRecord] = []

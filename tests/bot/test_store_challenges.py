@@ -1,0 +1,62 @@
+"""The store's part for 复式挑战 on every backend: a challenge, its players and their moves
+read back; one open challenge per group (the schema's index refuses a second); the open
+challenges of a user's groups; closing once; a group's upgrade moves its challenges."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.store import Store, open_store
+from bot.store.challenges import ChallengeMove
+
+GROUP = -100
+
+
+@pytest.fixture
+async def store(store_url: str) -> AsyncIterator[Store]:
+    s = await open_store(store_url)
+    yield s
+    await s.close()
+
+
+async def test_challenges_read_back_on_every_backend(store: Store) -> None:
+    async with store.transaction() as tx:
+        cid = await tx.add_challenge(7, GROUP, None, 1, "hunan/3", (5, 2**62), 1000.5, 10.0)
+    with pytest.raises(Exception):  # noqa: B017 - each backend's own integrity error
+        async with store.transaction() as tx:
+            await tx.add_challenge(7, GROUP, None, 2, "qq", (1,), 2000.0, 11.0)
+    row = await store.open_challenge(GROUP)
+    assert row is not None and row.id == cid and row.seeds == (5, 2**62)
+    assert (row.rules, row.deadline, row.status, row.card_msg_id) == ("hunan/3", 1000.5, "open",
+                                                                      None)
+    assert [r.id for r in await store.open_challenges(7)] == [cid]
+    assert await store.open_challenges(8) == []
+    async with store.transaction() as tx:
+        await tx.add_challenge_player(cid, 1, "Ann", "zh", 20.0)
+        await tx.add_challenge_player(cid, 2, "Bob", "en", 21.0)
+        await tx.add_challenge_move(cid, 1, ChallengeMove(0, 0, "d:x7", True))
+        await tx.add_challenge_move(cid, 1, ChallengeMove(0, 1, "pass", False))
+        await tx.set_challenge_player(cid, 2, status="left", msg_id=99)
+        await tx.set_challenge_msg(cid, card=5)
+    assert [(p.user_id, p.name, p.status, p.msg_id) for p in
+            await store.challenge_players(cid)] == [(1, "Ann", "playing", None),
+                                                    (2, "Bob", "left", 99)]
+    assert await store.challenge_moves(cid, 1) == [ChallengeMove(0, 0, "d:x7", True),
+                                                   ChallengeMove(0, 1, "pass", False)]
+    assert await store.playing_challenge(1) == cid and await store.playing_challenge(2) is None
+    assert [r.id for r in await store.user_challenges(1, 5)] == [cid]  # his group's
+    assert await store.user_challenges(3, 5) == []
+    async with store.transaction() as tx:
+        await tx.move_chat(GROUP, GROUP - 1)
+    assert await store.open_challenge(GROUP) is None
+    async with store.transaction() as tx:
+        assert await tx.end_challenge(cid)
+        assert not await tx.end_challenge(cid)
+    assert await store.open_challenge(GROUP - 1) is None
+    assert [r.id for r in await store.unposted_challenges(7)] == [cid]
+    async with store.transaction() as tx:
+        await tx.set_challenge_msg(cid, final=6)
+    assert await store.unposted_challenges(7) == []
+    assert (await store.challenge(cid)).chat_id == GROUP - 1

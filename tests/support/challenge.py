@@ -1,0 +1,57 @@
+"""Playing a 复式挑战 through the real bot: a participant's current buttons in his private
+chat, and presses of the strong player's choice (or another) until a condition holds."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from telegram.ext import Application
+
+from bot import callbacks as cb
+from bot.table.challenges import HUMAN, Run, strong_choice
+from support.e2e import services
+from support.fakebot import FakeMessage, FakeTelegram, FakeUser
+
+
+async def run_of(app: Application, challenge_id: int, user: FakeUser) -> Run:  # type: ignore[type-arg]
+    svc = services(app)
+    assert svc.challenges is not None
+    row = await svc.store.challenge(challenge_id)
+    assert row is not None
+    return await svc.challenges.run(row, user.id)
+
+
+def current_buttons(tg: FakeTelegram, user: FakeUser, challenge_id: int,
+                    version: int) -> tuple[FakeMessage, list[str]] | None:
+    """His photo whose buttons are those of decision ``version``, and their data."""
+    prefix = f"y:{challenge_id}:{version}:"
+    for msg in reversed(tg.messages(user)):
+        data = [d for row in msg.keyboard for _, d in row if d and d.startswith(prefix)]
+        if data:
+            return msg, data
+    return None
+
+
+async def play(tg: FakeTelegram, app: Application, user: FakeUser,  # type: ignore[type-arg]
+               challenge_id: int, choose: Callable[[Run, int], str | None]) -> list[str]:
+    """Press ``choose(run, decision number)`` (an action; None: the strong player's) until
+    his run is finished or ``choose`` raises StopIteration; the actions pressed."""
+    pressed: list[str] = []
+    while True:
+        run = await run_of(app, challenge_id, user)
+        if run.finished:
+            return pressed
+        version = sum(len(d.moves) for d in run.deals)
+        try:
+            wanted = choose(run, version)
+        except StopIteration:
+            return pressed
+        deal = run.current
+        action = wanted or strong_choice(deal.hand, deal.seed, HUMAN)
+        msg, data = await tg.wait_for(
+            lambda v=version: current_buttons(tg, user, challenge_id, v), timeout=30)
+        pressed_data = cb.challenge_move(challenge_id, version, deal.legal().index(action))
+        assert pressed_data in data
+        answer = await tg.press(user, msg.message_id, user, pressed_data)
+        assert answer.text is not None and answer.text.startswith("✓"), answer
+        pressed.append(action)
