@@ -11,6 +11,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 
+from bot.store.club import ClubReads
 from bot.store.conn import Conn, Row
 from bot.store.rows import (
     QQ_ID,
@@ -31,7 +32,7 @@ from bot.store.writes import SEATED_AT, TABLE_AT, Writes, table_row
 OF_BOT = "(CAST(? AS BIGINT) IS NULL OR t.bot_id = ?)"
 
 
-class Queries(ABC):
+class Queries(ClubReads, ABC):
     """The reads of a :class:`bot.store.Store`, and the two writes that need no unit of work
     of the caller's; a backend adds opening, closing and transactions."""
 
@@ -215,10 +216,12 @@ class Queries(ABC):
     async def finished_hands(self, chat_id: int, limit: int) -> list[PlayedHand]:
         """A chat's last ``limit`` finished hands, newest first."""
         rows = await self._all(
-            "SELECT h.*, t.base FROM hands h JOIN tables t ON t.id = h.table_id"
+            "SELECT h.*, t.base, COALESCE(v.name, CAST(h.voided_by AS TEXT)) AS voider"
+            " FROM hands h JOIN tables t ON t.id = h.table_id"
+            " LEFT JOIN users v ON v.user_id = h.voided_by"
             " WHERE h.chat_id = ? AND h.status = 'done' ORDER BY h.id DESC LIMIT ?",
             chat_id, limit)
-        return [await self._played(r) for r in rows]
+        return [await self._played(r, r["voider"]) for r in rows]
 
     async def running_match(self, table_id: int) -> MatchRow | None:
         row = await self._one("SELECT * FROM matches WHERE table_id = ? AND status = 'running'",
@@ -259,7 +262,8 @@ class Queries(ABC):
         row = await self._one(
             "SELECT h.*, t.base FROM results r JOIN hands h ON h.id = r.hand_id"
             " JOIN tables t ON t.id = h.table_id"
-            " WHERE r.user_id = ? AND r.seat = h.winner AND (h.rule_set = ? OR h.rule_set LIKE ?)"
+            " WHERE r.user_id = ? AND r.seat = h.winner AND h.voided_by IS NULL"
+            " AND (h.rule_set = ? OR h.rule_set LIKE ?)"
             " ORDER BY r.points DESC, r.hand_id LIMIT 1", user_id, rule_set, f"{rule_set}/%")
         return await self._played(row) if row is not None else None
 
@@ -296,7 +300,8 @@ class Queries(ABC):
         in_chat = "" if chat_id is None else " AND h.chat_id = ?"
         part = ("SELECT * FROM (SELECT r.user_id, r.points, r.hand_id AS k FROM results r"
                 " JOIN hands h ON h.id = r.hand_id"
-                f" WHERE r.user_id = ? AND (h.rule_set = ? OR h.rule_set LIKE ?){in_chat}"
+                " WHERE r.user_id = ? AND h.voided_by IS NULL"
+                f" AND (h.rule_set = ? OR h.rule_set LIKE ?){in_chat}"
                 " ORDER BY r.hand_id DESC LIMIT ?) AS part")
         args: list[object] = []
         for user_id in user_ids:
@@ -315,7 +320,8 @@ class Queries(ABC):
         hands = await self._all(
             "SELECT * FROM (SELECT h.*, t.base FROM results r JOIN hands h ON h.id = r.hand_id"
             " JOIN tables t ON t.id = h.table_id WHERE r.user_id = ? AND h.status = 'done'"
-            " AND (h.rule_set = ? OR h.rule_set LIKE ?) ORDER BY r.hand_id DESC LIMIT ?)"
+            " AND h.voided_by IS NULL AND (h.rule_set = ? OR h.rule_set LIKE ?)"
+            " ORDER BY r.hand_id DESC LIMIT ?)"
             " AS last_hands ORDER BY id", user_id, rule_set, f"{rule_set}/%", last)
         if not hands:
             return []
@@ -339,7 +345,7 @@ class Queries(ABC):
                            tuple(r["points"] for r in seats[h["id"]]),
                            h["table_id"], h["table_no"]) for h in hands]
 
-    async def _played(self, row: Row) -> PlayedHand:
+    async def _played(self, row: Row, voider: str | None = None) -> PlayedHand:
         log = await self._all(
             "SELECT seat, action FROM actions WHERE hand_id = ? ORDER BY seq", row["id"])
         results = await self._all(
@@ -352,7 +358,8 @@ class Queries(ABC):
                           tuple((r["seat"], r["action"]) for r in log),
                           tuple(r["user_id"] for r in results),
                           tuple(str(r["name"]) for r in results),
-                          tuple(r["points"] for r in results), row["table_id"], row["table_no"])
+                          tuple(r["points"] for r in results), row["table_id"], row["table_no"],
+                          row["voided_by"], row["void_reason"], voider)
 
     # --- writes outside a unit of work (bookkeeping that no game state depends on) -----
 

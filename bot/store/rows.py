@@ -138,3 +138,6 @@ class PlayedHand:
     points: tuple[int, ...]  # by seat
     table_id: int  # what players read: 第 table_no 局 of its 第 table_id 桌 (``no`` is the id)
     table_no: int
+    voided_by: int | None = None  # /void: who voided it (None: it counts), why, his name
+    void_reason: str | None = None
+    voider: str | None = None
