@@ -21,7 +21,7 @@ from telegram import (
 from telegram.ext import Application, CommandHandler, filters
 
 from bot.i18n import t
-from bot.telegram import chat, info, lobby, replay, votes
+from bot.telegram import chat, club, info, lobby, replay, votes
 from bot.telegram.env import Context, Env
 
 
@@ -69,6 +69,10 @@ COMMANDS: tuple[Command, ...] = (
     Command("help", chat.help_, GP),
     Command("rules", info.rules, GP),
     Command("lang", chat.lang, A),
+    Command("season", club.season, G),
+    Command("stats", club.stats, G),
+    Command("void", club.void, A),
+    Command("dispute", club.dispute, G),
 )
 
 
