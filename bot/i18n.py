@@ -419,7 +419,7 @@ ZH: dict[str, str] = {
     "season_title": "🏆 {season} · {rules}(前 {n} 名)",
     "season_line": "{pos}. {name} · {points} 分 · {hands} 局 {wins} 胜",
     "season_empty": "本赛季还没有打完的牌局。",
-    "season_closed": "🏁 {season} 已结束,{next} 开始(/rank 的总积分和等级不变)。",
+    "season_closed": "🏁 {season}已结束,{next}开始(/rank 的总积分和等级不变)。",
     "season_nothing": "本赛季还没有开过一局,不必结束。",
     "season_unknown": "本群没有第 {no} 赛季(/season 看当前赛季)。",
     "season_usage": "用法:/season [赛季号] [{choices}];/season new [名称](管理员,名称最多 {n} 字)"

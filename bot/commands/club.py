@@ -164,7 +164,7 @@ def stats_text(rows: Sequence[ClubRow], query: StatsQuery, season: Season | None
     lines = [stats_title(query, season, lang)]
     if not rows:
         lines.append(t(lang, "stats_empty"))
-    lines += [t(lang, "stats_line", pos=i, name=r.name, hands=r.hands, points=f"{r.points:+d}",
+    lines += [t(lang, "stats_line", pos=i, name=r.name, hands=r.hands, points=f"{r.points:+d}" if r.points else "0",
                 top=r.top, huxi="—" if r.huxi is None else r.huxi, zimo=r.zimo)
               for i, r in enumerate(rows[:STATS_TOP], 1)]
     if len(rows) > STATS_TOP:

@@ -144,12 +144,13 @@ class ClubReads:
                             user_ids: list[int], last: int = 20) -> dict[int, list[int]]:
         """Each user's points in his ``last`` hands of the span, oldest first (the season
         board's sparklines): one query, each part walking the group's hands back from the
-        span's end until it has ``last`` of his."""
+        span's end until it has ``last`` of his (each hand's results by its key: the unary
+        ``+`` keeps SQLite off a user index, which it walked whole for every hand)."""
         if not user_ids:
             return {}
         where, args = span.where(chat_id, rule_set)
         part = ("SELECT * FROM (SELECT r.user_id, r.points, h.no AS k FROM hands h"
-                f" JOIN results r ON r.hand_id = h.id WHERE {where} AND r.user_id = ?"
+                f" JOIN results r ON r.hand_id = h.id WHERE {where} AND +r.user_id = ?"
                 " ORDER BY h.no DESC LIMIT ?) AS part")
         params: list[object] = []
         for user_id in user_ids:
@@ -171,8 +172,9 @@ class ClubReads:
             " h.dissolved, r.seat, r.user_id, r.points"
             f" FROM hands h JOIN results r ON r.hand_id = h.id WHERE {where}),"
             " per AS (SELECT m, user_id, SUM(points) AS p FROM x GROUP BY m, user_id),"
-            " tops AS (SELECT per.user_id, COUNT(*) AS n FROM per WHERE per.p > 0 AND per.p ="
-            " (SELECT MAX(o.p) FROM per o WHERE o.m = per.m) GROUP BY per.user_id)"
+            " tops AS (SELECT user_id, COUNT(*) AS n FROM (SELECT user_id, p,"
+            " MAX(p) OVER (PARTITION BY m) AS best FROM per) z WHERE p > 0 AND p = best"
+            " GROUP BY user_id)"
             " SELECT x.user_id, COALESCE(u.name, CAST(x.user_id AS TEXT)) AS name,"
             " SUM(1 - x.dissolved) AS hands, SUM(x.points) AS points,"
             " COALESCE(MAX(tops.n), 0) AS top,"
