@@ -3,9 +3,12 @@ club stats, and a void that takes a hand out of every figure once."""
 
 from __future__ import annotations
 
-import pytest
+import sqlite3
 
-from bot.store import Span, Store
+import pytest
+from support.store import old_database
+
+from bot.store import SCHEMA_VERSION, Span, Store
 
 GROUP, OTHER = -100, -200
 A, B, C = 1, 2, 3
@@ -113,3 +116,25 @@ async def test_a_void_leaves_every_figure_once(store: Store) -> None:
     assert [(h.id, h.voided_by, h.void_reason, h.voider) for h in history] == [
         (voided, C, "串通", "Cid"), (kept, None, None, None)]
     assert (await store.played_hand(voided)) is not None  # the record stays for /replay
+
+
+async def test_the_migration_reads_a_dissolved_hand_from_its_log(tmp_path) -> None:
+    path = tmp_path / "db.sqlite3"
+    old_database(path, SCHEMA_VERSION - 1)
+    with sqlite3.connect(path) as db:
+        db.execute("INSERT INTO tables (id, chat_id, opener_id, status, base)"
+                   " VALUES (1, -100, 1, 'closed', 1)")
+        for hand in (1, 2):
+            db.execute("INSERT INTO hands (id, table_id, chat_id, no, table_no, rule_set, seed,"
+                       " dealer, status) VALUES (?, 1, -100, ?, ?, 'qq', '1', 0, 'done')",
+                       (hand, hand, hand))
+            db.execute("INSERT INTO results VALUES (?, 0, 1, 0)", (hand,))
+        db.execute("INSERT INTO actions (hand_id, seq, seat, action) VALUES (1, 0, 0, 'pass')")
+        db.execute("INSERT INTO actions (hand_id, seq, seat, action)"
+                   " VALUES (2, 0, 0, 'dissolve')")
+    store = await Store.open(path)
+    try:
+        rows = await store.season_ranking(-100, Span(), "qq")
+        assert [(r.user_id, r.hands) for r in rows] == [(1, 1)]  # the dissolved is no hand
+    finally:
+        await store.close()
