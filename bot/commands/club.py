@@ -59,7 +59,7 @@ def season_query(args: Sequence[str], table_rule_set: str) -> SeasonQuery | None
 
 
 def season_label(season: Season, lang: str) -> str:
-    name = f"「{season.name}」" if season.name else ""
+    name = t(lang, "season_name", name=season.name) if season.name else ""
     return t(lang, "season_label", no=season.no, name=name)
 
 
