@@ -434,9 +434,9 @@ ZH: dict[str, str] = {
     "stats_more": "……还有 {n} 人",
     "stats_usage": "用法:/stats [今天|week|season] [{choices}](默认今天)。",
     "club_only_admin": "只有群管理员可以这样做。",
-    "club_no_hand": "本群没有编号 #{no} 的牌局(见 /history)。",
-    "club_hand_running": "#{no} 局还在进行中。",
-    "club_hand_aborted": "#{no} 局被 /stop 中止,本来就不计分。",
+    "club_unknown": "本群没有编号 #{no} 的牌局(见 /history)。",
+    "club_running": "#{no} 局还在进行中。",
+    "club_aborted": "#{no} 局被 /stop 中止,本来就不计分。",
     "void_usage": "用法:/void 编号 理由(管理员;编号是 /history 的 #N,理由最多 200 字)。",
     "void_done": "⚠️ #{no} 局已由 {by} 作废:{reason}\n"
                  "不再计入 /rank、/season、/me 和 /stats:{points}\n记录保留,/replay {no} 仍可回放。",
@@ -885,9 +885,9 @@ EN: dict[str, str] = {
     "stats_more": "… and {n} more",
     "stats_usage": "Usage: /stats [today|week|season] [{choices}] (today by default).",
     "club_only_admin": "Only group admins can do this.",
-    "club_no_hand": "This group has no hand #{no} (see /history).",
-    "club_hand_running": "Hand #{no} is still being played.",
-    "club_hand_aborted": "Hand #{no} was ended by /stop: it never counted.",
+    "club_unknown": "This group has no hand #{no} (see /history).",
+    "club_running": "Hand #{no} is still being played.",
+    "club_aborted": "Hand #{no} was ended by /stop: it never counted.",
     "void_usage": "Usage: /void N reason (admins; N is the #N of /history, a reason of at "
                   "most 200 characters).",
     "void_done": "⚠️ Hand #{no} was voided by {by}: {reason}\n"

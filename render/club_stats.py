@@ -8,7 +8,7 @@ rank, name, hands, points, 大赢家 (matches he ended on top of), his biggest �
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from typing import Protocol
 
 from render import theme as T
 from render.leaderboard import (
@@ -34,17 +34,22 @@ COLUMNS = (("col_hands", 392), ("col_points", 494), ("col_top", 592), ("col_huxi
            ("col_zimo", WIDTH - M - 12))
 
 
-@dataclass(frozen=True)
-class StatsRow:
-    """A member's figures: hands played, points, matches topped, biggest 胡息 (None: no win
-    with one recorded), 自摸 wins."""
+class StatsRow(Protocol):
+    """A member's figures, as the bot's rows hold them: hands played, points, matches
+    topped, biggest 胡息 (None: no win with one recorded), 自摸 wins."""
 
-    name: str
-    hands: int
-    points: int
-    top: int
-    huxi: int | None
-    zimo: int
+    @property
+    def name(self) -> str: ...
+    @property
+    def hands(self) -> int: ...
+    @property
+    def points(self) -> int: ...
+    @property
+    def top(self) -> int: ...
+    @property
+    def huxi(self) -> int | None: ...
+    @property
+    def zimo(self) -> int: ...
 
 
 def layout_club_stats(rows: Sequence[StatsRow], lang: str = "zh", *, title: str) -> Scene:

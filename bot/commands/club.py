@@ -18,7 +18,7 @@ from bot.i18n import t
 from bot.store import ClubRow, RankRow, Season, Span, Store
 from engine.rules import RULE_SETS
 from render.club_stats import TOP as STATS_TOP
-from render.club_stats import StatsRow, render_club_stats
+from render.club_stats import render_club_stats
 from render.leaderboard import BoardRow, render_leaderboard
 
 CLUB_UTC_OFFSET = timedelta(hours=8)  # a club's day: China's
@@ -174,8 +174,7 @@ def stats_text(rows: Sequence[ClubRow], query: StatsQuery, season: Season | None
 
 def draw_stats(rows: Sequence[ClubRow], query: StatsQuery, season: Season | None,
                lang: str) -> bytes:
-    shown = [StatsRow(r.name, r.hands, r.points, r.top, r.huxi, r.zimo) for r in rows]
-    return render_club_stats(shown, lang, title=stats_title(query, season, lang))
+    return render_club_stats(rows, lang, title=stats_title(query, season, lang))
 
 
 def season_usage(lang: str) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from bot.i18n import t
 from bot.present.fairness import fingerprint, replay, seed_commitment
-from bot.store import PlayedHand, Store
+from bot.store import PlayedHand
 from engine import actions as A
 from engine.birds import settle_birds
 from engine.review import Review
@@ -43,18 +43,6 @@ def hand_number(args: Sequence[str]) -> int | None:
     if len(args) != 1 or not args[0].isdigit() or not 0 < int(args[0]) < 2**31:
         return None
     return int(args[0])
-
-
-async def group_finished(store: Store, chat_id: int, no: int) -> PlayedHand | str:
-    """The group's finished hand number ``no``, or the key saying why not."""
-    found = await store.hand_in_chat(chat_id, no)
-    if found is None:
-        return "club_no_hand"
-    hand_id, status = found
-    played = await store.played_hand(hand_id) if status == "done" else None
-    if played is None:
-        return "club_hand_running" if status == "running" else "club_hand_aborted"
-    return played[1]
 
 
 def void_text(played: PlayedHand, by: str, reason: str, lang: str) -> str:

@@ -6,21 +6,54 @@ reason and changes nothing."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Sequence
 from functools import partial
+from typing import TypeVar
 
 from telegram import Chat, Update, User
 
-from bot.commands import club, fairplay
+from bot.commands import club, fairplay, hands
 from bot.i18n import t
 from bot.present.reviews import record_of
-from bot.store import Season
+from bot.store import PlayedHand, Season
 from bot.telegram.env import Context, Env, topic_of
 from engine.review import review_hand
+
+Q = TypeVar("Q")
 
 
 def _group(env: Env, update: Update) -> tuple[Chat, User] | None:
     chat, user = env.group_chat(update), update.effective_user
     return None if chat is None or user is None else (chat, user)
+
+
+def _asked(env: Env, update: Update, context: Context,
+           parse: Callable[[Sequence[str], str], Q | None],
+           usage: Callable[[str], str]) -> tuple[Chat, User, Q] | None:
+    """The group, the sender and the command's arguments read with ``parse`` (given the
+    group's table's rule set); None, the usage said, when they do not read."""
+    found = _group(env, update)
+    if found is None:
+        return None
+    chat, user = found
+    query = parse(context.args or [], env.chat_rules(chat, update).id)
+    if query is None:
+        env.answer(update, usage)
+        return None
+    return chat, user, query
+
+
+def _usage(key: str, lang: str) -> str:
+    return t(lang, key)
+
+
+async def _finished(env: Env, update: Update, chat: Chat, no: int) -> PlayedHand | None:
+    """The group's finished hand #``no``; None, the reason said, when it has none such."""
+    hand = await hands.numbered_hand(env.store, chat.id, no, "club")
+    if isinstance(hand, str):
+        _refuse(env, update, hand, no=no)
+        return None
+    return hand
 
 
 def _refuse(env: Env, update: Update, key: str, **fields: object) -> None:
@@ -30,14 +63,10 @@ def _refuse(env: Env, update: Update, key: str, **fields: object) -> None:
 async def season(env: Env, update: Update, context: Context) -> None:
     """/season [N] [rule set]: a season's standings (the current one by default);
     /season new [name]: an admin closes the current season and starts the next."""
-    found = _group(env, update)
-    if found is None:
+    asked = _asked(env, update, context, club.season_query, club.season_usage)
+    if asked is None:
         return
-    chat, user = found
-    query = club.season_query(context.args or [], env.chat_rules(chat, update).id)
-    if query is None:
-        env.answer(update, club.season_usage)
-        return
+    chat, user, query = asked
     if query.new:
         if not await env.is_admin(context, chat.id, user.id):
             _refuse(env, update, "club_only_admin")
@@ -68,14 +97,10 @@ async def _season_picture(env: Env, update: Update, chat: Chat, season: Season, 
 
 async def stats(env: Env, update: Update, context: Context) -> None:
     """/stats [today|week|season] [rule set]: every member's figures over the span."""
-    found = _group(env, update)
-    if found is None:
+    asked = _asked(env, update, context, club.stats_query, club.stats_usage)
+    if asked is None:
         return
-    chat, _ = found
-    query = club.stats_query(context.args or [], env.chat_rules(chat, update).id)
-    if query is None:
-        env.answer(update, club.stats_usage)
-        return
+    chat, _, query = asked
     span, season = await club.stats_span(env.store, chat.id, query.period)
     rows = await env.store.club_stats(chat.id, span, query.rule_set)
     env.picture(update, partial(club.draw_stats, rows, query, season),
@@ -84,20 +109,16 @@ async def stats(env: Env, update: Update, context: Context) -> None:
 
 async def void(env: Env, update: Update, context: Context) -> None:
     """/void N 理由: an admin voids the group's finished hand #N as a whole, once."""
-    found = _group(env, update)
-    if found is None:
+    asked = _asked(env, update, context, lambda args, _: fairplay.void_query(args),
+                   partial(_usage, "void_usage"))
+    if asked is None:
         return
-    chat, user = found
-    query = fairplay.void_query(context.args or [])
-    if query is None:
-        env.answer_key(update, "void_usage")
-        return
+    chat, user, query = asked
     if not await env.is_admin(context, chat.id, user.id):
         _refuse(env, update, "club_only_admin")
         return
-    hand = await fairplay.group_finished(env.store, chat.id, query.no)
-    if isinstance(hand, str):
-        _refuse(env, update, hand, no=query.no)
+    hand = await _finished(env, update, chat, query.no)
+    if hand is None:
         return
     async with env.store.transaction() as tx:
         done = await tx.void_hand(hand.id, user.id, query.reason)
@@ -111,17 +132,13 @@ async def void(env: Env, update: Update, context: Context) -> None:
 async def dispute(env: Env, update: Update, context: Context) -> None:
     """/dispute N: a player of the group's finished hand #N posts its fairness check at once,
     then every seat's 复盘 summary once computed (off the event loop: up to a second a seat)."""
-    found = _group(env, update)
-    if found is None:
+    asked = _asked(env, update, context, lambda args, _: fairplay.hand_number(args),
+                   partial(_usage, "dispute_usage"))
+    if asked is None:
         return
-    chat, user = found
-    no = fairplay.hand_number(context.args or [])
-    if no is None:
-        env.answer_key(update, "dispute_usage")
-        return
-    hand = await fairplay.group_finished(env.store, chat.id, no)
-    if isinstance(hand, str):
-        _refuse(env, update, hand, no=no)
+    chat, user, no = asked
+    hand = await _finished(env, update, chat, no)
+    if hand is None:
         return
     if user.id not in hand.users:
         _refuse(env, update, "dispute_not_seated", no=no)

@@ -124,8 +124,8 @@ async def test_seasons_stats_a_void_and_a_dispute(tg: FakeTelegram, tmp_path) ->
         await refused(users[0], "/void 1 作弊", "club_only_admin")
         await refused(oda, "/void 1", "void_usage")
         await refused(oda, "/void x 作弊", "void_usage")
-        await refused(oda, "/void 9 作弊", "club_no_hand", no=9)
-        await refused(oda, "/void 1 作弊", "club_no_hand", chat=other, no=1)  # another group's
+        await refused(oda, "/void 9 作弊", "club_unknown", no=9)
+        await refused(oda, "/void 1 作弊", "club_unknown", chat=other, no=1)  # another group's
         await refused(oda, "/void 1 作弊", "group_only", chat=tg.start_private(oda))
         await refused(users[0], "/stats", "group_only", chat=users[0])
         await refused(users[0], "/stats month", "stats_usage", choices="qq|hunan|four14")
@@ -135,7 +135,7 @@ async def test_seasons_stats_a_void_and_a_dispute(tg: FakeTelegram, tmp_path) ->
         await refused(users[0], "/season new", "club_only_admin")
         await refused(oda, "/dispute 1", "dispute_not_seated", no=1)
         await refused(users[0], "/dispute", "dispute_usage")
-        await refused(users[0], "/dispute 1", "club_no_hand", chat=other, no=1)
+        await refused(users[0], "/dispute 1", "club_unknown", chat=other, no=1)
         assert (await says(users[0], "/season")).caption == season.caption
 
         # a dispute: the fairness check at once, then every seat's 复盘
