@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 # Every table of the schema, each after those it references.
 TABLES = ("users", "chats", "tables", "seats", "matches", "hands", "actions", "results",
-          "scores", "birds", "votes", "notify", "notified")
+          "scores", "birds", "votes", "notify", "notified", "seasons")
 
 
 class CopyError(Exception):

@@ -69,6 +69,9 @@ async def test_a_season_is_a_span_of_the_groups_hands(store: Store) -> None:
     assert [s.no for s in await store.seasons(GROUP)] == [1, 2]
     recent = await store.season_recent(GROUP, Span.of(old), "qq", [A, B])
     assert recent == {A: [10, -4], B: [-5, 8]}
+    async with store.transaction() as tx:  # the group becomes a supergroup: its seasons move
+        await tx.move_chat(GROUP, GROUP * 10)
+    assert await store.seasons(GROUP * 10) == [closed, now]
 
 
 async def test_club_stats_per_member(store: Store) -> None:
