@@ -245,8 +245,15 @@ class ClubWrites:
             await self._add_score(chat_id, rule_set, r["user_id"], -r["points"],
                                   hands=-(1 - hand["dissolved"]),
                                   wins=-int(r["seat"] == hand["winner"]))
-        for b in await self._conn.all("SELECT user_id, points FROM birds WHERE hand_id = ?"
-                                      " AND points IS NOT NULL", (hand_id,)):
+        birds = await self._conn.all("SELECT user_id, points FROM birds WHERE hand_id = ?"
+                                     " AND points IS NOT NULL", (hand_id,))
+        for b in birds:
             await self._add_score(chat_id, rule_set, b["user_id"], -b["points"], birds=-1)
+        # a player whose only record it was is as if he had never played: off the boards
+        users = {r["user_id"] for r in results} | {b["user_id"] for b in birds}
+        marks = ", ".join("?" * len(users))
+        await self._conn.run(f"DELETE FROM scores WHERE chat_id = ? AND rule_set = ?"
+                             f" AND user_id IN ({marks}) AND points = 0 AND hands = 0"
+                             f" AND wins = 0 AND birds = 0", (chat_id, rule_set, *users))
         return Voided(hand_id, hand["no"], tuple(r["user_id"] for r in results),
                       tuple(r["points"] for r in results))

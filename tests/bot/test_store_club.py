@@ -97,12 +97,17 @@ async def test_club_stats_per_member(store: Store) -> None:
 async def test_a_void_leaves_every_figure_once(store: Store) -> None:
     kept, _ = await play(store, GROUP, (10, -5, -5), 0, huxi=15)
     voided, no = await play(store, GROUP, (-40, 80, -40), 1, zimo=True, huxi=60)
+    async with store.transaction() as tx:  # an onlooker's bird (打鸟) followed the winner
+        await tx.exec("INSERT INTO birds (table_id, hand_id, user_id) VALUES (1, ?, 4)", voided)
+        await tx.settle_bird(voided, GROUP, 4, 1, 20)
+    assert await store.score(4, GROUP) == (20, 0, 0)
     async with store.transaction() as tx:
         done = await tx.void_hand(voided, C, "串通")
     assert done is not None and done.no == no and done.points == (-40, 80, -40)
     async with store.transaction() as tx:  # once only
         assert await tx.void_hand(voided, C, "again") is None
     assert await store.score(B, GROUP) == (-5, 1, 0)
+    assert await store.scores(4, GROUP) == {} and await store.scores(4) == {}
     assert await store.score(B) == (-5, 1, 0)
     assert [(r.user_id, r.points) for r in await store.ranking(GROUP)] == [(A, 10), (B, -5),
                                                                            (C, -5)]
