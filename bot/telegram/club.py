@@ -22,20 +22,14 @@ from engine.review import review_hand
 Q = TypeVar("Q")
 
 
-def _group(env: Env, update: Update) -> tuple[Chat, User] | None:
-    chat, user = env.group_chat(update), update.effective_user
-    return None if chat is None or user is None else (chat, user)
-
-
 def _asked(env: Env, update: Update, context: Context,
            parse: Callable[[Sequence[str], str], Q | None],
            usage: Callable[[str], str]) -> tuple[Chat, User, Q] | None:
     """The group, the sender and the command's arguments read with ``parse`` (given the
     group's table's rule set); None, the usage said, when they do not read."""
-    found = _group(env, update)
-    if found is None:
+    chat, user = env.group_chat(update), update.effective_user
+    if chat is None or user is None:
         return None
-    chat, user = found
     query = parse(context.args or [], env.chat_rules(chat, update).id)
     if query is None:
         env.answer(update, usage)
