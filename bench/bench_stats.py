@@ -18,7 +18,12 @@ the median time of:
 - /history: a group's last ``bot.commands.stats.HISTORY`` hands (``Store.finished_hands``);
 - restart: what ``TableService.load`` and the start-up reads (open tables, their seats, last
   hands and matches, unposted settlements and matches, open votes);
-- a deal's next hand number (``Store.next_hand_no``).
+- a deal's next hand number (``Store.next_hand_no``);
+- /season: a group's current season board (``Store.season_ranking``, ``Store.season_recent``)
+  over its last ``SEASON_HANDS`` hands (an older season closed before them), and /stats of
+  that season and of a day (``Store.club_stats``: its last ``DAY_HANDS`` hands by finish
+  time). A season's figures are summed from its hands, so these cost what the span holds,
+  not what the history does.
 
 SQLite always (a file in a temporary directory); PostgreSQL with ``--database-url`` (or
 ``TEST_DATABASE_URL``), in a schema of its own that is dropped at the end; ANALYZE runs after
@@ -38,6 +43,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -46,7 +52,7 @@ import asyncpg  # noqa: E402
 
 from bot.commands import stats  # noqa: E402
 from bot.present import replays  # noqa: E402
-from bot.store import PlayedHand, Score, Store, open_store  # noqa: E402
+from bot.store import PlayedHand, Score, Span, Store, open_store  # noqa: E402
 from engine.rules import QQ  # noqa: E402
 from engine.simulate import play_random  # noqa: E402
 from engine.state import Hand  # noqa: E402
@@ -55,8 +61,12 @@ DISTINCT = 200  # distinct engine hands, reused in turn
 TABLE_HANDS = 50  # hands a table plays before it closes and the group opens another
 CHUNK = 20_000  # hands per bulk insert
 STAMP = "2026-01-01 00:00:00"
+START = datetime(2026, 1, 1, tzinfo=UTC)  # the first hand's end; each next one a minute on
+SEASON_HANDS = 400  # hands of the measured group's current season (of its 500 at 10^4)
+DAY_HANDS = 50  # hands of the measured group's day (/stats)
 HAND_COLUMNS = ("id", "table_id", "chat_id", "no", "rule_set", "seed", "dealer", "status",
-                "group_msg_id", "settle_msg_id", "started_at", "ended_at", "winner")
+                "group_msg_id", "settle_msg_id", "started_at", "ended_at", "winner", "zimo",
+                "huxi")
 
 
 class Filler:
@@ -78,6 +88,7 @@ class Filler:
             end = min(size, self.count + CHUNK)
             await self._chunk(self.count, end)
             self.count = end
+        await self._seasons(size)
         async with self.store.transaction() as tx:  # each group's last table is open
             await tx.exec("UPDATE tables SET status = 'closed'")
             await tx.exec("UPDATE tables SET status = 'between' WHERE id IN"
@@ -90,6 +101,16 @@ class Filler:
                 " JOIN hands h ON h.id = r.hand_id JOIN tables t ON t.id = h.table_id"
                 " WHERE t.chat_id < 0 GROUP BY t.chat_id, r.user_id")
 
+    async def _seasons(self, size: int) -> None:
+        """Group -1's current season: its last ``SEASON_HANDS`` hands, after a closed one."""
+        last = size // self.groups - SEASON_HANDS
+        async with self.store.transaction() as tx:
+            await tx.exec("DELETE FROM seasons")
+            await tx.exec("INSERT INTO seasons (chat_id, no, first_no, last_no, closed_by,"
+                          " closed_at) VALUES (-1, 1, 1, ?, 1, ?)", last, STAMP)
+            await tx.exec("INSERT INTO seasons (chat_id, no, first_no) VALUES (-1, 2, ?)",
+                          last + 1)
+
     async def _chunk(self, start: int, end: int) -> None:
         tables, hands, actions, results = [], [], [], []
         for i in range(start, end):
@@ -101,8 +122,10 @@ class Filler:
             hand = self.hands[i % DISTINCT]
             assert hand.outcome is not None
             hand_id = i + 1
+            win = hand.outcome.win
             hands.append((hand_id, self.tables[key], -1 - group, k + 1, "qq", str(hand.seed), hand.dealer,
-                          "done", hand_id, hand_id, STAMP, STAMP, hand.outcome.winner))
+                          "done", hand_id, hand_id, STAMP, ended(i), hand.outcome.winner,
+                          int(win is not None and win.zimo), None if win is None else win.huxi))
             actions.extend((hand_id, seq, seat, action, 0, STAMP)
                            for seq, (seat, action) in enumerate(hand.log))
             users = self.rng.sample(range(1, self.players + 1), 3)
@@ -114,6 +137,11 @@ class Filler:
         await self.store.load("actions", ("hand_id", "seq", "seat", "action", "auto", "at"),
                               actions)
         await self.store.load("results", ("hand_id", "seat", "user_id", "points"), results)
+
+
+def ended(i: int) -> str:
+    """The i-th hand's finish time (a minute after the one before, over all groups)."""
+    return (START + timedelta(minutes=i)).strftime("%Y-%m-%d %H:%M:%S")
 
 
 async def median_ms(runs: int, work: Callable[[], Awaitable[object]]) -> float:
@@ -150,12 +178,27 @@ async def rank(store: Store, chat: int | None) -> None:
     await store.recent_points([r.user_id for r in rows], "qq", chat, stats.RECENT)
 
 
+async def season(store: Store, chat: int) -> None:
+    current = await store.season(chat)
+    assert current is not None
+    span = Span.of(current)
+    rows = await store.season_ranking(chat, span, "qq", stats.TOP)
+    await store.season_recent(chat, span, "qq", [r.user_id for r in rows], stats.RECENT)
+
+
+async def club_season(store: Store, chat: int) -> None:
+    current = await store.season(chat)
+    assert current is not None
+    await store.club_stats(chat, Span.of(current), "qq")
+
+
 COLUMNS = ("hands", "fill s", "/me", "/me card", "/rank", "/rank all", "/history", "restart",
-           "next no")
+           "next no", "/season", "/stats day", "/stats ssn")
 
 
-async def measure(store: Store, runs: int, filled: float, size: int) -> str:
+async def measure(store: Store, runs: int, filled: float, size: int, groups: int) -> str:
     user = (await store.ranking(-1, 1))[0].user_id
+    day = Span(since=ended(size - DAY_HANDS * groups))
     figures = [
         await median_ms(runs, lambda: me(store, user, -1)),
         await median_ms(runs, lambda: store.user_hands(user, "qq", stats.CARD_HANDS)),
@@ -164,6 +207,9 @@ async def measure(store: Store, runs: int, filled: float, size: int) -> str:
         await median_ms(runs, lambda: store.finished_hands(-1, stats.HISTORY)),
         await median_ms(runs, lambda: restart(store)),
         await median_ms(runs, lambda: store.next_hand_no(-1)),
+        await median_ms(runs, lambda: season(store, -1)),
+        await median_ms(runs, lambda: store.club_stats(-1, day, "qq")),
+        await median_ms(runs, lambda: club_season(store, -1)),
     ]
     return " ".join([f"{size:>9}", f"{filled:>7.1f}"] + [f"{f:>9.2f}" for f in figures])
 
@@ -183,7 +229,8 @@ async def backend(name: str, url: str, sizes: list[int], args: argparse.Namespac
             if analyze:
                 async with store.transaction() as tx:
                     await tx.exec("ANALYZE")
-            print(await measure(store, args.runs, time.perf_counter() - started, size),
+            print(await measure(store, args.runs, time.perf_counter() - started, size,
+                                args.groups),
                   flush=True)
     finally:
         await store.close()

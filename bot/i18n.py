@@ -411,6 +411,8 @@ ZH: dict[str, str] = {
     "help_club": (
         "俱乐部:管理员 /new … 常驻 开常驻桌(代开,不必入座;每场结束、人走光或重启后回到大厅,"
         "规则不变,直到 /stop)· /tables 看本群的牌桌并入座 · /apart @a @b 让两人不同桌\n"
+        "/season 本赛季排行(/season new 管理员开新赛季)· /stats 今日战绩(week、season)· "
+        "/void N 理由 管理员作废一局 · /dispute N 本局玩家申诉(公平性验证和复盘)\n"
         "本机器人只记积分和排名,从不记账:没有上下分、转分、买卖积分、分成、欠账或提现。"
     ),
     "standing_admin_only": "只有群管理员可以开常驻桌(/new … 常驻)。",
@@ -522,6 +524,56 @@ ZH: dict[str, str] = {
     "share_open_replay": "🔍 看回放",
     "share_challenge": "群里的复式挑战(可参加)",
     "link_unknown": "这个链接已过期或无效。发 /help 看看能做什么。",
+    # club scores: /season, /stats, /void, /dispute (bot/commands/club.py, fairplay.py)
+    "cmd_season": "赛季排行(/season new 开新赛季,管理员)",
+    "cmd_stats": "本群战绩:/stats 今天|week|season",
+    "cmd_void": "作废一局:/void 编号 理由(管理员)",
+    "cmd_dispute": "申诉一局:/dispute 编号(该局玩家)",
+    "season_label": "第 {no} 赛季{name}",
+    "season_name": "「{name}」",
+    "season_span_open": "从 #{first} 局起,进行中",
+    "season_span_closed": "#{first}–#{last} 局,{at} 结束",
+    "season_title": "🏆 {season} · {rules}(前 {n} 名)",
+    "season_line": "{pos}. {name} · {points} 分 · {hands} 局 {wins} 胜",
+    "season_empty": "本赛季还没有打完的牌局。",
+    "season_closed": "🏁 {season}已结束,{next}开始(/rank 的总积分和等级不变)。",
+    "season_nothing": "本赛季还没有开过一局,不必结束。",
+    "season_unknown": "本群没有第 {no} 赛季(/season 看当前赛季)。",
+    "season_usage": "用法:/season [赛季号] [{choices}];/season new [名称](管理员,名称最多 {n} 字)"
+                    "结束本赛季并开始下一个。",
+    "stats_today": "今日",
+    "stats_week": "近 7 天",
+    "stats_title": "📊 本群{period}战绩 · {rules}",
+    "stats_line": "{pos}. {name} · {hands} 局 · {points} 分 · 大赢家 {top} · 最大胡 {huxi} · "
+                  "自摸 {zimo}",
+    "stats_empty": "这段时间还没有打完的牌局。",
+    "stats_more": "……还有 {n} 人",
+    "stats_usage": "用法:/stats [今天|week|season] [{choices}](默认今天)。",
+    "club_only_admin": "只有群管理员可以这样做。",
+    "club_unknown": "本群没有编号 #{no} 的牌局(见 /history)。",
+    "club_running": "#{no} 局还在进行中。",
+    "club_aborted": "#{no} 局被 /stop 中止,本来就不计分。",
+    "void_usage": "用法:/void 编号 理由(管理员;编号是 /history 的 #N,理由最多 200 字)。",
+    "void_done": "⚠️ #{no} 局已由 {by} 作废:{reason}\n"
+                 "不再计入 /rank、/season、/me 和 /stats:{points}\n记录保留,/replay {no} 仍可回放。",
+    "void_already": "#{no} 局已经作废过了。",
+    "history_voided": "{line}\n   ⚠️ 已作废({by}):{reason}",
+    "dispute_usage": "用法:/dispute 编号(/history 的 #N;该局的玩家可以申诉)。",
+    "dispute_not_seated": "只有 #{no} 局的玩家可以申诉这一局。",
+    "dispute_head": "⚖️ 申诉 #{no}(第 {table} 桌第 {hand} 局)· {by} 提出",
+    "dispute_seed": "开局公布 🔒 {fp}\n种子 {seed}\nSHA-256 {sha}",
+    "dispute_replay": "按种子重放全部 {steps} 步,结算:{points}",
+    "dispute_illegal": "按种子重放:记录中有不合规则的一步(共 {steps} 步)",
+    "dispute_recorded": "记录的结算:{points}",
+    "dispute_same": "✅ 重放与记录一致:发牌和结算都没有被改动。",
+    "dispute_differs": "❌ 重放与记录不一致!",
+    "dispute_voided": "本局已作废:{reason}",
+    "dispute_decide": "请管理员裁决:/void {no} 理由 可作废本局;/replay {no} 回放。",
+    "dispute_reviews": "🔍 #{no} 各家复盘",
+    "dispute_seat": "{name}:评分 {rating} · 最亏一步 第 {step} 步 {played} → {better}(-{loss})"
+                    " · 失误 {n} 处",
+    "dispute_seat_flawless": "{name}:评分 {rating} · 没有失误",
+    "dispute_seat_unrated": "{name}:没有需要选择的时刻",
     **EVENT_NAMES,
 }
 
@@ -925,6 +977,9 @@ EN: dict[str, str] = {
         "its lobby with its rules after each match, when its last player leaves and after a "
         "restart, until /stop) · /tables this group's tables, sit in one press · /apart @a @b "
         "keeps two players apart\n"
+        "/season this season's standings (/season new: admins start the next) · /stats today's "
+        "figures (week, season) · /void N reason: an admin voids a hand · /dispute N: a player "
+        "of that hand asks for its fairness check and 复盘\n"
         "The bot keeps standings, never balances: no adjustments, transfers, buying or selling "
         "points, 分成, debts or cash-out."
     ),
@@ -1053,6 +1108,65 @@ EN: dict[str, str] = {
     "share_open_replay": "🔍 Watch the replay",
     "share_challenge": "A 复式挑战 of my group (open to join)",
     "link_unknown": "This link has expired or is not valid. Send /help to see what I can do.",
+    # club scores: /season, /stats, /void, /dispute (bot/commands/club.py, fairplay.py)
+    "cmd_season": "season standings (/season new: next season, admins)",
+    "cmd_stats": "club stats: /stats today|week|season",
+    "cmd_void": "void a hand: /void N reason (admins)",
+    "cmd_dispute": "dispute a hand: /dispute N (its players)",
+    "season_label": "season {no}{name}",
+    "season_name": " “{name}”",
+    "season_span_open": "from hand #{first} on, running",
+    "season_span_closed": "hands #{first}–#{last}, ended {at}",
+    "season_title": "🏆 {season} · {rules} (top {n})",
+    "season_line": (
+        "{pos}. {name} · {points} {points:plural:pt:pts} · "
+        "{hands} {hands:plural:hand:hands}, {wins} {wins:plural:win:wins}"
+    ),
+    "season_empty": "No finished hands in this season yet.",
+    "season_closed": "🏁 {season} is over; {next} begins (/rank's all-time points and 等级 "
+                     "stay as they are).",
+    "season_nothing": "No hand was dealt in this season yet: nothing to close.",
+    "season_unknown": "This group has no season {no} (/season shows the current one).",
+    "season_usage": "Usage: /season [season number] [{choices}]; /season new [name] (admins, a "
+                    "name of at most {n} characters) ends this season and starts the next.",
+    "stats_today": "today",
+    "stats_week": "the last 7 days",
+    "stats_title": "📊 This group's stats, {period} · {rules}",
+    "stats_line": "{pos}. {name} · {hands} {hands:plural:hand:hands} · {points} · 大赢家 {top} · "
+                  "best 胡 {huxi} · 自摸 {zimo}",
+    "stats_empty": "No finished hands in this span yet.",
+    "stats_more": "… and {n} more",
+    "stats_usage": "Usage: /stats [today|week|season] [{choices}] (today by default).",
+    "club_only_admin": "Only group admins can do this.",
+    "club_unknown": "This group has no hand #{no} (see /history).",
+    "club_running": "Hand #{no} is still being played.",
+    "club_aborted": "Hand #{no} was ended by /stop: it never counted.",
+    "void_usage": "Usage: /void N reason (admins; N is the #N of /history, a reason of at "
+                  "most 200 characters).",
+    "void_done": "⚠️ Hand #{no} was voided by {by}: {reason}\n"
+                 "It no longer counts in /rank, /season, /me or /stats: {points}\n"
+                 "Its record stays: /replay {no} still shows it.",
+    "void_already": "Hand #{no} is void already.",
+    "history_voided": "{line}\n   ⚠️ voided ({by}): {reason}",
+    "dispute_usage": "Usage: /dispute N (the #N of /history; a player of that hand may ask).",
+    "dispute_not_seated": "Only the players of hand #{no} may dispute it.",
+    "dispute_head": "⚖️ Dispute of #{no} (table {table}, hand {hand}) · asked by {by}",
+    "dispute_seed": "🔒 shown at the deal {fp}\nseed {seed}\nSHA-256 {sha}",
+    "dispute_replay": "Replaying all {steps} moves from the seed settles: {points}",
+    "dispute_illegal": "Replaying from the seed: the record holds an illegal move ({steps} "
+                       "moves)",
+    "dispute_recorded": "Settlement recorded: {points}",
+    "dispute_same": "✅ The replay matches the record: neither the deal nor the settlement was "
+                    "changed.",
+    "dispute_differs": "❌ The replay does not match the record!",
+    "dispute_voided": "This hand is void: {reason}",
+    "dispute_decide": "For the admins to decide: /void {no} reason voids it; /replay {no} "
+                      "replays it.",
+    "dispute_reviews": "🔍 #{no}: each seat's 复盘",
+    "dispute_seat": "{name}: rating {rating} · costliest: step {step} {played} → {better} "
+                    "(-{loss}) · {n} {n:plural:slip:slips}",
+    "dispute_seat_flawless": "{name}: rating {rating} · no slip",
+    "dispute_seat_unrated": "{name}: no decision to rate",
     **EVENT_NAMES,
 }
 

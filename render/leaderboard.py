@@ -54,27 +54,29 @@ def win_rate(hands: int, wins: int) -> str:
     return f"{wins / hands:.0%}" if hands else "—"
 
 
-def layout_leaderboard(rows: Sequence[BoardRow], lang: str = "zh", *, title: str) -> Scene:
+def layout_leaderboard(rows: Sequence[BoardRow], lang: str = "zh", *, title: str,
+                       levels: bool = True) -> Scene:
     s = pages(lang)
     shown = list(rows[:TOP])
     body = ROW_H * max(MIN_ROWS, len(shown))
     scene = Scene(WIDTH, TITLE_H + HEAD_H + body + M)
     scene.name(Rect(M, 10, WIDTH - 2 * M, TITLE_H - 16), "title", title, 32, T.GOLD)
-    _head(scene, s)
+    _head(scene, s, levels)
     if not shown:
         y = TITLE_H + HEAD_H + body // 2
         scene.text(WIDTH // 2, y, s["board_empty"], 24, T.TEXT_DIM, anchor="mm",
                    max_width=WIDTH - 2 * M)
     for i, row in enumerate(shown):
-        _row(scene, i, row, lang, TITLE_H + HEAD_H + i * ROW_H)
+        _row(scene, i, row, lang, TITLE_H + HEAD_H + i * ROW_H, levels)
     return scene
 
 
-def _head(scene: Scene, s: Mapping[str, str]) -> None:
+def _head(scene: Scene, s: Mapping[str, str], levels: bool) -> None:
     y = TITLE_H + HEAD_H // 2
     dim = T.TEXT_DIM
     scene.text(RANK_X, y, s["col_rank"], HEAD_PX, dim, anchor="lm", max_width=NAME_X - RANK_X)
-    scene.text(NAME_X, y, s["col_player"] + " · " + s["col_level"], HEAD_PX, dim, anchor="lm",
+    player = s["col_player"] + (" · " + s["col_level"] if levels else "")
+    scene.text(NAME_X, y, player, HEAD_PX, dim, anchor="lm",
                max_width=POINTS_R - 100 - NAME_X)
     for right, key in ((POINTS_R, "col_points"), (HANDS_R, "col_hands"), (RATE_R, "col_rate")):
         scene.text(right, y, s[key], HEAD_PX, dim, anchor="rm", max_width=72)
@@ -82,7 +84,7 @@ def _head(scene: Scene, s: Mapping[str, str]) -> None:
     scene.add(Box(Rect(M, TITLE_H + HEAD_H - 2, WIDTH - 2 * M, 2), fill=T.FELT_LINE))
 
 
-def _row(scene: Scene, i: int, row: BoardRow, lang: str, y: int) -> None:
+def _row(scene: Scene, i: int, row: BoardRow, lang: str, y: int, levels: bool) -> None:
     if i % 2 == 0:
         scene.add(Box(Rect(M, y + 2, WIDTH - 2 * M, ROW_H - 4), fill=T.FELT_DARK, radius=10))
     mid = y + ROW_H // 2
@@ -92,9 +94,12 @@ def _row(scene: Scene, i: int, row: BoardRow, lang: str, y: int) -> None:
     else:
         scene.text(RANK_X + 18, mid, str(i + 1), 22, T.TEXT, bold=True, anchor="mm")
     name_w = POINTS_R - 110 - NAME_X
-    scene.name(Rect(NAME_X, y + 4, name_w, 32), f"name:{i}", row.name, NAME_PX)
-    level = level_label(level_title(row.points), lang)
-    scene.text(NAME_X, y + 46, level, LEVEL_PX, T.GOLD, anchor="lm", max_width=name_w)
+    if levels:
+        scene.name(Rect(NAME_X, y + 4, name_w, 32), f"name:{i}", row.name, NAME_PX)
+        level = level_label(level_title(row.points), lang)
+        scene.text(NAME_X, y + 46, level, LEVEL_PX, T.GOLD, anchor="lm", max_width=name_w)
+    else:  # a season's board: 等级 is the all-time record's, not the season's
+        scene.name(Rect(NAME_X, mid - 16, name_w, 32), f"name:{i}", row.name, NAME_PX)
     points_ink = T.WIN if row.points > 0 else T.LOSS if row.points < 0 else T.TEXT
     scene.text(POINTS_R, mid, f"{row.points:,}", FIGURE_PX, points_ink, bold=True, anchor="rm",
                max_width=POINTS_R - NAME_X - name_w - 8)
@@ -123,7 +128,9 @@ def sparkline(scene: Scene, area: Rect, points: Sequence[int]) -> Rect:
     return area
 
 
-def render_leaderboard(rows: Sequence[BoardRow], lang: str = "zh", *, title: str) -> bytes:
+def render_leaderboard(rows: Sequence[BoardRow], lang: str = "zh", *, title: str,
+                       levels: bool = True) -> bytes:
     """The /rank picture: the first ten of ``rows`` (already ordered, best first) under
-    ``title`` (the board's name: any text, cleaned and cut to fit)."""
-    return render(lambda: layout_leaderboard(rows, lang, title=title), FORMAT)
+    ``title`` (the board's name: any text, cleaned and cut to fit); without ``levels`` (a
+    season's, /season) no 等级 under the names."""
+    return render(lambda: layout_leaderboard(rows, lang, title=title, levels=levels), FORMAT)

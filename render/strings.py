@@ -266,6 +266,10 @@ PAGES_ZH: Mapping[str, str] = {
     "replay_hand": "手牌",
     "replay_melds": "门子",
     "replay_xing": "醒家",
+    "col_top": "大赢家",
+    "col_huxi": "最大胡",
+    "col_zimo": "自摸",
+    "stats_empty": "这段时间还没有打完的牌局",
 }
 
 PAGES_EN: Mapping[str, str] = {
@@ -296,6 +300,10 @@ PAGES_EN: Mapping[str, str] = {
     "replay_hand": "Hand",
     "replay_melds": "Melds",
     "replay_xing": "醒家",
+    "col_top": "大赢家",
+    "col_huxi": "Best 胡",
+    "col_zimo": "自摸",
+    "stats_empty": "No finished hands in this span yet",
 }
 
 # The 等级 titles in English, shown beside the Chinese one (in pictures and in the bot's texts).

@@ -15,13 +15,20 @@ async def group_hand(store: Store, chat_id: int, no: int) -> PlayedHand | str:
     if no == 0:
         last = await store.finished_hands(chat_id, 1)
         return last[0] if last else "replay_none"
+    return await numbered_hand(store, chat_id, no)
+
+
+async def numbered_hand(store: Store, chat_id: int, no: int,
+                        keys: str = "replay") -> PlayedHand | str:
+    """The group's finished hand number ``no``, or the key saying why not: ``{keys}_unknown``
+    (the group has none such), ``{keys}_running`` or ``{keys}_aborted`` (ended by /stop)."""
     hand = await store.hand_in_chat(chat_id, no)
     if hand is None:
-        return "replay_unknown"
+        return f"{keys}_unknown"
     hand_id, status = hand
     found = await store.played_hand(hand_id) if status == "done" else None
     if found is None:
-        return "replay_running" if status == "running" else "replay_aborted"
+        return f"{keys}_running" if status == "running" else f"{keys}_aborted"
     return found[1]
 
 

@@ -261,20 +261,36 @@ def history_text(items: list[tuple[PlayedHand, Outcome]], lang: str) -> str:
         return t(lang, "history_empty")
     lines = [t(lang, "history_title", n=len(items))]
     for played, outcome in items:
-        head = t(lang, "history_hand", no=played.no, table=played.table_number,
-                 hand=played.table_no)
-        points = " · ".join(f"{name} {signed(p)}" for name, p in zip(played.names, played.points,
-                                                                 strict=True))
-        if outcome.kind == OutcomeKind.WIN and outcome.win is not None:
-            assert outcome.winner is not None
-            lines.append(t(lang, "history_win", head=head, winner=played.names[outcome.winner],
-                           huxi=outcome.win.huxi, points=points))
-        elif outcome.kind == OutcomeKind.ESCAPE:
-            assert outcome.escaper is not None
-            lines.append(t(lang, "history_escape", head=head,
-                           name=played.names[outcome.escaper], points=points))
-        elif outcome.kind == OutcomeKind.DISSOLVED:
-            lines.append(t(lang, "history_dissolved", head=head))
-        else:
-            lines.append(t(lang, "history_draw", head=head))
+        lines.append(history_line(played, outcome, lang))
     return "\n".join(lines)
+
+
+STRIKE = "\u0336"  # combining long stroke overlay: a plain text's strikethrough
+
+
+def history_line(played: PlayedHand, outcome: Outcome, lang: str) -> str:
+    """A hand's line of /history; a voided hand's struck through, with who voided it, why."""
+    line = outcome_line(played, outcome, lang)
+    if played.voided_by is None:
+        return line
+    struck = "".join(ch + STRIKE if not ch.isspace() else ch for ch in line)
+    return t(lang, "history_voided", line=struck, by=played.voider or "",
+             reason=played.void_reason or "")
+
+
+def outcome_line(played: PlayedHand, outcome: Outcome, lang: str) -> str:
+    head = t(lang, "history_hand", no=played.no, table=played.table_number,
+             hand=played.table_no)
+    points = " · ".join(f"{name} {signed(p)}" for name, p in zip(played.names, played.points,
+                                                                 strict=True))
+    if outcome.kind == OutcomeKind.WIN and outcome.win is not None:
+        assert outcome.winner is not None
+        return t(lang, "history_win", head=head, winner=played.names[outcome.winner],
+                 huxi=outcome.win.huxi, points=points)
+    if outcome.kind == OutcomeKind.ESCAPE:
+        assert outcome.escaper is not None
+        return t(lang, "history_escape", head=head, name=played.names[outcome.escaper],
+                 points=points)
+    if outcome.kind == OutcomeKind.DISSOLVED:
+        return t(lang, "history_dissolved", head=head)
+    return t(lang, "history_draw", head=head)

@@ -66,7 +66,7 @@ def check(played: PlayedHand, birds: Sequence[BirdRow], shown: str | None,
 def check_text(c: Check, lang: str) -> str:
     """The private answer to 验证: each check with ✅ or ❌ and the figures it compared."""
     played = c.played
-    lines = [t(lang, "verify_title", table=played.table_id, hand=played.table_no, id=played.id),
+    lines = [t(lang, "verify_title", table=played.table_number, hand=played.table_no, id=played.id),
              t(lang, "verify_seed_ok" if c.seed_ok else "verify_seed_bad", seed=played.seed,
                sha=c.sha, fp=c.shown)]
     if c.points is None:

@@ -12,6 +12,7 @@ Layout: :mod:`.rows` (what reads return), :mod:`.protocols` (what callers type a
 :mod:`.factory` (which backend a path or URL names) and :mod:`.copy` (``copy-store``).
 """
 
+from bot.store.club_scores import ClubRow, Season, Span, Voided
 from bot.store.factory import open_store
 from bot.store.opening import StoreUnusable
 from bot.store.protocols import Store, Tx
@@ -37,19 +38,23 @@ __all__ = [
     "QQ_ID",
     "SCHEMA_VERSION",
     "BirdRow",
+    "ClubRow",
     "HandRow",
     "MatchRow",
     "PlaceTaken",
     "PlayedHand",
     "RankRow",
     "Score",
+    "Season",
     "SeatRow",
+    "Span",
     "Store",
     "StoreUnusable",
     "TableRow",
     "Tx",
     "UserRow",
     "VoteRow",
+    "Voided",
     "open_store",
     "rule_set_id",
 ]

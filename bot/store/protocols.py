@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Protocol
 
 from bot.store.challenges import ChallengeStore, ChallengeTx
+from bot.store.club_scores import ClubRow, Season, Span, Voided
 from bot.store.rows import (
     QQ_ID,
     BirdRow,
@@ -105,7 +106,8 @@ class Tx(ChallengeTx, Protocol):
 
     async def finish_hand(self, hand_id: int, chat_id: int, users: Sequence[int],
                           points: Sequence[int], winner: int | None,
-                          counted: bool = True) -> None:
+                          counted: bool = True, zimo: bool = False,
+                          huxi: int | None = None) -> None:
         ...
 
     async def toggle_bird(self, table_id: int, user_id: int) -> bool:
@@ -135,6 +137,14 @@ class Tx(ChallengeTx, Protocol):
         ...
 
     async def mark_notified(self, table_id: int, user_id: int) -> bool:
+        ...
+
+    # a club's seasons and voids (bot.store.club_scores.ClubWrites)
+
+    async def close_season(self, chat_id: int, by: int, name: str | None) -> Season | None:
+        ...
+
+    async def void_hand(self, hand_id: int, by: int, reason: str) -> Voided | None:
         ...
 
 
@@ -276,6 +286,25 @@ class Store(ChallengeStore, Protocol):
         ...
 
     async def user_hands(self, user_id: int, rule_set: str, last: int) -> list[PlayedHand]:
+        ...
+
+    # a club's figures (bot.store.club_scores.ClubReads)
+
+    async def seasons(self, chat_id: int) -> list[Season]:
+        ...
+
+    async def season(self, chat_id: int, no: int | None = None) -> Season | None:
+        ...
+
+    async def season_ranking(self, chat_id: int, span: Span, rule_set: str,
+                             limit: int = 10) -> list[RankRow]:
+        ...
+
+    async def season_recent(self, chat_id: int, span: Span, rule_set: str,
+                            user_ids: list[int], last: int = 20) -> dict[int, list[int]]:
+        ...
+
+    async def club_stats(self, chat_id: int, span: Span, rule_set: str) -> list[ClubRow]:
         ...
 
     async def upsert_user(self, user_id: int, name: str, username: str | None,

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 
 from bot.store.challenges import ChallengeReads
+from bot.store.club_scores import ClubReads
 from bot.store.conn import Conn, Row
 from bot.store.rows import (
     QQ_ID,
@@ -32,7 +33,7 @@ from bot.store.writes import SEATED_AT, TABLE_AT, Writes, table_row
 OF_BOT = "(CAST(? AS BIGINT) IS NULL OR t.bot_id = ?)"
 
 
-class Queries(ChallengeReads, ABC):
+class Queries(ChallengeReads, ClubReads, ABC):
     """The reads of a :class:`bot.store.Store`, and the two writes that need no unit of work
     of the caller's; a backend adds opening, closing and transactions."""
 
@@ -216,11 +217,13 @@ class Queries(ChallengeReads, ABC):
     async def finished_hands(self, chat_id: int, limit: int) -> list[PlayedHand]:
         """A chat's last ``limit`` finished hands, newest first."""
         rows = await self._all(
-            "SELECT h.*, t.base, t.no AS table_number"
+            "SELECT h.*, t.base, t.no AS table_number,"
+            " COALESCE(v.name, CAST(h.voided_by AS TEXT)) AS voider"
             " FROM hands h JOIN tables t ON t.id = h.table_id"
+            " LEFT JOIN users v ON v.user_id = h.voided_by"
             " WHERE h.chat_id = ? AND h.status = 'done' ORDER BY h.id DESC LIMIT ?",
             chat_id, limit)
-        return [await self._played(r) for r in rows]
+        return [await self._played(r, r["voider"]) for r in rows]
 
     async def running_match(self, table_id: int) -> MatchRow | None:
         row = await self._one("SELECT * FROM matches WHERE table_id = ? AND status = 'running'",
@@ -263,7 +266,8 @@ class Queries(ChallengeReads, ABC):
             "SELECT h.*, t.base, t.no AS table_number"
             " FROM results r JOIN hands h ON h.id = r.hand_id"
             " JOIN tables t ON t.id = h.table_id"
-            " WHERE r.user_id = ? AND r.seat = h.winner AND (h.rule_set = ? OR h.rule_set LIKE ?)"
+            " WHERE r.user_id = ? AND r.seat = h.winner AND h.voided_by IS NULL"
+            " AND (h.rule_set = ? OR h.rule_set LIKE ?)"
             " ORDER BY r.points DESC, r.hand_id LIMIT 1", user_id, rule_set, f"{rule_set}/%")
         return await self._played(row) if row is not None else None
 
@@ -301,7 +305,8 @@ class Queries(ChallengeReads, ABC):
         in_chat = "" if chat_id is None else " AND h.chat_id = ?"
         part = ("SELECT * FROM (SELECT r.user_id, r.points, r.hand_id AS k FROM results r"
                 " JOIN hands h ON h.id = r.hand_id"
-                f" WHERE r.user_id = ? AND (h.rule_set = ? OR h.rule_set LIKE ?){in_chat}"
+                " WHERE r.user_id = ? AND h.voided_by IS NULL"
+                f" AND (h.rule_set = ? OR h.rule_set LIKE ?){in_chat}"
                 " ORDER BY r.hand_id DESC LIMIT ?) AS part")
         args: list[object] = []
         for user_id in user_ids:
@@ -321,7 +326,8 @@ class Queries(ChallengeReads, ABC):
             "SELECT * FROM (SELECT h.*, t.base, t.no AS table_number"
             " FROM results r JOIN hands h ON h.id = r.hand_id"
             " JOIN tables t ON t.id = h.table_id WHERE r.user_id = ? AND h.status = 'done'"
-            " AND (h.rule_set = ? OR h.rule_set LIKE ?) ORDER BY r.hand_id DESC LIMIT ?)"
+            " AND h.voided_by IS NULL AND (h.rule_set = ? OR h.rule_set LIKE ?)"
+            " ORDER BY r.hand_id DESC LIMIT ?)"
             " AS last_hands ORDER BY id", user_id, rule_set, f"{rule_set}/%", last)
         if not hands:
             return []
@@ -345,7 +351,7 @@ class Queries(ChallengeReads, ABC):
                            tuple(r["points"] for r in seats[h["id"]]),
                            h["table_id"], h["table_no"], h["table_number"]) for h in hands]
 
-    async def _played(self, row: Row) -> PlayedHand:
+    async def _played(self, row: Row, voider: str | None = None) -> PlayedHand:
         log = await self._all(
             "SELECT seat, action FROM actions WHERE hand_id = ? ORDER BY seq", row["id"])
         results = await self._all(
@@ -359,7 +365,7 @@ class Queries(ChallengeReads, ABC):
                           tuple(r["user_id"] for r in results),
                           tuple(str(r["name"]) for r in results),
                           tuple(r["points"] for r in results), row["table_id"], row["table_no"],
-                          row["table_number"])
+                          row["table_number"], row["voided_by"], row["void_reason"], voider)
 
     # --- writes outside a unit of work (bookkeeping that no game state depends on) -----
 

@@ -141,3 +141,6 @@ class PlayedHand:
     table_id: int
     table_no: int  # what players read: 第 table_no 局 of its 第 table_number 桌 (``no``: the id)
     table_number: int = 1  # its table's number in its group (``TableRow.no``)
+    voided_by: int | None = None  # /void: who voided it (None: it counts), why, his name
+    void_reason: str | None = None
+    voider: str | None = None

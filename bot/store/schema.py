@@ -26,6 +26,8 @@ def migrations(backend: str) -> tuple[str, ...]:
         if match is None:
             continue
         texts = found.setdefault(int(match["n"]), {})
+        if match["backend"] in texts:  # two branches' migrations of one number, say
+            raise RuntimeError(f"two migrations {match['n']} for {match['backend'] or 'all'}")
         texts[match["backend"]] = entry.read_text(encoding="utf-8")
     if sorted(found) != list(range(1, len(found) + 1)):
         raise RuntimeError(f"migrations are not numbered 1..n: {sorted(found)}")

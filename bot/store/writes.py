@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.store.challenges import ChallengeWrites
+from bot.store.club_scores import ClubWrites
 from bot.store.conn import Conn, Row, now
 from bot.store.rows import TableRow, rule_set_id
 
@@ -25,7 +26,7 @@ class PlaceTaken(Exception):
         self.bot_id = bot_id
 
 
-class Writes(ChallengeWrites):
+class Writes(ChallengeWrites, ClubWrites):
     """The writes of one transaction (:class:`bot.store.Tx`), on its backend's connection."""
 
     def __init__(self, conn: Conn) -> None:
@@ -63,6 +64,7 @@ class Writes(ChallengeWrites):
                         " CAST(? AS BIGINT), user_lo, user_hi, set_by FROM apart"
                         " WHERE chat_id = ? ON CONFLICT DO NOTHING", new, old)
         await self.exec("DELETE FROM apart WHERE chat_id = ?", old)
+        await self.exec("UPDATE seasons SET chat_id = ? WHERE chat_id = ?", new, old)
         await self.exec(
             "INSERT INTO scores (chat_id, rule_set, user_id, points, hands, wins, birds)"
             " SELECT CAST(? AS BIGINT), rule_set, user_id, points, hands, wins, birds FROM scores"
@@ -204,11 +206,14 @@ class Writes(ChallengeWrites):
 
     async def finish_hand(self, hand_id: int, chat_id: int, users: Sequence[int],
                           points: Sequence[int], winner: int | None,
-                          counted: bool = True) -> None:
-        """Record a finished hand: per-seat results and the chat's score table of the hand's
-        rule set (a hand not ``counted``, one dissolved by vote, adds no hand played)."""
-        await self.exec("UPDATE hands SET status = 'done', winner = ?, ended_at = ? WHERE id = ?",
-                        winner, now(), hand_id)
+                          counted: bool = True, zimo: bool = False,
+                          huxi: int | None = None) -> None:
+        """Record a finished hand: per-seat results, its win (``zimo``, ``huxi``: what /stats
+        reads) and the chat's score table of the hand's rule set (a hand not ``counted``, one
+        dissolved by vote, adds no hand played)."""
+        await self.exec("UPDATE hands SET status = 'done', winner = ?, ended_at = ?, zimo = ?,"
+                        " huxi = ?, dissolved = ? WHERE id = ?",
+                        winner, now(), int(zimo), huxi, int(not counted), hand_id)
         rule_set = await self._hand_rule_set(hand_id)
         for seat, (user_id, p) in enumerate(zip(users, points, strict=True)):
             await self.exec("INSERT INTO results (hand_id, seat, user_id, points)"

@@ -32,14 +32,15 @@ DEFAULT_HANDS, MAX_HANDS = 1, 8
 DEFAULT_DEADLINE = 24 * 3600
 MIN_DEADLINE, MAX_DEADLINE = 10 * 60, 7 * 24 * 3600
 HANDS_WORD = "局"
-_DURATION = re.compile(r"(\d{1,4})(m|min|h|d|分钟|小时|天)")
-_UNIT = {"m": 60, "min": 60, "分钟": 60, "h": 3600, "小时": 3600, "d": 86400, "天": 86400}
+# a deadline's units, in seconds (words the bot reads: 2h, 2小时)
+DEADLINE_UNITS = {"m": 60, "min": 60, "分钟": 60, "h": 3600, "小时": 3600, "d": 86400, "天": 86400}
+_DURATION = re.compile(r"(\d{1,4})(" + "|".join(DEADLINE_UNITS) + ")")
 
 
 def parse_deadline(word: str) -> int | None:
     """Seconds of a deadline word (``30m``, ``2h``, ``1d``, ``2小时``); None if it is none."""
     found = _DURATION.fullmatch(word.lower())
-    return None if found is None else int(found[1]) * _UNIT[found[2]]
+    return None if found is None else int(found[1]) * DEADLINE_UNITS[found[2]]
 
 
 def split_args(args: Sequence[str]) -> tuple[list[str], int, int]:

@@ -24,8 +24,10 @@ async def settle(tx: Tx, table: Table, record: HandRecord, match: Match | None, 
     assert outcome is not None
     points = await birds.settle(tx, table.chat_id, record)  # 打鸟: the seats' share
     dissolved = outcome.kind == OutcomeKind.DISSOLVED
+    win = outcome.win
     await tx.finish_hand(record.id, table.chat_id, record.users, points, outcome.winner,
-                         counted=not dissolved)
+                         counted=not dissolved, zimo=win is not None and win.zimo,
+                         huxi=None if win is None else win.huxi)
     match_cols = await count(tx, match, tuple(points), leaver, dissolved=dissolved)
     dealer: int | None = record.hand.dealer
     if outcome.kind == OutcomeKind.ESCAPE:

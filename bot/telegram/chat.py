@@ -79,10 +79,13 @@ async def chat_title(context: Context, chat_id: int) -> str:
     return isolate(chat.title) if chat.title else str(chat_id)
 
 
+CLUB_WORDS = ("club", "俱乐部")  # /help club: the words that ask for its club part
+
+
 async def help_(env: Env, update: Update, context: Context) -> None:
     """/help: the commands, on one phone screen; ``/help club`` its club part: what a club
     is here and is not (docs/club.md)."""
-    club = [a.lower() for a in context.args or ()] in (["club"], ["俱乐部"])
+    club = [a.lower() for a in context.args or ()] in ([word] for word in CLUB_WORDS)
     env.answer_key(update, "help_club" if club else "help")
 
 

@@ -21,7 +21,7 @@ from telegram import (
 from telegram.ext import Application, CommandHandler, filters
 
 from bot.i18n import t
-from bot.telegram import challenge, chat, club, info, lobby, replay, votes
+from bot.telegram import challenge, chat, club, club_scores, info, lobby, replay, votes
 from bot.telegram.env import Context, Env
 
 
@@ -72,6 +72,10 @@ COMMANDS: tuple[Command, ...] = (
     Command("lang", chat.lang, A | P),
     Command("apart", club.apart, A),
     Command("challenge", challenge.challenge, G),
+    Command("season", club_scores.season, G),
+    Command("stats", club_scores.stats, G),
+    Command("void", club_scores.void, A),
+    Command("dispute", club_scores.dispute, G),
 )
 
 

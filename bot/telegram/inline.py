@@ -60,7 +60,7 @@ async def inline(env: Env, update: Update, context: Context) -> None:
     found = None if hand_id is None else await env.store.played_hand(hand_id)
     if found is not None:
         hand = found[1]
-        lines = [t(lang, "share_hand_head", table=hand.table_id, hand=hand.table_no,
+        lines = [t(lang, "share_hand_head", table=hand.table_number, hand=hand.table_no,
                    id=hand.id, fp=fairness.fingerprint(hand.seed)),
                  *hand_outcome_lines(fairness.replay(hand), hand.names, lang)]
         results.append(_card(env, f"hand{hand.id}", t(lang, "share_hand"), "\n".join(lines),

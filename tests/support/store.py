@@ -14,3 +14,11 @@ def old_database(path: Path, version: int) -> None:
         for target in range(1, version + 1):
             db.executescript(f"BEGIN;\n{MIGRATIONS[target - 1]}\n"
                              f"PRAGMA user_version = {target};\nCOMMIT;")
+
+
+def migration_adding(text: str) -> int:
+    """The schema version of the one migration whose SQL holds ``text`` (so a test of a
+    migration stays right as later ones are added)."""
+    found = [version for version, sql in enumerate(MIGRATIONS, 1) if text in sql]
+    assert len(found) == 1, (text, found)
+    return found[0]
