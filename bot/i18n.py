@@ -408,6 +408,9 @@ ZH: dict[str, str] = {
     "settings_level": "电脑 {level}",
     "addbot_usage": "用法:/addbot [弱|中|强],例:/addbot 中。加一位电脑,并把本桌电脑的水平设为它"
                     "(不写则不变,默认强)。",
+    # the store unreachable (an outage): nothing moved, and it heals by itself
+    "store_unavailable": "暂时无法保存,这一步没有算数;请稍候再按,牌桌会自动恢复。",
+    "command_unavailable": "暂时无法保存,这条命令没有生效;请稍候再发一次。",
     **EVENT_NAMES,
 }
 
@@ -805,6 +808,11 @@ EN: dict[str, str] = {
     "addbot_usage": "Usage: /addbot [弱|中|强] (or weak, medium, strong), e.g. /addbot medium. "
                     "Adds a computer player and sets every computer player at the table to "
                     "that level (unchanged if none is given; 强 strong by default).",
+    # the store unreachable (an outage): nothing moved, and it heals by itself
+    "store_unavailable": "Cannot save right now; that did not count. Please press again in a "
+                         "moment: the table resumes by itself.",
+    "command_unavailable": "Cannot save right now; the command did nothing. Please send it "
+                           "again in a moment.",
     **EVENT_NAMES,
 }
 

@@ -31,7 +31,7 @@ from bot.present.screens.match import summary_caption, summary_of
 from bot.present.screens.seat import SeatMarks, robots_of
 from bot.present.screens.words import last_action
 from bot.present.shown import Shown
-from bot.store import Store
+from bot.store import Store, StoreUnavailable
 from bot.table import HandRecord, Table, TableService, TableStatus
 from bot.table import birds as table_birds
 from bot.table.registry import SETTLEMENT_POSTING, STORE_RETRY
@@ -291,8 +291,9 @@ class GroupPanels:
         try:
             await self.service.begin_settlement_post(record)
         except Exception as e:
-            log.warning("could not mark the settlement of hand %s as being posted (again in"
-                        " %g s): %s", record.id, STORE_RETRY, e)
+            if not isinstance(e, StoreUnavailable):  # that one the store says itself
+                log.warning("could not mark the settlement of hand %s as being posted (again"
+                            " in %g s): %s", record.id, STORE_RETRY, e)
             asyncio.get_running_loop().call_later(
                 STORE_RETRY, lambda: self.settlement_later(table, record))
             return None

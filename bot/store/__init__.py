@@ -13,6 +13,7 @@ Layout: :mod:`.rows` (what reads return), :mod:`.protocols` (what callers type a
 """
 
 from bot.store.factory import open_store
+from bot.store.health import StoreBusy, StoreUnavailable
 from bot.store.protocols import Store, Tx
 from bot.store.rows import (
     QQ_ID,
@@ -44,6 +45,8 @@ __all__ = [
     "Score",
     "SeatRow",
     "Store",
+    "StoreBusy",
+    "StoreUnavailable",
     "TableRow",
     "Tx",
     "UserRow",

@@ -12,6 +12,7 @@ from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Protocol
 
+from bot.store.health import Health
 from bot.store.rows import (
     QQ_ID,
     BirdRow,
@@ -95,8 +96,8 @@ class Tx(Protocol):
                           seed: int, dealer: int) -> int:
         ...
 
-    async def append_action(self, hand_id: int, seq: int, seat: int, action: str,
-                            auto: bool = False) -> None:
+    async def append_action(self, hand_id: int, seat: int, action: str,
+                            auto: bool = False) -> int:
         ...
 
     async def finish_hand(self, hand_id: int, chat_id: int, users: Sequence[int],
@@ -136,6 +137,8 @@ class Tx(Protocol):
 
 class Store(Protocol):
     """The store of record: every read, and the transactions that write."""
+
+    health: Health  # whether its last call reached it (:mod:`bot.store.health`)
 
     @classmethod
     async def open(cls, where: Path | str) -> Store:
