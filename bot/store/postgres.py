@@ -139,7 +139,7 @@ class PostgresStore(Queries):
 
     @classmethod
     async def open(cls, url: str) -> PostgresStore:
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=8, timeout=CONNECT_TIMEOUT,
+        pool = await asyncpg.create_pool(url, min_size=0, max_size=8, timeout=CONNECT_TIMEOUT,
                                          command_timeout=COMMAND_TIMEOUT)
         try:
             async with pool.acquire() as db:
@@ -169,8 +169,10 @@ class PostgresStore(Queries):
                 with self.health.watch():
                     await tx.commit()
             except BaseException:
-                with contextlib.suppress(Exception):  # a lost connection has nothing to undo
+                try:
                     await tx.rollback()
+                except Exception:  # lost, or in an unknown state: never back into the pool
+                    db.terminate()
                 raise
         finally:
             with contextlib.suppress(Exception):  # a broken connection is dropped, not kept

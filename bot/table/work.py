@@ -107,7 +107,8 @@ class Tables:
                     saved.restore(table)
                     raise
                 else:
-                    self._stored(table)
+                    if tx.begun:
+                        self._stored(table)
         self._tell(table, before)
         if failure is not None:
             raise failure
