@@ -19,7 +19,7 @@ from bot.present import birds, errors
 from bot.present.chats import Chats
 from bot.present.courier import Courier
 from bot.present.notes import Notes
-from bot.present.pacing import Send, goes_first
+from bot.present.pacing import CHANGING_WAIT, Send, goes_first
 from bot.present.screens.group import (
     draw_table,
     settlement_keyboard,
@@ -223,7 +223,12 @@ class GroupPanels:
 
     def _table_plan(self, table: Table, record: HandRecord,
                     lang: str) -> tuple[PublicView, str] | None:
-        """The group's table photo as it should be now, or None if it already is."""
+        """The group's table photo as it should be now, or None if it already is (or cannot be
+        told yet: then it is looked at again)."""
+        if table.changing:
+            self.chats.put_after(CHANGING_WAIT, table.chat_id, ("table", record.id),
+                                 lambda: self._table(table, record), Send.TABLE_PICTURE)
+            return None
         shown = self.shown.hand(record)
         plan = table_screen(table, record, shown.trustee, lang)
         return None if shown.table == plan else plan

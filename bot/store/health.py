@@ -34,7 +34,7 @@ Classify = Callable[[BaseException], type[StoreUnavailable] | None]
 
 class Health:
     """The store's state as its calls found it: up until a call finds it unreachable, down
-    until a call succeeds again."""
+    until a transaction commits again (the backend calls :meth:`back`)."""
 
     def __init__(self, classify: Classify) -> None:
         self._classify = classify
@@ -42,8 +42,8 @@ class Health:
 
     @contextmanager
     def watch(self) -> Iterator[None]:
-        """Run one call of the store: its failure sorted (see the module's doc), its
-        success noted."""
+        """Run one call of the store, its failure sorted (see the module's doc). Its success
+        says nothing yet: a full disk still reads; the store is back once it commits."""
         try:
             yield
         except StoreUnavailable:
@@ -55,7 +55,6 @@ class Health:
             if kind is StoreUnavailable:
                 self.went_away(error)
             raise kind(f"{type(error).__name__}: {error}") from error
-        self.back()
 
     def went_away(self, error: BaseException) -> None:
         if self.up:

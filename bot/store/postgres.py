@@ -168,6 +168,7 @@ class PostgresStore(Queries):
                 yield PostgresWrites(PostgresConn(db, self.health))
                 with self.health.watch():
                     await tx.commit()
+                self.health.back()
             except BaseException:
                 try:
                     await tx.rollback()

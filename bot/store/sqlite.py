@@ -116,6 +116,7 @@ class SqliteStore(Queries):
             try:
                 yield Writes(self._conn)
                 await self._conn.run("COMMIT", ())
+                self.health.back()
             except BaseException:
                 await self._rollback()
                 raise

@@ -174,6 +174,12 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
 
     @property
+    def changing(self) -> bool:
+        """A change is under way (:mod:`bot.table.work`): memory may hold what is not stored
+        yet, so nothing of the table is shown until the change is told."""
+        return self.lock.locked()
+
+    @property
     def hand(self) -> Hand | None:
         """The running hand, if any."""
         return self.current.hand if self.status == TableStatus.PLAYING and self.current else None
