@@ -9,7 +9,8 @@ Layout: :mod:`.rows` (what reads return), :mod:`.protocols` (what callers type a
 :mod:`.reads` and :mod:`.writes` (the SQL, once for every backend), :mod:`.schema` and
 ``migrations/`` (the schema, one ``.sql`` file per migration), the backends :mod:`.sqlite`
 (the default, one file) and :mod:`.postgres` (``DATABASE_URL``, shared by several bots),
-:mod:`.factory` (which backend a path or URL names) and :mod:`.copy` (``copy-store``).
+:mod:`.factory` (which backend a path or URL names), :mod:`.copy` (``copy-store``) and
+:mod:`.health` (what a backend raises when the store cannot take a call now, said once).
 """
 
 from bot.store.factory import open_store

@@ -4,8 +4,10 @@ server started from the installed binaries (``/usr/lib/postgresql/*/bin``) for t
 The server refuses to run as root, so under root it runs as the ``postgres`` system user (or
 ``nobody``) through ``runuser``, in a temporary directory that user owns, on a free localhost
 port with fsync off; it is stopped when the session ends. Each test gets a schema of its own
-(``fresh_postgres_url``). Without PostgreSQL the tests that need it are skipped with one line
-saying so, unless ``REQUIRE_POSTGRES=1`` (CI) turns that skip into a failure.
+(``fresh_postgres_url``); a test that stops and starts its server (an outage) gets one of
+its own (``own_postgres``, a :class:`Server`). Without PostgreSQL the tests that need it are
+skipped with one line saying so, unless ``REQUIRE_POSTGRES=1`` (CI) turns that skip into a
+failure.
 """
 
 from __future__ import annotations
