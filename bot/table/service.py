@@ -29,7 +29,7 @@ from bot.table.model import (
     TableStatus,
 )
 from bot.table.registry import Registry
-from bot.table.work import UNSTORED, Tables
+from bot.table.work import Tables
 from engine import actions as A
 from engine.rules import RuleSet
 
@@ -109,28 +109,24 @@ class TableService:
     async def play_due(self, table_id: int) -> None:
         """Timer: play every seat whose time is up (托管 from now on for a timed-out seat) and
         every computer player whose pause is over; between hands unseat those who did not
-        press 再来一局 in time; deal at a lobby full for long enough."""
+        press 再来一局 in time; deal at a lobby full for long enough. A change the store did not
+        take is refused (``bot.table.work.UNSTORED``) with the clock armed to try again."""
         while self.registry.find(table_id) is not None:
-            try:
-                async with self.work.change(table_id) as (table, tx):
-                    now = self.clock()
-                    if not clock.is_due(table, self.pace, now):
-                        return
-                    if table.status == TableStatus.BETWEEN:
-                        await self._unseat_unready(table, tx)
-                        return
-                    if table.status == TableStatus.LOBBY:
-                        await play.deal(tx, self.store, table, self.random, self.seed, now)
-                        return
-                    seat = clock.due_seat(table, self.pace, now)
-                    assert table.hand is not None and seat is not None
-                    level = robots.level_of(table.players[seat].robot, table.robot_level)
-                    action = await robots.decide(table.hand, seat, level)
-                    await self._apply(tx, table, seat, action, auto=True)
-            except Refusal as refusal:
-                if refusal.code in UNSTORED:  # not stored: the clock comes back for it
+            async with self.work.change(table_id) as (table, tx):
+                now = self.clock()
+                if not clock.is_due(table, self.pace, now):
                     return
-                raise
+                if table.status == TableStatus.BETWEEN:
+                    await self._unseat_unready(table, tx)
+                    return
+                if table.status == TableStatus.LOBBY:
+                    await play.deal(tx, self.store, table, self.random, self.seed, now)
+                    return
+                seat = clock.due_seat(table, self.pace, now)
+                assert table.hand is not None and seat is not None
+                level = robots.level_of(table.players[seat].robot, table.robot_level)
+                action = await robots.decide(table.hand, seat, level)
+                await self._apply(tx, table, seat, action, auto=True)
             if not clock.is_due(table, self.pace, self.clock()):
                 return
 

@@ -15,16 +15,31 @@ import logging
 import asyncpg
 from support.e2e import hand_message, make_config, running_bot, services
 from support.fakebot import FakeTelegram
-from support.outage import LOG_SQL, check_said_once, check_shown, moves_of, replayed
+from support.outage import (
+    LOG_SQL,
+    check_said_once,
+    check_shown,
+    hand_with_tuoguan,
+    moves_of,
+    replayed,
+)
 from support.postgres import Server
 from support.robots import one_human_two_computers
 
+from bot.config import Config
 from bot.i18n import t
 
 # Seconds the server stays down. The behaviour is the same at 20 s (every wait is a retry
 # each second, each refused at once while nothing listens); 6 s keeps the suite lean.
 OUTAGE = 6.0
 HOLD = 5.0  # seconds another session holds a table's row (past the 2 s lock timeout)
+
+
+def on(server: Server, tg: FakeTelegram, tmp_path, **pace: float) -> Config:  # type: ignore[no-untyped-def]
+    """The bot's test configuration on ``server``: Alice in 托管 after 0.5 s, computers
+    (and 托管) playing after 0.1 s, unless ``pace`` says otherwise."""
+    return make_config(tg, tmp_path / "unused.sqlite3", database_url=server.url,
+                       **{"action_timeout": 0.5, "autoplay_delay": 0.1, **pace})
 
 
 async def stored_log(db: asyncpg.Connection, table_id: int) -> list[tuple[int, int, str]]:
@@ -47,15 +62,10 @@ async def wait_stored(db: asyncpg.Connection, table_id: int, moves: int,
 async def test_a_hand_goes_on_by_itself_after_killed_connections_and_a_crashed_server(
         tg: FakeTelegram, tmp_path, own_postgres: Server, caplog) -> None:  # noqa: F811
     caplog.set_level(logging.INFO)
-    config = make_config(tg, tmp_path / "unused.sqlite3", database_url=own_postgres.url,
-                         action_timeout=0.5, autoplay_delay=0.15)
     db = await asyncpg.connect(own_postgres.url)
-    async with running_bot(config) as app:
+    async with running_bot(on(own_postgres, tg, tmp_path, autoplay_delay=0.15)) as app:
         svc = services(app)
-        alice, group, _lobby, table = await one_human_two_computers(tg, app)
-        # Alice never presses: she is in 托管 after 0.5 s, and the bot plays every seat
-        await tg.wait_for(lambda: table.players[0].autoplay and table.current is not None
-                          and len(table.current.hand.log) >= 6 or None, timeout=20)
+        alice, group, table = await hand_with_tuoguan(tg, app)
         hand_id = table.current.id
 
         # every connection of the bot killed: the pool connects afresh, play goes on
@@ -104,10 +114,8 @@ async def test_a_hand_goes_on_by_itself_after_killed_connections_and_a_crashed_s
 async def test_a_row_locked_by_another_session_holds_only_its_table(
         tg: FakeTelegram, tmp_path, own_postgres: Server, caplog) -> None:  # noqa: F811
     caplog.set_level(logging.INFO)
-    config = make_config(tg, tmp_path / "unused.sqlite3", database_url=own_postgres.url,
-                         action_timeout=0.3, autoplay_delay=0.1)
     db = await asyncpg.connect(own_postgres.url)
-    async with running_bot(config) as app:
+    async with running_bot(on(own_postgres, tg, tmp_path, action_timeout=0.3)) as app:
         seated = [await one_human_two_computers(tg, app, name, f"群{n}")
                   for n, name in enumerate(("Alice", "Bob", "Carol"))]
         tables = [table for *_, table in seated]

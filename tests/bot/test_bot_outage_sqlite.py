@@ -14,8 +14,7 @@ from pathlib import Path
 
 from support.e2e import hand_message, make_config, running_bot, services
 from support.fakebot import FakeTelegram
-from support.outage import LOG_SQL, check_said_once, check_shown, moves_of
-from support.robots import one_human_two_computers
+from support.outage import LOG_SQL, check_said_once, check_shown, hand_with_tuoguan, moves_of
 
 from bot.i18n import t
 from bot.store import sqlite as sqlite_store
@@ -45,14 +44,6 @@ def full_disk(conn) -> list[int]:  # type: ignore[no-untyped-def]
         return real(sql, *args)
     conn.execute = execute
     return full
-
-
-async def hand_with_tuoguan(tg: FakeTelegram, app) -> tuple[object, object, Table]:  # type: ignore[no-untyped-def]
-    """Alice and two computers, a few moves into a hand with Alice in 托管."""
-    alice, group, _lobby, table = await one_human_two_computers(tg, app)
-    await tg.wait_for(lambda: table.players[0].autoplay and table.current is not None
-                      and len(table.current.hand.log) >= 6 or None, timeout=20)
-    return alice, group, table
 
 
 async def check_frozen(tg: FakeTelegram, app, alice, group, table: Table, db: Path) -> list:  # type: ignore[no-untyped-def]

@@ -1,6 +1,7 @@
-"""What an outage of the store must leave true, on either backend: the hand's stored log has
-every move once, in order; the group shows what the stored moves make of the hand, not more;
-and the store says it went and came back once each, with no traceback.
+"""What an outage of the store must leave true, on either backend, for a hand of Alice (in
+托管) and two computers: the hand's stored log has every move once, in order; the group shows
+what the stored moves make of the hand, not more; and the store says it went and came back
+once each, with no traceback.
 """
 
 from __future__ import annotations
@@ -13,10 +14,20 @@ import pytest
 from bot.present.screens.group import table_screen
 from bot.table import Table
 from engine.state import Hand
+from support.fakebot import FakeTelegram
+from support.robots import one_human_two_computers
 
 # the stored log of a table's latest hand: (seq, seat, action) in order of seq
 LOG_SQL = ("SELECT seq, seat, action FROM actions WHERE hand_id ="
            " (SELECT MAX(id) FROM hands WHERE table_id = {}) ORDER BY seq")
+
+
+async def hand_with_tuoguan(tg: FakeTelegram, app) -> tuple[object, object, Table]:  # type: ignore[no-untyped-def]
+    """Alice and two computers, a few moves into a hand with Alice in 托管."""
+    alice, group, _lobby, table = await one_human_two_computers(tg, app)
+    await tg.wait_for(lambda: table.players[0].autoplay and table.current is not None
+                      and len(table.current.hand.log) >= 6 or None, timeout=20)
+    return alice, group, table
 
 
 def moves_of(log: list[tuple[int, int, str]]) -> list[tuple[int, str]]:
