@@ -63,7 +63,7 @@ async def test_a_hand_goes_on_by_itself_after_killed_connections_and_a_crashed_s
         tg: FakeTelegram, tmp_path, own_postgres: Server, caplog) -> None:  # noqa: F811
     caplog.set_level(logging.INFO)
     db = await asyncpg.connect(own_postgres.url)
-    async with running_bot(on(own_postgres, tg, tmp_path, autoplay_delay=0.15)) as app:
+    async with running_bot(on(own_postgres, tg, tmp_path)) as app:
         svc = services(app)
         alice, group, table = await hand_with_tuoguan(tg, app)
         hand_id = table.current.id

@@ -20,7 +20,7 @@ from bot.i18n import t
 from bot.store import sqlite as sqlite_store
 from bot.table import Table
 
-OUTAGE = 2.5  # seconds the store refuses writes
+OUTAGE = 1.5  # seconds the store refuses writes (past a retry or two)
 
 
 def stored(db: Path, table_id: int) -> list[tuple[int, str]]:
@@ -75,7 +75,7 @@ async def test_a_full_disk_holds_the_hand_until_there_is_room(
         tg: FakeTelegram, tmp_path, caplog) -> None:  # noqa: F811
     caplog.set_level(logging.INFO)
     db = tmp_path / "db.sqlite3"
-    async with running_bot(make_config(tg, db, action_timeout=0.5, autoplay_delay=0.1)) as app:
+    async with running_bot(make_config(tg, db, action_timeout=0.5)) as app:
         svc = services(app)
         alice, group, table = await hand_with_tuoguan(tg, app)
         full = full_disk(svc.store._db)  # the bot's own connection (private: a test's fault)
@@ -92,7 +92,7 @@ async def test_a_file_locked_past_the_busy_timeout_holds_the_hand_until_it_is_fr
     monkeypatch.setattr(sqlite_store, "BUSY_TIMEOUT_MS", 500)  # the same, sooner
     caplog.set_level(logging.INFO)
     db = tmp_path / "db.sqlite3"
-    async with running_bot(make_config(tg, db, action_timeout=0.5, autoplay_delay=0.1)) as app:
+    async with running_bot(make_config(tg, db, action_timeout=0.5)) as app:
         alice, group, table = await hand_with_tuoguan(tg, app)
         other = sqlite3.connect(db, isolation_level=None)  # a backup, an sqlite3 shell
         other.execute("BEGIN EXCLUSIVE")
