@@ -161,10 +161,10 @@ class PostgresStore(Queries):
             db = await self._pool.acquire()
         try:
             tx = db.transaction()
-            with self.health.watch():
-                await tx.start()
-                await db.execute(_TIMEOUTS)
             try:
+                with self.health.watch():
+                    await tx.start()
+                    await db.execute(_TIMEOUTS)
                 yield PostgresWrites(PostgresConn(db, self.health))
                 with self.health.watch():
                     await tx.commit()
