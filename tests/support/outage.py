@@ -61,6 +61,8 @@ def check_said_once(caplog: pytest.LogCaptureFixture, outages: tuple[int, int] =
     lines = [r.getMessage().split(" (")[0] for r in caplog.records if r.name == "bot.store"]
     went, back = lines.count("the store is unavailable"), lines.count("the store is back")
     assert went == back and outages[0] <= back <= outages[1], lines
-    assert not [r for r in caplog.records if (r.exc_info or r.levelno >= logging.ERROR)
-                and not r.name.startswith("support.")  # the fake Bot API's are its own
-                and not (r.exc_info and r.exc_info[0] is asyncio.CancelledError)]  # stopping
+    errors = [f"{r.name}: {r.getMessage()}" for r in caplog.records
+              if (r.exc_info or r.levelno >= logging.ERROR)
+              and not r.name.startswith("support.")  # the fake Bot API's are its own
+              and not (r.exc_info and r.exc_info[0] is asyncio.CancelledError)]  # stopping
+    assert not errors
