@@ -574,6 +574,9 @@ ZH: dict[str, str] = {
                     " · 失误 {n} 处",
     "dispute_seat_flawless": "{name}:评分 {rating} · 没有失误",
     "dispute_seat_unrated": "{name}:没有需要选择的时刻",
+    # the store unreachable (an outage): nothing moved, and it heals by itself
+    "store_unavailable": "暂时无法保存,这一步没有算数;请稍候再按,牌桌会自动恢复。",
+    "command_unavailable": "暂时无法保存,这条命令没有生效;请稍候再发一次。",
     **EVENT_NAMES,
 }
 
@@ -1167,6 +1170,11 @@ EN: dict[str, str] = {
                     "(-{loss}) · {n} {n:plural:slip:slips}",
     "dispute_seat_flawless": "{name}: rating {rating} · no slip",
     "dispute_seat_unrated": "{name}: no decision to rate",
+    # the store unreachable (an outage): nothing moved, and it heals by itself
+    "store_unavailable": "Cannot save right now; that did not count. Please press again in a "
+                         "moment: the table resumes by itself.",
+    "command_unavailable": "Cannot save right now; the command did nothing. Please send it "
+                           "again in a moment.",
     **EVENT_NAMES,
 }
 

@@ -17,7 +17,7 @@ from telegram.error import TelegramError
 
 from bot.i18n import isolate, rule_set_name, t
 from bot.present.presenter import Presenter
-from bot.store import Store
+from bot.store import Store, StoreUnavailable
 from bot.table import Table, TableService
 from bot.table.notify import wants_players
 
@@ -57,6 +57,8 @@ class Notifier:
                     fresh = await tx.mark_notified(table.id, user_id)
                 if fresh:
                     await self._send(table, user_id, user.lang)
+        except StoreUnavailable as e:  # said once by the store (bot.store.health)
+            log.info("could not notify the subscribers of table %s: %s", table.id, e)
         except Exception:  # a note is a courtesy: never let it disturb the table
             log.exception("could not notify the subscribers of table %s", table.id)
 

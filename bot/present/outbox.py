@@ -25,6 +25,7 @@ from collections.abc import Awaitable, Callable, Hashable, Sequence
 from telegram.error import BadRequest, ChatMigrated, NetworkError, RetryAfter, TelegramError
 
 from bot.present.errors import retry_seconds
+from bot.store import StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -126,6 +127,9 @@ class Outbox:
                 except TelegramError as e:  # e.g. 403 from a user who blocked the bot
                     log.warning("outgoing job %r failed: %s", key, e)
                     made = 1  # it may have reached Telegram: count it
+                except StoreUnavailable as e:  # said once by the store (bot.store.health)
+                    log.info("outgoing job %r: %s", key, e)
+                    made = 1
                 except Exception:
                     log.exception("outgoing job %r failed", key)
                     made = 1

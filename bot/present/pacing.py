@@ -53,6 +53,11 @@ class Send(Enum):
     TIDY = "tidy"  # a ping deleted once answered
 
 
+# Seconds before a picture is looked at again that was due while its table was being changed:
+# memory then may hold a move not stored yet (bot.table.model.Table.changing), shown only once
+# its transaction has committed.
+CHANGING_WAIT = 0.2
+
 # The named policy: what people touch (an answer, a lobby, a settlement, a seat's new buttons)
 # goes first; the table picture, a seat's catch-up, pings and tidying may lag.
 TOUCHED_FIRST = frozenset({Send.ANSWER, Send.PROBE, Send.NEW_LOBBY, Send.LOBBY_EDIT,

@@ -19,7 +19,7 @@ from bot.present import birds, errors
 from bot.present.chats import Chats
 from bot.present.courier import Courier
 from bot.present.notes import Notes
-from bot.present.pacing import Send, goes_first
+from bot.present.pacing import CHANGING_WAIT, Send, goes_first
 from bot.present.screens.group import (
     draw_table,
     settlement_keyboard,
@@ -31,7 +31,7 @@ from bot.present.screens.match import summary_caption, summary_of
 from bot.present.screens.seat import SeatMarks, robots_of
 from bot.present.screens.words import last_action
 from bot.present.shown import Shown
-from bot.store import Store
+from bot.store import Store, StoreUnavailable
 from bot.table import HandRecord, Table, TableService, TableStatus
 from bot.table import birds as table_birds
 from bot.table.registry import SETTLEMENT_POSTING, STORE_RETRY
@@ -232,7 +232,12 @@ class GroupPanels:
 
     def _table_plan(self, table: Table, record: HandRecord,
                     lang: str) -> tuple[PublicView, str] | None:
-        """The group's table photo as it should be now, or None if it already is."""
+        """The group's table photo as it should be now, or None if it already is (or cannot be
+        told yet: then it is looked at again)."""
+        if table.changing:
+            self.chats.put_after(CHANGING_WAIT, table.chat_id, ("table", record.id),
+                                 lambda: self._table(table, record), Send.TABLE_PICTURE)
+            return None
         shown = self.shown.hand(record)
         plan = table_screen(table, record, shown.trustee, lang)
         return None if shown.table == plan else plan
@@ -299,8 +304,9 @@ class GroupPanels:
         try:
             await self.service.begin_settlement_post(record)
         except Exception as e:
-            log.warning("could not mark the settlement of hand %s as being posted (again in"
-                        " %g s): %s", record.id, STORE_RETRY, e)
+            if not isinstance(e, StoreUnavailable):  # that one the store says itself
+                log.warning("could not mark the settlement of hand %s as being posted (again"
+                            " in %g s): %s", record.id, STORE_RETRY, e)
             asyncio.get_running_loop().call_later(
                 STORE_RETRY, lambda: self.settlement_later(table, record))
             return None

@@ -21,7 +21,7 @@ from bot.i18n import t
 from bot.present import errors
 from bot.present.chats import Chats
 from bot.present.courier import Courier
-from bot.present.pacing import Send, goes_first, hand_wait, next_ping_after
+from bot.present.pacing import CHANGING_WAIT, Send, goes_first, hand_wait, next_ping_after
 from bot.present.screens.group import draw_table, table_screen
 from bot.present.screens.seat import (
     SeatMarks,
@@ -255,6 +255,9 @@ class SeatMessages:
               user_id: int) -> _HandPlan | None:
         """What the seat's hand message should show now, or None when nothing is to be sent
         now (unchanged, or held back: then a later sync is scheduled)."""
+        if table.changing:
+            self.sync_later(table, record, seat, user_id, delay=CHANGING_WAIT)
+            return None
         player = table.players[seat]
         lang = player.lang
         view = record.hand.private_view(seat)

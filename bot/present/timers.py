@@ -13,7 +13,8 @@ import logging
 
 from telegram.ext import CallbackContext, JobQueue
 
-from bot.table import Table, TableService
+from bot.table import Refusal, Table, TableService
+from bot.table.work import UNSTORED
 
 log = logging.getLogger(__name__)
 
@@ -41,4 +42,8 @@ class Timers:
 
     async def _fire(self, context: CallbackContext) -> None:  # type: ignore[type-arg]
         assert context.job is not None
-        await self.service.play_due(int(context.job.data))  # type: ignore[arg-type]
+        try:
+            await self.service.play_due(int(context.job.data))  # type: ignore[arg-type]
+        except Refusal as refusal:
+            if refusal.code not in UNSTORED:  # not stored: armed again to try once more
+                raise

@@ -9,11 +9,13 @@ Layout: :mod:`.rows` (what reads return), :mod:`.protocols` (what callers type a
 :mod:`.reads` and :mod:`.writes` (the SQL, once for every backend), :mod:`.schema` and
 ``migrations/`` (the schema, one ``.sql`` file per migration), the backends :mod:`.sqlite`
 (the default, one file) and :mod:`.postgres` (``DATABASE_URL``, shared by several bots),
-:mod:`.factory` (which backend a path or URL names) and :mod:`.copy` (``copy-store``).
+:mod:`.factory` (which backend a path or URL names), :mod:`.copy` (``copy-store``) and
+:mod:`.health` (what a backend raises when the store cannot take a call now, said once).
 """
 
 from bot.store.club_scores import ClubRow, Season, Span, Voided
 from bot.store.factory import open_store
+from bot.store.health import StoreBusy, StoreUnavailable
 from bot.store.opening import StoreUnusable
 from bot.store.protocols import Store, Tx
 from bot.store.rows import (
@@ -49,6 +51,8 @@ __all__ = [
     "SeatRow",
     "Span",
     "Store",
+    "StoreBusy",
+    "StoreUnavailable",
     "StoreUnusable",
     "TableRow",
     "Tx",

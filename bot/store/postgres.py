@@ -1,8 +1,13 @@
 """The PostgreSQL store: an asyncpg pool, shared by several bot processes.
 
-Reads take any connection of the pool; transactions run one at a time in this process (as on
-SQLite, so that the callers' units of work never interleave) on a connection of their own,
-while other processes' transactions run beside them. The schema version is the one row of
+Reads take any connection of the pool; each transaction runs on a connection of its own,
+beside the others of this process and of other processes: the callers serialise the changes
+of one table themselves (:mod:`bot.table.work`), and the rows and advisory locks keep the
+rest apart. A transaction waits ``LOCK_TIMEOUT`` for a lock and ``STATEMENT_TIMEOUT`` for a
+statement, so that a row another session holds delays only the change that needs it
+(:class:`bot.store.health.StoreBusy`); a server that is down, restarting or killed the
+connection raises :class:`bot.store.health.StoreUnavailable`, and the pool connects afresh
+on the next call. The schema version is the one row of
 ``schema_version``; migrations run under an advisory lock, so that two processes starting
 at once migrate once. :meth:`PostgresStore.claim` holds a bot's token for this process
 (:mod:`bot.store.guard`).
@@ -10,7 +15,7 @@ at once migrate once. :meth:`PostgresStore.claim` holds a bot's token for this p
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
 import re
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -21,6 +26,7 @@ import asyncpg
 from bot.store.club import ClubQueries
 from bot.store.conn import Row
 from bot.store.guard import Guard
+from bot.store.health import Health, StoreBusy, StoreUnavailable
 from bot.store.schema import migrations
 from bot.store.writes import Writes
 
@@ -31,6 +37,27 @@ from bot.store.writes import Writes
 MIGRATION_LOCK = 0x50485A  # "PHZ"
 
 _PARAM = re.compile(r"\?")
+
+LOCK_TIMEOUT = "2s"  # a transaction's wait for a row or advisory lock
+STATEMENT_TIMEOUT = "10s"  # a transaction's statement
+CONNECT_TIMEOUT = 5.0  # seconds to open a connection of the pool
+COMMAND_TIMEOUT = 30.0  # seconds the client waits for any answer (a vanished server)
+_TIMEOUTS = (f"SET LOCAL lock_timeout = '{LOCK_TIMEOUT}';"
+             f" SET LOCAL statement_timeout = '{STATEMENT_TIMEOUT}'")
+
+
+def unavailable(error: BaseException) -> type[StoreUnavailable] | None:
+    """:data:`bot.store.health.Classify` for asyncpg's errors."""
+    if isinstance(error, (asyncpg.LockNotAvailableError, asyncpg.QueryCanceledError,
+                          asyncpg.TransactionRollbackError)):  # timeouts, deadlocks
+        return StoreBusy
+    if isinstance(error, (OSError, TimeoutError, asyncpg.PostgresConnectionError,
+                          asyncpg.OperatorInterventionError, asyncpg.InsufficientResourcesError,
+                          asyncpg.ReadOnlySQLTransactionError)):  # down, killed, a standby
+        return StoreUnavailable
+    if isinstance(error, asyncpg.InterfaceError) and "closed" in str(error):
+        return StoreUnavailable
+    return None
 
 
 @cache
@@ -50,22 +77,27 @@ def dollar_params(sql: str) -> str:
 class PostgresConn:
     """:class:`bot.store.conn.Conn` over an asyncpg pool or connection."""
 
-    def __init__(self, db: asyncpg.Pool | asyncpg.Connection) -> None:
+    def __init__(self, db: asyncpg.Pool | asyncpg.Connection, health: Health) -> None:
         self._db = db
+        self._health = health
 
     async def one(self, sql: str, args: Sequence[object]) -> Row | None:
-        return await self._db.fetchrow(dollar_params(sql), *args)
+        with self._health.watch():
+            return await self._db.fetchrow(dollar_params(sql), *args)
 
     async def all(self, sql: str, args: Sequence[object]) -> list[Row]:
-        return list(await self._db.fetch(dollar_params(sql), *args))
+        with self._health.watch():
+            return list(await self._db.fetch(dollar_params(sql), *args))
 
     async def run(self, sql: str, args: Sequence[object]) -> int:
-        status = await self._db.execute(dollar_params(sql), *args)
+        with self._health.watch():
+            status = await self._db.execute(dollar_params(sql), *args)
         count = status.rpartition(" ")[2]  # "UPDATE 3", "INSERT 0 1"
         return int(count) if count.isdigit() else 0
 
     async def insert(self, sql: str, args: Sequence[object]) -> int:
-        return int(await self._db.fetchval(dollar_params(sql) + " RETURNING id", *args))
+        with self._health.watch():
+            return int(await self._db.fetchval(dollar_params(sql) + " RETURNING id", *args))
 
 
 class PostgresWrites(Writes):
@@ -101,15 +133,16 @@ class PostgresStore(ClubQueries):
     """The store in one PostgreSQL database."""
 
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
-        super().__init__(PostgresConn(pool))
+        self.health = Health(unavailable)
+        super().__init__(PostgresConn(pool, self.health))
         self._pool = pool
         self._url = url
-        self._lock = asyncio.Lock()
         self._claims: list[Guard] = []
 
     @classmethod
     async def open(cls, url: str) -> PostgresStore:
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=8)
+        pool = await asyncpg.create_pool(url, min_size=0, max_size=8, timeout=CONNECT_TIMEOUT,
+                                         command_timeout=COMMAND_TIMEOUT)
         try:
             async with pool.acquire() as db:
                 await migrate(db)
@@ -126,8 +159,27 @@ class PostgresStore(ClubQueries):
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Writes]:
-        async with self._lock, self._pool.acquire() as db, db.transaction():
-            yield PostgresWrites(PostgresConn(db))
+        with self.health.watch():
+            db = await self._pool.acquire()
+        try:
+            tx = db.transaction()
+            try:
+                with self.health.watch():
+                    await tx.start()
+                    await db.execute(_TIMEOUTS)
+                yield PostgresWrites(PostgresConn(db, self.health))
+                with self.health.watch():
+                    await tx.commit()
+                self.health.back()
+            except BaseException:
+                try:
+                    await tx.rollback()
+                except Exception:  # lost, or in an unknown state: never back into the pool
+                    db.terminate()
+                raise
+        finally:
+            with contextlib.suppress(Exception):  # a broken connection is dropped, not kept
+                await self._pool.release(db)
 
     async def schema_version(self) -> int:
         row = await self._one("SELECT version FROM schema_version")
@@ -170,7 +222,7 @@ class PostgresStore(ClubQueries):
                    rows: Iterable[Sequence[object]]) -> None:
         """Insert rows as they are (ids included) with COPY, then move the table's id
         sequence past them."""
-        async with self._lock, self._pool.acquire() as db, db.transaction():
+        async with self._pool.acquire() as db, db.transaction():
             await db.copy_records_to_table(table, records=rows, columns=list(columns))
             if "id" in columns:
                 await db.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"

@@ -14,6 +14,7 @@ from typing import Protocol
 
 from bot.store.challenges import ChallengeStore, ChallengeTx
 from bot.store.club_scores import ClubRow, Season, Span, Voided
+from bot.store.health import Health
 from bot.store.rows import (
     QQ_ID,
     BirdRow,
@@ -100,8 +101,8 @@ class Tx(ChallengeTx, Protocol):
                           seed: int, dealer: int) -> int:
         ...
 
-    async def append_action(self, hand_id: int, seq: int, seat: int, action: str,
-                            auto: bool = False) -> None:
+    async def append_action(self, hand_id: int, seat: int, action: str,
+                            auto: bool = False) -> int:
         ...
 
     async def finish_hand(self, hand_id: int, chat_id: int, users: Sequence[int],
@@ -150,6 +151,8 @@ class Tx(ChallengeTx, Protocol):
 
 class Store(ChallengeStore, Protocol):
     """The store of record: every read, and the transactions that write."""
+
+    health: Health  # whether its last call reached it (:mod:`bot.store.health`)
 
     @classmethod
     async def open(cls, where: Path | str) -> Store:

@@ -1,12 +1,18 @@
 """The SQLite store: one aiosqlite connection (WAL, autocommit outside transactions).
 
 One lock serialises the transactions because the single connection is shared by every
-coroutine; reads run on it between them. The schema version is SQLite's ``user_version``.
+coroutine (and SQLite has one writer at a time anyway); reads run on it between them. A
+file locked by another process is waited for ``BUSY_TIMEOUT_MS``; then, as on a full disk or
+an I/O error, the call raises :class:`bot.store.health.StoreUnavailable`, and a transaction
+whose COMMIT failed is rolled back if SQLite left it open, so that the connection takes the
+next one. The schema version is SQLite's ``user_version``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -15,32 +21,51 @@ import aiosqlite
 
 from bot.store.club import ClubQueries
 from bot.store.conn import Row
+from bot.store.health import Health, StoreUnavailable
 from bot.store.schema import migrations
 from bot.store.writes import Writes
+
+BUSY_TIMEOUT_MS = 5000  # how long a call waits for a file another process holds locked
+# SQLite's primary result codes that mean "not now" rather than "never": busy or locked by
+# another connection, read-only, out of memory, I/O error, disk full, cannot open the file
+_UNAVAILABLE = frozenset({5, 6, 7, 8, 10, 13, 14})
+
+
+def unavailable(error: BaseException) -> type[StoreUnavailable] | None:
+    """:data:`bot.store.health.Classify` for sqlite3's errors."""
+    if isinstance(error, sqlite3.OperationalError) \
+            and getattr(error, "sqlite_errorcode", 0) & 0xFF in _UNAVAILABLE:
+        return StoreUnavailable
+    return None
 
 
 class SqliteConn:
     """:class:`bot.store.conn.Conn` over an aiosqlite connection."""
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
+    def __init__(self, db: aiosqlite.Connection, health: Health) -> None:
         self._db = db
+        self._health = health
 
     async def one(self, sql: str, args: Sequence[object]) -> Row | None:
-        async with self._db.execute(sql, args) as cur:
-            return await cur.fetchone()
+        with self._health.watch():
+            async with self._db.execute(sql, args) as cur:
+                return await cur.fetchone()
 
     async def all(self, sql: str, args: Sequence[object]) -> list[Row]:
-        async with self._db.execute(sql, args) as cur:
-            return list(await cur.fetchall())
+        with self._health.watch():
+            async with self._db.execute(sql, args) as cur:
+                return list(await cur.fetchall())
 
     async def run(self, sql: str, args: Sequence[object]) -> int:
-        async with self._db.execute(sql, args) as cur:
-            return cur.rowcount
+        with self._health.watch():
+            async with self._db.execute(sql, args) as cur:
+                return cur.rowcount
 
     async def insert(self, sql: str, args: Sequence[object]) -> int:
-        async with self._db.execute(sql, args) as cur:
-            assert cur.lastrowid is not None
-            return cur.lastrowid
+        with self._health.watch():
+            async with self._db.execute(sql, args) as cur:
+                assert cur.lastrowid is not None
+                return cur.lastrowid
 
 
 async def migrate(db: aiosqlite.Connection) -> int:
@@ -62,7 +87,8 @@ class SqliteStore(ClubQueries):
     """The store in one SQLite file."""
 
     def __init__(self, db: aiosqlite.Connection) -> None:
-        super().__init__(SqliteConn(db))
+        self.health = Health(unavailable)
+        super().__init__(SqliteConn(db, self.health))
         self._db = db
         self._lock = asyncio.Lock()
 
@@ -73,7 +99,7 @@ class SqliteStore(ClubQueries):
             db.row_factory = aiosqlite.Row
             await db.execute("PRAGMA journal_mode = WAL")
             await db.execute("PRAGMA foreign_keys = ON")
-            await db.execute("PRAGMA busy_timeout = 5000")
+            await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             await migrate(db)
         except BaseException:
             await db.close()
@@ -86,13 +112,21 @@ class SqliteStore(ClubQueries):
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Writes]:
         async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
+            await self._conn.run("BEGIN IMMEDIATE", ())
             try:
                 yield Writes(self._conn)
+                await self._conn.run("COMMIT", ())
+                self.health.back()
             except BaseException:
-                await self._db.execute("ROLLBACK")
+                await self._rollback()
                 raise
-            await self._db.execute("COMMIT")
+
+    async def _rollback(self) -> None:
+        """Roll back what SQLite left open: a failed COMMIT may have rolled back already
+        (a full disk) or not (busy)."""
+        if self._db.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                await self._db.execute("ROLLBACK")
 
     async def schema_version(self) -> int:
         row = await self._one("PRAGMA user_version")

@@ -198,11 +198,19 @@ class Writes(ChallengeWrites, ClubWrites):
             " VALUES (?, (SELECT chat_id FROM tables WHERE id = ?), ?, ?, ?, ?, ?, 'running')",
             table_id, table_id, no, table_no, rule_set, str(seed), dealer)
 
-    async def append_action(self, hand_id: int, seq: int, seat: int, action: str,
-                            auto: bool = False) -> None:
+    async def append_action(self, hand_id: int, seat: int, action: str,
+                            auto: bool = False) -> int:
+        """Append a move to the hand's log under the next sequence number the store holds
+        (so the log has no hole whatever the caller believes); returns that number."""
+        row = await self._conn.one(
+            "SELECT COALESCE(MAX(seq), -1) + 1 AS seq FROM actions WHERE hand_id = ?",
+            (hand_id,))
+        assert row is not None
+        seq = int(row["seq"])
         await self.exec(
             "INSERT INTO actions (hand_id, seq, seat, action, auto) VALUES (?, ?, ?, ?, ?)",
             hand_id, seq, seat, action, int(auto))
+        return seq
 
     async def finish_hand(self, hand_id: int, chat_id: int, users: Sequence[int],
                           points: Sequence[int], winner: int | None,

@@ -52,7 +52,10 @@ def start_delay(table: Table, pace: Pace) -> float:
 def due_at(table: Table, pace: Pace) -> float | None:
     """Clock time at which some awaited seat is to be played for, or, between hands, at which
     those who did not press 再来一局 are unseated, or a full lobby deals; None if nothing is
-    due."""
+    due. A table whose last change was not stored is due when it is to be tried again
+    (:mod:`bot.table.work`)."""
+    if table.unsynced and table.retry_at is not None:
+        return table.retry_at
     if table.status == TableStatus.BETWEEN and table.between_since is not None:
         return table.between_since + pace.ready_timeout
     if table.status == TableStatus.LOBBY and table.full_since is not None:

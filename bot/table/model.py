@@ -170,7 +170,18 @@ class Table:
     # clock time the lobby filled up (its hand starts ``full_start_delay`` later); memory
     # only, so after a restart a full lobby counts down again from load time
     full_since: float | None = None
+    # a change of it was not stored (memory only): ``unsynced`` until memory is read from
+    # the store again (its commit may have been lost with its answer), and the clock comes
+    # back at ``retry_at`` to try again (:mod:`bot.table.work`)
+    unsynced: bool = False
+    retry_at: float | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+
+    @property
+    def changing(self) -> bool:
+        """A change is under way (:mod:`bot.table.work`): memory may hold what is not stored
+        yet, so nothing of the table is shown until the change is told."""
+        return self.lock.locked()
 
     @property
     def hand(self) -> Hand | None:

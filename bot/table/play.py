@@ -120,7 +120,8 @@ async def apply(tx: Tx, table: Table, seat: int, action: str, *, auto: bool, now
         raise Refusal("stale") from None
     version = table.version + 1
     tuoguan = auto and not table.players[seat].robot  # a computer player is not in 托管
-    await tx.append_action(record.id, len(hand.log) - 1, seat, action, auto)
+    if await tx.append_action(record.id, seat, action, auto) != len(hand.log) - 1:
+        raise Refusal("stale")  # memory is not what the store holds: read again, retried
     if tuoguan and not table.players[seat].autoplay:
         await tx.update_seat(table.id, seat, autoplay=1)
     cols: dict[str, object] = {}

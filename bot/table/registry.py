@@ -9,8 +9,9 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
+from typing import cast
 
-from bot.store import HandRow, Store, TableRow
+from bot.store import HandRow, Store, StoreUnavailable, TableRow, Tx
 from bot.table import lobby, play
 from bot.table.model import HandRecord, Match, Place, Player, Refusal, Table, TableStatus
 from engine.rules import get_rule_set
@@ -39,6 +40,7 @@ class Registry:
         # message ids shown but not yet stored (the store failed): by table id, by hand id
         self._unsaved_tables: dict[int, dict[str, int | None]] = {}
         self._unsaved_hands: dict[int, dict[str, int | None]] = {}
+        self._unsaved_seats: dict[tuple[int, int, int], dict[str, int | None]] = {}
         self._retry: asyncio.TimerHandle | None = None
         self._retrying: asyncio.Task[None] | None = None
         self._writing = asyncio.Lock()  # in the order remembered
@@ -151,8 +153,11 @@ class Registry:
             setattr(table, name, value)
         table.match = await self._running_match(table.id)
         for s in await self.store.seats(row.id):
-            table.players[s.seat] = Player(s.user_id, *await self.name_lang(s.user_id),
-                                           s.ready, s.autoplay, s.hand_msg_id, s.ping_msg_id)
+            player = Player(s.user_id, *await self.name_lang(s.user_id), s.ready, s.autoplay,
+                            s.hand_msg_id, s.ping_msg_id)
+            for name, value in self._unsaved_seats.get((row.id, s.seat, s.user_id), {}).items():
+                setattr(player, name, value)
+            table.players[s.seat] = player
         hand_row = await self.store.last_hand(row.id)
         if hand_row is not None:
             table.current = await self.record(table, hand_row)
@@ -259,16 +264,16 @@ class Registry:
     async def _flush(self) -> None:
         """Write every id not yet stored; what the store refuses waits for the next try."""
         async with self._writing:
-            for pending, update in ((self._unsaved_tables, "update_table"),
-                                    (self._unsaved_hands, "update_hand")):
+            for pending, what in ((self._unsaved_tables, "table"), (self._unsaved_hands, "hand"),
+                                  (self._unsaved_seats, "seat")):
                 for key, ids in [(k, dict(v)) for k, v in pending.items()]:
                     try:
                         async with self.store.transaction() as tx:
-                            await getattr(tx, update)(key, **ids)
+                            await _write_ids(tx, what, key, ids)
                     except Exception as e:  # the store is down: shown all the same
-                        log.warning("could not store the message ids %s of %s %s (again in %g"
-                                    " s): %s", ids, update.removeprefix("update_"), key,
-                                    STORE_RETRY, e)
+                        if not isinstance(e, StoreUnavailable):  # that one it says itself
+                            log.warning("could not store the message ids %s of %s %s (again"
+                                        " in %g s): %s", ids, what, key, STORE_RETRY, e)
                         self._retry_later()
                         return
                     if pending.get(key) == ids:  # nothing newer meanwhile
@@ -296,12 +301,21 @@ class Registry:
         player = table.players.get(seat)
         if player is None or player.user_id != user_id:
             return
-        async with self.store.transaction() as tx:
-            await tx.update_seat(table.id, seat, of_user=user_id, **ids)
         for name, value in ids.items():
             setattr(player, name, value)
+        self._unsaved_seats.setdefault((table.id, seat, user_id), {}).update(ids)
+        await self._flush()
 
     async def remember_match(self, match_id: int, summary_msg_id: int) -> None:
         """The match's 总结算 was posted: never again."""
         async with self.store.transaction() as tx:
             await tx.update_match(match_id, summary_msg_id=summary_msg_id)
+
+
+async def _write_ids(tx: Tx, what: str, key: object, ids: dict[str, int | None]) -> None:
+    """Store message ids of a table, a hand (by id) or a seat (table, seat, user)."""
+    if what == "seat":
+        table_id, seat, user_id = cast(tuple[int, int, int], key)
+        await tx.update_seat(table_id, seat, of_user=user_id, **ids)
+    else:
+        await getattr(tx, f"update_{what}")(key, **ids)

@@ -109,7 +109,8 @@ class TableService:
     async def play_due(self, table_id: int) -> None:
         """Timer: play every seat whose time is up (托管 from now on for a timed-out seat) and
         every computer player whose pause is over; between hands unseat those who did not
-        press 再来一局 in time; deal at a lobby full for long enough."""
+        press 再来一局 in time; deal at a lobby full for long enough. A change the store did not
+        take is refused (``bot.table.work.UNSTORED``) with the clock armed to try again."""
         while self.registry.find(table_id) is not None:
             async with self.work.change(table_id) as (table, tx):
                 now = self.clock()

@@ -11,9 +11,15 @@ between the commit and the telling, so whatever the caller does with the table a
 from being shown and timed.
 
 A block that raises rolls back. A refusal before any write leaves the table as it was; any
-other end of a block that wrote (or a failed commit) reloads the table from the store, so
-memory is what the store holds, and tells the observer (every seat sees its decision again,
-with live buttons); a failure that is not a refusal is answered ``store_failed``.
+other end of a block that wrote (or a failed commit) puts the table back as it was before
+the change (:mod:`bot.table.snapshot`, without the store), so memory and every screen hold
+only what was stored, and tells the observer (every seat sees its decision again, with live
+buttons). A store that could not take the change (down, restarting, a killed connection, a
+full disk, a row locked past the lock timeout: :mod:`bot.store.health`) is answered
+``store_unavailable``, any other failure ``store_failed``; either way the table is read from
+the store again before its next change (a commit whose answer was lost may have been stored
+after all), and the clock comes back in ``RETRY_DELAY`` seconds to try again
+(:func:`bot.table.clock.due_at`), so a table heals by itself once the store is back.
 """
 
 from __future__ import annotations
@@ -24,12 +30,16 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from types import TracebackType
 from typing import cast
 
-from bot.store import Store, Tx
+from bot.store import Store, StoreBusy, StoreUnavailable, Tx
 from bot.table import play
 from bot.table.model import Observer, Refusal, Table, TableStatus
 from bot.table.registry import Registry
+from bot.table.snapshot import Snapshot
 
 log = logging.getLogger(__name__)
+
+RETRY_DELAY = 1.0  # seconds before the clock tries again a change the store did not take
+UNSTORED = frozenset({"store_unavailable", "store_failed"})  # refusals of unstored changes
 
 
 class _LazyTx:
@@ -68,36 +78,37 @@ class Tables:
         self.store = store
         self.observer = observer
         self.clock = clock
+        self._blocked: set[int] = set()  # tables whose change waits for another's lock
 
     @contextlib.asynccontextmanager
     async def change(self, table_id: int) -> AsyncIterator[tuple[Table, Tx]]:
         """Change one table (``unknown_table`` if it is not open); see the module's doc."""
         table = self.registry.get(table_id)
-        failure: Refusal | None = None
         async with table.lock:
             before = _news_mark(table)
-            tx = _LazyTx(self.store)
-            try:
-                yield table, cast(Tx, tx)
-            except Refusal as refusal:
-                if not tx.begun:
-                    raise
-                await self._undo(tx, table, refusal)
-                failure = refusal
-            except Exception as error:
-                log.exception("a change of table %s failed; reloading it", table.id)
-                await self._undo(tx, table, error)
-                failure = _store_failed(error)
-            except BaseException as error:  # cancelled: the process is going down
-                await tx.rollback(error)
-                raise
-            else:
+            failure = await self._resync(table) if table.unsynced else None
+            if failure is None:
+                saved = Snapshot(table)
+                tx = _LazyTx(self.store)
                 try:
+                    yield table, cast(Tx, tx)
                     await tx.commit()
+                except Refusal as refusal:
+                    if not tx.begun:
+                        raise
+                    failure = await self._undo(tx, table, saved, refusal)
+                except StoreUnavailable as error:
+                    failure = await self._undo(tx, table, saved, error)
                 except Exception as error:
-                    log.exception("could not commit a change of table %s", table.id)
-                    await self._undo(None, table, error)
-                    failure = _store_failed(error)
+                    log.exception("a change of table %s failed; reloading it", table.id)
+                    failure = await self._undo(tx, table, saved, error)
+                except BaseException as error:  # cancelled: the process is going down
+                    await tx.rollback(error)
+                    saved.restore(table)
+                    raise
+                else:
+                    if tx.begun:
+                        self._stored(table)
         self._tell(table, before)
         if failure is not None:
             raise failure
@@ -111,14 +122,54 @@ class Tables:
         self._tell(table, (None, False))
         return table
 
-    async def _undo(self, tx: _LazyTx | None, table: Table, error: BaseException) -> None:
-        """Roll the change back (``tx`` None: its commit failed) and reload the table."""
-        try:
-            if tx is not None:
-                await tx.rollback(error)
+    async def _undo(self, tx: _LazyTx, table: Table, saved: Snapshot,
+                    error: Exception) -> Refusal:
+        """Roll the change back and put the table back as it was; what to answer."""
+        with contextlib.suppress(StoreUnavailable):  # a lost connection has nothing to undo
+            await tx.rollback(error)
+        saved.restore(table)
+        if isinstance(error, StoreUnavailable):
+            self._hold(table, error)
+            return _refusal("store_unavailable", error)
+        try:  # a bug or a broken constraint: memory may be what the store holds no longer
             await self.registry.reload(table)
-        except Exception:  # the store is down: the next change tries again
+        except StoreUnavailable as reload_error:
+            self._hold(table, reload_error)
+        except Exception:
             log.exception("could not reload table %s", table.id)
+            self._hold(table, None)
+        return error if isinstance(error, Refusal) else _refusal("store_failed", error)
+
+    def _hold(self, table: Table, error: StoreUnavailable | None) -> None:
+        """The change was not stored (or its commit's answer was lost): memory is read
+        again before the table's next change, which the clock tries in ``RETRY_DELAY``. A
+        table blocked by a lock another session holds says so once."""
+        table.unsynced = True
+        table.retry_at = self.clock() + RETRY_DELAY
+        if isinstance(error, StoreBusy) and table.id not in self._blocked:
+            self._blocked.add(table.id)
+            log.warning("table %s waits for a lock another session holds (%s); tried again"
+                        " every %g s", table.id, error, RETRY_DELAY)
+
+    def _stored(self, table: Table) -> None:
+        table.retry_at = None
+        if table.id in self._blocked:
+            self._blocked.discard(table.id)
+            log.info("table %s is no longer blocked", table.id)
+
+    async def _resync(self, table: Table) -> Refusal | None:
+        """Read an unsynced table from the store before it changes again; the refusal to
+        answer with when the store cannot be read (the clock tries again)."""
+        try:
+            await self.registry.reload(table)
+        except Exception as error:
+            if not isinstance(error, StoreUnavailable):
+                log.exception("could not reload table %s", table.id)
+            table.retry_at = self.clock() + RETRY_DELAY
+            key = "store_unavailable" if isinstance(error, StoreUnavailable) else "store_failed"
+            return _refusal(key, error)
+        table.unsynced, table.retry_at = False, None
+        return Refusal("unknown_table") if table.status == TableStatus.CLOSED else None
 
     def _tell(self, table: Table, before: tuple[int | None, bool]) -> None:
         """Tell the observer what became of the table, the change's news first: who was
@@ -155,7 +206,7 @@ def _news_mark(table: Table) -> tuple[int | None, bool]:
     return (current.id, current.hand.is_terminal()) if current is not None else (None, False)
 
 
-def _store_failed(error: Exception) -> Refusal:
-    refusal = Refusal("store_failed")
+def _refusal(key: str, error: Exception) -> Refusal:
+    refusal = Refusal(key)
     refusal.__cause__ = error
     return refusal

@@ -15,6 +15,7 @@ from telegram.error import TelegramError
 
 from bot import callbacks as cb
 from bot.i18n import t
+from bot.store import StoreUnavailable
 from bot.table import Refusal
 from bot.telegram import (
     challenge,
@@ -54,6 +55,10 @@ async def button(env: Env, update: Update, context: Context) -> None:
         reply = await route.handler(Pressed(env, query, press, user, lang, context))
     except Refusal as r:
         await query.answer(refusal_text(r, lang), show_alert=False)
+        return
+    except StoreUnavailable:  # said once by the store (bot.store.health), not per press
+        with contextlib.suppress(TelegramError):
+            await query.answer(t(lang, "store_unavailable"))
         return
     except Exception:
         log.exception("the press %r of user %s failed", query.data, user.id)

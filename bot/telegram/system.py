@@ -9,6 +9,7 @@ from telegram.error import NetworkError
 from telegram.ext import ApplicationHandlerStop
 
 from bot.i18n import t
+from bot.store import StoreUnavailable
 from bot.telegram.env import Context, Env
 from bot.telegram.reach import polling_failed
 
@@ -46,11 +47,14 @@ async def error(env: Env, update: object, context: Context) -> None:
     if update is None and isinstance(context.error, NetworkError):  # getUpdates: PTB retries
         polling_failed(context.error)
         return
-    log.error("unhandled error while handling an update", exc_info=context.error)
+    unavailable = isinstance(context.error, StoreUnavailable)
+    if not unavailable:  # that one the store says once (bot.store.health), not per update
+        log.error("unhandled error while handling an update", exc_info=context.error)
     if not isinstance(update, Update) or update.message is None:
         return
     msg = update.message
     thread_id = msg.message_thread_id if msg.is_topic_message else None
-    env.presenter.note(msg.chat.id, lambda lang: t(lang, "command_failed"),
+    key = "command_unavailable" if unavailable else "command_failed"
+    env.presenter.note(msg.chat.id, lambda lang: t(lang, key),
                        lang=env.lang(update.effective_user) if msg.chat.type == "private"
                        else None, thread_id=thread_id)

@@ -24,11 +24,11 @@ def fail_next_action_write(monkeypatch) -> list[int]:
     failures: list[int] = []
     real = Tx.append_action
 
-    async def flaky(self: Tx, *args: object) -> None:
+    async def flaky(self: Tx, *args: object) -> int:
         if not failures:
             failures.append(1)
             raise sqlite3.OperationalError("database or disk is full")
-        await real(self, *args)  # type: ignore[arg-type]
+        return await real(self, *args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(Tx, "append_action", flaky)
     return failures
@@ -101,7 +101,7 @@ async def test_a_press_while_the_database_is_locked_is_answered_and_counts_when_
         await tg.settle()  # its id stored
         with locked(db):
             answer = await tg.press_button(lobby, bob, "加入", timeout=30)
-        assert answer.text == t("en", "press_failed")
+        assert answer.text == t("en", "store_unavailable")
         assert "Bob" not in (tg.message(group, lobby.message_id).text or "")
         # the database is back: the same press counts
         assert (await tg.press_button(lobby, bob, "加入")).text == t("en", "ok")
@@ -118,6 +118,6 @@ async def test_a_command_while_the_database_is_locked_is_answered(
         with locked(db):
             sent = await tg.send_text(group, alice, "/new")
             reply = await tg.wait_reply(sent, timeout=30)
-        assert reply.text == t("zh", "command_failed")
+        assert reply.text == t("zh", "command_unavailable")
         lobby = await tg.wait_reply(await tg.send_text(group, alice, "/new"))
         assert "Alice" in lobby.text

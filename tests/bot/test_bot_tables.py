@@ -119,6 +119,6 @@ async def test_a_table_that_cannot_be_replayed_does_not_stop_the_others(world) -
     await service.store.upsert_user(99, "D", None, "zh")
     fine = await service.open(-200, Person(99, "D", "zh"))
     async with service.store.transaction() as tx:
-        await tx.append_action(broken.current.id, 0, 0, "bogus")
+        await tx.append_action(broken.current.id, 0, "bogus")
     fresh = TableService(service.store, observer, action_timeout=60, autoplay_delay=1.5)
     assert [t.id for t in await fresh.load()] == [fine.id]

@@ -4,13 +4,15 @@ as the store holds it."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 
 import pytest
 from support.service import PEOPLE, Clock, Observer, mover, seated
 
-from bot.store import Store
+from bot.store import Store, StoreUnavailable
 from bot.table import Refusal, Table, TableService, TableStatus, play
+from bot.table.work import RETRY_DELAY
 
 
 class Armed(Observer):
@@ -85,3 +87,45 @@ async def test_a_refusal_before_any_write_changes_and_tells_nothing(world) -> No
     with pytest.raises(Refusal, match="in_play"):
         await service.again(table.id, PEOPLE[1].user_id)
     assert observer.changes == changes and table.version == version
+
+
+async def test_a_change_the_store_cannot_take_shows_nothing_and_is_tried_again(
+        world, monkeypatch) -> None:
+    """The commit fails and the store cannot even be read (down): the table is put back as
+    it was without it (the observer's write-ahead check holds at every telling), the same
+    keyboard stays live, and the clock comes back; once the store is back the table is read
+    again and plays on, its log numbered by the store."""
+    service, observer, store = world
+    table = await seated(service)
+    seat = mover(table)
+    decision, log, version = table.decisions[seat], list(table.current.hand.log), table.version
+    real = store.transaction
+
+    @contextlib.asynccontextmanager
+    async def lost_commit():  # type: ignore[no-untyped-def]
+        async with real() as tx:
+            yield tx
+            raise StoreUnavailable("connection lost at COMMIT")
+
+    async def unreadable(_: Table) -> None:
+        raise StoreUnavailable("connection refused")
+    monkeypatch.setattr(store, "transaction", lost_commit)
+    monkeypatch.setattr(service.registry, "reload", unreadable)
+    with pytest.raises(Refusal, match="store_unavailable"):
+        await service.act(table.id, PEOPLE[seat].user_id, decision.version, 0)
+    assert table.current.hand.log == log and table.version == version
+    assert table.decisions[seat] is decision
+    assert observer.armed[-1] == (version, service.clock() + RETRY_DELAY)
+    service.clock.now += RETRY_DELAY  # the clock's try, the store still down
+    with pytest.raises(Refusal, match="store_unavailable"):
+        await service.play_due(table.id)
+    assert table.current.hand.log == log and observer.armed[-1][1] > service.clock()
+
+    monkeypatch.undo()  # the store is back
+    service.clock.now += RETRY_DELAY
+    await service.play_due(table.id)
+    assert not table.unsynced and service.due_at(table) == table.decisions[seat].since + 60
+    answer = await service.act(table.id, PEOPLE[seat].user_id, table.decisions[seat].version, 0)
+    assert answer.key in ("played", "claim_pending")
+    assert table.current.hand.log == [*log, (seat, decision.legal[0])] \
+        == list((await store.last_hand(table.id)).log)

@@ -56,21 +56,23 @@ async def _hand_in_store(store: Store) -> tuple[int, int]:
 async def test_action_log_is_append_only(store: Store) -> None:
     _, hand_id = await _hand_in_store(store)
     async with store.transaction() as tx:
-        await tx.append_action(hand_id, 0, 2, "pass")
+        assert await tx.append_action(hand_id, 2, "pass") == 0
+        assert await tx.append_action(hand_id, 0, "pass") == 1  # numbered by the store
     for sql in ("UPDATE actions SET action = 'hu'", "DELETE FROM actions"):
         with pytest.raises(INTEGRITY_ERRORS, match="append-only"):
             async with store.transaction() as tx:
                 await tx.exec(sql)
     with pytest.raises(INTEGRITY_ERRORS):  # a sequence number is written once
         async with store.transaction() as tx:
-            await tx.append_action(hand_id, 0, 1, "hu")
+            await tx.exec("INSERT INTO actions (hand_id, seq, seat, action)"
+                          " VALUES (?, 0, 1, 'hu')", hand_id)
 
 
 async def test_a_failed_transaction_leaves_nothing(store: Store) -> None:
     _, hand_id = await _hand_in_store(store)
     with pytest.raises(ZeroDivisionError):
         async with store.transaction() as tx:
-            await tx.append_action(hand_id, 0, 2, "pass")
+            await tx.append_action(hand_id, 2, "pass")
             _ = 1 / 0
     row = await store.last_hand(1)
     assert row is not None and row.log == ()
@@ -92,7 +94,7 @@ async def test_replay_round_trip(store: Store, seed: int) -> None:
         action = rng.choice(hand.legal_actions(seat))
         hand.apply(seat, action)
         async with store.transaction() as tx:
-            await tx.append_action(hand_id, steps, seat, action)
+            assert await tx.append_action(hand_id, seat, action) == steps
         steps += 1
     row = await store.last_hand(table_id)
     assert row is not None and row.seed == hand_seed and row.dealer == dealer

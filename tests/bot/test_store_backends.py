@@ -54,8 +54,8 @@ async def _fill(store: Store, hands: int = 3) -> tuple[int, list[int]]:
                                            2**64 - n, hand.dealer)
             await tx.update_hand(hand_id, match_id=match_id, group_msg_id=1000 + n)
             await tx.deal_birds(table_id, hand_id, (1, 2, 3), allowed=True)
-            for seq, (seat, action) in enumerate(hand.log):
-                await tx.append_action(hand_id, seq, seat, action, auto=seat == 2)
+            for seat, action in hand.log:
+                await tx.append_action(hand_id, seat, action, auto=seat == 2)
             await tx.finish_hand(hand_id, GROUP, (1, 2, 3), hand.outcome.points,
                                  hand.outcome.winner)
             for user in await tx.bird_users(hand_id):

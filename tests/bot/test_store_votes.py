@@ -52,8 +52,8 @@ async def hand(store: Store, no: int, moves: list[tuple[int, bool]], users=(1, 2
     """A finished hand of table 1: ``moves`` (seat, auto) in order."""
     async with store.transaction() as tx:
         hand_id = await tx.create_hand(1, no, no, "qq", 5, 0)
-        for seq, (seat, auto) in enumerate(moves):
-            await tx.append_action(hand_id, seq, seat, "pass", auto)
+        for seat, auto in moves:
+            await tx.append_action(hand_id, seat, "pass", auto)
         await tx.finish_hand(hand_id, -100, users, (0, 0, 0), None)
 
 

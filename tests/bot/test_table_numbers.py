@@ -83,8 +83,8 @@ async def test_the_store_numbers_tables_per_group_on_every_backend(store: Store)
     assert hand.outcome is not None
     async with store.transaction() as tx:
         hand_id = await tx.create_hand(fourth, 1, 1, "qq", 5, 0)
-        for seq, (seat, action) in enumerate(hand.log):
-            await tx.append_action(hand_id, seq, seat, action)
+        for seat, action in hand.log:
+            await tx.append_action(hand_id, seat, action)
         await tx.finish_hand(hand_id, FORUM, (1, 1, 1), hand.outcome.points, hand.outcome.winner)
     [played] = await store.finished_hands(FORUM, 5)
     assert (played.table_id, played.table_number) == (fourth, 3)

@@ -4,8 +4,10 @@ server started from the installed binaries (``/usr/lib/postgresql/*/bin``) for t
 The server refuses to run as root, so under root it runs as the ``postgres`` system user (or
 ``nobody``) through ``runuser``, in a temporary directory that user owns, on a free localhost
 port with fsync off; it is stopped when the session ends. Each test gets a schema of its own
-(``fresh_postgres_url``). Without PostgreSQL the tests that need it are skipped with one line
-saying so, unless ``REQUIRE_POSTGRES=1`` (CI) turns that skip into a failure.
+(``fresh_postgres_url``); a test that stops and starts its server (an outage) gets one of
+its own (``own_postgres``, a :class:`Server`). Without PostgreSQL the tests that need it are
+skipped with one line saying so, unless ``REQUIRE_POSTGRES=1`` (CI) turns that skip into a
+failure.
 """
 
 from __future__ import annotations
@@ -64,40 +66,79 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.write_line(_skipped[0])
 
 
-@pytest.fixture(scope="session")
-def postgres_server() -> Iterator[str]:
-    """The URL of a PostgreSQL server (its ``postgres`` database) for this session."""
-    if url := os.environ.get("TEST_DATABASE_URL"):
-        yield url
-        return
+class Server:
+    """A throwaway PostgreSQL server of the installed binaries, run unprivileged in a
+    temporary directory on a free localhost port with fsync off; :meth:`stop` it and
+    :meth:`start` it again to play an outage (its data stays), :meth:`remove` it at the end."""
+
+    def __init__(self, bindir: Path) -> None:
+        self._bindir = bindir
+        self._prefix, user = _as_user()
+        self.home = Path(tempfile.mkdtemp(prefix="paohuzi-pg-"))
+        self.home.chmod(0o755)
+        self._data = self.home / "data"
+        if user is not None:
+            shutil.chown(self.home, user)
+        self.port = free_port()
+        subprocess.run([*self._prefix, str(bindir / "initdb"), "-D", str(self._data), "-U",
+                        "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"],
+                       check=True, capture_output=True)
+        hba = self._data / "pg_hba.conf"  # one role whose password is checked (wrong_password_url)
+        hba.write_text(f"host all {PASSWORD_ROLE} 127.0.0.1/32 scram-sha-256\n" + hba.read_text())
+        self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+        self.start()
+
+    def _ctl(self, *args: str, check: bool = True) -> None:
+        subprocess.run([*self._prefix, str(self._bindir / "pg_ctl"), "-D", str(self._data),
+                        *args], check=check, capture_output=True)
+
+    def start(self) -> None:
+        options = (f"-p {self.port} -k {self.home} -c listen_addresses=127.0.0.1 -c fsync=off"
+                   " -c synchronous_commit=off -c full_page_writes=off")
+        self._ctl("-o", options, "-l", str(self.home / "log"), "-w", "start")
+
+    def stop(self, mode: str = "immediate", check: bool = True) -> None:
+        """``immediate``: as a crash, every connection cut at once (no shutdown checkpoint)."""
+        self._ctl("-m", mode, "-w", "stop", check=check)
+
+    def remove(self) -> None:
+        self.stop(check=False)
+        shutil.rmtree(self.home, ignore_errors=True)
+
+
+def installed() -> Path:
+    """The server binaries' directory; skips (or fails, ``REQUIRE_POSTGRES=1``) without."""
     bindir = _binaries()
     if bindir is None:
         if os.environ.get("REQUIRE_POSTGRES") == "1":
             pytest.fail(NOT_INSTALLED + " (REQUIRE_POSTGRES=1)")
         _skipped.append(NOT_INSTALLED)
         pytest.skip(NOT_INSTALLED)
-    prefix, user = _as_user()
-    home = Path(tempfile.mkdtemp(prefix="paohuzi-pg-"))
-    home.chmod(0o755)
-    data = home / "data"
-    if user is not None:
-        shutil.chown(home, user)
-    port = free_port()
-    subprocess.run([*prefix, str(bindir / "initdb"), "-D", str(data), "-U", "postgres",
-                    "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"],
-                   check=True, capture_output=True)
-    hba = data / "pg_hba.conf"  # one role whose password is checked (wrong_password_url)
-    hba.write_text(f"host all {PASSWORD_ROLE} 127.0.0.1/32 scram-sha-256\n" + hba.read_text())
-    options = (f"-p {port} -k {home} -c listen_addresses=127.0.0.1 -c fsync=off"
-               " -c synchronous_commit=off -c full_page_writes=off")
-    subprocess.run([*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-o", options,
-                    "-l", str(home / "log"), "-w", "start"], check=True, capture_output=True)
+    return bindir
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """The URL of a PostgreSQL server (its ``postgres`` database) for this session."""
+    if url := os.environ.get("TEST_DATABASE_URL"):
+        yield url
+        return
+    server = Server(installed())
     try:
-        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+        yield server.url
     finally:
-        subprocess.run([*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate",
-                        "stop"], check=False, capture_output=True)
-        shutil.rmtree(home, ignore_errors=True)
+        server.remove()
+
+
+@pytest.fixture
+def own_postgres() -> Iterator[Server]:
+    """A server of this test's own, which it may stop and start (an outage); always a
+    throwaway one of the installed binaries, even with ``TEST_DATABASE_URL``."""
+    server = Server(installed())
+    try:
+        yield server
+    finally:
+        server.remove()
 
 
 async def _create_schema(server: str, name: str) -> None:

@@ -22,10 +22,12 @@ def public(table: Table) -> list:
     return [e for e in table.current.hand.history if e.visible_to is None]
 
 
-async def one_human_two_computers(tg: FakeTelegram, app: Application):  # type: ignore[type-arg]
-    """Alice opens a table and seats two computers: one by /addbot, one by the lobby button."""
-    alice = tg.user("Alice", language_code="zh-hans")
-    group = tg.group("人机群", members=(alice,))
+async def one_human_two_computers(tg: FakeTelegram, app: Application,  # type: ignore[type-arg]
+                                  name: str = "Alice", title: str = "人机群"):
+    """Alice (or ``name``) opens a table in a group (``title``) and seats two computers: one
+    by /addbot, one by the lobby button."""
+    alice = tg.user(name, language_code="zh-hans")
+    group = tg.group(title, members=(alice,))
     tg.start_private(alice)
     lobby = await tg.wait_reply(await tg.send_text(group, alice, "/new"))
     await tg.send_text(group, alice, "/addbot")
@@ -34,7 +36,7 @@ async def one_human_two_computers(tg: FakeTelegram, app: Application):  # type: 
     await tg.wait_for(lambda: "电脑·小红" in (tg.message(group, lobby.message_id).text or ""))
     table = services(app).service.in_chat(group.id)
     assert table is not None
-    assert [table.players[s].name for s in range(3)] == ["Alice", "电脑·小明", "电脑·小红"]
+    assert [table.players[s].name for s in range(3)] == [name, "电脑·小明", "电脑·小红"]
     assert [table.players[s].robot for s in range(3)] == [False, True, True]
     return alice, group, lobby, table
 

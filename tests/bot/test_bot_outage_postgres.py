@@ -1,0 +1,148 @@
+"""The store of record on a PostgreSQL server that fails under the running bot: its connections
+killed, then the server crashed (``pg_ctl stop -m immediate``) and down for ``OUTAGE`` seconds
+mid-hand with two computer players and a seat in 托管; and one table's row held locked by
+another session while two other tables play on. Nothing is shown that is not stored, the hand
+goes on by itself once the server is back, and its log has every move once, in order.
+
+The server is the test's own (``own_postgres``): the session's is shared with other tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import asyncpg
+from support.e2e import hand_message, make_config, running_bot, services
+from support.fakebot import FakeTelegram
+from support.outage import (
+    LOG_SQL,
+    check_said_once,
+    check_shown,
+    hand_with_tuoguan,
+    moves_of,
+    replayed,
+)
+from support.postgres import Server
+from support.robots import one_human_two_computers
+
+from bot.config import Config
+from bot.i18n import t
+
+# Seconds the server stays down. The behaviour is the same at 20 s (every wait is a retry
+# each second, each refused at once while nothing listens); 6 s keeps the suite lean.
+OUTAGE = 6.0
+HOLD = 5.0  # seconds another session holds a table's row (past the 2 s lock timeout)
+
+
+def on(server: Server, tg: FakeTelegram, tmp_path, **pace: float) -> Config:  # type: ignore[no-untyped-def]
+    """The bot's test configuration on ``server``: Alice in 托管 after 0.5 s, computers
+    (and 托管) playing after 0.1 s, unless ``pace`` says otherwise."""
+    return make_config(tg, tmp_path / "unused.sqlite3", database_url=server.url,
+                       **{"action_timeout": 0.5, "autoplay_delay": 0.1, **pace})
+
+
+async def stored_log(db: asyncpg.Connection, table_id: int) -> list[tuple[int, int, str]]:
+    """(seq, seat, action) of the table's latest hand, as committed."""
+    return [tuple(r) for r in await db.fetch(LOG_SQL.format("$1"), table_id)]
+
+
+async def wait_stored(db: asyncpg.Connection, table_id: int, moves: int,
+                      timeout: float = 30.0) -> None:
+    """Until the table's hand has ``moves`` moves stored, or has ended."""
+    for _ in range(int(timeout / 0.1)):
+        status = await db.fetchval(
+            "SELECT status FROM hands WHERE table_id = $1 ORDER BY id DESC LIMIT 1", table_id)
+        if status != "running" or len(await stored_log(db, table_id)) >= moves:
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"table {table_id} stored fewer than {moves} moves in {timeout} s")
+
+
+async def test_a_hand_goes_on_by_itself_after_killed_connections_and_a_crashed_server(
+        tg: FakeTelegram, tmp_path, own_postgres: Server, caplog) -> None:  # noqa: F811
+    caplog.set_level(logging.INFO)
+    db = await asyncpg.connect(own_postgres.url)
+    async with running_bot(on(own_postgres, tg, tmp_path)) as app:
+        svc = services(app)
+        alice, group, table = await hand_with_tuoguan(tg, app)
+        hand_id = table.current.id
+
+        # every connection of the bot killed: the pool connects afresh, play goes on
+        before = len(await stored_log(db, table.id))
+        killed = await db.fetchval(
+            "SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity"
+            " WHERE pid <> pg_backend_pid() AND backend_type = 'client backend'")
+        assert killed >= 1
+        await wait_stored(db, table.id, before + 4)
+
+        # the server crashes and stays down
+        await db.close()
+        own_postgres.stop("immediate")
+        await asyncio.sleep(OUTAGE / 2)
+        frozen = list(table.current.hand.log)
+        takeback = hand_message(tg, alice)
+        answer = await tg.press_button(takeback, alice, "取消托管", timeout=20)
+        assert answer.text == t("zh", "store_unavailable")  # answered; nothing moves
+        await asyncio.sleep(OUTAGE / 2)
+        await svc.presenter.idle()
+        assert table.players[0].autoplay and table.current.hand.log == frozen
+        assert table.status == "playing", "the hand ended before the outage: a longer one"
+        caption = tg.message(group, table.current.group_msg_id).caption
+        own_postgres.start()
+
+        db = await asyncpg.connect(own_postgres.url)
+        await tg.wait_for(lambda: table.status == "between" or None, timeout=60,
+                          what="the hand played to its end after the outage")
+        moves = moves_of(await stored_log(db, table.id))
+        # what the group was shown during the outage is the stored log's first moves
+        assert moves[:len(frozen)] == frozen
+        check_shown(caption, table, frozen)
+        # and the hand went on from there to its end, each move once, as memory has it
+        assert moves == table.current.hand.log and replayed(table, moves).is_terminal()
+        assert len(moves) > len(frozen)
+        assert await db.fetchval("SELECT COUNT(*) FROM results WHERE hand_id = $1",
+                                 hand_id) == 3
+        assert await db.fetchval("SELECT hands FROM scores WHERE user_id = $1", alice.id) == 1
+        await db.close()
+        await svc.presenter.idle()  # its settlement shown before the bot stops
+    # one line as the server went, one as it came back (and maybe a pair for the killed
+    # connections, when a call met one before the pool noticed), no traceback
+    check_said_once(caplog, (1, 2))
+
+
+async def test_a_row_locked_by_another_session_holds_only_its_table(
+        tg: FakeTelegram, tmp_path, own_postgres: Server, caplog) -> None:  # noqa: F811
+    caplog.set_level(logging.INFO)
+    db = await asyncpg.connect(own_postgres.url)
+    async with running_bot(on(own_postgres, tg, tmp_path, action_timeout=0.3)) as app:
+        seated = [await one_human_two_computers(tg, app, name, f"群{n}")
+                  for n, name in enumerate(("Alice", "Bob", "Carol"))]
+        tables = [table for *_, table in seated]
+        locked_group = seated[0][1]
+        await tg.wait_for(lambda: all(t.current is not None and len(t.current.hand.log) >= 3
+                                      for t in tables) or None, timeout=20)
+        locked, *others = tables
+        holder = await asyncpg.connect(own_postgres.url)
+        async with holder.transaction():
+            await holder.execute("SELECT * FROM tables WHERE id = $1 FOR UPDATE", locked.id)
+            at = {t.id: len(await stored_log(db, t.id)) for t in tables}
+            await asyncio.sleep(HOLD)
+            during = {t.id: len(await stored_log(db, t.id)) for t in tables}
+            await services(app).presenter.idle()
+            # it waits, nothing of its move stored nor shown (its memory holds the move
+            # only while its transaction waits for the lock: Table.changing)...
+            check_shown(tg.message(locked_group, locked.current.group_msg_id).caption,
+                        locked, moves_of(await stored_log(db, locked.id)))
+        await holder.close()
+        assert during[locked.id] == at[locked.id]
+        for other in others:  # ...while the others play on
+            assert during[other.id] >= at[other.id] + 5 or other.status != "playing", \
+                (at, during)
+        await wait_stored(db, locked.id, at[locked.id] + 3, timeout=10)  # and it goes on
+        for table in tables:
+            moves_of(await stored_log(db, table.id))
+    await db.close()
+    blocked = [r for r in caplog.records if "waits for a lock" in r.getMessage()]
+    assert len(blocked) == 1 and str(locked.id) in blocked[0].getMessage()
+    check_said_once(caplog, (0, 0))  # the store itself was up all along

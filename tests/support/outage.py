@@ -1,0 +1,68 @@
+"""What an outage of the store must leave true, on either backend, for a hand of Alice (in
+托管) and two computers: the hand's stored log has every move once, in order; the group shows
+what the stored moves make of the hand, not more; and the store says it went and came back
+once each, with no traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+
+import pytest
+
+from bot.present.screens.group import table_screen
+from bot.table import Table
+from engine.state import Hand
+from support.fakebot import FakeTelegram
+from support.robots import one_human_two_computers
+
+# the stored log of a table's latest hand: (seq, seat, action) in order of seq
+LOG_SQL = ("SELECT seq, seat, action FROM actions WHERE hand_id ="
+           " (SELECT MAX(id) FROM hands WHERE table_id = {}) ORDER BY seq")
+
+
+async def hand_with_tuoguan(tg: FakeTelegram, app) -> tuple[object, object, Table]:  # type: ignore[no-untyped-def]
+    """Alice and two computers, a few moves into a hand with Alice in 托管."""
+    alice, group, _lobby, table = await one_human_two_computers(tg, app)
+    await tg.wait_for(lambda: table.players[0].autoplay and table.current is not None
+                      and len(table.current.hand.log) >= 6 or None, timeout=20)
+    return alice, group, table
+
+
+def moves_of(log: list[tuple[int, int, str]]) -> list[tuple[int, str]]:
+    """The moves of a stored log, checked to have no hole and no double in its sequence."""
+    assert [seq for seq, _, _ in log] == list(range(len(log))), log
+    return [(seat, action) for _, seat, action in log]
+
+
+def replayed(table: Table, moves: list[tuple[int, str]]) -> Hand:
+    """The table's running hand after ``moves``."""
+    assert table.current is not None
+    hand = table.current.hand
+    return Hand.replay(hand.rules, seed=hand.seed, dealer=hand.dealer, base=hand.base,
+                       log=moves)
+
+
+def check_shown(caption: str | None, table: Table, moves: list[tuple[int, str]]) -> None:
+    """The group's table caption is the one of the hand after ``moves`` (its 托管 line
+    aside, which the group learns when that gives nothing away)."""
+    assert table.current is not None and caption is not None
+    record = dataclasses.replace(table.current, hand=replayed(table, moves))
+    expected = table_screen(table, record, (), "zh")[1].split("\n")
+    assert set(expected) <= set(caption.split("\n")), (expected, caption)
+
+
+def check_said_once(caplog: pytest.LogCaptureFixture, outages: tuple[int, int] = (1, 1)) -> None:
+    """Each outage said when the store went and when it came back (between ``outages``
+    of them), and no traceback or error anywhere in the bot (its driver and libraries
+    included)."""
+    lines = [r.getMessage().split(" (")[0] for r in caplog.records if r.name == "bot.store"]
+    went, back = lines.count("the store is unavailable"), lines.count("the store is back")
+    assert went == back and outages[0] <= back <= outages[1], lines
+    errors = [f"{r.name}: {r.getMessage()}" for r in caplog.records
+              if (r.exc_info or r.levelno >= logging.ERROR)
+              and not r.name.startswith("support.")  # the fake Bot API's are its own
+              and not (r.exc_info and r.exc_info[0] is asyncio.CancelledError)]  # stopping
+    assert not errors
