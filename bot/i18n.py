@@ -408,6 +408,8 @@ ZH: dict[str, str] = {
     "settings_level": "电脑 {level}",
     "addbot_usage": "用法:/addbot [弱|中|强],例:/addbot 中。加一位电脑,并把本桌电脑的水平设为它"
                     "(不写则不变,默认强)。",
+    # the group's settlement when 再来一局 is in each seat's private result
+    "settle_next_private": "在私聊的结果里按「再来一局」继续,全桌都准备后自动开局。",
     **EVENT_NAMES,
 }
 
@@ -805,6 +807,9 @@ EN: dict[str, str] = {
     "addbot_usage": "Usage: /addbot [弱|中|强] (or weak, medium, strong), e.g. /addbot medium. "
                     "Adds a computer player and sets every computer player at the table to "
                     "that level (unchanged if none is given; 强 strong by default).",
+    # the group's settlement when 再来一局 is in each seat's private result
+    "settle_next_private": "Press 再来一局 Again under your result in your private chat; the "
+                           "next hand starts when everyone at the table is ready.",
     **EVENT_NAMES,
 }
 

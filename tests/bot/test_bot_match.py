@@ -11,6 +11,7 @@ import sqlite3
 import pytest
 from support.e2e import make_config, running_bot, services
 from support.fakebot import FakeTelegram, FakeUser
+from support.play import press_result
 from telegram.ext import Application
 
 from bot.i18n import t
@@ -107,7 +108,7 @@ async def _play_hand(tg: FakeTelegram, app: Application, table: Table,  # type: 
     assert settle is not None and f"第 {k}/{n} 局" in (settle.caption or "")
     if k < n:
         assert table.match is not None and len(table.match.played) == k
-        await tg.press_button(settle, alice, t("zh", "btn_again"))
+        await press_result(tg, alice)
         await tg.wait_for(lambda: table.status == "playing" and table.current is not record)
 
 
@@ -215,9 +216,8 @@ async def test_leaving_mid_match_is_an_escape_that_ends_it(tg: FakeTelegram, tmp
         assert table.match_hands == 4
         await tg.wait_for(lambda: table.status == "between", timeout=60)
         await svc.presenter.idle()
-        settle = tg.message(group, table.current.settle_msg_id)  # type: ignore[union-attr,arg-type]
         svc.service.action_timeout = 60.0  # hand 2 waits for Alice: she leaves during it
-        await tg.press_button(settle, alice, t("zh", "btn_again"))
+        await press_result(tg, alice)
         await tg.wait_for(lambda: table.status == "playing")
         match_id = table.match.id  # type: ignore[union-attr]
         await tg.send_text(group, alice, "/leave")
@@ -254,9 +254,8 @@ async def test_stop_ends_a_match_in_its_forum_topic_at_four_seats(tg: FakeTelegr
         await tg.wait_for(lambda: table.status == "playing", timeout=20)
         await tg.wait_for(lambda: table.status == "between", timeout=60)
         await svc.presenter.idle()
-        settle = tg.message(forum, table.current.settle_msg_id)
         svc.service.action_timeout = 60.0
-        await tg.press_button(settle, alice, t("zh", "btn_again"))
+        await press_result(tg, alice)
         await tg.wait_for(lambda: table.status == "playing")
         match_id = table.match.id
         await tg.send_text(forum, alice, "/stop", topic=topic)
