@@ -79,6 +79,8 @@ class Players:
         self.ready: set[int] = set()  # who pressed 再来一局 for the next hand
         self.results = 0  # private results seen (by the first human)
         self.done = asyncio.Event()
+        self.inflight: set[int] = set()  # users whose press is on its way
+        self.taken: set[str] = set()  # keyboards ("a:table:version") whose press counted
         self.tasks: set[asyncio.Task[None]] = set()
         self._hook()
 
@@ -145,19 +147,40 @@ class Players:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
+    async def watchdog(self) -> None:
+        """A keyboard whose press went astray (answered as outdated while the picture
+        lagged, say) is pressed again: a player looks at his buttons once more."""
+        while not self.done.is_set():
+            await asyncio.sleep(3)
+            for chat_id in self.users:
+                photos = [m for m in self.tg.messages(chat_id) if m.photo_bytes is not None]
+                if not photos or chat_id in self.inflight:
+                    continue
+                actions = [d for row in photos[-1].keyboard for _, d in row
+                           if d and d.startswith("a:")]
+                if actions and actions[0].rsplit(":", 1)[0] not in self.taken:
+                    self._spawn(self._press(chat_id, photos[-1].message_id,
+                                            self.rng.choice(actions)))
+
     async def _press(self, chat_id: int, message_id: int, data: str, ready: bool = False) -> None:
-        await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.think)
-        user = self.users[chat_id]
-        if ready:
-            if self.results >= self.hands:
-                self.done.set()
-                return
-        else:
-            self.moved[chat_id] = time.perf_counter()
+        self.inflight.add(chat_id)
         try:
-            await self.tg.press(chat_id, message_id, user, data, timeout=60)
-        except (LookupError, TimeoutError):
-            return
+            await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.think)
+            user = self.users[chat_id]
+            if ready:
+                if self.results >= self.hands:
+                    self.done.set()
+                    return
+            else:
+                self.moved[chat_id] = time.perf_counter()
+            try:
+                answer = await self.tg.press(chat_id, message_id, user, data, timeout=60)
+            except (LookupError, TimeoutError):
+                return
+        finally:
+            self.inflight.discard(chat_id)
+        if not ready and (answer.text or "").startswith(("✓", "已选")):
+            self.taken.add(data.rsplit(":", 1)[0])
         if ready and self.ready >= set(self.users):  # the last 再来一局: the next hand is dealt
             self.ready.clear()
             self.deal()
@@ -219,6 +242,7 @@ async def scenario(tree: Path, args: argparse.Namespace, name: str) -> Players:
                 await tg.press_button(lobby, opener,
                                       lambda text, data: bool(data) and data[0] == "b",
                                       timeout=60)
+            players._spawn(players.watchdog())
             try:
                 await asyncio.wait_for(players.done.wait(), args.hands * 240)
             except TimeoutError:

@@ -105,7 +105,6 @@ class Outbox:
                         await asyncio.wait_for(self._woken.wait(), wait)
                     continue
                 key, job = (self._first if first else self._later).popitem(last=False)
-                started = loop.time()
                 try:
                     made = await job()
                 except RetryAfter as e:
@@ -151,9 +150,7 @@ class Outbox:
                         self.reached(True)
                 if made:
                     self._last = loop.time()  # once Telegram has it: the budget's safe side
-                    # the chat's pace counts from the call's start: its round trip is no
-                    # gap Telegram sees between two calls
-                    self._next_at = started + self.interval * made
+                    self._next_at = self._last + self.interval * made
                     self._sent.extend([self._last] * made)
         finally:
             self._task = None

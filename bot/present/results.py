@@ -3,10 +3,12 @@
 At the settlement every human dealt into the hand gets one new message, the only one of the
 hand's end that notifies him (his hand message is edited, which does not; the group's
 settlement is posted silently): his result, with 再来一局 and 离开 while the settlement is live
-(there only, unless his result could not be sent: then the group's settlement offers them) and 🔍 复盘 (his own review,
-:mod:`bot.present.reviews`; not the 醒家's, who made no choice) for good. 再来一局 and 离开 are the group's own kinds and mark, so a
-press there counts as one in the group; they go once the table moves on or he has left. Every bird (打鸟) whose onlooker has opened the bot gets its result too. A hand
-voided by /stop gets one note instead, saying who stopped it.
+and 🔍 复盘 (his own review, :mod:`bot.present.reviews`; not the 醒家's, who made no choice)
+for good. 再来一局 and 离开 live here: the group's settlement offers them only once a result
+could not be sent (``on_unreached``). They are the group's own kinds and mark, so a press here
+counts as one there; they go once the table moves on or he has left. Every bird (打鸟) whose
+onlooker has opened the bot gets its result too. A hand voided by /stop gets one note
+instead, saying who stopped it.
 
 Each goes through the receiver's own outbox at the private pace. Which results still show
 buttons is kept in memory only: after a restart an old button is answered as outdated.
