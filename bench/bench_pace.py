@@ -65,7 +65,9 @@ class Players:
                  rng: random.Random, think: float, hands: int) -> None:
         self.tg, self.group, self.users = tg, group, {u.id: u for u in users}
         self.rng, self.think, self.hands = rng, think, hands
-        self.decisions: set[str] = set()  # "a:table:version" keyboards shown
+        # keyboards shown, by (chat, "a:table:version"): the seats asked about one card share
+        # its version
+        self.decisions: set[tuple[int, str]] = set()
         self.moved: dict[int, float] = {}  # user -> his last move, awaiting his next buttons
         self.rounds: list[float] = []  # a move -> the same player's next buttons (seconds)
         self.dealt_at: float | None = None  # the deal being waited for (its group picture)
@@ -80,7 +82,7 @@ class Players:
         self.results = 0  # private results seen (by the first human)
         self.done = asyncio.Event()
         self.inflight: set[int] = set()  # users whose press is on its way
-        self.taken: set[str] = set()  # keyboards ("a:table:version") whose press counted
+        self.taken: set[tuple[int, str]] = set()  # keyboards whose press counted
         self.tasks: set[asyncio.Task[None]] = set()
         self._hook()
 
@@ -114,7 +116,7 @@ class Players:
         if "醒家" in caption and "photo" in message:
             self._xing(chat_id, message, caption, now)
         actions = [d for d in data if d.startswith("a:")]
-        shown = actions[0].rsplit(":", 1)[0] if actions else None
+        shown = (chat_id, actions[0].rsplit(":", 1)[0]) if actions else None
         if shown is not None and shown not in self.decisions:
             self.decisions.add(shown)
             if self.awaiting_buttons is not None:
@@ -158,7 +160,7 @@ class Players:
                     continue
                 actions = [d for row in photos[-1].keyboard for _, d in row
                            if d and d.startswith("a:")]
-                if actions and actions[0].rsplit(":", 1)[0] not in self.taken:
+                if actions and (chat_id, actions[0].rsplit(":", 1)[0]) not in self.taken:
                     self._spawn(self._press(chat_id, photos[-1].message_id,
                                             self.rng.choice(actions)))
 
@@ -180,7 +182,7 @@ class Players:
         finally:
             self.inflight.discard(chat_id)
         if not ready and (answer.text or "").startswith(("✓", "已选")):
-            self.taken.add(data.rsplit(":", 1)[0])
+            self.taken.add((chat_id, data.rsplit(":", 1)[0]))
         if ready and self.ready >= set(self.users):  # the last 再来一局: the next hand is dealt
             self.ready.clear()
             self.deal()

@@ -8,12 +8,24 @@ seat is told in private (where 再来一局 is), and offer 再来一局 when a s
 from __future__ import annotations
 
 import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
 
 from support.e2e import make_config, running_bot, services
-from support.fakebot import FakeTelegram, RateLimits
-from support.play import live_result, play_hand, press_current, press_result, seat_three, start_hand
+from support.fakebot import FakeChat, FakeTelegram, FakeUser, RateLimits
+from support.play import (
+    live_result,
+    play_hand,
+    press_current,
+    press_result,
+    seat_three,
+    start_hand,
+)
 
 from bot.i18n import t
+from bot.table import Table
+from bot.telegram.app import Services
 
 # the group's budget as Telegram counts it; private chats and the bot as a whole unlimited
 GROUPS_ONLY = RateLimits(private_per_second=1e6, private_burst=10**6, global_per_second=10**6)
@@ -42,13 +54,22 @@ async def test_a_settings_press_is_told_at_once_and_its_keyboard_follows(
         assert not tg.rejections
 
 
-async def test_replies_right_after_a_settlement_go_first_in_order(tg: FakeTelegram,
-                                                                  tmp_path) -> None:
+@asynccontextmanager
+async def first_hand_played(tg: FakeTelegram, tmp_path: Path) -> AsyncIterator[
+        tuple[list[FakeUser], FakeChat, Services, Table]]:
+    """Three seated and their first hand played to its settlement, the group's budget
+    enforced."""
     tg.rate_limits = GROUPS_ONLY
     async with running_bot(make_config(tg, tmp_path / "db.sqlite3"), seed=2) as app:
-        users, group, lobby, svc, table = await start_hand(tg, app)
+        users, group, _, svc, table = await start_hand(tg, app)
         await play_hand(tg, app, users, group, random.Random(4))
         assert table.status == "between"
+        yield users, group, svc, table
+
+
+async def test_replies_right_after_a_settlement_go_first_in_order(tg: FakeTelegram,
+                                                                  tmp_path) -> None:
+    async with first_hand_played(tg, tmp_path) as (users, group, svc, table):
         posts = ("sendMessage", "sendDocument", "sendPhoto")
         before = len([c for c in tg.calls if c.chat_id == group.id and c.method in posts])
         first = None
@@ -76,10 +97,7 @@ async def test_replies_right_after_a_settlement_go_first_in_order(tg: FakeTelegr
 
 async def test_a_new_hand_shows_in_the_group_at_once_and_quietly(tg: FakeTelegram,
                                                                  tmp_path) -> None:
-    tg.rate_limits = GROUPS_ONLY
-    async with running_bot(make_config(tg, tmp_path / "db.sqlite3"), seed=2) as app:
-        users, group, lobby, svc, table = await start_hand(tg, app)
-        await play_hand(tg, app, users, group, random.Random(4))
+    async with first_hand_played(tg, tmp_path) as (users, group, svc, table):
         record = table.current
         for user in users:  # 再来一局 where it lives: under each private result
             await press_result(tg, user)
