@@ -42,6 +42,7 @@ from support.fakebot import FakeChat, FakeTelegram, FakeUser, RateLimits  # noqa
 from support.fakebot import methods as fake_methods  # noqa: E402
 
 SEED = 7
+GRACE = 5.0  # seconds after the last hand for its end to arrive
 WATCHED = ("sendphoto", "sendmessage", "editmessagemedia", "editmessagecaption",
            "editmessagetext", "editmessagereplymarkup")
 
@@ -79,6 +80,7 @@ class Players:
         self.xing_msg: dict[int, int] = {}  # 醒家 -> his picture's message id this hand
         self.xing_caption: dict[int, str] = {}  # a 醒家 picture's message id -> its caption
         self.ready: set[int] = set()  # who pressed 再来一局 for the next hand
+        self.readied = 0  # of them, whose press was answered
         self.results = 0  # private results seen (by the first human)
         self.done = asyncio.Event()
         self.inflight: set[int] = set()  # users whose press is on its way
@@ -183,9 +185,12 @@ class Players:
             self.inflight.discard(chat_id)
         if not ready and (answer.text or "").startswith(("✓", "已选")):
             self.taken.add((chat_id, data.rsplit(":", 1)[0]))
-        if ready and self.ready >= set(self.users):  # the last 再来一局: the next hand is dealt
-            self.ready.clear()
-            self.deal()
+        if ready:
+            self.readied += 1
+            if self.readied == len(self.users):  # the last 再来一局: the next hand is dealt
+                self.readied = 0
+                self.ready.clear()
+                self.deal()
 
     def deal(self) -> None:
         self.dealt_at = self.awaiting_buttons = self.xing_start = time.perf_counter()
@@ -249,6 +254,7 @@ async def scenario(tree: Path, args: argparse.Namespace, name: str) -> Players:
                 await asyncio.wait_for(players.done.wait(), args.hands * 240)
             except TimeoutError:
                 print(f"  ({name}: timed out after {players.results} hands)")
+            await asyncio.sleep(GRACE)  # what the last hand's end still sends
             players.rejections = len(tg.rejections)  # type: ignore[attr-defined]
             return players
         finally:

@@ -2,8 +2,9 @@
 goes, with a short move log), its settlement, a match's 总结算, and the lines that tell the
 table of a seat's 托管. The photo and the settlement are posted silently while every seat of
 the hand takes the bot's private messages (each is told there: his new hand, his result with
-再来一局 / 离开); the settlement offers 再来一局 / 离开 only when one could not be told. Every call goes through the group's outbox; a post
-its forum topic refuses is looked at again later (see :meth:`GroupPanels.post`)."""
+再来一局 / 离开); the settlement offers 再来一局 / 离开 only when one could not be told. Every
+call goes through the group's outbox; a post its forum topic refuses is looked at again later
+(see :meth:`GroupPanels.post`)."""
 
 from __future__ import annotations
 

@@ -1,11 +1,11 @@
 """The presenter: the Telegram side of the table observer, and the one object callers hold.
 
 The group gets one panel at a time (:mod:`bot.present.panels`): the lobby, one photo per hand,
-then a settlement message with 再来一局 / 离开, through the group's outbox paced to one call per
+then a settlement message, through the group's outbox paced to one call per
 ``group_interval`` seconds. Each seated player has one hand message in the private chat
 (:mod:`bot.present.seats`), paced to one call per ``dm_interval``; the hand's 醒家 sees the
-table picture there instead (his own copy), and at the hand's end each player (and each bird) gets
-his result there (:mod:`bot.present.results`). One-off messages answering
+table picture there instead (his own copy), and at the hand's end each player (and each bird)
+gets his result there, with 再来一局 / 离开 (:mod:`bot.present.results`). One-off messages answering
 commands are :mod:`bot.present.notes`. What each shows comes from :mod:`bot.present.screens`;
 when each goes from :mod:`bot.present.pacing`. Every call waits its turn at the bot-wide
 :class:`~bot.present.gate.Gate` and goes through the :class:`~bot.present.courier.Courier`.
