@@ -56,7 +56,8 @@ class Chats:
                 box = Outbox(0.0, on_migrated=lambda new: self._on_migrated(chat_id, new),
                              wait=partial(self._group_wait, self.pacing))
             elif isinstance(chat_id, int):
-                box = Outbox(self.pacing.dm_interval, reached=partial(self.reached, chat_id))
+                box = Outbox(self.pacing.dm_interval,
+                             on_refused=partial(self.reached, chat_id, False))
             else:
                 box = Outbox(0.0)
             self._outboxes[chat_id] = box
@@ -68,7 +69,7 @@ class Chats:
         return group_wait(pacing, now=now, sent=sent, last=last, first=first)
 
     def reached(self, user_id: int, ok: bool) -> None:
-        """A private chat took the bot's last message (``ok``) or refused it (403)."""
+        """A private chat took a message of the bot's (``ok``) or refused one (403)."""
         (self._unreached.discard if ok else self._unreached.add)(user_id)
 
     def all_reached(self, user_ids: Iterable[int]) -> bool:

@@ -40,7 +40,7 @@ Job = Callable[[], Awaitable[int]]  # returns how many messages or edits it made
 Wait = Callable[[float, Sequence[float], float, bool], float]
 SENT_KEPT = 64  # call times kept for a Wait (more than any chat's budget)
 OnMigrated = Callable[[int], Awaitable[None]]  # told the chat's new id
-Reached = Callable[[bool], None]  # told whether the chat took a job's calls (False: 403)
+Refused = Callable[[], None]  # told that the chat refused a job's call (403)
 NETWORK_RETRIES = 3  # a job failing with network errors is tried again after 1, 2, 4 s
 NETWORK_BACKOFF = 1.0
 
@@ -48,10 +48,10 @@ NETWORK_BACKOFF = 1.0
 class Outbox:
     def __init__(self, interval: float, max_notes: int = 3,
                  on_migrated: OnMigrated | None = None, wait: Wait | None = None,
-                 reached: Reached | None = None) -> None:
+                 on_refused: Refused | None = None) -> None:
         self.interval = interval
         self.on_migrated = on_migrated
-        self.reached = reached  # a private chat: whether it takes the bot's messages
+        self.on_refused = on_refused  # a private chat that does not take the bot's messages
         self.wait = wait  # a group's budget (bot.present.pacing.group_wait), if any
         self.max_notes = max_notes  # one-off messages (key ("note", …)) that may wait at once
         self._first: OrderedDict[Hashable, Job] = OrderedDict()
@@ -135,8 +135,8 @@ class Outbox:
                     made = 1
                 except Forbidden as e:  # 403: the user blocked the bot, or never opened it
                     log.warning("outgoing job %r refused: %s", key, e)
-                    if self.reached is not None:
-                        self.reached(False)
+                    if self.on_refused is not None:
+                        self.on_refused()
                     made = 1  # it reached Telegram: count it
                 except TelegramError as e:
                     log.warning("outgoing job %r failed: %s", key, e)
@@ -146,8 +146,6 @@ class Outbox:
                     made = 1
                 else:
                     self._network_failures.pop(key, None)
-                    if made and self.reached is not None:
-                        self.reached(True)
                 if made:
                     self._last = loop.time()  # once Telegram has it: the budget's safe side
                     self._next_at = self._last + self.interval * made

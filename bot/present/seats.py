@@ -135,6 +135,7 @@ class SeatMessages:
             msg_id = msg.message_id
             await self.service.remember_seat(table, seat, user_id, hand_msg_id=msg_id)
             calls += 1
+        self.chats.reached(user_id, True)
         shown.msg_id, shown.lang, shown.own, shown.held_since = msg_id, lang, plan.own, None
         shown.image, shown.caption, shown.log_at = plan.image, plan.text, len(record.hand.log)
         if self._unoffered(table, record, seat):
