@@ -71,16 +71,17 @@ class Players:
         self.decisions: set[tuple[int, str]] = set()
         self.moved: dict[int, float] = {}  # user -> his last move, awaiting his next buttons
         self.rounds: list[float] = []  # a move -> the same player's next buttons (seconds)
-        self.dealt_at: float | None = None  # the deal being waited for (its group picture)
-        self.first_buttons: list[float] = []  # a deal -> the first buttons shown (seconds)
-        self.awaiting_buttons: float | None = None
-        self.deal_to_group: list[float] = []  # a deal -> the group's first table picture
-        self.deal_to_xing: list[float] = []  # a deal -> the 醒家's first picture
-        self.xing_start: float | None = None  # the deal whose 醒家 picture is waited for
+        # when each hand was dealt (开局 or the last 再来一局 sent) and when the group's table
+        # pictures were posted, new decisions shown and the 醒家's pictures sent: matched up
+        # afterwards (a picture may come before the press that dealt it is answered)
+        self.deals: list[float] = []
+        self.group_pictures: list[float] = []
+        self.shown_at: list[float] = []
+        self.xing_pictures: list[float] = []
+        self.ready_sent: list[float] = []  # this round's 再来一局 presses
         self.xing_msg: dict[int, int] = {}  # 醒家 -> his picture's message id this hand
         self.xing_caption: dict[int, str] = {}  # a 醒家 picture's message id -> its caption
         self.ready: set[int] = set()  # who pressed 再来一局 for the next hand
-        self.readied = 0  # of them, whose press was answered
         self.results = 0  # private results seen (by the first human)
         self.done = asyncio.Event()
         self.inflight: set[int] = set()  # users whose press is on its way
@@ -109,9 +110,8 @@ class Players:
         data = buttons(message)
         caption = message.get("caption") or message.get("text") or ""
         if chat_id == self.group.id:
-            if "photo" in message and parse_mode is None and self.dealt_at is not None:
-                self.deal_to_group.append(now - self.dealt_at)
-                self.dealt_at = None
+            if "photo" in message and parse_mode is None:
+                self.group_pictures.append(now)
             return
         if chat_id not in self.users:
             return
@@ -121,9 +121,7 @@ class Players:
         shown = (chat_id, actions[0].rsplit(":", 1)[0]) if actions else None
         if shown is not None and shown not in self.decisions:
             self.decisions.add(shown)
-            if self.awaiting_buttons is not None:
-                self.first_buttons.append(now - self.awaiting_buttons)
-                self.awaiting_buttons = None
+            self.shown_at.append(now)
             moved = self.moved.pop(chat_id, None)
             if moved is not None:
                 self.rounds.append(now - moved)
@@ -141,9 +139,7 @@ class Players:
         has no 等待 line)."""
         if self.xing_msg.get(chat_id) != message["message_id"]:
             self.xing_msg[chat_id] = message["message_id"]
-            if self.xing_start is not None:
-                self.deal_to_xing.append(now - self.xing_start)
-                self.xing_start = None
+            self.xing_pictures.append(now)
         self.xing_caption[message["message_id"]] = caption
 
     def _spawn(self, coro: Any) -> None:
@@ -177,6 +173,7 @@ class Players:
                     return
             else:
                 self.moved[chat_id] = time.perf_counter()
+            sent = time.perf_counter()
             try:
                 answer = await self.tg.press(chat_id, message_id, user, data, timeout=60)
             except (LookupError, TimeoutError):
@@ -186,14 +183,18 @@ class Players:
         if not ready and (answer.text or "").startswith(("✓", "已选")):
             self.taken.add((chat_id, data.rsplit(":", 1)[0]))
         if ready:
-            self.readied += 1
-            if self.readied == len(self.users):  # the last 再来一局: the next hand is dealt
-                self.readied = 0
+            self.ready_sent.append(sent)
+            if len(self.ready_sent) == len(self.users):  # the last 再来一局: the next hand
+                self.deal(max(self.ready_sent))
+                self.ready_sent.clear()
                 self.ready.clear()
-                self.deal()
 
-    def deal(self) -> None:
-        self.dealt_at = self.awaiting_buttons = self.xing_start = time.perf_counter()
+    def deal(self, at: float | None = None) -> None:
+        self.deals.append(time.perf_counter() if at is None else at)
+
+    def after_deals(self, times: list[float]) -> list[float]:
+        """For each deal, the seconds to the first of ``times`` at or after it."""
+        return [min((x for x in times if x >= d), default=float("nan")) - d for d in self.deals]
 
 
 async def start_bot(tree: Path, tg: FakeTelegram, tmp: Path) -> tuple[Any, Any]:
@@ -273,11 +274,13 @@ def show(side: str, lone: Players, hunan: Players) -> None:
           f"  p90 {pct(r, .9):.2f} s  max {max(r):.2f} s  ({len(r)} moves;"
           " targets p90 <= 2, max <= 4)")
     print(f"[{side}] lone player: deal -> his first buttons  "
-          + "  ".join(f"{x:.2f}" for x in lone.first_buttons) + " s")
+          + "  ".join(f"{x:.2f}" for x in lone.after_deals(lone.shown_at)) + " s")
     print(f"[{side}] hunan 4: deal -> group's first picture per hand  "
-          + "  ".join(f"{x:.2f}" for x in hunan.deal_to_group) + " s  (target <= 4)")
+          + "  ".join(f"{x:.2f}" for x in hunan.after_deals(hunan.group_pictures))
+          + " s  (target <= 4)")
     print(f"[{side}] hunan 4: deal -> 醒家's first picture per hand  "
-          + "  ".join(f"{x:.2f}" for x in hunan.deal_to_xing) + " s; his picture showed the "
+          + "  ".join(f"{x:.2f}" for x in hunan.after_deals(hunan.xing_pictures))
+          + " s; his picture showed the "
           f"end of {ended} of {len(captions)} hands")
     print(f"[{side}] 429 refusals by the fake: lone {lone.rejections}, "  # type: ignore[attr-defined]
           f"hunan {hunan.rejections}")  # type: ignore[attr-defined]

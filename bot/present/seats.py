@@ -155,17 +155,21 @@ class SeatMessages:
         language, under a line saying he sits the hand out; its id is his seat's hand
         message's, so that a restart edits it instead of sending another. His own copy, not
         the group's: it follows play as a waiting seat's picture does (held at most the
-        catch-up pace, :func:`bot.present.pacing.hand_wait`), and the hand's end at once."""
+        catch-up pace, :func:`bot.present.pacing.hand_wait`), and the hand's end at once, also
+        once the next hand is dealt (then in the message he had, if any)."""
         player = table.players.get(seat)
-        if player is None or player.user_id != user_id or table.current is not record:
+        if player is None or player.user_id != user_id:
             return 0
         lang, hand_shown = player.lang, self.shown.hand(record)
         shown = hand_shown.seats.setdefault(seat, SeatShown())
+        moved_on = table.current is not record
+        if moved_on and (shown.msg_id is None or not record.hand.is_terminal()):
+            return 0
         pub, table_caption = table_screen(table, record, hand_shown.trustee, lang)
         marks = SeatMarks(frozenset(hand_shown.trustee), robots_of(record))
         image = (pub, record.names, lang, marks)
         caption = "\n".join((t(lang, "xing_caption", table=table.id), table_caption))
-        msg_id = player.hand_msg_id
+        msg_id = shown.msg_id if moved_on else player.hand_msg_id
         if msg_id is not None and (image, (caption, None)) == (shown.image, shown.caption):
             return 0
         if msg_id is not None and self._hold(table, record, seat, user_id, shown,
@@ -183,6 +187,8 @@ class SeatMessages:
             except BadRequest as e:
                 if not errors.gone(e):
                     raise
+                if moved_on:
+                    return 1  # deleted, and the hand is over: nothing to send again
                 msg_id = None  # the user deleted it: send it again
         if msg_id is None:
             photo = await self.chats.render(draw_table, pub, record.names, lang, marks)
