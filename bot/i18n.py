@@ -577,6 +577,8 @@ ZH: dict[str, str] = {
     # the store unreachable (an outage): nothing moved, and it heals by itself
     "store_unavailable": "暂时无法保存,这一步没有算数;请稍候再按,牌桌会自动恢复。",
     "command_unavailable": "暂时无法保存,这条命令没有生效;请稍候再发一次。",
+    # the group's settlement when 再来一局 is in each seat's private result
+    "settle_next_private": "在私聊的结果里按「再来一局」继续,全桌都准备后自动开局。",
     **EVENT_NAMES,
 }
 
@@ -1175,6 +1177,9 @@ EN: dict[str, str] = {
                          "moment: the table resumes by itself.",
     "command_unavailable": "Cannot save right now; the command did nothing. Please send it "
                            "again in a moment.",
+    # the group's settlement when 再来一局 is in each seat's private result
+    "settle_next_private": "Press 再来一局 Again under your result in your private chat; the "
+                           "next hand starts when everyone at the table is ready.",
     **EVENT_NAMES,
 }
 

@@ -1,11 +1,12 @@
 """The chats the presenter writes to: one paced :class:`~bot.present.outbox.Outbox` each,
 jobs held back for later, the bot-wide :class:`~bot.present.gate.Gate`, the renderer's
-thread, a basic group's move to its supergroup, and each group's language."""
+thread, a basic group's move to its supergroup, each group's language, and which private
+chats refused the bot lately."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Hashable, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
@@ -42,6 +43,7 @@ class Chats:
         self._held: dict[tuple[int, Hashable], _Held] = {}
         self._moved: dict[int, int] = {}  # basic group id -> its supergroup's id
         self._group_lang: dict[int, str] = {}
+        self._unreached: set[int] = set()  # private chats that refused the bot (403) lately
         # one thread renders: enough for the gate's pace (a picture takes ~5 ms), and every
         # extra thread would keep its own malloc arena of picture-sized blocks
         self._renderer = ThreadPoolExecutor(1, thread_name_prefix="render")
@@ -53,8 +55,11 @@ class Chats:
             if isinstance(chat_id, int) and chat_id < 0:
                 box = Outbox(0.0, on_migrated=lambda new: self._on_migrated(chat_id, new),
                              wait=partial(self._group_wait, self.pacing))
+            elif isinstance(chat_id, int):
+                box = Outbox(self.pacing.dm_interval,
+                             on_refused=partial(self.reached, chat_id, False))
             else:
-                box = Outbox(self.pacing.dm_interval if isinstance(chat_id, int) else 0.0)
+                box = Outbox(0.0)
             self._outboxes[chat_id] = box
         return box
 
@@ -62,6 +67,15 @@ class Chats:
     def _group_wait(pacing: Pacing, now: float, sent: Sequence[float], last: float,
                     first: bool) -> float:
         return group_wait(pacing, now=now, sent=sent, last=last, first=first)
+
+    def reached(self, user_id: int, ok: bool) -> None:
+        """A private chat took a message of the bot's (``ok``) or refused one (403)."""
+        (self._unreached.discard if ok else self._unreached.add)(user_id)
+
+    def all_reached(self, user_ids: Iterable[int]) -> bool:
+        """Whether every human among ``user_ids`` takes the bot's private messages, as far as
+        this run knows (a seated player passed the private check when he sat down)."""
+        return not any(u in self._unreached for u in user_ids if u > 0)
 
     def put(self, chat_id: Hashable, key: Hashable, job: Job, send: Send = Send.ANSWER) -> bool:
         """Queue ``job`` in the chat's outbox, ahead of what lags if its kind goes first."""

@@ -22,7 +22,14 @@ import logging
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Hashable, Sequence
 
-from telegram.error import BadRequest, ChatMigrated, NetworkError, RetryAfter, TelegramError
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+)
 
 from bot.present.errors import retry_seconds
 from bot.store import StoreUnavailable
@@ -34,15 +41,18 @@ Job = Callable[[], Awaitable[int]]  # returns how many messages or edits it made
 Wait = Callable[[float, Sequence[float], float, bool], float]
 SENT_KEPT = 64  # call times kept for a Wait (more than any chat's budget)
 OnMigrated = Callable[[int], Awaitable[None]]  # told the chat's new id
+Refused = Callable[[], None]  # told that the chat refused a job's call (403)
 NETWORK_RETRIES = 3  # a job failing with network errors is tried again after 1, 2, 4 s
 NETWORK_BACKOFF = 1.0
 
 
 class Outbox:
     def __init__(self, interval: float, max_notes: int = 3,
-                 on_migrated: OnMigrated | None = None, wait: Wait | None = None) -> None:
+                 on_migrated: OnMigrated | None = None, wait: Wait | None = None,
+                 on_refused: Refused | None = None) -> None:
         self.interval = interval
         self.on_migrated = on_migrated
+        self.on_refused = on_refused  # a private chat that does not take the bot's messages
         self.wait = wait  # a group's budget (bot.present.pacing.group_wait), if any
         self.max_notes = max_notes  # one-off messages (key ("note", …)) that may wait at once
         self._first: OrderedDict[Hashable, Job] = OrderedDict()
@@ -124,7 +134,12 @@ class Outbox:
                     log.error("outgoing job %r dropped after %d network errors", key, tries)
                     self._network_failures.pop(key, None)
                     made = 1
-                except TelegramError as e:  # e.g. 403 from a user who blocked the bot
+                except Forbidden as e:  # 403: the user blocked the bot, or never opened it
+                    log.warning("outgoing job %r refused: %s", key, e)
+                    if self.on_refused is not None:
+                        self.on_refused()
+                    made = 1  # it reached Telegram: count it
+                except TelegramError as e:
                     log.warning("outgoing job %r failed: %s", key, e)
                     made = 1  # it may have reached Telegram: count it
                 except StoreUnavailable as e:  # said once by the store (bot.store.health)

@@ -6,19 +6,22 @@ loop time). Its knobs are one :class:`Pacing` settings object, given to the pres
 The rules, each a function here:
 
 - What people touch goes first, the table picture lags (:data:`TOUCHED_FIRST`, the default
-  ``Pacing.first``): answers to commands, lobby changes, settlements, a seat's new buttons and
-  the private check a /join waits for go ahead of the others (:func:`goes_first`) in their
-  chat's outbox, in the order asked, and at the bot-wide gate
-  (:class:`~bot.present.gate.Gate`, one call per ``send_interval``).
+  ``Pacing.first``): answers to commands, lobby changes, settlements, a hand's first table
+  picture, a seat's new buttons and the private check a /join waits for go ahead of the
+  others (:func:`goes_first`) in their chat's outbox, in the order asked, and at the bot-wide
+  gate (:class:`~bot.present.gate.Gate`, one call per ``send_interval``).
 - A group has a budget of ``group_budget`` messages-or-edits in any ``group_window`` seconds
   (Telegram's 20 a minute) (:func:`group_wait`): what goes first is sent as soon as the
-  budget allows; the table picture at most every ``group_interval`` seconds, and only while
-  ``group_reserve`` of the budget stays free for what goes first, so that an answer right
-  after a settlement is not queued behind the hand's pictures. A private chat: one per
-  ``dm_interval``.
+  budget allows; the table picture's edits and a settlement's ready list (再来一局 pressed,
+  its buttons going) at most every ``group_interval`` seconds, merged meanwhile, and only
+  while ``group_reserve`` of the budget stays free for what goes first, so that the next
+  hand's first picture, or an answer right after a settlement, is not queued behind them.
+  A private chat: one per ``dm_interval``.
 - A seat's private picture shows new buttons at once; any other change is held and rides on
   the next edit (:func:`hand_hold`): the seat's own change (its cards, its keyboard going) at
-  most ``pressed_pace`` seconds, the table's alone at the catch-up pace.
+  most ``pressed_pace`` seconds, the table's alone at the catch-up pace. A seat alone with
+  computer players spends his chat's one edit a ``dm_interval`` on showing each computer move
+  as it comes (his own rides with the next; the outbox merges what comes faster).
 - The catch-up pace of a private chat follows the group's (:func:`catch_up_pace`): a waiting
   seat's picture changes no more often than ``table_pace``, nor more often than the group's
   own picture can (``group_interval``).
@@ -46,7 +49,9 @@ class Send(Enum):
     LIVE_SETTLEMENT = "live_settlement"  # a settlement posted with its 再来一局
     SETTLEMENT = "settlement"  # a settlement without buttons, or its ready list changed
     MATCH_SUMMARY = "match_summary"  # a match's 总结算
-    TABLE_PICTURE = "table_picture"  # the group's picture of a hand being played
+    FIRST_PICTURE = "first_picture"  # a hand's first table picture in the group
+    TABLE_PICTURE = "table_picture"  # the group's picture of a hand being played, edited
+    READY_LIST = "ready_list"  # a settlement's ready list changed, or its buttons go
     DECISION = "decision"  # a seat's new buttons, or buttons withdrawn unanswered
     SEAT_CATCH_UP = "seat_catch_up"  # a seat's picture following the table
     PING = "ping"  # the nudge of a decision left open
@@ -58,11 +63,12 @@ class Send(Enum):
 # its transaction has committed.
 CHANGING_WAIT = 0.2
 
-# The named policy: what people touch (an answer, a lobby, a settlement, a seat's new buttons)
-# goes first; the table picture, a seat's catch-up, pings and tidying may lag.
+# The named policy: what people touch (an answer, a lobby, a settlement, a hand's first
+# picture, a seat's new buttons) goes first; the table picture's edits, a settlement's ready
+# list, a seat's catch-up, pings and tidying may lag (and merge meanwhile).
 TOUCHED_FIRST = frozenset({Send.ANSWER, Send.PROBE, Send.NEW_LOBBY, Send.LOBBY_EDIT,
                            Send.LIVE_SETTLEMENT, Send.SETTLEMENT, Send.MATCH_SUMMARY,
-                           Send.DECISION})
+                           Send.FIRST_PICTURE, Send.DECISION})
 
 
 @dataclass(frozen=True)
@@ -110,16 +116,25 @@ def catch_up_pace(pacing: Pacing) -> float:
     return max(pacing.table_pace, pacing.group_interval)
 
 
-def hand_hold(pacing: Pacing, *, own_change: bool) -> float:
+def hand_hold(pacing: Pacing, *, own_change: bool, alone: bool = False,
+              moved: bool = False) -> float:
     """The longest a change to a seat's private picture without new buttons may be held:
-    the seat's own (``own_change``: its cards, its keyboard going) or the table's alone."""
+    the seat's own (``own_change``: its cards, its keyboard going) or the table's alone.
+    A seat ``alone`` with computer players holds nothing once another seat ``moved`` (a
+    discard) since his picture was shown: each computer move shows as it comes; his own
+    move, and what a computer took before its discard, ride with the next (his chat's one
+    edit a second is spent on the moves that end a turn)."""
+    if alone:
+        return pacing.pressed_pace if own_change and not moved else 0.0
     return pacing.pressed_pace if own_change else catch_up_pace(pacing)
 
 
-def hand_wait(pacing: Pacing, *, now: float, held_since: float, own_change: bool) -> float:
+def hand_wait(pacing: Pacing, *, now: float, held_since: float, own_change: bool,
+              alone: bool = False, moved: bool = False) -> float:
     """Seconds left to hold a change to a seat's picture that has waited since
     ``held_since`` (0 or less: send it now)."""
-    return held_since + hand_hold(pacing, own_change=own_change) - now
+    return held_since + hand_hold(pacing, own_change=own_change, alone=alone,
+                                  moved=moved) - now
 
 
 def next_ping_after(pacing: Pacing, *, pings: int, slow: bool,

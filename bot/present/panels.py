@@ -1,7 +1,10 @@
 """The group's panels of a table: the lobby message, one photo per hand (edited as the hand
-goes, with a short move log), its settlement with 再来一局 / 离开, a match's 总结算, and the
-lines that tell the table of a seat's 托管. Every call goes through the group's outbox; a post
-its forum topic refuses is looked at again later (see :meth:`GroupPanels.post`)."""
+goes, with a short move log), its settlement, a match's 总结算, and the lines that tell the
+table of a seat's 托管. The photo and the settlement are posted silently while every seat of
+the hand takes the bot's private messages (each is told there: his new hand, his result with
+再来一局 / 离开); the settlement offers 再来一局 / 离开 only when one could not be told. Every
+call goes through the group's outbox; a post its forum topic refuses is looked at again later
+(see :meth:`GroupPanels.post`)."""
 
 from __future__ import annotations
 
@@ -45,8 +48,7 @@ log = logging.getLogger(__name__)
 class GroupPanels:
     def __init__(self, chats: Chats, courier: Courier, notes: Notes, shown: Shown, store: Store,
                  service: TableService, *, deep_link: Callable[[int], str],
-                 on_retry: Callable[[Table], None],
-                 on_table: Callable[[Table, HandRecord], None]) -> None:
+                 on_retry: Callable[[Table], None]) -> None:
         self.chats = chats
         self.courier = courier
         self.notes = notes
@@ -55,7 +57,6 @@ class GroupPanels:
         self.service = service
         self.deep_link = deep_link
         self.on_retry = on_retry  # a table to look at again (its topic refused a post)
-        self.on_table = on_table  # the table picture of a hand was just sent or edited
         self._topic_retries: dict[int, asyncio.TimerHandle] = {}  # by table
 
     def _slot(self, send: Send) -> Awaitable[None]:
@@ -68,12 +69,16 @@ class GroupPanels:
                        Send.LOBBY_EDIT)
 
     def table_later(self, table: Table, record: HandRecord) -> None:
+        """The hand's table picture: its first goes first, its edits may lag."""
         self.chats.put(table.chat_id, ("table", record.id), lambda: self._table(table, record),
-                       Send.TABLE_PICTURE)  # the one that may lag
+                       _table_send(record))
 
     def settlement_later(self, table: Table, record: HandRecord) -> None:
+        """The hand's settlement: posted first, its later edits (the ready list, its buttons
+        going) lag and merge."""
+        send = Send.SETTLEMENT if record.settle_msg_id is None else Send.READY_LIST
         self.chats.put(table.chat_id, ("settle", record.id),
-                       lambda: self._settlement(table, record), Send.SETTLEMENT)
+                       lambda: self._settlement(table, record), send)
 
     def match_later(self, table: Table, match_id: int) -> None:
         self.chats.put(table.chat_id, ("match", match_id),
@@ -210,16 +215,18 @@ class GroupPanels:
         lang = await self.chats.group_lang(table.chat_id)
         if self._table_plan(table, record, lang) is None:
             return 0
-        await self._slot(Send.TABLE_PICTURE)
+        await self._slot(_table_send(record))
         plan = self._table_plan(table, record, lang)  # play went on meanwhile
         if plan is None:
             return 0
         pub, caption = plan
         marks = SeatMarks(frozenset(self.shown.hand(record).trustee), robots_of(record))
         photo = await self.chats.render(draw_table, pub, record.names, lang, marks)
-        if record.group_msg_id is None:
+        if record.group_msg_id is None:  # silent when each seat is told in private
+            quiet = self.chats.all_reached(record.users)
             msg = await self.post(table, lambda: self.courier.send_photo(
-                table.chat_id, photo, caption=caption, message_thread_id=table.thread_id))
+                table.chat_id, photo, caption=caption, message_thread_id=table.thread_id,
+                disable_notification=quiet))
             if msg is None:
                 return 1
             await self.service.remember_hand(record, group_msg_id=msg.message_id)
@@ -227,7 +234,6 @@ class GroupPanels:
             await self.courier.edit_media(table.chat_id, record.group_msg_id, photo, caption,
                                           None)
         self.shown.hand(record).table = plan
-        self.on_table(table, record)
         return 1
 
     def _table_plan(self, table: Table, record: HandRecord,
@@ -254,9 +260,11 @@ class GroupPanels:
             shown.birds = await self.store.hand_birds(record.id)
         live = table.current is record and table.status == TableStatus.BETWEEN
         next_birds = await table_birds.waiting(self.store, table) if live else []
+        # 再来一局 lives in each seat's private result; here only while one could not be sent
+        reached = self.chats.all_reached(record.users)
         caption = settlement_text(table, record, totals, lang, live, hand_birds=shown.birds,
-                                  next_birds=next_birds)
-        markup = settlement_keyboard(table, record, lang, live)
+                                  next_birds=next_birds, again=not reached)
+        markup = settlement_keyboard(table, record, lang, live, again=not reached)
         if live:
             table_shown.open_settlement = record
         elif table_shown.open_settlement is record:
@@ -270,7 +278,8 @@ class GroupPanels:
                 pub, record.names, per_seat, lang)
             msg = await self.post_settlement(table, record, lambda: self.courier.send_photo(
                 table.chat_id, photo, caption=caption, reply_markup=markup,
-                parse_mode=ParseMode.HTML, message_thread_id=table.thread_id))
+                parse_mode=ParseMode.HTML, message_thread_id=table.thread_id,
+                disable_notification=reached))
             if msg is None:
                 return 1
         elif record.settle_msg_id == SETTLEMENT_POSTING:
@@ -278,7 +287,7 @@ class GroupPanels:
         elif shown.settle_caption == caption:
             return 0
         else:
-            await self._slot(Send.SETTLEMENT)
+            await self._slot(Send.READY_LIST)
             await self.courier.edit_caption(table.chat_id, record.settle_msg_id, caption, markup,
                                             parse_mode=ParseMode.HTML)
         shown.settle_caption = caption
@@ -336,3 +345,8 @@ class GroupPanels:
         if msg is not None:
             await self.service.remember_match(match_id, msg.message_id)
         return 1
+
+
+def _table_send(record: HandRecord) -> Send:
+    """A hand's first table picture is what its group waits for; its edits may lag."""
+    return Send.FIRST_PICTURE if record.group_msg_id is None else Send.TABLE_PICTURE

@@ -1,11 +1,11 @@
 """The presenter: the Telegram side of the table observer, and the one object callers hold.
 
 The group gets one panel at a time (:mod:`bot.present.panels`): the lobby, one photo per hand,
-then a settlement message with 再来一局 / 离开, through the group's outbox paced to one call per
+then a settlement message, through the group's outbox paced to one call per
 ``group_interval`` seconds. Each seated player has one hand message in the private chat
 (:mod:`bot.present.seats`), paced to one call per ``dm_interval``; the hand's 醒家 sees the
-group's table picture there instead, and at the hand's end each player (and each bird) gets
-his result there (:mod:`bot.present.results`). One-off messages answering
+table picture there instead (his own copy), and at the hand's end each player (and each bird)
+gets his result there, with 再来一局 / 离开 (:mod:`bot.present.results`). One-off messages answering
 commands are :mod:`bot.present.notes`. What each shows comes from :mod:`bot.present.screens`;
 when each goes from :mod:`bot.present.pacing`. Every call waits its turn at the bot-wide
 :class:`~bot.present.gate.Gate` and goes through the :class:`~bot.present.courier.Courier`.
@@ -52,10 +52,10 @@ class Presenter:
         self.notes = Notes(self.chats, self.bot)
         shown = Shown()
         self.panels = GroupPanels(self.chats, self.bot, self.notes, shown, store, service,
-                                  deep_link=self.deep_link, on_retry=self.changed,
-                                  on_table=self._table_shown)
+                                  deep_link=self.deep_link, on_retry=self.changed)
         self.seats = SeatMessages(self.chats, self.bot, shown, service)
-        self.results = ResultMessages(self.chats, self.bot, store)
+        self.results = ResultMessages(self.chats, self.bot, store,
+                                      on_unreached=self.panels.settlement_later)
         self.reviews = Reviews(self.chats, self.bot)
         self._shown = shown
 
@@ -105,10 +105,6 @@ class Presenter:
         return await self.bot.probe(user_id, text)
 
     # --- observer ----------------------------------------------------------------------
-
-    def _table_shown(self, table: Table, record: HandRecord) -> None:
-        """The group's table picture was just sent or edited: the 醒家's follows it."""
-        self.seats.xing_later(table, record)
 
     def changed(self, table: Table) -> None:
         self.results.refresh(table)

@@ -1,11 +1,14 @@
 """A hand's end in the private chats (screens: :mod:`bot.present.screens.result`).
 
 At the settlement every human dealt into the hand gets one new message, the only one of the
-hand's end that notifies him (his hand message is edited, which does not): his result, with
-再来一局 and 离开 while the settlement is live and 🔍 复盘 (his own review,
-:mod:`bot.present.reviews`; not the 醒家's, who made no choice) for good. 再来一局 and 离开 are the group's own kinds and mark, so a
-press there counts as one in the group; they go once the table moves on or he has left. Every bird (打鸟) whose onlooker has opened the bot gets its result too. A hand
-voided by /stop gets one note instead, saying who stopped it.
+hand's end that notifies him (his hand message is edited, which does not; the group's
+settlement is posted silently): his result, with 再来一局 and 离开 while the settlement is live
+and 🔍 复盘 (his own review, :mod:`bot.present.reviews`; not the 醒家's, who made no choice)
+for good. 再来一局 and 离开 live here: the group's settlement offers them only once a result
+could not be sent (``on_unreached``). They are the group's own kinds and mark, so a press here
+counts as one there; they go once the table moves on or he has left. Every bird (打鸟) whose
+onlooker has opened the bot gets its result too. A hand voided by /stop gets one note
+instead, saying who stopped it.
 
 Each goes through the receiver's own outbox at the private pace. Which results still show
 buttons is kept in memory only: after a restart an old button is answered as outdated.
@@ -13,6 +16,7 @@ buttons is kept in memory only: after a restart an old button is answered as out
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -43,10 +47,13 @@ class _Open:
 
 
 class ResultMessages:
-    def __init__(self, chats: Chats, courier: Courier, store: Store) -> None:
+    def __init__(self, chats: Chats, courier: Courier, store: Store, *,
+                 on_unreached: Callable[[Table, HandRecord], None]) -> None:
         self.chats = chats
         self.courier = courier
         self.store = store
+        # a live result that could not be sent: the group's settlement offers 再来一局 again
+        self.on_unreached = on_unreached
         self._open: dict[int, _Open] = {}  # by table
 
     # --- queued --------------------------------------------------------------------------
@@ -106,7 +113,9 @@ class ResultMessages:
         try:
             msg = await self.courier.send_message(user_id, text, reply_markup=markup)
         except Forbidden:
+            self.chats.reached(user_id, False)
             return None
+        self.chats.reached(user_id, True)
         return msg.message_id
 
     async def _result(self, table: Table, record: HandRecord, seat: int, user_id: int) -> int:
@@ -119,6 +128,8 @@ class ResultMessages:
         markup = result_keyboard(table, record, seat, lang, live=live)
         msg_id = await self._send(user_id, text, markup,
                                   Send.LIVE_SETTLEMENT if live else Send.SETTLEMENT)
+        if msg_id is None and live:
+            self.on_unreached(table, record)
         if msg_id is not None and live:
             shown = self._open.get(table.id)
             if shown is None or shown.record is not record:

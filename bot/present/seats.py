@@ -4,8 +4,8 @@ when a new decision is his or his buttons are withdrawn; any other change waits 
 rides on the next edit (:func:`bot.present.pacing.hand_wait`). A short ping, which unlike an
 edit notifies, goes to a player whose decision has waited a while
 (:func:`bot.present.pacing.next_ping_after`), unless he said /quiet, and is deleted once he
-has answered. The hand's 醒家 (湖南, 4 seats) sits it out: his hand message is the group's
-table picture instead (the public table only), edited each time the group's is, never a
+has answered. The hand's 醒家 (湖南, 4 seats) sits it out: his hand message is the table
+picture the group sees (the public table only), his own copy at his chat's pace, never a
 button or a ping."""
 
 from __future__ import annotations
@@ -51,6 +51,13 @@ class _HandPlan:
     urgent: bool  # it shows new buttons
 
 
+def alone_with_robots(record: HandRecord, seat: int) -> bool:
+    """Whether every other seat that plays the hand (the 醒家 sits it out) is a computer
+    player: then nobody but the seat's own player is waited for, or watching."""
+    xing = record.hand.rules.xing_seat(record.hand.dealer)
+    return all(robots.is_robot(u) for s, u in enumerate(record.users) if s not in (seat, xing))
+
+
 class SeatMessages:
     def __init__(self, chats: Chats, courier: Courier, shown: Shown,
                  service: TableService) -> None:
@@ -66,16 +73,18 @@ class SeatMessages:
         """Bring the seat's hand message up to date, through its chat's outbox."""
         if robots.is_robot(user_id):  # a computer player has no private chat
             return
-        if seat == record.hand.rules.xing_seat(record.hand.dealer):
-            return  # the 醒家's picture follows the group's (see xing_later)
+        xing = seat == record.hand.rules.xing_seat(record.hand.dealer)
 
         def job() -> Awaitable[int]:
+            if xing:  # his own copy of the table, at his chat's pace
+                return self._show_xing(table, record, seat, user_id)
             return self._sync(table, record, seat, user_id)
         if delay > 0:
             self.chats.put_after(delay, user_id, ("hand", record.id), job)
             return
         self.chats.put(user_id, ("hand", record.id), job)
-        if self._unoffered(table, record, seat) or self._withdrawn(table, record, seat):
+        if not xing and (self._unoffered(table, record, seat)
+                         or self._withdrawn(table, record, seat)):
             self.chats.gate.promote(user_id)  # new buttons, or dead ones: not behind a catch-up
 
     async def _sync(self, table: Table, record: HandRecord, seat: int, user_id: int) -> int:
@@ -126,8 +135,9 @@ class SeatMessages:
             msg_id = msg.message_id
             await self.service.remember_seat(table, seat, user_id, hand_msg_id=msg_id)
             calls += 1
+        self.chats.reached(user_id, True)
         shown.msg_id, shown.lang, shown.own, shown.held_since = msg_id, lang, plan.own, None
-        shown.image, shown.caption = plan.image, plan.text
+        shown.image, shown.caption, shown.log_at = plan.image, plan.text, len(record.hand.log)
         if self._unoffered(table, record, seat):
             self._offered(record, seat, shown, table.decisions[seat])
             after = self._next_ping_after(table, shown, table.decisions[seat])
@@ -139,34 +149,33 @@ class SeatMessages:
             self._unping_later(table, seat, user_id, ping)
         return calls
 
-    def xing_later(self, table: Table, record: HandRecord) -> None:
-        """The group's table picture changed: the 醒家's hand message follows it, at the
-        group's pace (his chat's outbox merges what is queued meanwhile)."""
-        seat = record.hand.rules.xing_seat(record.hand.dealer)
-        if seat is None or robots.is_robot(record.users[seat]):
-            return
-        user_id = record.users[seat]
-        self.chats.put(user_id, ("hand", record.id),
-                       lambda: self._show_xing(table, record, seat, user_id))
-
     async def _show_xing(self, table: Table, record: HandRecord, seat: int,
                          user_id: int) -> int:
         """The 醒家's hand message: the group's table screen (the public view only) in his
         language, under a line saying he sits the hand out; its id is his seat's hand
-        message's, so that a restart edits it instead of sending another."""
+        message's, so that a restart edits it instead of sending another. His own copy, not
+        the group's: it follows play as a waiting seat's picture does (held at most the
+        catch-up pace, :func:`bot.present.pacing.hand_wait`), and the hand's end at once, also
+        once the next hand is dealt (then in the message he had, if any)."""
         player = table.players.get(seat)
-        if player is None or player.user_id != user_id or table.current is not record:
+        if player is None or player.user_id != user_id:
             return 0
         lang, hand_shown = player.lang, self.shown.hand(record)
         shown = hand_shown.seats.setdefault(seat, SeatShown())
+        moved_on = table.current is not record
+        if moved_on and (shown.msg_id is None or not record.hand.is_terminal()):
+            return 0
         pub, table_caption = table_screen(table, record, hand_shown.trustee, lang)
         marks = SeatMarks(frozenset(hand_shown.trustee), robots_of(record))
         image = (pub, record.names, lang, marks)
         caption = "\n".join((t(lang, "xing_caption", table=table.no), table_caption))
-        msg_id = player.hand_msg_id
+        msg_id = shown.msg_id if moved_on else player.hand_msg_id
         if msg_id is not None and (image, (caption, None)) == (shown.image, shown.caption):
             return 0
-        await self.chats.gate.slot(urgent=goes_first(self.pacing, Send.TABLE_PICTURE),
+        if msg_id is not None and self._hold(table, record, seat, user_id, shown,
+                                             own_change=False):
+            return 0
+        await self.chats.gate.slot(urgent=goes_first(self.pacing, Send.SEAT_CATCH_UP),
                                    key=user_id)
         if msg_id is not None:
             try:
@@ -178,6 +187,8 @@ class SeatMessages:
             except BadRequest as e:
                 if not errors.gone(e):
                     raise
+                if moved_on:
+                    return 1  # deleted, and the hand is over: nothing to send again
                 msg_id = None  # the user deleted it: send it again
         if msg_id is None:
             photo = await self.chats.render(draw_table, pub, record.names, lang, marks)
@@ -185,6 +196,7 @@ class SeatMessages:
             msg_id = msg.message_id
             await self.service.remember_seat(table, seat, user_id, hand_msg_id=msg_id)
         shown.msg_id, shown.lang, shown.image, shown.caption = msg_id, lang, image, (caption, None)
+        shown.held_since, shown.log_at = None, len(record.hand.log)
         return 1
 
     def _offered(self, record: HandRecord, seat: int, shown: SeatShown,
@@ -276,18 +288,32 @@ class SeatMessages:
             return _HandPlan(shown, view, marks, image, text, own, urgent)
         if (image, text) == (shown.image, shown.caption):
             return None
-        fresh = shown.image is None  # not shown since a restart: refreshed now
-        if not urgent and not fresh and table.status == TableStatus.PLAYING and not self.chats.flushing:
-            now = asyncio.get_running_loop().time()
-            shown.held_since = shown.held_since if shown.held_since is not None else now
-            # the seat's own change (its cards, its keyboard going) or the table's alone
-            # (a move elsewhere, in the picture and in the caption's 等待 line)?
-            wait = hand_wait(self.pacing, now=now, held_since=shown.held_since,
-                             own_change=own != shown.own or new_markup)
-            if wait > 0:
-                self.sync_later(table, record, seat, user_id, delay=wait)
-                return None
+        # the seat's own change (its cards, its keyboard going) or the table's alone (a move
+        # elsewhere, in the picture and in the caption's 等待 line)?
+        if not urgent and self._hold(table, record, seat, user_id, shown,
+                                     own_change=own != shown.own or new_markup):
+            return None
         return _HandPlan(shown, view, marks, image, text, own, urgent)
+
+    def _hold(self, table: Table, record: HandRecord, seat: int, user_id: int,
+              shown: SeatShown, *, own_change: bool) -> bool:
+        """Whether a change to the seat's picture without new buttons waits (then a later
+        sync is scheduled): while the hand is played, unless the picture is not shown since
+        a restart, until it has waited :func:`bot.present.pacing.hand_wait`."""
+        fresh = shown.image is None  # not shown since a restart: refreshed now
+        if fresh or table.status != TableStatus.PLAYING or self.chats.flushing:
+            return False
+        now = asyncio.get_running_loop().time()
+        shown.held_since = shown.held_since if shown.held_since is not None else now
+        # another seat discarded since (what it took before, and the draws, ride with it)
+        moved = any(s != seat and a.startswith("d:") for s, a in record.hand.log[shown.log_at:])
+        wait = hand_wait(self.pacing, now=now, held_since=shown.held_since,
+                         own_change=own_change, alone=alone_with_robots(record, seat),
+                         moved=moved)
+        if wait > 0:
+            self.sync_later(table, record, seat, user_id, delay=wait)
+            return True
+        return False
 
     def _marks_for(self, table: Table, record: HandRecord, seat: int) -> SeatMarks:
         """The seat's own 托管 (it knows it), the others' once public, and the computers."""

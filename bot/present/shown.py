@@ -37,6 +37,7 @@ class SeatShown:
     offered: tuple[int, float] | None = None  # decision version shown, and since (loop time)
     own: object = None  # the seat's own part of the picture (see screens.seat.own_part)
     held_since: float | None = None  # a change held back since (loop time)
+    log_at: int = 0  # the hand's log length when it was last shown
     asked: Asked | None = None  # the last claim decision shown
 
     def pings_for(self, version: int) -> int:

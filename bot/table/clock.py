@@ -22,8 +22,12 @@ class Pace:
     """The bot's times, in seconds."""
 
     action_timeout: float  # a human's decision at a table with the bot's default timer
-    autoplay_delay: float  # the pause before a computer player or a seat in 托管 plays
+    autoplay_delay: float  # the pause before a seat in 托管 plays, or a computer discards
     ready_timeout: float = 120.0  # between hands, before those who did not press 再来一局 go
+    # the pause before a computer player discards when one human plays alone with computer
+    # players (no more than ``autoplay_delay``): his private picture shows each computer move
+    # at his chat's one edit a second, and two computer turns come within about 2 s
+    alone_delay: float = 0.6
     full_start_delay: float = 10.0  # a full lobby's wait before it deals
 
 
@@ -35,10 +39,17 @@ def timeout(table: Table, pace: Pace) -> float:
 
 
 def deadline(table: Table, seat: int, pace: Pace) -> float:
-    """When the seat's open decision times out (or a 托管/computer seat plays)."""
-    player = table.players[seat]
+    """When the seat's open decision times out (or a 托管/computer seat plays). A computer
+    player's discard waits ``autoplay_delay`` (``alone_delay`` with one human at the table),
+    time for the people at the table to see the move before; its answer to an offered card
+    (过, 吃, 碰, 胡) is no move to watch for, and takes no pause: the table goes on at once."""
+    player, decision = table.players[seat], table.decisions[seat]
+    if player.robot and not any(a.startswith("d:") for a in decision.legal):
+        return decision.since
+    if player.robot and sum(not p.robot for p in table.players.values()) == 1:
+        return decision.since + min(pace.autoplay_delay, pace.alone_delay)
     limit = pace.autoplay_delay if player.autoplay or player.robot else timeout(table, pace)
-    return table.decisions[seat].since + limit
+    return decision.since + limit
 
 
 def start_delay(table: Table, pace: Pace) -> float:

@@ -13,6 +13,7 @@ from collections import Counter
 from support.e2e import make_config, running_bot, services
 from support.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from support.forum import open_table, people, play_sensibly
+from support.play import press_result
 
 from bot.commands import club, fairplay, stats
 from bot.i18n import t
@@ -64,12 +65,10 @@ def club_rows(records: list[HandRecord]) -> list[ClubRow]:
 
 async def _next_hand(tg: FakeTelegram, app, table: Table, group: FakeChat,  # type: ignore[no-untyped-def]
                      users: list[FakeUser], done: HandRecord) -> None:
-    """Every seat presses 再来一局 under the settlement: the next hand is dealt."""
+    """Every seat presses 再来一局 under his private result: the next hand is dealt."""
     await services(app).presenter.idle()
-    settle = tg.message(group, done.settle_msg_id)  # type: ignore[arg-type]
-    assert settle is not None
     for user in users:
-        await tg.press_button(settle, user, t("zh", "btn_again"))
+        await press_result(tg, user)
     await tg.wait_for(lambda: table.status == "playing" and table.current is not done)
 
 

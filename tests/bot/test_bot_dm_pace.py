@@ -1,7 +1,8 @@
 """How the private hand messages follow play in real time (no ``idle()`` flush here): a new
 decision is shown at once, a seat's other changes wait and ride on a later edit, a ping comes
 only for a decision left open a while, and one private chat never gets two messages-or-edits
-closer than ``dm_interval``."""
+closer than ``dm_interval``. A player alone with computer players sees each computer discard
+as it comes."""
 
 from __future__ import annotations
 
@@ -18,12 +19,15 @@ from support.e2e import (
     hand_message,
     make_config,
     running_bot,
+    services,
 )
 from support.fakebot import FakeTelegram, FakeUser
 from support.play import seat_three
+from support.robots import one_human_two_computers, public
 
 from bot.table import Table
 from engine import actions as A
+from engine import policy
 
 DM_INTERVAL = 0.3
 PRESSED_PACE = 1.2
@@ -126,3 +130,49 @@ async def test_a_player_who_presses_in_time_is_not_pinged(fake_tg: FakeTelegram,
             assert msg is not None
             await tg.press(user, msg.message_id, user, action_buttons(msg)[0][1])
         assert sum(pings(tg, u) for u in users) == before
+
+
+async def test_a_player_alone_with_computers_sees_each_of_their_discards_as_it_comes(
+        fake_tg: FakeTelegram, tmp_path: Path) -> None:
+    """Each computer discard reaches his picture within about one ``dm_interval`` (not the
+    catch-up pace of a table of people), his chat still paced; his own presses wait for
+    nothing but the computers' discards (their answers to a card take no pause)."""
+    tg = fake_tg
+    config = make_config(tg, tmp_path / "db.sqlite3", pacing=SHORT_PACES, autoplay_delay=1.0)
+    async with running_bot(config) as app:
+        service = services(app).service
+        discards: list[float] = []  # when a computer discarded (the fake's clock)
+        apply = service._apply
+
+        async def spy(tx, table, seat, action, *, auto, leaving=False):  # type: ignore[no-untyped-def]
+            if table.players[seat].robot and action.startswith("d:"):
+                discards.append(tg.world.clock())
+            return await apply(tx, table, seat, action, auto=auto, leaving=leaving)
+        service._apply = spy  # type: ignore[method-assign]
+        alice, _, _, table = await one_human_two_computers(tg, app)
+        await tg.wait_for(lambda: table.status == "playing")
+        while table.status == "playing":
+            def her_buttons() -> object:
+                if table.status != "playing":
+                    return "over"
+                msg, decision = hand_message(tg, alice), table.decisions[0]
+                buttons = action_buttons(msg)
+                current = f"a:{table.id}:{decision.version}:"
+                return (msg, buttons) if decision.legal and buttons and \
+                    all(d.startswith(current) for _, d in buttons) else None
+            found = await tg.wait_for(her_buttons, timeout=20)
+            if found == "over":
+                break
+            msg, buttons = found
+            view = table.current.hand.private_view(0)
+            wanted = A.label(policy.choose(view, public(table)), "zh") if view.legal else None
+            data = next((d for text, d in buttons if text == wanted), buttons[0][1])
+            await tg.press(alice, msg.message_id, alice, data)
+        edits = [c.time for c in tg.calls if c.chat_id == alice.id
+                 and c.method in ("editMessageMedia", "editMessageCaption")]
+    assert len(discards) >= 3
+    late = [at for at in discards if not any(at <= e <= at + 2 * DM_INTERVAL + 0.3
+                                              for e in edits)]
+    assert not late, (late, discards, edits)  # the catch-up pace here is 2.4 s
+    times = tg.send_times(alice)
+    assert all(b - a >= DM_INTERVAL * 0.95 for a, b in itertools.pairwise(times))

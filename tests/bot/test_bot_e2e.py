@@ -25,6 +25,7 @@ from support.play import (
     check_private,
     play_hand,
     press_current,
+    press_result,
     seat_three,
     start_hand,
 )
@@ -63,7 +64,7 @@ async def test_three_players_play_hands_to_settlement(tg: FakeTelegram, tmp_path
             assert not any(action_buttons(hand_message(tg, u)) for u in users)
             if n < 2:
                 for user in users:
-                    await tg.press_button(settle, user, "再来一局")
+                    await press_result(tg, user)
                 await tg.wait_for(lambda t=table: t.status == "playing")
                 assert table.current.no == n + 2
                 dealer = table.current.hand.dealer  # the winner deals; after 荒庄 he stays
@@ -76,7 +77,7 @@ async def test_three_players_play_hands_to_settlement(tg: FakeTelegram, tmp_path
         assert OutcomeKind.WIN in kinds  # these seeds see a win settled (and a 荒庄)
         assert tg.message(group, lobby.message_id).keyboard == []  # nor the lobby
         # Carol leaves after the last hand: the settlement keeps only 验证, a lobby opens
-        await tg.press_button(settle, users[2], "离开")
+        await press_result(tg, users[2], "q")
         await svc.presenter.idle()
         assert table.status == "lobby"
         assert settlement_closed(tg.message(group, settle.message_id))

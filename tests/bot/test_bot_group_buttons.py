@@ -1,7 +1,8 @@
 """Group buttons carry what they belong to: the lobby's carry the table's latest
-hand (0 before the first), a settlement's its hand, and one shown before the table moved on is
-refused as outdated, before and after a restart. An old settlement's 再来一局 never counts for
-a later hand, and its 离开 pressed during a hand is never a 逃跑."""
+hand (0 before the first), a settlement's 再来一局 / 离开 (shown under each seat's private
+result, the group's own kinds) its hand, and one shown before the table moved on is refused as
+outdated, before and after a restart. An old settlement's 再来一局 never counts for a later
+hand, and its 离开 pressed during a hand is never a 逃跑."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import random
 
 from support.e2e import make_config, running_bot, services
 from support.fakebot import FakeMessage, FakeTelegram
-from support.play import play_hand, start_hand
+from support.play import live_result, play_hand, start_hand
 
 from bot import callbacks as cb
 from bot.i18n import t
@@ -43,7 +44,10 @@ async def test_old_group_buttons_are_refused_before_and_after_a_restart(
         table = await play_hand(tg, app, users, group, rng)
         assert table.status == "between"
         settle1 = settlement_of(tg, group, first, svc)
-        old = group_buttons(tg, settle1)  # 再来一局 and 离开 of hand 1
+        assert not group_buttons(tg, settle1)  # each seat has them in private
+        result = await tg.wait_for(lambda: live_result(tg, alice))
+        old = {label: data for label, data in group_buttons(tg, result).items()
+               if data[0] in "gq"}  # 再来一局 and 离开 of hand 1
         assert set(old) == {t("zh", "btn_again"), t("zh", "btn_leave")}
         for user in users:
             assert (await tg.press(group, settle1.message_id, user,
@@ -66,12 +70,13 @@ async def test_old_group_buttons_are_refused_before_and_after_a_restart(
         await svc.presenter.idle()
         table = svc.service.in_chat(group.id)
         settle2 = settlement_of(tg, group, second, svc)
-        live = [m for m in tg.messages(group) if group_buttons(tg, m)]
-        assert [m.message_id for m in live] == [settle2.message_id]
+        assert not [m for m in tg.messages(group) if group_buttons(tg, m)]
         for data in old.values():  # hand 1's buttons, still outdated after the restart
             answer = await tg.press(group, settle1.message_id, bob, data)
             assert answer.text == t("zh", "stale")
         assert table.seat_of(bob.id) == 1 and not table.players[1].ready
-        again = group_buttons(tg, settle2)[t("zh", "btn_again")]
+        result = live_result(tg, bob)
+        assert result is not None
+        again = group_buttons(tg, result)[t("zh", "btn_again")]
+        assert again.endswith(f":{table.current.id}")  # hand 2's
         assert (await tg.press(group, settle2.message_id, bob, again)).text == t("zh", "ready")
-        assert lobby.message_id not in {m.message_id for m in live}

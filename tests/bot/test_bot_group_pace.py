@@ -1,17 +1,32 @@
 """The group's pace never holds back what people touch: with Telegram's 20 a minute per group
 enforced by the fake (on the scaled clock of ``support.e2e.SCALE``), a ⚙ press is told at once
-what it did and its keyboard follows within 3 s, and command replies right after a settlement
-come in the order asked, each within 3 s, ahead of the table picture's catch-up edits."""
+what it did and its keyboard follows within 3 s, command replies right after a settlement
+come in the order asked, each within 3 s, ahead of the table picture's catch-up edits, and a
+new hand's first picture goes as soon as it is drawn. The group's posts are quiet while each
+seat is told in private (where 再来一局 is), and offer 再来一局 when a seat is not."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import replace
+from pathlib import Path
 
-from support.e2e import make_config, running_bot, services
-from support.fakebot import FakeTelegram, RateLimits
-from support.play import play_hand, seat_three, start_hand
+from support.e2e import FAST_PACING, SCALE, make_config, running_bot, services, settlement_closed
+from support.fakebot import FakeChat, FakeTelegram, FakeUser, RateLimits
+from support.play import (
+    live_result,
+    play_hand,
+    press_current,
+    press_result,
+    seat_three,
+    start_hand,
+)
 
 from bot.i18n import t
+from bot.table import Table
+from bot.telegram.app import Services
 
 # the group's budget as Telegram counts it; private chats and the bot as a whole unlimited
 GROUPS_ONLY = RateLimits(private_per_second=1e6, private_burst=10**6, global_per_second=10**6)
@@ -40,13 +55,22 @@ async def test_a_settings_press_is_told_at_once_and_its_keyboard_follows(
         assert not tg.rejections
 
 
-async def test_replies_right_after_a_settlement_go_first_in_order(tg: FakeTelegram,
-                                                                  tmp_path) -> None:
+@asynccontextmanager
+async def first_hand_played(tg: FakeTelegram, tmp_path: Path, **config: object) -> AsyncIterator[
+        tuple[list[FakeUser], FakeChat, Services, Table]]:
+    """Three seated and their first hand played to its settlement, the group's budget
+    enforced."""
     tg.rate_limits = GROUPS_ONLY
-    async with running_bot(make_config(tg, tmp_path / "db.sqlite3"), seed=2) as app:
-        users, group, lobby, svc, table = await start_hand(tg, app)
+    async with running_bot(make_config(tg, tmp_path / "db.sqlite3", **config), seed=2) as app:
+        users, group, _, svc, table = await start_hand(tg, app)
         await play_hand(tg, app, users, group, random.Random(4))
         assert table.status == "between"
+        yield users, group, svc, table
+
+
+async def test_replies_right_after_a_settlement_go_first_in_order(tg: FakeTelegram,
+                                                                  tmp_path) -> None:
+    async with first_hand_played(tg, tmp_path) as (users, group, svc, table):
         posts = ("sendMessage", "sendDocument", "sendPhoto")
         before = len([c for c in tg.calls if c.chat_id == group.id and c.method in posts])
         first = None
@@ -70,3 +94,49 @@ async def test_replies_right_after_a_settlement_go_first_in_order(tg: FakeTelegr
         assert all(w <= a for w, a in zip(waited, allowed, strict=True)), waited
         await svc.presenter.idle()
         assert tg.max_per_minute(group) <= 20 and not tg.rejections
+
+
+async def test_a_new_hand_shows_in_the_group_at_once_and_quietly(tg: FakeTelegram,
+                                                                 tmp_path) -> None:
+    # the table picture's edits at most every 10.5 s (scaled): a first picture made to wait
+    # like them would come that late, one that goes first as soon as it is drawn
+    pacing = replace(FAST_PACING, group_interval=3 * FAST_PACING.group_interval)
+    async with first_hand_played(tg, tmp_path, pacing=pacing) as (users, group, svc, table):
+        record = table.current
+        for user in users:  # 再来一局 where it lives: under each private result
+            await press_result(tg, user)
+        dealt = tg.world.clock()
+        assert table.status == "playing" and table.current is not record
+        nxt = table.current
+        await tg.wait_for(lambda: nxt.group_msg_id is not None)
+        posted = next(c.time for c in reversed(tg.calls)
+                      if c.chat_id == group.id and c.method == "sendPhoto")
+        assert posted - dealt < pacing.group_interval * SCALE  # ahead of the ready list
+        await svc.presenter.idle()
+        settlement = tg.message(group, record.settle_msg_id)
+        assert settlement.silent and settlement_closed(settlement)  # 再来一局 is in private
+        assert t("zh", "settle_next_private") not in settlement.caption  # no longer live
+        assert tg.message(group, record.group_msg_id).silent
+        assert tg.message(group, nxt.group_msg_id).silent
+        assert tg.max_per_minute(group) <= 20 and not tg.rejections
+
+
+async def test_a_seat_not_told_in_private_gets_again_in_the_group(tg: FakeTelegram,
+                                                                  tmp_path) -> None:
+    async with running_bot(make_config(tg, tmp_path / "db.sqlite3"), seed=2) as app:
+        users, group, lobby, svc, table = await start_hand(tg, app)
+        carol = users[2]
+        tg.block(carol)  # her private chat refuses the bot from now on
+        rng = random.Random(4)
+        while table.status == "playing":
+            await svc.presenter.idle()
+            await press_current(tg, table, users, rng, lobby)
+        await svc.presenter.idle()
+        record = table.current
+        settlement = tg.message(group, record.settle_msg_id)
+        assert not settlement.silent  # the news is not elsewhere for everyone
+        again = [d for text, d in settlement.buttons if text == t("zh", "btn_again")]
+        assert again and t("zh", "settle_next") in settlement.caption
+        assert live_result(tg, users[0]) is not None  # the others have theirs too
+        assert (await tg.press(group, settlement.message_id, carol, again[0])).text == \
+            t("zh", "ready")

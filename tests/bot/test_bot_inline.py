@@ -9,6 +9,7 @@ import random
 from support.challenge import current_buttons
 from support.e2e import make_config, running_bot, services
 from support.fakebot import FakeTelegram
+from support.play import press_result
 from support.robots import alice_plays
 
 from bot.i18n import t
@@ -46,9 +47,7 @@ async def test_inline_query_offers_the_users_cards(tg: FakeTelegram, tmp_path) -
         await tg.wait_for(lambda: table.status == "playing")
         record, match_id = table.current, table.match.id
         await alice_plays(tg, app, alice, table, random.Random(6))
-        settle = await tg.wait_for(lambda: record.settle_msg_id and tg.message(
-            group, record.settle_msg_id))
-        await tg.press_button(settle, alice, t("zh", "btn_leave"))  # the match ends early
+        await press_result(tg, alice, "q")  # the match ends early
         await tg.wait_for(lambda: next((m for m in tg.messages(group)
                                         if (m.caption or "").startswith("🏁")), None))
         await svc.presenter.idle()

@@ -11,7 +11,7 @@ import sqlite3
 import pytest
 from support.e2e import make_config, running_bot, services, settlement_closed
 from support.fakebot import FakeTelegram, FakeUser
-from support.play import play_match_hand
+from support.play import play_match_hand, press_result
 from telegram.ext import Application
 
 from bot.i18n import t
@@ -199,9 +199,8 @@ async def test_leaving_mid_match_is_an_escape_that_ends_it(tg: FakeTelegram, tmp
         assert table.match_hands == 4
         await tg.wait_for(lambda: table.status == "between", timeout=60)
         await svc.presenter.idle()
-        settle = tg.message(group, table.current.settle_msg_id)  # type: ignore[union-attr,arg-type]
         svc.service.action_timeout = 60.0  # hand 2 waits for Alice: she leaves during it
-        await tg.press_button(settle, alice, t("zh", "btn_again"))
+        await press_result(tg, alice)
         await tg.wait_for(lambda: table.status == "playing")
         match_id = table.match.id  # type: ignore[union-attr]
         await tg.send_text(group, alice, "/leave")
@@ -238,9 +237,8 @@ async def test_stop_ends_a_match_in_its_forum_topic_at_four_seats(tg: FakeTelegr
         await tg.wait_for(lambda: table.status == "playing", timeout=20)
         await tg.wait_for(lambda: table.status == "between", timeout=60)
         await svc.presenter.idle()
-        settle = tg.message(forum, table.current.settle_msg_id)
         svc.service.action_timeout = 60.0
-        await tg.press_button(settle, alice, t("zh", "btn_again"))
+        await press_result(tg, alice)
         await tg.wait_for(lambda: table.status == "playing")
         match_id = table.match.id
         await tg.send_text(forum, alice, "/stop", topic=topic)

@@ -10,7 +10,7 @@ import time
 
 from support.e2e import make_config, running_bot, services, settlement_closed
 from support.fakebot import FakeMessage, FakeTelegram, FakeUser
-from support.play import seat_three
+from support.play import live_result, seat_three
 
 from bot.i18n import t
 from bot.table import Table
@@ -120,7 +120,7 @@ async def test_nobody_presses_again_and_the_table_closes(tg: FakeTelegram, tmp_p
         await finish_hand(tg, table, {0: alice, 1: bob}, lobby, seed=5)
         record = table.current
         settle = await tg.wait_for(lambda: tg.message(group, record.settle_msg_id or 0))
-        assert settle.keyboard and not settlement_closed(settle)
+        await tg.wait_for(lambda: live_result(tg, alice))  # 再来一局 is in private
         await tg.wait_for(lambda: svc.service.in_chat(group.id) is None, timeout=READY + 5)
         assert table.status == "closed"
         assert table.id not in [r.id for r in await svc.store.open_tables()]
@@ -191,10 +191,11 @@ async def test_stop_between_hands_takes_the_settlement_buttons(tg: FakeTelegram,
         table = svc.service.in_chat(group.id)
         await finish_hand(tg, table, dict(enumerate(users)), lobby, seed=6)
         record = table.current
-        settle = await tg.wait_for(lambda: (m := tg.message(group, record.settle_msg_id or 0))
-                                   and m.keyboard and m)
+        settle = await tg.wait_for(lambda: tg.message(group, record.settle_msg_id or 0))
+        await tg.wait_for(lambda: all(live_result(tg, u) for u in users))
         await tg.send_text(group, users[0], "/stop")  # the opener closes the table
         await tg.wait_for(lambda: svc.service.in_chat(group.id) is None)
         await svc.presenter.idle()
         assert settlement_closed(tg.message(group, settle.message_id))
+        assert not any(live_result(tg, u) for u in users)  # their 再来一局 / 离开 went
         assert t("zh", "stopped") in notes(tg, group)

@@ -12,6 +12,7 @@ from dataclasses import replace
 import pytest
 from support.e2e import FAST_PACING, make_config, running_bot, services
 from support.fakebot import FakeTelegram
+from support.play import press_result
 from support.robots import alice_plays, one_human_two_computers
 
 from bot.i18n import t
@@ -37,8 +38,7 @@ async def test_a_hand_dealt_while_a_review_is_sent_comes_before_the_rest_of_it(
             assert found is not None
             if len(pictured(review_of(found[1], 0, "zh"), 0)) >= 2:
                 break
-            settle = tg.message(group, table.current.settle_msg_id)
-            await tg.press_button(settle, alice, t("zh", "btn_again"))
+            await press_result(tg, alice)
             await tg.wait_for(lambda: table.status == "playing")
         else:
             pytest.fail("no hand with two pictured moments in 8")
@@ -55,8 +55,7 @@ async def test_a_hand_dealt_while_a_review_is_sent_comes_before_the_rest_of_it(
         review_head = t("zh", "review_title", table=1, hand=played.table_no, id=record_id)
         await tg.wait_for(lambda: any((m.text or "").startswith(review_head)
                                       for m in tg.messages(alice)[before:]), timeout=30)
-        settle = tg.message(group, table.current.settle_msg_id)
-        await tg.press_button(settle, alice, t("zh", "btn_again"))  # dealt at once
+        await press_result(tg, alice)  # dealt at once
         await tg.wait_for(lambda: table.status == "playing")
         dealt = table.current.table_no
         await svc.presenter.idle()

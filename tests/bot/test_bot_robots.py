@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from support.e2e import SCALE, hand_message, make_config, running_bot, services
 from support.fakebot import FakeTelegram, FakeUser
+from support.play import press_result
 from support.robots import alice_plays, one_human_two_computers, public
 
 from bot.i18n import t
@@ -64,12 +65,17 @@ async def test_one_human_and_two_computers_play_hands(tg: FakeTelegram, tmp_path
             assert "电脑·小明" in settle.caption and "电脑·小红" in settle.caption
             assert pressed > 0
             if n == 1:  # 再来一局 needs only the human: the computers are always ready
-                await tg.press_button(settle, alice, "再来一局")
+                await press_result(tg, alice)
                 await tg.wait_for(lambda: table.status == "playing")
-        # the computers played every move of theirs, after the pause, as the policy would
+        # the computers played every move of theirs as the policy would, each discard after
+        # the pause, an answer to an offered card (过, 吃, 碰) without one
         robot_moves = [m for m in moves if m[0] != 0]
         assert robot_moves and all(auto for _, _, auto, _, _ in robot_moves)
-        assert all(waited >= DELAY - 1e-3 for _, _, _, waited, _ in robot_moves)
+        discards = [waited for _, action, _, waited, _ in robot_moves if action.startswith("d:")]
+        answers = [waited for _, action, _, waited, _ in robot_moves
+                   if not action.startswith("d:")]
+        assert discards and all(waited >= DELAY - 1e-3 for waited in discards)
+        assert answers and min(answers) < DELAY / 2
         assert all(action == wanted for _, action, _, _, wanted in robot_moves)
         assert not any(auto for seat, _, auto, _, _ in moves if seat == 0)
         assert not any(p.autoplay for p in table.players.values())  # 电脑 is not 托管

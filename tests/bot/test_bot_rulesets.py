@@ -16,14 +16,14 @@ from pathlib import Path
 
 import pytest
 from support.e2e import action_buttons, hand_message, make_config, running_bot, services
-from support.fakebot import FakeTelegram
+from support.fakebot import FakeChat, FakeTelegram, FakeUser
 from support.service import PEOPLE, Clock, Observer
 from support.store import old_database
 
 from bot.i18n import t
 from bot.present.fairness import export_file
 from bot.present.pacing import Pacing, next_ping_after
-from bot.present.screens.group import settlement_text
+from bot.present.screens.group import settlement_text, table_screen
 from bot.present.screens.lobby import settings_keyboard
 from bot.store import MIGRATIONS, Store
 from bot.table import (
@@ -332,29 +332,44 @@ async def test_a_four14_table_of_one_human_and_three_computers_to_settlement(
 XING_SEED = 9  # running_bot's rng: the first dealer is seat 3, so seat 1 (Bob) is 醒家
 
 
-async def test_a_hunan_table_of_four_whose_xing_follows_the_group_table_privately(
-        tg: FakeTelegram, tmp_path: Path) -> None:
-    """/new 湖南 4: Alice and Bob with two computers. The dealer's opposite (Bob) is 醒家: his
-    private chat shows the group's table picture (the public table, never a card of a hand
-    or a button), one message edited no more often than the group's, also after a restart;
-    Alice plays the hand to its settlement, where Bob's points are his 醒筹, and his private
-    result says them (with 再来一局 / 离开 but no 🔍 复盘: he made no choice)."""
-    config = make_config(tg, tmp_path / "db.sqlite3", action_timeout=2.0)
+def xing_people(tg: FakeTelegram) -> tuple[FakeUser, FakeUser, FakeChat]:
+    """Alice and Bob, both with a private chat, in a group."""
     alice = tg.user("Alice", language_code="zh-hans")
     bob = tg.user("Bob", language_code="zh-hans")
     group = tg.group("湖南群", members=(alice, bob))
     tg.start_private(alice)
     tg.start_private(bob)
+    return alice, bob, group
+
+
+async def xing_hand(tg: FakeTelegram, app, alice: FakeUser, bob: FakeUser,  # type: ignore[no-untyped-def]
+                    group: FakeChat) -> tuple[Table, int]:
+    """/new 湖南 4 with two computers, dealt by Alice's 开局 (seed ``XING_SEED``: Bob is the
+    醒家); the table and where the calls stood before the deal."""
+    lobby = await tg.wait_reply(await tg.send_text(group, alice, "/new 湖南 4"))
+    assert "湖南跑胡子 · 4人" in lobby.text and "4人到齐" in lobby.text
+    await tg.press_button(lobby, bob, "加入")
+    table = services(app).service.in_chat(group.id)
+    for _ in range(2):
+        await tg.send_text(group, alice, "/addbot")
+    await tg.wait_for(lambda: table.full)
+    mark = len(tg.calls)
+    await tg.press_button(lobby, alice, "开局")  # two humans: not dealt on its own at once
+    return table, mark
+
+
+async def test_a_hunan_table_of_four_whose_xing_follows_the_group_table_privately(
+        tg: FakeTelegram, tmp_path: Path) -> None:
+    """/new 湖南 4: Alice and Bob with two computers. The dealer's opposite (Bob) is 醒家: his
+    private chat shows the table picture the group sees (the public table, never a card of a
+    hand or a button), his own copy in one message at his chat's pace, also after a restart,
+    and the hand's end;
+    Alice plays the hand to its settlement, where Bob's points are his 醒筹, and his private
+    result says them (with 再来一局 / 离开 but no 🔍 复盘: he made no choice)."""
+    config = make_config(tg, tmp_path / "db.sqlite3", action_timeout=2.0)
+    alice, bob, group = xing_people(tg)
     async with running_bot(config, seed=XING_SEED) as app:
-        lobby = await tg.wait_reply(await tg.send_text(group, alice, "/new 湖南 4"))
-        assert "湖南跑胡子 · 4人" in lobby.text and "4人到齐" in lobby.text
-        await tg.press_button(lobby, bob, "加入")
-        table = services(app).service.in_chat(group.id)
-        for _ in range(2):
-            await tg.send_text(group, alice, "/addbot")
-        await tg.wait_for(lambda: table.full)
-        mark = len(tg.calls)
-        await tg.press_button(lobby, alice, "开局")  # two humans: not dealt on its own at once
+        table, mark = await xing_hand(tg, app, alice, bob, group)
         hand = table.current.hand
         assert (hand.rules.key, hand.dealer, hand.public_view().xing) == ("hunan/4", 3, 1)
         await alice_plays(tg, app, alice, table, random.Random(5),
@@ -381,7 +396,7 @@ async def test_a_hunan_table_of_four_whose_xing_follows_the_group_table_privatel
     assert sent == ["sendPhoto", "sendMessage"]  # his picture, restart or not; his result
     to_group = [c for c in tg.calls[mark:] if c.chat_id == group.id
                 and c.method in ("sendPhoto", "editMessageMedia")]
-    assert len(to_bob) - 1 <= len(to_group)  # at the group's pace
+    assert len(to_bob) - 1 <= len(to_group)  # a waiting seat's catch-up: never more often
     [bob_photo] = [m for m in tg.messages(bob) if m.photo_bytes]
     assert bob_photo.photo_bytes == final and not bob_photo.keyboard
     result = tg.messages(bob)[-1]
@@ -486,3 +501,27 @@ def test_the_settlement_caption_words_each_rule_sets_score() -> None:
     text = caption(four14)
     assert f"{names[four14.outcome.fed_by]} 点炮" in text and "醒家" not in text
     assert f"番 {four14.outcome.win.fan}" in text
+
+
+async def test_the_xings_picture_does_not_wait_for_the_groups(tg: FakeTelegram,
+                                                              tmp_path: Path) -> None:
+    """His own copy: with the group's table picture held back entirely, the 醒家 still sees
+    the table and, at the end, the hand's last state."""
+    config = make_config(tg, tmp_path / "db.sqlite3", action_timeout=2.0)
+    alice, bob, group = xing_people(tg)
+    async with running_bot(config, seed=XING_SEED) as app:
+        panels = services(app).presenter.panels
+
+        async def held(table: Table, record: HandRecord) -> int:
+            return 0  # the group's picture never goes
+        panels._table = held  # type: ignore[method-assign]
+        table, _ = await xing_hand(tg, app, alice, bob, group)
+        assert table.current.hand.public_view().xing == 1
+        await alice_plays(tg, app, alice, table, random.Random(5))
+        await services(app).presenter.idle()
+        record = table.current
+        assert record.group_msg_id is None  # the group saw nothing
+        [bob_photo] = [m for m in tg.messages(bob) if m.photo_bytes]
+        assert bob_photo.caption.startswith(t("zh", "xing_caption", table=table.id))
+        _, caption = table_screen(table, record, set(), "zh")
+        assert caption in bob_photo.caption and bob_photo.edits >= 1  # the end, as it is

@@ -10,6 +10,7 @@ import random
 
 from support.e2e import make_config, running_bot, services
 from support.fakebot import FakeTelegram
+from support.play import press_result
 from support.robots import alice_plays, one_human_two_computers
 
 from bot import callbacks as cb
@@ -54,7 +55,7 @@ async def test_verify_sends_the_check_privately(tg: FakeTelegram, tmp_path) -> N
         assert not [m for m in tg.messages(group) if m.text and "SHA-256" in m.text]
 
         # the group's next hand: the old settlement keeps its 验证 once its 再来一局 is gone
-        await tg.press_button(settle, alice, t("zh", "btn_leave"))
+        await press_result(tg, alice, "q")
         await svc.presenter.idle()
         old = await tg.wait_for(lambda: (m := tg.message(group, record.settle_msg_id)) and
                                 len(m.buttons) == 1 and m)

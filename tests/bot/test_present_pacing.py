@@ -25,8 +25,10 @@ PACING = Pacing()
 def test_what_people_touch_goes_first_and_the_table_picture_lags() -> None:
     first = {send for send in Send if goes_first(PACING, send)}
     assert first == {Send.ANSWER, Send.PROBE, Send.NEW_LOBBY, Send.LOBBY_EDIT,
-                     Send.LIVE_SETTLEMENT, Send.SETTLEMENT, Send.MATCH_SUMMARY, Send.DECISION}
+                     Send.LIVE_SETTLEMENT, Send.SETTLEMENT, Send.MATCH_SUMMARY,
+                     Send.FIRST_PICTURE, Send.DECISION}
     assert not goes_first(PACING, Send.TABLE_PICTURE)
+    assert not goes_first(PACING, Send.READY_LIST)  # 再来一局 pressed: merged, lagging
     assert not goes_first(PACING, Send.SEAT_CATCH_UP)
 
 
@@ -61,6 +63,17 @@ def test_a_seats_own_change_is_held_at_most_the_pressed_pace() -> None:
     assert hand_hold(PACING, own_change=False) == PACING.table_pace == 5.0
     slow_group = replace(PACING, group_interval=8.0)
     assert hand_hold(slow_group, own_change=False) == 8.0  # the group's pace wins
+
+
+def test_a_seat_alone_with_computers_sees_each_computer_discard_at_once() -> None:
+    # another seat discarded since his picture was shown: nothing is held
+    for own_change in (False, True):
+        assert hand_hold(PACING, own_change=own_change, alone=True, moved=True) == 0.0
+    # his own move alone rides with the next computer discard (at most the pressed pace)
+    assert hand_hold(PACING, own_change=True, alone=True) == PACING.pressed_pace
+    assert hand_hold(PACING, own_change=False, alone=True) == 0.0
+    # at a table with other people, a discard elsewhere waits the catch-up pace as before
+    assert hand_hold(PACING, own_change=False, moved=True) == catch_up_pace(PACING)
 
 
 def test_a_held_change_goes_once_its_hold_is_over() -> None:

@@ -1,6 +1,7 @@
 """Users driving the real bot through the fake Telegram: three seated by the lobby, a hand
-dealt, random or sensible presses to the end, and the checks made at every step (each DM
-shows only its own seat's actions and hand, the group's move log only public events).
+dealt, random or sensible presses to the end, the checks made at every step (each DM
+shows only its own seat's actions and hand, the group's move log only public events), and
+再来一局 / 离开 pressed where they live (each seat's private result).
 """
 
 from __future__ import annotations
@@ -18,7 +19,22 @@ from engine import policy
 from engine.ting import ting as compute_ting
 from render import render_hand
 from support.e2e import action_buttons, hand_message, services
-from support.fakebot import FakeMessage, FakeTelegram, FakeUser
+from support.fakebot import CallbackAnswer, FakeMessage, FakeTelegram, FakeUser
+
+
+def live_result(tg: FakeTelegram, user: FakeUser) -> FakeMessage | None:
+    """The user's private result that still offers 再来一局 (the last one), if any."""
+    return next((m for m in reversed(tg.messages(user))
+                 if any(data and data.startswith("g:") for _, data in m.buttons)), None)
+
+
+async def press_result(tg: FakeTelegram, user: FakeUser, kind: str = "g",
+                       timeout: float = 10.0) -> CallbackAnswer:
+    """The user presses 再来一局 (``kind`` "g"; 离开: "q") under his private result, once it
+    has come: where 再来一局 lives for every seat that has a private chat."""
+    result = await tg.wait_for(lambda: live_result(tg, user), timeout=timeout)
+    return await tg.press_button(result, user,
+                                 lambda text, data: bool(data) and data.startswith(f"{kind}:"))
 
 
 def check_private(tg: FakeTelegram, table: Table, users: list[FakeUser], render: bool) -> None:
@@ -165,5 +181,5 @@ async def play_match_hand(tg: FakeTelegram, app: Application, table: Table,  # t
     assert settle is not None and f"第 {k}/{n} 局" in (settle.caption or "")
     if k < n:
         assert table.match is not None and len(table.match.played) == k
-        await tg.press_button(settle, alice, t("zh", "btn_again"))
+        await press_result(tg, alice)
         await tg.wait_for(lambda: table.status == "playing" and table.current is not record)

@@ -56,16 +56,18 @@ def table_screen(table: Table, record: HandRecord, trustee: Collection[int],
     return pub, "\n".join(lines)
 
 
-def settlement_keyboard(table: Table, record: HandRecord, lang: str,
-                        live: bool) -> InlineKeyboardMarkup | None:
-    """再来一局 and 离开 under the table's latest settlement while it waits for them (and 打鸟
-    where birds are); 验证 under every settlement of a dealt hand, for good."""
-    rows = [[
-        InlineKeyboardButton(t(lang, "btn_again"),
-                             callback_data=cb.group("g", table.id, record.id)),
-        InlineKeyboardButton(t(lang, "btn_leave"),
-                             callback_data=cb.group("q", table.id, record.id)),
-    ], *bird_row(table, record.id, lang)] if live else []
+def settlement_keyboard(table: Table, record: HandRecord, lang: str, live: bool, *,
+                        again: bool = True) -> InlineKeyboardMarkup | None:
+    """The buttons under a settlement: while it is the table's latest and waits, 再来一局 and
+    离开 when ``again`` (some seat has no private result to press them on) and 打鸟 where
+    birds are; 验证 under every settlement of a dealt hand, for good."""
+    rows = bird_row(table, record.id, lang) if live else []
+    if live and again:
+        rows.insert(0, [
+            InlineKeyboardButton(t(lang, "btn_again"),
+                                 callback_data=cb.group("g", table.id, record.id)),
+            InlineKeyboardButton(t(lang, "btn_leave"),
+                                 callback_data=cb.group("q", table.id, record.id))])
     if record.hand.seed is not None:
         rows.append([InlineKeyboardButton(t(lang, "btn_verify"),
                                           callback_data=cb.verify(record.id))])
@@ -74,10 +76,11 @@ def settlement_keyboard(table: Table, record: HandRecord, lang: str,
 
 def settlement_text(table: Table, record: HandRecord, totals: dict[int, int], lang: str,
                     live: bool, *, hand_birds: Sequence[BirdRow] = (),
-                    next_birds: Sequence[BirdRow] = ()) -> str:
+                    next_birds: Sequence[BirdRow] = (), again: bool = True) -> str:
     """The settlement caption, in HTML (the 公平性 part is an expandable blockquote): each
     seat's points as his private result says them (:func:`points_text`), then the birds
-    (打鸟)."""
+    (打鸟); while live, who is ready and where 再来一局 is (here when ``again``, else in
+    private)."""
     outcome = record.hand.outcome
     assert outcome is not None
     names = record.names
@@ -98,7 +101,7 @@ def settlement_text(table: Table, record: HandRecord, totals: dict[int, int], la
         ready = [p.name for p in table.players.values() if p.ready]
         if ready:
             tail.append(t(lang, "settle_ready", names=t(lang, "name_sep").join(ready)))
-        tail.append(t(lang, "settle_next"))
+        tail.append(t(lang, "settle_next" if again else "settle_next_private"))
         bird_line = birds.waiting_line(table.rules, next_birds, lang)
         tail += [bird_line] if bird_line else []
     parts = [html.escape("\n".join(lines))]

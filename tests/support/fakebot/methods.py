@@ -278,7 +278,8 @@ def _thread(world: World, chat: FakeChat, p: Params) -> int | None:
 def _deliver(world: World, chat: FakeChat, p: Params, **fields: Any) -> dict:
     thread_id = _thread(world, chat, p)
     world.flood.admit(chat.id, chat.is_private)
-    return world.add_message(chat, world.bot, thread_id=thread_id, **fields).to_json()
+    return world.add_message(chat, world.bot, thread_id=thread_id,
+                             silent=bool(p.bool("disable_notification")), **fields).to_json()
 
 
 # -- sending -------------------------------------------------------------------------------------

@@ -146,6 +146,7 @@ class FakeMessage:
     deleted: bool = False
     sender_chat: FakeChat | None = None  # sent on behalf of this chat (sender: a stand-in)
     thread_id: int | None = None  # the forum topic it is in (None: General, or no forum)
+    silent: bool = False  # sent with disable_notification: its chat was not notified
 
     @property
     def from_bot(self) -> bool:

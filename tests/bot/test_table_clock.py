@@ -1,0 +1,42 @@
+"""The table's clock with plain values (bot.table.clock): how long a computer player's move
+waits, at a table of people and at one where a human plays alone with computer players."""
+
+from __future__ import annotations
+
+from bot.table.clock import Pace, deadline
+from bot.table.model import Decision, Player, Table, TableStatus
+
+PACE = Pace(action_timeout=60.0, autoplay_delay=1.5)
+DISCARD = Decision(1, ("d:x1", "d:x2"), (), since=100.0)
+CLAIM = Decision(2, ("c:x1x2x3", "peng", "pass"), (), since=100.0)
+
+
+def table(*user_ids: int) -> Table:
+    players = {s: Player(u, f"P{s}", "zh") for s, u in enumerate(user_ids)}
+    return Table(1, -100, user_ids[0], 3, TableStatus.PLAYING, 0, 0, 1, players=players)
+
+
+def test_a_computer_players_answer_to_an_offered_card_takes_no_pause() -> None:
+    for t in (table(1, 2, -1), table(1, -1, -2)):
+        t.decisions[2] = CLAIM
+        assert deadline(t, 2, PACE) == CLAIM.since  # 过, 吃, 碰: the table goes on at once
+
+
+def test_a_computer_players_discard_waits_for_people_to_see_it() -> None:
+    people = table(1, 2, -1)
+    people.decisions[2] = DISCARD
+    assert deadline(people, 2, PACE) == DISCARD.since + PACE.autoplay_delay
+    alone = table(1, -1, -2)  # one human alone: at his private picture's pace
+    alone.decisions[2] = DISCARD
+    assert deadline(alone, 2, PACE) == DISCARD.since + PACE.alone_delay < \
+        DISCARD.since + PACE.autoplay_delay
+    fast = Pace(action_timeout=60.0, autoplay_delay=0.1)  # never longer than autoplay_delay
+    assert deadline(alone, 2, fast) == DISCARD.since + 0.1
+
+
+def test_a_seat_in_tuoguan_and_a_human_keep_their_times() -> None:
+    t = table(1, 2, -1)
+    t.decisions[0], t.decisions[1] = CLAIM, DISCARD
+    t.players[1].autoplay = True
+    assert deadline(t, 0, PACE) == CLAIM.since + PACE.action_timeout
+    assert deadline(t, 1, PACE) == DISCARD.since + PACE.autoplay_delay
