@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Protocol
 
 from bot.store.challenges import ChallengeStore, ChallengeTx
+from bot.store.cups import CupStore, CupTx
 from bot.store.rows import (
     QQ_ID,
     BirdRow,
@@ -28,7 +29,7 @@ from bot.store.rows import (
 )
 
 
-class Tx(ChallengeTx, Protocol):
+class Tx(ChallengeTx, CupTx, Protocol):
     """The writes inside one :meth:`Store.transaction`."""
 
     async def exec(self, sql: str, *args: object) -> int:
@@ -138,7 +139,7 @@ class Tx(ChallengeTx, Protocol):
         ...
 
 
-class Store(ChallengeStore, Protocol):
+class Store(ChallengeStore, CupStore, Protocol):
     """The store of record: every read, and the transactions that write."""
 
     @classmethod

@@ -21,7 +21,7 @@ from telegram import (
 from telegram.ext import Application, CommandHandler, filters
 
 from bot.i18n import t
-from bot.telegram import challenge, chat, club, info, lobby, replay, votes
+from bot.telegram import challenge, chat, club, cup, info, lobby, replay, votes
 from bot.telegram.env import Context, Env
 
 
@@ -72,6 +72,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("lang", chat.lang, A | P),
     Command("apart", club.apart, A),
     Command("challenge", challenge.challenge, G),
+    Command("cup", cup.cup, G),
 )
 
 

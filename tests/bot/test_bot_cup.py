@@ -1,0 +1,103 @@
+"""A 群杯 through the real bot process and the fake Bot API: seven players sign up in a
+forum (报名, the list edited in place), the opener's /cup start draws three tables (the last
+filled by a computer player), each in a topic the bot creates; the bot is killed (-9) as
+the second round begins and, restarted, plays the cup to its final card, whose draw anyone
+can check: the seed hashes to the SHA-256 shown at sign-up, and shuffled by it the sign-up
+order is the first round's seating. Bad input on the way gets a reason and changes nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+import signal
+import sqlite3
+from pathlib import Path
+
+from support.botproc import fake_env, start_bot, stop_bot
+from support.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
+
+from bot.i18n import t
+
+NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus")
+FAST_BOT = dict(ACTION_TIMEOUT="1", AUTOPLAY_DELAY="0", FULL_START_DELAY="0",
+                GROUP_EDIT_INTERVAL="3.2", BOT_SEED="7")
+
+
+def _card(tg: FakeTelegram, forum: FakeChat) -> FakeMessage | None:
+    return next((m for m in tg.topic_messages(forum, None)
+                 if (m.text or "").startswith("🏅")), None)
+
+
+def _count(db: Path, sql: str) -> int:
+    with sqlite3.connect(db) as conn:
+        return int(conn.execute(sql).fetchone()[0])
+
+
+async def _reason(tg: FakeTelegram, chat: FakeChat, user: FakeUser, text: str) -> str:
+    sent = await tg.send_text(chat, user, text)
+    return (await tg.wait_reply(sent, timeout=30)).text or ""
+
+
+async def test_a_seven_player_cup_plays_two_rounds_through_a_kill_9(
+        tg: FakeTelegram, tmp_path: Path) -> None:
+    db = tmp_path / "db.sqlite3"
+    env = fake_env(tg, DB_PATH=str(db), **FAST_BOT)
+    users = [tg.user(n, language_code="zh-hans") for n in NAMES]
+    for user in users:
+        tg.start_private(user)
+    forum = tg.forum("杯群", members=tuple(users))
+    forum.members[tg.bot.id] = "administrator"  # it may create topics
+    plain = tg.group("普通群", members=tuple(users))
+    ann = users[0]
+    proc = await start_bot(tg, tmp_path, env, log=Path("/tmp/cup_bot.log"))
+    try:
+        assert await _reason(tg, plain, ann, "/cup") == t("zh", "cup_needs_forum")
+        await tg.send_text(forum, ann, "/cup 2轮 1局")
+        card = await tg.wait_for(lambda: _card(tg, forum), timeout=30)
+        sha = re.search(r"SHA-256:([0-9a-f]{64})", card.text or "")
+        assert sha is not None and "报名(1/" in (card.text or "")
+        assert await _reason(tg, forum, users[1], "/cup") != ""  # the standings, again
+        assert await _reason(tg, forum, ann, "/cup 3轮") == t("zh", "cup_exists")
+        assert await _reason(tg, forum, ann, "/cup start") == t("zh", "cup_too_few", n="3")
+        for user in users[1:]:
+            assert (await tg.press_button(card, user, "报名")).text == t("zh", "cup_joined")
+        assert (await tg.press_button(card, users[1], "报名")).text == \
+            t("zh", "cup_joined_already")
+        await tg.wait_for(lambda: "报名(7/" in (tg.message(forum, card.message_id).text or ""),
+                          timeout=30)
+        assert await _reason(tg, forum, users[2], "/cup start") == t("zh", "cup_only_opener")
+        await tg.send_text(forum, ann, "/cup start")
+        await tg.wait_for(lambda: len(forum.topics) == 3, timeout=30)
+        assert await _reason(tg, forum, users[3], "/cup start") == t("zh", "cup_only_opener")
+        # killed as soon as the second round's first table is in the store
+        await tg.wait_for(lambda: _count(db, "SELECT COUNT(*) FROM tables") > 3, timeout=60)
+    finally:
+        assert await stop_bot(proc, signal.SIGKILL) == -signal.SIGKILL
+    assert _count(db, "SELECT COUNT(*) FROM cups WHERE status = 'playing'") == 1
+    proc = await start_bot(tg, tmp_path, env, log=Path("/tmp/cup_bot.log"))
+    try:
+        final = await tg.wait_for(lambda: next(
+            (m for m in tg.topic_messages(forum, None) if (m.text or "").startswith("🏆")),
+            None), timeout=90)
+        lines = (final.text or "").splitlines()
+        assert all(any(line.startswith(f"{k}. ") for line in lines) for k in range(1, 8))
+        assert all(name in (final.text or "") for name in NAMES)
+        found = re.search(r"抽签种子:(\d+)", final.text or "")
+        assert found is not None
+        seed = int(found.group(1))
+        assert hashlib.sha256(str(seed).encode()).hexdigest() == sha.group(1)
+        order = [u.id for u in users]  # the sign-up order, as the final card lists it
+        assert f"[{','.join(map(str, order))}]" in (final.text or "")
+        random.Random(seed).shuffle(order)
+        by_id = {u.id: u.first_name for u in users}
+        first = lines[lines.index("第 1 轮:") + 1:lines.index("第 2 轮:")]
+        for k, line in enumerate(first):
+            seated = re.findall(r"([A-Z][a-z]+) [+-]?\d+", line)
+            assert seated == [by_id[u] for u in order[3 * k:3 * k + 3]]
+        assert len(lines[lines.index("第 2 轮:") + 1:]) >= 3
+        # the topics' tables closed with their rounds; the cup holds nobody any more
+        assert await _reason(tg, forum, users[4], "/cup start") == t("zh", "cup_none")
+    finally:
+        assert await stop_bot(proc) == 0
