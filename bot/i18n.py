@@ -537,6 +537,7 @@ ZH: dict[str, str] = {
     "cup_full": "报名已满({n} 人)。",
     "cup_seated": "你正在一桌牌局中入座,请先离开那一桌。",
     "cup_too_few": "人数不够:至少要 {n} 人报名才能开赛。",
+    "cup_entrant_seated": "{name} 正在另一桌入座:请他先离开那一桌,再 /cup start。",
     "cup_joined": "报名成功。",
     "btn_cup_join": "报名",
     "cup_head": "🏅 群杯 #{id} · {rules} · {rounds} 轮 · 每轮 {hands} 局",
@@ -1102,6 +1103,8 @@ EN: dict[str, str] = {
     "cup_full": "The cup is full ({n} players).",
     "cup_seated": "You are seated at a table: leave it first.",
     "cup_too_few": "Too few players: a cup starts with at least {n} signed up.",
+    "cup_entrant_seated": "{name} is seated at another table: once he has left it, /cup start "
+                          "again.",
     "cup_joined": "Signed up.",
     "btn_cup_join": "报名 Sign up",
     "cup_head": "🏅 群杯 #{id} · {rules} · {rounds} rounds · {hands} 局 a round",

@@ -102,7 +102,8 @@ class CupService:
             if len(cup.players) < cup.seats:
                 raise Refusal("cup_too_few", n=str(cup.seats))
             for p in cup.players:
-                self._check_free(p.id)
+                if self.tables.table_of_user(p.id) is not None:
+                    raise Refusal("cup_entrant_seated", name=p.name)
             tables = next_round(cup)
             for t in tables:
                 await self._topic(row, cup, t.no)
@@ -123,7 +124,8 @@ class CupService:
     # --- the tables ----------------------------------------------------------------------
 
     def settled(self, table_id: int) -> None:
-        """A hand of a table ended (told by the table service's observer)."""
+        """A hand of a table ended, or the table closed (told by the table service's
+        observer)."""
         if table_id in self._of_table:
             self._spawn(self._after_hand(table_id))
 
@@ -142,6 +144,8 @@ class CupService:
         """Count a table whose hands are played (or that closed), else deal its next."""
         assert ct.table_id is not None
         table = self.tables.registry.find(ct.table_id)
+        if table is not None and table.status == TableStatus.CLOSED:
+            table = None  # stopped (/stop): what it played counts
         left = [u for u in ct.seats if u is not None and table is not None
                 and table.seat_of(u) is None]
         for user_id in left:  # he left: a computer player plays his seat from now on
@@ -190,6 +194,9 @@ class CupService:
             if ct.table_id is not None:
                 continue
             thread = await self._topic(row, cup, ct.no)
+            for u in ct.seats:  # one who sat down at another table between rounds left
+                if u is not None and self.tables.table_of_user(u) is not None:
+                    by_id[u].left = True
             people = [None if u is None or by_id[u].left else
                       Person(u, by_id[u].name, by_id[u].lang) for u in ct.seats]
             if all(p is None for p in people):

@@ -72,6 +72,8 @@ class Hub:
         assert self.presenter and self.timers
         self.timers.disarm(table)
         self.presenter.closed(table)
+        if self.cups is not None:  # a cup's table stopped: what it played counts
+            self.cups.settled(table.id)
 
     def match_over(self, table: Table, match_id: int) -> None:
         assert self.presenter

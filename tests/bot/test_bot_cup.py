@@ -92,9 +92,15 @@ async def test_a_seven_player_cup_plays_two_rounds_through_a_kill_9(
         random.Random(seed).shuffle(order)
         by_id = {u.id: u.first_name for u in users}
         first = lines[lines.index("第 1 轮:") + 1:lines.index("第 2 轮:")]
+        results = {}
         for k, line in enumerate(first):
-            seated = re.findall(r"([A-Z][a-z]+) [+-]?\d+", line)
-            assert seated == [by_id[u] for u in order[3 * k:3 * k + 3]]
-        assert len(lines[lines.index("第 2 轮:") + 1:]) >= 3
+            seated = re.findall(r"([A-Z][a-z]+) ([+-]?\d+)\((\d)\)", line)
+            assert [name for name, _, _ in seated] == [by_id[u] for u in order[3 * k:3 * k + 3]]
+            results.update({name: (int(jie), int(points)) for name, points, jie in seated})
+        # Swiss: the second round seats the players by 节分, then points, then sign-up order
+        ranked = sorted(NAMES, key=lambda n: (-results[n][0], -results[n][1], NAMES.index(n)))
+        second = lines[lines.index("第 2 轮:") + 1:lines.index("第 2 轮:") + 4]
+        for k, line in enumerate(second):
+            assert re.findall(r"([A-Z][a-z]+) [+-]?\d+", line) == ranked[3 * k:3 * k + 3]
         # the topics' tables closed with their rounds; the cup holds nobody any more
         assert await _reason(tg, forum, users[4], "/cup start") == t("zh", "cup_none")
