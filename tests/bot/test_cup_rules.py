@@ -9,8 +9,17 @@ import random
 
 import pytest
 
-from bot.table.cups import Cup, CupTable, Entrant, commitment, draw, jie, next_round, \
-    split_args, standings
+from bot.table.cups import (
+    Cup,
+    CupTable,
+    Entrant,
+    commitment,
+    draw,
+    jie,
+    next_round,
+    split_args,
+    standings,
+)
 
 
 def _cup(n: int, seed: int = 5) -> Cup:
