@@ -14,9 +14,9 @@ import logging
 from telegram.error import TelegramError
 
 from bot.i18n import t
+from bot.present.cards import Cards
 from bot.present.chats import Chats
 from bot.present.courier import Courier
-from bot.present.pacing import Send, goes_first
 from bot.present.screens import cup as screens
 from bot.store import Store
 from bot.store.cups import CupRow
@@ -30,10 +30,7 @@ class CupMessages:
         self.chats = chats
         self.courier = courier
         self.store = store
-        self._cards: dict[int, str] = {}  # the card text shown, by cup
-
-    async def _slot(self, target: int) -> None:
-        await self.chats.gate.slot(urgent=goes_first(self.chats.pacing, Send.ANSWER), key=target)
+        self.cards = Cards(chats, courier)
 
     def cup_card(self, shown: CupRow) -> None:
         cup_id = shown.id
@@ -45,20 +42,15 @@ class CupMessages:
             cup = Cup.loads(row.state)
             target = self.chats.now(row.chat_id)
             lang = await self.chats.group_lang(target)
-            text = screens.card_text(row, cup, standings(cup), lang)
-            if self._cards.get(cup_id) == text:
-                return 0
-            markup = screens.card_keyboard(row, lang)
-            await self._slot(target)
-            if row.card_msg_id is None:
-                msg = await self.courier.send_message(target, text, reply_markup=markup,
-                                                      message_thread_id=row.thread_id)
+
+            async def remember(msg_id: int) -> None:
                 async with self.store.transaction() as tx:
-                    await tx.set_cup(cup_id, card=msg.message_id)
-            else:
-                await self.courier.edit_text(target, row.card_msg_id, text, markup)
-            self._cards[cup_id] = text
-            return 1
+                    await tx.set_cup(cup_id, card=msg_id)
+
+            return await self.cards.show(
+                ("cup", cup_id), target, row.thread_id, row.card_msg_id,
+                screens.card_text(row, cup, standings(cup), lang),
+                screens.card_keyboard(row, lang), remember)
         self.chats.put(shown.chat_id, ("cup", cup_id), job)
 
     def cup_over(self, shown: CupRow) -> None:
@@ -71,7 +63,7 @@ class CupMessages:
             cup = Cup.loads(row.state)
             target = self.chats.now(row.chat_id)
             lang = await self.chats.group_lang(target)
-            await self._slot(target)
+            await self.cards.slot(target)
             msg = await self.courier.send_message(
                 target, screens.final_text(row, cup, standings(cup), lang),
                 message_thread_id=row.thread_id)
@@ -87,7 +79,7 @@ class CupMessages:
             target = self.chats.now(fresh.chat_id)
             lang = await self.chats.group_lang(target)
             cup = Cup.loads(fresh.state)
-            await self._slot(target)
+            await self.cards.slot(target)
             await self.courier.send_message(target, screens.card_text(
                 fresh, cup, standings(cup), lang), reply_markup=screens.card_keyboard(
                 fresh, lang), message_thread_id=thread_id)
