@@ -65,9 +65,14 @@ class CupService:
             self._check_free(opener.user_id)
             cup = Cup(rules.key, rules.players, rounds, hands, self.rng.getrandbits(63),
                       [Entrant(opener.user_id, opener.name, opener.lang)])
-            async with self.store.transaction() as tx:
-                cup_id = await tx.add_cup(self.bot_id, chat_id, thread_id, opener.user_id,
-                                          cup.dumps(), time.time())
+            try:
+                async with self.store.transaction() as tx:
+                    cup_id = await tx.add_cup(self.bot_id, chat_id, thread_id, opener.user_id,
+                                              cup.dumps(), time.time())
+            except Exception:  # the schema's one_open_cup: another bot's /cup came first
+                if await self.store.open_cup(chat_id) is not None:
+                    raise Refusal("cup_exists") from None
+                raise
             row = await self._row(cup_id)
         self._tell("cup_card", row)
         return row

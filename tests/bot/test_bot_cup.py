@@ -69,6 +69,17 @@ async def test_a_seven_player_cup_plays_two_rounds_through_a_kill_9(
         await tg.wait_for(lambda: "报名(7/" in (tg.message(forum, card.message_id).text or ""),
                           timeout=30)
         assert await _reason(tg, forum, users[2], "/cup start") == t("zh", "cup_only_opener")
+        # a forum where the bot is no admin: no topics, so no start, and nothing changed
+        other = tg.forum("无权群", members=tuple(users))
+        await tg.send_text(other, users[4], "/cup")
+        other_card = await tg.wait_for(lambda: _card(tg, other), timeout=30)
+        for user in users[5:]:
+            await tg.press_button(other_card, user, "报名")
+        await tg.wait_for(lambda: "报名(3/" in (tg.message(other, other_card.message_id).text
+                                                or ""), timeout=30)
+        assert await _reason(tg, other, users[4], "/cup start") == t("zh", "cup_no_topics")
+        assert not other.topics and "报名(3/" in (tg.message(other, other_card.message_id).text
+                                                  or "")
     # the first round in a real bot process, killed (-9) as soon as the second round's first
     # table is in the store
     proc = await start_bot(tg, tmp_path, fake_env(tg, DB_PATH=str(db), **PROCESS))
