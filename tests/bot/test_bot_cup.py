@@ -20,6 +20,7 @@ from support.e2e import make_config, running_bot
 from support.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
 
 from bot.i18n import t
+from engine.points import signed
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus")
 PROCESS = dict(ACTION_TIMEOUT="1", AUTOPLAY_DELAY="0", FULL_START_DELAY="0")  # its shortest
@@ -123,3 +124,34 @@ async def test_a_seven_player_cup_plays_two_rounds_through_a_kill_9(
             assert re.findall(r"([A-Z][a-z]+) [+-]?\d+", line) == ranked[3 * k:3 * k + 3]
         # the topics' tables closed with their rounds; the cup holds nobody any more
         assert await _reason(tg, forum, users[4], "/cup start") == t("zh", "cup_none")
+
+
+async def test_a_round_of_two_hands_deals_the_second_without_waiting(
+        tg: FakeTelegram, tmp_path: Path) -> None:
+    """Each table of a round plays all its hands: the second is dealt without anyone pressing
+    再来一局, and the round's points are the sum of both."""
+    db = tmp_path / "db.sqlite3"
+    config = make_config(tg, db, action_timeout=0.3, autoplay_delay=0.0, full_start_delay=0.0)
+    users = [tg.user(n, language_code="zh-hans") for n in NAMES[:3]]
+    for user in users:
+        tg.start_private(user)
+    forum = tg.forum("两局群", members=tuple(users))
+    forum.members[tg.bot.id] = "administrator"
+    async with running_bot(config):
+        await tg.send_text(forum, users[0], "/cup 1轮 2局")
+        card = await tg.wait_for(lambda: _card(tg, forum), timeout=30)
+        for user in users[1:]:
+            await tg.press_button(card, user, "报名")
+        await tg.wait_for(lambda: "报名(3/" in (tg.message(forum, card.message_id).text or ""),
+                          timeout=30)
+        await tg.send_text(forum, users[0], "/cup start")
+        final = await tg.wait_for(lambda: next(
+            (m for m in tg.topic_messages(forum, None) if (m.text or "").startswith("🏆")),
+            None), timeout=60)
+    assert _count(db, "SELECT COUNT(*) FROM hands WHERE status = 'done'") == 2
+    with sqlite3.connect(db) as conn:
+        sums = dict(conn.execute("SELECT r.user_id, SUM(r.points) FROM results r"
+                                 " GROUP BY r.user_id").fetchall())
+    line = next(x for x in (final.text or "").splitlines() if x.startswith("  第 1 桌"))
+    for user in users:
+        assert f"{user.first_name} {signed(sums[user.id])}(" in line
