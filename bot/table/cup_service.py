@@ -161,7 +161,7 @@ class CupService:
         if table is not None and done < cup.hands:
             if left:
                 await self._save(row.id, cup)
-            if table.status == TableStatus.BETWEEN:
+            if table.status in (TableStatus.BETWEEN, TableStatus.LOBBY):
                 await cup_tables.deal_next(self.tables, ct.table_id)
             return
         ct.points = {str(u): p for u, p in points.items()}

@@ -46,10 +46,11 @@ async def open_seated(service: TableService, place: tuple[int, int | None], rule
 
 
 async def deal_next(service: TableService, table_id: int) -> None:
-    """Between two of the round's hands: everyone is ready (a computer player sits where one
-    left) and the next hand is dealt."""
+    """Between two of the round's hands (waiting for 再来一局, or back in the lobby after a
+    逃跑): everyone is ready (a computer player sits where one left) and the next hand is
+    dealt."""
     async with service.work.change(table_id) as (table, tx):
-        if table.status != TableStatus.BETWEEN:
+        if table.status not in (TableStatus.BETWEEN, TableStatus.LOBBY):
             return
         for seat in table.seats:
             player = table.players.get(seat)

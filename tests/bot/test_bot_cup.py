@@ -16,7 +16,7 @@ import sqlite3
 from pathlib import Path
 
 from support.botproc import fake_env, start_bot, stop_bot
-from support.e2e import make_config, running_bot
+from support.e2e import make_config, running_bot, services
 from support.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
 
 from bot.i18n import t
@@ -155,3 +155,59 @@ async def test_a_round_of_two_hands_deals_the_second_without_waiting(
     line = next(x for x in (final.text or "").splitlines() if x.startswith("  第 1 桌"))
     for user in users:
         assert f"{user.first_name} {signed(sums[user.id])}(" in line
+
+
+async def test_a_player_who_leaves_is_replaced_and_keeps_what_he_scored(
+        tg: FakeTelegram, tmp_path: Path) -> None:
+    """逃跑 in the first of a round's two hands: a computer player plays the second in his
+    seat, and the final card counts his first hand for him, marked as left."""
+    db = tmp_path / "db.sqlite3"
+    users = [tg.user(n, language_code="zh-hans") for n in NAMES[:3]]
+    for user in users:
+        tg.start_private(user)
+    forum = tg.forum("逃跑群", members=tuple(users))
+    forum.members[tg.bot.id] = "administrator"
+    rng = random.Random(3)
+    async with running_bot(make_config(tg, db, autoplay_delay=0.0,
+                                       full_start_delay=0.0)) as app:
+        service = services(app).service
+        await tg.send_text(forum, users[0], "/cup 1轮 2局")
+        card = await tg.wait_for(lambda: _card(tg, forum), timeout=30)
+        for user in users[1:]:
+            await tg.press_button(card, user, "报名")
+        await tg.wait_for(lambda: "报名(3/" in (tg.message(forum, card.message_id).text or ""),
+                          timeout=30)
+        await tg.send_text(forum, users[0], "/cup start")
+        table = await tg.wait_for(lambda: service.table_of_user(users[2].id), timeout=30)
+        await tg.wait_for(lambda: table.status == "playing", timeout=30)
+        await tg.send_text(forum, users[2], "/leave", topic=table.thread_id)
+        question = await tg.wait_for(lambda: next(
+            (m for m in tg.messages(users[2]) if "确认逃跑" in str(m.keyboard)), None),
+            timeout=30)
+        assert (await tg.press_button(question, users[2], "确认逃跑")).text == \
+            t("zh", "escaped")
+        await tg.wait_for(lambda: table.status == "playing" and table.players[
+            next(s for s, p in table.players.items() if p.robot)].robot and table.seat_of(
+            users[2].id) is None, timeout=30)
+        by_id = {u.id: u for u in users}
+        while table.status == "playing":  # Ann and Bob press at random, the computers play
+            awaited = [(s, d) for s, d in table.decisions.items()
+                       if d.legal and not table.players[s].robot]
+            if not awaited:
+                await tg.settle()
+                continue
+            seat, decision = rng.choice(awaited)
+            user = by_id[table.players[seat].user_id]
+            await tg.press(user, tg.messages(user)[0].message_id, user,
+                           f"a:{table.id}:{decision.version}:"
+                           f"{rng.randrange(len(decision.legal))}")
+        final = await tg.wait_for(lambda: next(
+            (m for m in tg.topic_messages(forum, None) if (m.text or "").startswith("🏆")),
+            None), timeout=60)
+    with sqlite3.connect(db) as conn:
+        hands = conn.execute("SELECT COUNT(*) FROM hands WHERE status = 'done'").fetchone()[0]
+        first = conn.execute("SELECT r.points FROM results r JOIN hands h ON h.id = r.hand_id"
+                             " WHERE r.user_id = ? ORDER BY h.id", (users[2].id,)).fetchall()
+    assert hands == 2 and len(first) == 1  # he sat at the first hand only
+    row = next(x for x in (final.text or "").splitlines() if " Cat 节分" in x)
+    assert row.endswith(t("zh", "cup_left")) and f"· {signed(first[0][0])}" in row
