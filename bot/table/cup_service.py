@@ -249,6 +249,9 @@ class CupService:
     async def _resume(self, cup_id: int) -> None:
         async with self._lock:
             row, cup = await self._cup(cup_id)
+            for ct in cup.tables[-1]:  # counted, but the kill came before it closed
+                if ct.table_id is not None and ct.points is not None:
+                    await cup_tables.close(self.tables, ct.table_id)
             await self._open_tables(row, cup)
             for ct in cup.tables[-1]:
                 if ct.table_id is not None and ct.points is None:
