@@ -119,13 +119,6 @@ class CupService:
             await self._open_tables(row, cup)
         self._tell("cup_card", row)
 
-    async def current(self, chat_id: int) -> CupRow:
-        """``/cup`` during a cup: the cup whose standings are shown."""
-        row = await self.store.open_cup(chat_id)
-        if row is None:
-            raise Refusal("cup_none")
-        return row
-
     # --- the tables ----------------------------------------------------------------------
 
     def settled(self, table_id: int) -> None:
@@ -185,8 +178,6 @@ class CupService:
             self._tell("cup_card", row)
             self._tell("cup_over", row)
             return
-        for t in tables:
-            t.table_id = None
         cup.tables.append(tables)
         await self._save(row.id, cup)
         await self._open_tables(row, cup)
@@ -196,7 +187,7 @@ class CupService:
         by_id = {p.id: p for p in cup.players}
         rules = get_rule_set(cup.rules)
         for ct in cup.tables[-1]:
-            if ct.table_id is not None:
+            if ct.table_id is not None or ct.points is not None:
                 continue
             thread = await self._topic(row, cup, ct.no)
             for u in ct.seats:  # one who sat down at another table between rounds left
@@ -220,6 +211,9 @@ class CupService:
                 raise
             assert ct.table_id is not None
             self._of_table[ct.table_id] = row.id
+        if cup.round_done():  # nobody was left to seat: on to the next round
+            await self._save(row.id, cup)
+            await self._next(row, cup)
 
     async def _topic(self, row: CupRow, cup: Cup, no: int) -> int | None:
         """The table's forum topic: made once, kept in the state for every round."""
@@ -249,19 +243,19 @@ class CupService:
     async def _resume(self, cup_id: int) -> None:
         async with self._lock:
             row, cup = await self._cup(cup_id)
-            for ct in cup.tables[-1]:  # counted, but the kill came before it closed
-                if ct.table_id is not None and ct.points is not None:
-                    await cup_tables.close(self.tables, ct.table_id)
-            await self._open_tables(row, cup)
             for ct in cup.tables[-1]:
-                if ct.table_id is not None and ct.points is None:
-                    self._of_table[ct.table_id] = row.id
-                    table = self.tables.registry.find(ct.table_id)
-                    if table is None or table.status != TableStatus.PLAYING:
-                        await self._check_table(row, cup, ct)
-                        row, cup = await self._cup(cup_id)
-            if cup.round_done() and row.status == "playing":
-                await self._next(row, cup)
+                if ct.table_id is None:
+                    continue
+                if ct.points is not None:  # counted, but the kill came before it closed
+                    await cup_tables.close(self.tables, ct.table_id)
+                    continue
+                self._of_table[ct.table_id] = row.id
+                table = self.tables.registry.find(ct.table_id)
+                if table is None or table.status != TableStatus.PLAYING:
+                    await self._check_table(row, cup, ct)  # the round's last: the next one
+            row, cup = await self._cup(cup_id)
+            if row.status == "playing":
+                await self._open_tables(row, cup)  # those the kill came before
 
     # --- helpers ---------------------------------------------------------------------
 
