@@ -7,6 +7,9 @@ messages a minute do not stretch the run.
 
     python bench/bench_cup.py [--players 27] [--rounds 2] [--hands 1] [--autoplay 0.2]
 
+``--autoplay 3`` plays at about human pace (a move every 3 s at each table); the default
+runs the same cup quicker, and the figures below do not depend on it.
+
 Prints, for each round after the first, the time from the previous round's last hand
 (its settlement committed) to the last of the round's tables dealt (every table is dealt
 when it opens), and the Bot API calls (getUpdates excluded) per action played, by method.

@@ -86,7 +86,7 @@ KINDS: dict[str, Kind] = {k.letter: k for k in (
     Kind("y", ("challenge", "version", "index")),
     Kind("u", ("challenge",)),
     Kind("w", ("challenge", "index")),  # the final card's 🔍: the player at place index+1
-    Kind("z", ("cup",)),  # 报名 on a 群杯's sign-up card (``bot.table.cups``)
+    Kind("t", ("cup",)),  # 报名 on a 群杯's sign-up card (``bot.table.cups``)
 )}
 PATTERN = r"\A(?:" + "|".join(k.pattern for k in KINDS.values()) + r")\Z"
 _RE = re.compile(PATTERN)
@@ -196,4 +196,4 @@ def parse(data: str | None) -> Press | None:
 
 
 def cup_join(cup_id: int) -> str:
-    return KINDS["z"].data(cup_id)
+    return KINDS["t"].data(cup_id)

@@ -53,7 +53,7 @@ async def cup(env: Env, update: Update, context: Context) -> None:
         env.say(chat, user, partial(refusal_text, r), thread)
 
 
-@on("z")
+@on("t")
 async def join_pressed(p: Pressed) -> Reply:
     await _service(p.env).join(p.press.table_id, await p.env.person(p.user))
     return Reply(t(p.lang, "cup_joined"))
