@@ -36,6 +36,23 @@ def _count(db: Path, sql: str) -> int:
         return int(conn.execute(sql).fetchone()[0])
 
 
+async def _start_three(tg: FakeTelegram, forum: FakeChat, users: list[FakeUser]) -> None:
+    """users[0] opens a cup of one round of two hands, the other two sign up, it starts."""
+    await tg.send_text(forum, users[0], "/cup 1轮 2局")
+    card = await tg.wait_for(lambda: _card(tg, forum), timeout=30)
+    for user in users[1:]:
+        await tg.press_button(card, user, "报名")
+    await tg.wait_for(lambda: "报名(3/" in (tg.message(forum, card.message_id).text or ""),
+                      timeout=30)
+    await tg.send_text(forum, users[0], "/cup start")
+
+
+async def _final(tg: FakeTelegram, forum: FakeChat, timeout: float) -> FakeMessage:
+    return await tg.wait_for(lambda: next(
+        (m for m in tg.topic_messages(forum, None) if (m.text or "").startswith("🏆")), None),
+        timeout=timeout)
+
+
 async def _reason(tg: FakeTelegram, chat: FakeChat, user: FakeUser, text: str) -> str:
     sent = await tg.send_text(chat, user, text)
     return (await tg.wait_reply(sent, timeout=30, match=lambda m: bool(m.text)
@@ -97,9 +114,7 @@ async def test_a_seven_player_cup_plays_two_rounds_through_a_kill_9(
     # the rest with Telegram's group limits paced fast, as the sign-up was: at its real pace
     # one forum's 20 messages a minute would hold the final card for a minute
     async with running_bot(config):
-        final = await tg.wait_for(lambda: next(
-            (m for m in tg.topic_messages(forum, None) if (m.text or "").startswith("🏆")),
-            None), timeout=90)
+        final = await _final(tg, forum, timeout=90)
         lines = (final.text or "").splitlines()
         assert all(any(line.startswith(f"{k}. ") for line in lines) for k in range(1, 8))
         assert all(name in (final.text or "") for name in NAMES)
@@ -138,16 +153,8 @@ async def test_a_round_of_two_hands_deals_the_second_without_waiting(
     forum = tg.forum("两局群", members=tuple(users))
     forum.members[tg.bot.id] = "administrator"
     async with running_bot(config):
-        await tg.send_text(forum, users[0], "/cup 1轮 2局")
-        card = await tg.wait_for(lambda: _card(tg, forum), timeout=30)
-        for user in users[1:]:
-            await tg.press_button(card, user, "报名")
-        await tg.wait_for(lambda: "报名(3/" in (tg.message(forum, card.message_id).text or ""),
-                          timeout=30)
-        await tg.send_text(forum, users[0], "/cup start")
-        final = await tg.wait_for(lambda: next(
-            (m for m in tg.topic_messages(forum, None) if (m.text or "").startswith("🏆")),
-            None), timeout=60)
+        await _start_three(tg, forum, users)
+        final = await _final(tg, forum, timeout=60)
     assert _count(db, "SELECT COUNT(*) FROM hands WHERE status = 'done'") == 2
     with sqlite3.connect(db) as conn:
         sums = dict(conn.execute("SELECT r.user_id, SUM(r.points) FROM results r"
@@ -171,13 +178,7 @@ async def test_a_player_who_leaves_is_replaced_and_keeps_what_he_scored(
     async with running_bot(make_config(tg, db, autoplay_delay=0.0,
                                        full_start_delay=0.0)) as app:
         service = services(app).service
-        await tg.send_text(forum, users[0], "/cup 1轮 2局")
-        card = await tg.wait_for(lambda: _card(tg, forum), timeout=30)
-        for user in users[1:]:
-            await tg.press_button(card, user, "报名")
-        await tg.wait_for(lambda: "报名(3/" in (tg.message(forum, card.message_id).text or ""),
-                          timeout=30)
-        await tg.send_text(forum, users[0], "/cup start")
+        await _start_three(tg, forum, users)
         table = await tg.wait_for(lambda: service.table_of_user(users[2].id), timeout=30)
         await tg.wait_for(lambda: table.status == "playing", timeout=30)
         await tg.send_text(forum, users[2], "/leave", topic=table.thread_id)
@@ -201,9 +202,7 @@ async def test_a_player_who_leaves_is_replaced_and_keeps_what_he_scored(
             await tg.press(user, tg.messages(user)[0].message_id, user,
                            f"a:{table.id}:{decision.version}:"
                            f"{rng.randrange(len(decision.legal))}")
-        final = await tg.wait_for(lambda: next(
-            (m for m in tg.topic_messages(forum, None) if (m.text or "").startswith("🏆")),
-            None), timeout=60)
+        final = await _final(tg, forum, timeout=60)
     with sqlite3.connect(db) as conn:
         hands = conn.execute("SELECT COUNT(*) FROM hands WHERE status = 'done'").fetchone()[0]
         first = conn.execute("SELECT r.points FROM results r JOIN hands h ON h.id = r.hand_id"
