@@ -4,20 +4,16 @@ final card is posted), a group's upgrade moving its cup, and a table's results."
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 
-from bot.store import Store, open_store
+from bot.store import Store
 
 GROUP = -100
 
 
 @pytest.fixture
-async def store(store_url: str) -> AsyncIterator[Store]:
-    s = await open_store(store_url)
-    yield s
-    await s.close()
+def store(opened_store: Store) -> Store:
+    return opened_store
 
 
 async def test_cups_read_back_on_every_backend(store: Store) -> None:
