@@ -26,7 +26,7 @@ MAX_BYTES = 64
 NUMBER = "[0-9]+"
 FIELDS = {  # a field's name: the characters it may hold
     "table": NUMBER, "version": NUMBER, "index": NUMBER, "mark": NUMBER, "hand": NUMBER,
-    "step": NUMBER, "vote": NUMBER, "challenge": NUMBER, "yes": "[01]", "code": "[a-z][a-z0-9]{0,15}",
+    "step": NUMBER, "vote": NUMBER, "challenge": NUMBER, "cup": NUMBER, "yes": "[01]", "code": "[a-z][a-z0-9]{0,15}",
 }
 TEXT_FIELDS = frozenset({"code"})  # kept as text in :attr:`Press.option`; the others are numbers
 
@@ -86,6 +86,7 @@ KINDS: dict[str, Kind] = {k.letter: k for k in (
     Kind("y", ("challenge", "version", "index")),
     Kind("u", ("challenge",)),
     Kind("w", ("challenge", "index")),  # the final card's 🔍: the player at place index+1
+    Kind("t", ("cup",)),  # 报名 on a 群杯's sign-up card (``bot.table.cups``)
 )}
 PATTERN = r"\A(?:" + "|".join(k.pattern for k in KINDS.values()) + r")\Z"
 _RE = re.compile(PATTERN)
@@ -192,3 +193,7 @@ def parse(data: str | None) -> Press | None:
     numbers = [int(v) for f, v in zip(fields, values, strict=True) if f not in TEXT_FIELDS]
     text = [v for f, v in zip(fields, values, strict=True) if f in TEXT_FIELDS]
     return Press(letter, *numbers, option=text[0] if text else "")
+
+
+def cup_join(cup_id: int) -> str:
+    return KINDS["t"].data(cup_id)

@@ -579,6 +579,39 @@ ZH: dict[str, str] = {
     "command_unavailable": "暂时无法保存,这条命令没有生效;请稍候再发一次。",
     # the group's settlement when 再来一局 is in each seat's private result
     "settle_next_private": "在私聊的结果里按「再来一局」继续,全桌都准备后自动开局。",
+    # 群杯: group cups (bot.table.cups, bot.present.screens.cup)
+    "cmd_cup": "群杯:报名、抽签、多轮瑞士制",
+    "cup_usage": "用法:/cup [规则] [N轮] [N局],例:/cup hunan 3轮 2局(每轮局数 1–8,轮数 1–8)。"
+                 "开杯的人用 /cup start 开赛;比赛中 /cup 看排名。",
+    "cup_needs_forum": "群杯的每一桌在一个话题里进行:请在开启话题(Topics)的群里开,并让机器人"
+                       "做管理员(可管理话题)。",
+    "cup_no_topics": "机器人无法新建话题:请让它做管理员并允许「管理话题」,再 /cup start。",
+    "cup_exists": "本群已有一个群杯(报名中或进行中),请等它结束。",
+    "cup_none": "本群没有报名中或进行中的群杯。",
+    "cup_only_opener": "只有开杯的人可以开赛。",
+    "cup_started": "群杯已经开赛,不能再报名。",
+    "cup_joined_already": "你已经报名了。",
+    "cup_full": "报名已满({n} 人)。",
+    "cup_seated": "你正在一桌牌局中入座,请先离开那一桌。",
+    "cup_too_few": "人数不够:至少要 {n} 人报名才能开赛。",
+    "cup_entrant_seated": "{name} 正在另一桌入座:请他先离开那一桌,再 /cup start。",
+    "cup_joined": "报名成功。",
+    "btn_cup_join": "报名",
+    "cup_head": "🏅 群杯 #{id} · {rules} · {rounds} 轮 · 每轮 {hands} 局",
+    "cup_signup": "报名({n}/{max}):{names}",
+    "cup_seal": "🔒 抽签种子的 SHA-256:{sha}",
+    "cup_how": "按「报名」参加;开杯的人 /cup start 开赛(至少 {seats} 人,最后一桌由电脑补齐)。",
+    "cup_round": "第 {k}/{n} 轮进行中(已赛完 {played} 轮)· 节分 3/2/1,同节分比分数:",
+    "cup_done": "已结束 · 排名:",
+    "cup_row": "{place}. {name} 节分 {jie} · {points}",
+    "cup_left": "(已离开,由电脑代打)",
+    "cup_topic": "群杯 #{id} · 第 {no} 桌",
+    "cup_final_head": "🏆 群杯 #{id} 结束 · 冠军 {name}",
+    "cup_final_round": "第 {k} 轮:",
+    "cup_final_table": "  第 {no} 桌:{seats}",
+    "cup_final_robots": " + {n} 电脑",
+    "cup_final_proof": "抽签种子:{seed}\nSHA-256:{sha}(与报名时公布的一致)\n"
+                       "验证:Python random.Random({seed}).shuffle([{order}]) 即第 1 轮的座位顺序。",
     **EVENT_NAMES,
 }
 
@@ -1180,6 +1213,44 @@ EN: dict[str, str] = {
     # the group's settlement when 再来一局 is in each seat's private result
     "settle_next_private": "Press 再来一局 Again under your result in your private chat; the "
                            "next hand starts when everyone at the table is ready.",
+    # 群杯: group cups (bot.table.cups, bot.present.screens.cup)
+    "cmd_cup": "群杯 group cup: sign up, fair draw, Swiss rounds",
+    "cup_usage": "Usage: /cup [rules] [N轮] [N局], e.g. /cup hunan 3轮 2局 (1–8 rounds, 1–8 "
+                 "hands a round). Its opener starts it with /cup start; /cup during a cup shows "
+                 "its standings.",
+    "cup_needs_forum": "Each table of a 群杯 plays in a topic of its own: open it in a group with "
+                       "Topics on, with the bot an admin allowed to manage topics.",
+    "cup_no_topics": "The bot cannot create topics: make it an admin allowed to manage topics, "
+                     "then /cup start again.",
+    "cup_exists": "This group has a 群杯 already (signing up or in play): wait for its end.",
+    "cup_none": "This group has no 群杯 signing up or in play.",
+    "cup_only_opener": "Only the one who opened the cup may start it.",
+    "cup_started": "The 群杯 has started: sign-up is closed.",
+    "cup_joined_already": "You have signed up already.",
+    "cup_full": "The cup is full ({n} players).",
+    "cup_seated": "You are seated at a table: leave it first.",
+    "cup_too_few": "Too few players: a cup starts with at least {n} signed up.",
+    "cup_entrant_seated": "{name} is seated at another table: once he has left it, /cup start "
+                          "again.",
+    "cup_joined": "Signed up.",
+    "btn_cup_join": "报名 Sign up",
+    "cup_head": "🏅 群杯 #{id} · {rules} · {rounds} rounds · {hands} 局 a round",
+    "cup_signup": "Signed up ({n}/{max}): {names}",
+    "cup_seal": "🔒 SHA-256 of the draw's seed: {sha}",
+    "cup_how": "Press 报名 to join; its opener starts it with /cup start (at least {seats} "
+               "players; computer players fill the last table).",
+    "cup_round": "Round {k}/{n} in play ({played} played) · 节分 3/2/1, points break ties:",
+    "cup_done": "Over · standings:",
+    "cup_row": "{place}. {name} 节分 {jie} · {points}",
+    "cup_left": " (left: a computer player plays for him)",
+    "cup_topic": "群杯 #{id} · table {no}",
+    "cup_final_head": "🏆 群杯 #{id} is over · champion {name}",
+    "cup_final_round": "Round {k}:",
+    "cup_final_table": "  Table {no}: {seats}",
+    "cup_final_robots": " + {n} computer",
+    "cup_final_proof": "Draw seed: {seed}\nSHA-256: {sha} (the one shown at sign-up)\n"
+                       "Check: Python random.Random({seed}).shuffle([{order}]) is round 1's "
+                       "seating order.",
     **EVENT_NAMES,
 }
 

@@ -16,10 +16,11 @@ from dataclasses import dataclass
 from telegram import InlineKeyboardMarkup
 from telegram.error import BadRequest, Forbidden
 
+from bot.present.cards import Cards
 from bot.present.chats import Chats
 from bot.present.courier import Courier
 from bot.present.errors import gone
-from bot.present.pacing import Send, goes_first
+from bot.present.pacing import Send
 from bot.present.screens import challenge as screens
 from bot.present.screens.seat import SeatMarks, draw_hand, hand_signature
 from bot.store import Store
@@ -49,11 +50,11 @@ class ChallengeMessages:
         self.courier = courier
         self.store = store
         self.service = service
-        self._cards: dict[int, str] = {}  # the card text shown, by challenge
+        self.cards = Cards(chats, courier)
         self._seats: dict[tuple[int, int], _Shown] = {}
 
     async def _slot(self, target: int) -> None:
-        await self.chats.gate.slot(urgent=goes_first(self.chats.pacing, Send.ANSWER), key=target)
+        await self.cards.slot(target)
 
     # --- the group ---------------------------------------------------------------------
 
@@ -66,20 +67,15 @@ class ChallengeMessages:
                 return 0
             target = self.chats.now(row.chat_id)
             lang = await self.chats.group_lang(target)
-            text = screens.card_text(row, await self.service.standings(row), lang)
-            if self._cards.get(challenge_id) == text:
-                return 0
-            markup = screens.card_keyboard(row, lang)
-            await self._slot(target)
-            if row.card_msg_id is None:
-                msg = await self.courier.send_message(target, text, reply_markup=markup,
-                                                      message_thread_id=row.thread_id)
+
+            async def remember(msg_id: int) -> None:
                 async with self.store.transaction() as tx:
-                    await tx.set_challenge_msg(challenge_id, card=msg.message_id)
-            else:
-                await self.courier.edit_text(target, row.card_msg_id, text, markup)
-            self._cards[challenge_id] = text
-            return 1
+                    await tx.set_challenge_msg(challenge_id, card=msg_id)
+
+            return await self.cards.show(
+                ("challenge", challenge_id), target, row.thread_id, row.card_msg_id,
+                screens.card_text(row, await self.service.standings(row), lang),
+                screens.card_keyboard(row, lang), remember)
         self.chats.put(shown.chat_id, ("challenge", challenge_id), job)
 
     def challenge_over(self, shown: ChallengeRow) -> None:

@@ -14,6 +14,7 @@ from typing import Protocol
 
 from bot.store.challenges import ChallengeStore, ChallengeTx
 from bot.store.club_scores import ClubRow, Season, Span, Voided
+from bot.store.cups import CupStore, CupTx
 from bot.store.health import Health
 from bot.store.rows import (
     QQ_ID,
@@ -30,7 +31,7 @@ from bot.store.rows import (
 )
 
 
-class Tx(ChallengeTx, Protocol):
+class Tx(ChallengeTx, CupTx, Protocol):
     """The writes inside one :meth:`Store.transaction`."""
 
     async def exec(self, sql: str, *args: object) -> int:
@@ -149,7 +150,7 @@ class Tx(ChallengeTx, Protocol):
         ...
 
 
-class Store(ChallengeStore, Protocol):
+class Store(ChallengeStore, CupStore, Protocol):
     """The store of record: every read, and the transactions that write."""
 
     health: Health  # whether its last call reached it (:mod:`bot.store.health`)

@@ -14,6 +14,7 @@ from contextlib import AbstractAsyncContextManager
 from bot.store.challenges import ChallengeReads
 from bot.store.club_scores import ClubReads
 from bot.store.conn import Conn, Row
+from bot.store.cups import CupReads
 from bot.store.rows import (
     QQ_ID,
     BirdRow,
@@ -33,7 +34,7 @@ from bot.store.writes import SEATED_AT, TABLE_AT, Writes, table_row
 OF_BOT = "(CAST(? AS BIGINT) IS NULL OR t.bot_id = ?)"
 
 
-class Queries(ChallengeReads, ClubReads, ABC):
+class Queries(ChallengeReads, ClubReads, CupReads, ABC):
     """The reads of a :class:`bot.store.Store`, and the two writes that need no unit of work
     of the caller's; a backend adds opening, closing and transactions."""
 

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from bot.store.challenges import ChallengeWrites
 from bot.store.club_scores import ClubWrites
 from bot.store.conn import Conn, Row, now
+from bot.store.cups import CupWrites
 from bot.store.rows import TableRow, rule_set_id
 
 # The open tables, of any bot, where a user has a seat (``seats_by_user``).
@@ -26,7 +27,7 @@ class PlaceTaken(Exception):
         self.bot_id = bot_id
 
 
-class Writes(ChallengeWrites, ClubWrites):
+class Writes(ChallengeWrites, ClubWrites, CupWrites):
     """The writes of one transaction (:class:`bot.store.Tx`), on its backend's connection."""
 
     def __init__(self, conn: Conn) -> None:
@@ -57,6 +58,7 @@ class Writes(ChallengeWrites, ClubWrites):
         await self.exec("UPDATE tables SET chat_id = ? WHERE chat_id = ?", new, old)
         await self.exec("UPDATE hands SET chat_id = ? WHERE chat_id = ?", new, old)
         await self.move_challenges(old, new)
+        await self.move_cups(old, new)
         await self.exec("INSERT INTO notify (chat_id, user_id) SELECT CAST(? AS BIGINT), user_id"
                         " FROM notify WHERE chat_id = ? ON CONFLICT DO NOTHING", new, old)
         await self.exec("DELETE FROM notify WHERE chat_id = ?", old)

@@ -27,6 +27,7 @@ from bot.claim import StartupError
 from bot.config import Config
 from bot.i18n import CATALOGS, t
 from bot.present.challenges import ChallengeMessages
+from bot.present.cups import CupMessages
 from bot.present.notify import Notifier
 from bot.present.presenter import Presenter
 from bot.present.timers import Timers
@@ -34,6 +35,7 @@ from bot.present.votes import Votes
 from bot.store import Store, StoreUnusable, open_store
 from bot.table import HandRecord, Table, TableService
 from bot.table.challenge_service import ChallengeService
+from bot.table.cup_service import CupService
 from bot.telegram import chat, inline, system
 from bot.telegram.buttons import button
 from bot.telegram.commands import NEW_MESSAGES, SCOPES, add_command_handlers, bot_commands
@@ -51,6 +53,7 @@ class Hub:
     presenter: Presenter | None = None
     timers: Timers | None = None
     notifier: Notifier | None = None
+    cups: CupService | None = None
 
     def changed(self, table: Table) -> None:
         assert self.presenter and self.timers
@@ -62,11 +65,15 @@ class Hub:
     def settled(self, table: Table, record: HandRecord) -> None:
         assert self.presenter
         self.presenter.settled(table, record)
+        if self.cups is not None:
+            self.cups.settled(table.id)
 
     def closed(self, table: Table) -> None:
         assert self.presenter and self.timers
         self.timers.disarm(table)
         self.presenter.closed(table)
+        if self.cups is not None:  # a cup's table stopped: what it played counts
+            self.cups.settled(table.id)
 
     def match_over(self, table: Table, match_id: int) -> None:
         assert self.presenter
@@ -89,6 +96,7 @@ class Services:
     hub: Hub = field(repr=False)
     votes: Votes | None = field(default=None, repr=False)
     challenges: ChallengeService | None = field(default=None, repr=False)
+    cups: CupService | None = field(default=None, repr=False)
 
 
 async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
@@ -123,9 +131,14 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
     challenges = ChallengeService(store, lambda user_id: service.table_of_user(user_id)
                                   is not None, bot_id=app.bot.id, rng=rng)
     challenges.observer = ChallengeMessages(presenter.chats, presenter.bot, store, challenges)
+    cups = CupService(store, service, bot_id=app.bot.id, rng=rng)
+    cup_messages = CupMessages(presenter.chats, presenter.bot, store)
+    cups.observer = cup_messages
+    hub.cups = cups
     _add_handlers(app, Env(service, presenter, store, config.default_lang, votes, challenges,
-                           chosen_langs=await store.lang_choices()))
-    app.bot_data["services"] = Services(store, service, presenter, hub, votes, challenges)
+                           cups, cup_messages, chosen_langs=await store.lang_choices()))
+    app.bot_data["services"] = Services(store, service, presenter, hub, votes, challenges,
+                                        cups)
 
     for lang in CATALOGS:
         code = None if lang == config.default_lang else lang
@@ -142,6 +155,7 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
     for table, match_id in await service.unposted_matches():
         presenter.match_over(table, match_id)
     await challenges.load()
+    await cups.load()
     log.info("started as @%s with %d open tables", app.bot.username, len(service.tables()))
 
 

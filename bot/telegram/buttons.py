@@ -20,6 +20,7 @@ from bot.table import Refusal
 from bot.telegram import (
     challenge,
     confirm,
+    cup,
     lobby_buttons,
     replay,
     review,
@@ -32,7 +33,7 @@ from bot.telegram.press import ROUTES, Pressed
 
 log = logging.getLogger(__name__)
 
-HANDLER_MODULES = (seat, lobby_buttons, confirm, votes, replay, review, verify, challenge)  # the handlers' modules
+HANDLER_MODULES = (seat, lobby_buttons, confirm, votes, replay, review, verify, challenge, cup)  # the handlers' modules
 _unbound = set(cb.KINDS) - set(ROUTES)
 assert not _unbound, f"button kinds without a handler: {sorted(_unbound)}"
 

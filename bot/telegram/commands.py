@@ -21,7 +21,7 @@ from telegram import (
 from telegram.ext import Application, CommandHandler, filters
 
 from bot.i18n import t
-from bot.telegram import challenge, chat, club, club_scores, info, lobby, replay, votes
+from bot.telegram import challenge, chat, club, club_scores, cup, info, lobby, replay, votes
 from bot.telegram.env import Context, Env
 
 
@@ -76,6 +76,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("stats", club_scores.stats, G),
     Command("void", club_scores.void, A),
     Command("dispute", club_scores.dispute, G),
+    Command("cup", cup.cup, G),
 )
 
 

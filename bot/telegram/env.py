@@ -20,11 +20,13 @@ from telegram.error import RetryAfter, TelegramError
 from telegram.ext import ContextTypes
 
 from bot.i18n import isolate, lang_of, t
+from bot.present.cups import CupMessages
 from bot.present.presenter import Presenter
 from bot.present.votes import Votes
 from bot.store import Store
 from bot.table import DEFAULT_RULES, Person, Refusal, Table, TableService, owners
 from bot.table.challenge_service import ChallengeService
+from bot.table.cup_service import CupService
 from engine import actions as A
 from engine.rules import RuleSet
 
@@ -66,6 +68,8 @@ class Env:
     default_lang: str
     votes: Votes | None = None  # 解散 and replacement votes (built with the job queue)
     challenges: ChallengeService | None = None  # 复式挑战 (bot.table.challenge_service)
+    cups: CupService | None = None  # 群杯 (bot.table.cup_service)
+    cup_messages: CupMessages | None = None
     # the languages users chose privately (/lang zh|en), by user: read from the store at
     # start, kept here as they change, since every reply needs its language at once
     chosen_langs: dict[int, str] = field(default_factory=dict)

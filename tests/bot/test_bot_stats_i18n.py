@@ -12,7 +12,7 @@ import pytest
 
 from bot.commands import calc, club, stats
 from bot.i18n import CATALOGS, EN, ZH, lang_of, t
-from bot.table import challenges
+from bot.table import challenges, cups
 from bot.telegram import chat, commands, lobby
 from engine.rules import LEVELS, LOWEST_LEVEL
 
@@ -68,11 +68,12 @@ def _docstrings(tree: ast.AST) -> set[int]:
 
 
 # Words the bot reads (never writes): /calc's vocabulary, the arguments of /rank, /stats,
-# /season, /new and /challenge.
+# /season, /new, /challenge and /cup.
 READ_ONLY = set(calc.MELD_WORDS) | calc.SELF_WORDS | calc.OTHER_WORDS | stats.ALL_WORDS | {"＋："} \
     | set(lobby.RULE_WORDS) | {lobby.SEATS_WORD, lobby.MATCH_WORD} \
     | set(club.PERIOD_WORDS) | club.NEW_WORDS | lobby.STANDING_WORDS | {lobby.SINGLE_WORD} \
-    | set(challenges.DEADLINE_UNITS) | {challenges.HANDS_WORD} | set(chat.CLUB_WORDS)
+    | set(challenges.DEADLINE_UNITS) | {challenges.HANDS_WORD} | set(chat.CLUB_WORDS) \
+    | {cups.ROUNDS_WORD, cups.HANDS_WORD}
 
 
 def test_no_user_facing_text_outside_the_catalogs() -> None:

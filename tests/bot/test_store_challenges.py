@@ -4,21 +4,17 @@ challenges of a user's groups; closing once; a group's upgrade moves its challen
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 
-from bot.store import Store, open_store
+from bot.store import Store
 from bot.store.challenges import ChallengeMove
 
 GROUP = -100
 
 
 @pytest.fixture
-async def store(store_url: str) -> AsyncIterator[Store]:
-    s = await open_store(store_url)
-    yield s
-    await s.close()
+def store(opened_store: Store) -> Store:
+    return opened_store
 
 
 async def test_challenges_read_back_on_every_backend(store: Store) -> None:

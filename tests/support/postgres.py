@@ -21,7 +21,7 @@ import sqlite3
 import subprocess
 import tempfile
 import uuid
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import TypeVar
 from urllib.parse import urlsplit, urlunsplit
@@ -29,6 +29,7 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 import pytest
 
+from bot.store import Store, open_store
 from support.botproc import free_port
 
 T = TypeVar("T")
@@ -188,6 +189,14 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite://{tmp_path}/db.sqlite3"
     return str(request.getfixturevalue("fresh_postgres_url"))
+
+
+@pytest.fixture
+async def opened_store(store_url: str) -> AsyncIterator[Store]:
+    """That empty store, opened (and closed after the test)."""
+    store = await open_store(store_url)
+    yield store
+    await store.close()
 
 
 async def guard_holder(db: asyncpg.Connection, bot_id: int) -> int | None:

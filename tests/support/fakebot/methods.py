@@ -14,7 +14,7 @@ from typing import Any
 
 from .errors import ApiError
 from .formatting import parse, utf16_len
-from .model import FakeChat, FakeMessage, StoredFile
+from .model import FakeChat, FakeMessage, FakeTopic, StoredFile
 from .params import Params
 from .world import CallbackAnswer, InlineAnswer, World
 
@@ -318,6 +318,23 @@ async def send_document(world: World, p: Params) -> dict:
     document = _input_file(world, p, p.raw("document"), "document", "document")
     return _deliver(world, chat, p, document=document, caption=caption,
                     caption_entities=caption_entities, reply_markup=markup, reply_to=reply_to)
+
+
+@method("createForumTopic")
+async def create_forum_topic(world: World, p: Params) -> dict:
+    """A new topic, made by the bot: only in a forum, and only as an admin there (Telegram's
+    can_manage_topics); its id is that of its (service) creation message."""
+    chat = world.chat(p.raw("chat_id"))
+    world.check_can_write(chat)
+    if not chat.is_forum:
+        raise ApiError(400, "Bad Request: the chat is not a forum")
+    if chat.members.get(world.bot.id) not in ("administrator", "creator"):
+        raise ApiError(400, "Bad Request: not enough rights to create a topic")
+    name = p.str("name", required=True) or ""
+    created = world.add_message(chat, world.bot)
+    created.deleted = True  # a service message: not part of what tests read
+    chat.topics[created.message_id] = FakeTopic(created.message_id, name)
+    return {"message_thread_id": created.message_id, "name": name, "icon_color": 7322096}
 
 
 @method("sendChatAction")

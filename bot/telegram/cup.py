@@ -1,0 +1,59 @@
+"""/cup and the 报名 button of a 群杯 (:mod:`bot.table.cups`): ``/cup [rule set] [轮数]
+[每轮局数]`` opens the sign-up, the opener's ``/cup start`` starts it, ``/cup`` during a cup
+shows its standings."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from telegram import Update
+
+from bot.i18n import t
+from bot.table import Refusal
+from bot.table.cup_service import CupService
+from bot.table.cups import split_args
+from bot.telegram.env import Context, Env, refusal_text, topic_of
+from bot.telegram.lobby import rules_from_args
+from bot.telegram.press import Pressed, Reply, on
+
+START_WORD = "start"
+
+
+def _service(env: Env) -> CupService:
+    assert env.cups is not None
+    return env.cups
+
+
+async def cup(env: Env, update: Update, context: Context) -> None:
+    chat, user = env.group_chat(update), update.effective_user
+    if chat is None or user is None:
+        return
+    args, thread = list(context.args or []), topic_of(update)
+    person = await env.person(user)
+    service = _service(env)
+    try:
+        if args[:1] == [START_WORD]:
+            await service.start(chat.id, person.user_id)
+            return  # the card says it
+        if not args:
+            row = await service.store.open_cup(chat.id)
+            if row is not None:
+                assert env.cup_messages is not None
+                env.cup_messages.cup_standings(row, thread)
+                return
+        if not getattr(chat, "is_forum", False):
+            raise Refusal("cup_needs_forum")
+        try:
+            words, rounds, hands = split_args(args)
+            rules = rules_from_args(words)
+        except ValueError:
+            raise Refusal("cup_usage") from None
+        await service.open(chat.id, thread, person, rules, rounds, hands)
+    except Refusal as r:
+        env.say(chat, user, partial(refusal_text, r), thread)
+
+
+@on("t")
+async def join_pressed(p: Pressed) -> Reply:
+    await _service(p.env).join(p.press.table_id, await p.env.person(p.user))
+    return Reply(t(p.lang, "cup_joined"))

@@ -1,0 +1,212 @@
+"""A 群杯 through the real bot and the fake Bot API: seven players sign up in a forum (报名,
+the list edited in place); in a bot process of its own, the opener's /cup start draws three
+tables (the last filled by a computer player), each in a topic the bot creates, and the
+process is killed (-9) as the second round begins; restarted, the bot plays the cup to its
+final card, whose draw anyone can check: the seed hashes to the SHA-256 shown at sign-up, and shuffled by it the sign-up
+order is the first round's seating. Bad input on the way gets a reason and changes nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+import signal
+import sqlite3
+from pathlib import Path
+
+from support.botproc import fake_env, start_bot, stop_bot
+from support.e2e import make_config, running_bot, services
+from support.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
+
+from bot.i18n import t
+from engine.points import signed
+
+NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus")
+PROCESS = dict(ACTION_TIMEOUT="1", AUTOPLAY_DELAY="0", FULL_START_DELAY="0")  # its shortest
+
+
+def _card(tg: FakeTelegram, forum: FakeChat) -> FakeMessage | None:
+    return next((m for m in tg.topic_messages(forum, None)
+                 if (m.text or "").startswith("🏅")), None)
+
+
+def _count(db: Path, sql: str) -> int:
+    with sqlite3.connect(db) as conn:
+        return int(conn.execute(sql).fetchone()[0])
+
+
+async def _start_three(tg: FakeTelegram, forum: FakeChat, users: list[FakeUser]) -> None:
+    """users[0] opens a cup of one round of two hands, the other two sign up, it starts."""
+    await tg.send_text(forum, users[0], "/cup 1轮 2局")
+    card = await tg.wait_for(lambda: _card(tg, forum), timeout=30)
+    for user in users[1:]:
+        await tg.press_button(card, user, "报名")
+    await tg.wait_for(lambda: "报名(3/" in (tg.message(forum, card.message_id).text or ""),
+                      timeout=30)
+    await tg.send_text(forum, users[0], "/cup start")
+
+
+async def _final(tg: FakeTelegram, forum: FakeChat, timeout: float) -> FakeMessage:
+    return await tg.wait_for(lambda: next(
+        (m for m in tg.topic_messages(forum, None) if (m.text or "").startswith("🏆")), None),
+        timeout=timeout)
+
+
+async def _reason(tg: FakeTelegram, chat: FakeChat, user: FakeUser, text: str) -> str:
+    sent = await tg.send_text(chat, user, text)
+    return (await tg.wait_reply(sent, timeout=30, match=lambda m: bool(m.text)
+                                and m.thread_id is None)).text or ""
+
+
+async def test_a_seven_player_cup_plays_two_rounds_through_a_kill_9(
+        tg: FakeTelegram, tmp_path: Path) -> None:
+    db = tmp_path / "db.sqlite3"
+    config = make_config(tg, db, action_timeout=0.3, autoplay_delay=0.0, full_start_delay=0.0)
+    users = [tg.user(n, language_code="zh-hans") for n in NAMES]
+    for user in users:
+        tg.start_private(user)
+    forum = tg.forum("杯群", members=tuple(users))
+    forum.members[tg.bot.id] = "administrator"  # it may create topics
+    plain = tg.group("普通群", members=tuple(users))
+    ann = users[0]
+    async with running_bot(config):
+        assert await _reason(tg, plain, ann, "/cup") == t("zh", "cup_needs_forum")
+        await tg.send_text(forum, ann, "/cup 2轮 1局")
+        card = await tg.wait_for(lambda: _card(tg, forum), timeout=30)
+        sha = re.search(r"SHA-256:([0-9a-f]{64})", card.text or "")
+        assert sha is not None and "报名(1/" in (card.text or "")
+        assert await _reason(tg, forum, users[1], "/cup") != ""  # the standings, again
+        assert await _reason(tg, forum, ann, "/cup 3轮") == t("zh", "cup_exists")
+        assert await _reason(tg, forum, ann, "/cup start") == t("zh", "cup_too_few", n="3")
+        join = card.find_button("报名")[1]
+        for user in users[1:]:
+            assert (await tg.press_button(card, user, "报名")).text == t("zh", "cup_joined")
+        assert (await tg.press_button(card, users[1], "报名")).text == \
+            t("zh", "cup_joined_already")
+        await tg.wait_for(lambda: "报名(7/" in (tg.message(forum, card.message_id).text or ""),
+                          timeout=30)
+        assert await _reason(tg, forum, users[2], "/cup start") == t("zh", "cup_only_opener")
+        # a forum where the bot is no admin: no topics, so no start, and nothing changed
+        other = tg.forum("无权群", members=tuple(users))
+        await tg.send_text(other, users[4], "/cup")
+        other_card = await tg.wait_for(lambda: _card(tg, other), timeout=30)
+        for user in users[5:]:
+            await tg.press_button(other_card, user, "报名")
+        await tg.wait_for(lambda: "报名(3/" in (tg.message(other, other_card.message_id).text
+                                                or ""), timeout=30)
+        assert await _reason(tg, other, users[4], "/cup start") == t("zh", "cup_no_topics")
+        assert not other.topics and "报名(3/" in (tg.message(other, other_card.message_id).text
+                                                  or "")
+    # the first round in a real bot process, killed (-9) as soon as the second round's first
+    # table is in the store
+    proc = await start_bot(tg, tmp_path, fake_env(tg, DB_PATH=str(db), **PROCESS))
+    try:
+        await tg.send_text(forum, ann, "/cup start")
+        await tg.wait_for(lambda: len(forum.topics) == 3, timeout=30)
+        late = tg.user("Hal", language_code="zh-hans")
+        assert (await tg.press(forum, card.message_id, late, join)).text == \
+            t("zh", "cup_started")
+        await tg.wait_for(lambda: _count(db, "SELECT COUNT(*) FROM tables") > 3, timeout=60)
+    finally:
+        assert await stop_bot(proc, signal.SIGKILL) == -signal.SIGKILL
+    assert _count(db, "SELECT COUNT(*) FROM cups WHERE status = 'playing'") == 1
+    # the rest with Telegram's group limits paced fast, as the sign-up was: at its real pace
+    # one forum's 20 messages a minute would hold the final card for a minute
+    async with running_bot(config):
+        final = await _final(tg, forum, timeout=90)
+        lines = (final.text or "").splitlines()
+        assert all(any(line.startswith(f"{k}. ") for line in lines) for k in range(1, 8))
+        assert all(name in (final.text or "") for name in NAMES)
+        found = re.search(r"抽签种子:(\d+)", final.text or "")
+        assert found is not None
+        seed = int(found.group(1))
+        assert hashlib.sha256(str(seed).encode()).hexdigest() == sha.group(1)
+        order = [u.id for u in users]  # the sign-up order, as the final card lists it
+        assert f"[{','.join(map(str, order))}]" in (final.text or "")
+        random.Random(seed).shuffle(order)
+        by_id = {u.id: u.first_name for u in users}
+        first = lines[lines.index("第 1 轮:") + 1:lines.index("第 2 轮:")]
+        results = {}
+        for k, line in enumerate(first):
+            seated = re.findall(r"([A-Z][a-z]+) ([+-]?\d+)\((\d)\)", line)
+            assert [name for name, _, _ in seated] == [by_id[u] for u in order[3 * k:3 * k + 3]]
+            results.update({name: (int(jie), int(points)) for name, points, jie in seated})
+        # Swiss: the second round seats the players by 节分, then points, then sign-up order
+        ranked = sorted(NAMES, key=lambda n: (-results[n][0], -results[n][1], NAMES.index(n)))
+        second = lines[lines.index("第 2 轮:") + 1:lines.index("第 2 轮:") + 4]
+        for k, line in enumerate(second):
+            assert re.findall(r"([A-Z][a-z]+) [+-]?\d+", line) == ranked[3 * k:3 * k + 3]
+        # the topics' tables closed with their rounds; the cup holds nobody any more
+        assert await _reason(tg, forum, users[4], "/cup start") == t("zh", "cup_none")
+
+
+async def test_a_round_of_two_hands_deals_the_second_without_waiting(
+        tg: FakeTelegram, tmp_path: Path) -> None:
+    """Each table of a round plays all its hands: the second is dealt without anyone pressing
+    再来一局, and the round's points are the sum of both."""
+    db = tmp_path / "db.sqlite3"
+    config = make_config(tg, db, action_timeout=0.3, autoplay_delay=0.0, full_start_delay=0.0)
+    users = [tg.user(n, language_code="zh-hans") for n in NAMES[:3]]
+    for user in users:
+        tg.start_private(user)
+    forum = tg.forum("两局群", members=tuple(users))
+    forum.members[tg.bot.id] = "administrator"
+    async with running_bot(config):
+        await _start_three(tg, forum, users)
+        final = await _final(tg, forum, timeout=60)
+    assert _count(db, "SELECT COUNT(*) FROM hands WHERE status = 'done'") == 2
+    with sqlite3.connect(db) as conn:
+        sums = dict(conn.execute("SELECT r.user_id, SUM(r.points) FROM results r"
+                                 " GROUP BY r.user_id").fetchall())
+    line = next(x for x in (final.text or "").splitlines() if x.startswith("  第 1 桌"))
+    for user in users:
+        assert f"{user.first_name} {signed(sums[user.id])}(" in line
+
+
+async def test_a_player_who_leaves_is_replaced_and_keeps_what_he_scored(
+        tg: FakeTelegram, tmp_path: Path) -> None:
+    """逃跑 in the first of a round's two hands: a computer player plays the second in his
+    seat, and the final card counts his first hand for him, marked as left."""
+    db = tmp_path / "db.sqlite3"
+    users = [tg.user(n, language_code="zh-hans") for n in NAMES[:3]]
+    for user in users:
+        tg.start_private(user)
+    forum = tg.forum("逃跑群", members=tuple(users))
+    forum.members[tg.bot.id] = "administrator"
+    rng = random.Random(3)
+    async with running_bot(make_config(tg, db, autoplay_delay=0.0,
+                                       full_start_delay=0.0)) as app:
+        service = services(app).service
+        await _start_three(tg, forum, users)
+        table = await tg.wait_for(lambda: service.table_of_user(users[2].id), timeout=30)
+        await tg.wait_for(lambda: table.status == "playing", timeout=30)
+        await tg.send_text(forum, users[2], "/leave", topic=table.thread_id)
+        question = await tg.wait_for(lambda: next(
+            (m for m in tg.messages(users[2]) if "确认逃跑" in str(m.keyboard)), None),
+            timeout=30)
+        assert (await tg.press_button(question, users[2], "确认逃跑")).text == \
+            t("zh", "escaped")
+        await tg.wait_for(lambda: table.status == "playing" and table.players[
+            next(s for s, p in table.players.items() if p.robot)].robot and table.seat_of(
+            users[2].id) is None, timeout=30)
+        by_id = {u.id: u for u in users}
+        while table.status == "playing":  # Ann and Bob press at random, the computers play
+            awaited = [(s, d) for s, d in table.decisions.items()
+                       if d.legal and not table.players[s].robot]
+            if not awaited:
+                await tg.settle()
+                continue
+            seat, decision = rng.choice(awaited)
+            user = by_id[table.players[seat].user_id]
+            await tg.press(user, tg.messages(user)[0].message_id, user,
+                           f"a:{table.id}:{decision.version}:"
+                           f"{rng.randrange(len(decision.legal))}")
+        final = await _final(tg, forum, timeout=60)
+    with sqlite3.connect(db) as conn:
+        hands = conn.execute("SELECT COUNT(*) FROM hands WHERE status = 'done'").fetchone()[0]
+        first = conn.execute("SELECT r.points FROM results r JOIN hands h ON h.id = r.hand_id"
+                             " WHERE r.user_id = ? ORDER BY h.id", (users[2].id,)).fetchall()
+    assert hands == 2 and len(first) == 1  # he sat at the first hand only
+    row = next(x for x in (final.text or "").splitlines() if " Cat 节分" in x)
+    assert row.endswith(t("zh", "cup_left")) and f"· {signed(first[0][0])}" in row
