@@ -14,13 +14,14 @@ import asyncio
 from collections.abc import Awaitable
 from dataclasses import dataclass
 
-from telegram import InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from telegram.error import BadRequest
 
 from bot.i18n import t
 from bot.present import errors
 from bot.present.chats import Chats
 from bot.present.courier import Courier
+from bot.present.live import LiveSeats, NoLive
 from bot.present.pacing import Send, goes_first, hand_wait, next_ping_after
 from bot.present.screens.group import draw_table, table_screen
 from bot.present.screens.seat import (
@@ -53,8 +54,10 @@ class _HandPlan:
 
 class SeatMessages:
     def __init__(self, chats: Chats, courier: Courier, shown: Shown,
-                 service: TableService) -> None:
+                 service: TableService, webapp_url: str | None = None) -> None:
         self.chats = chats
+        self.webapp_url = webapp_url  # the live page's address: a button on every picture
+        self.live: LiveSeats = NoLive()
         self.pacing = chats.pacing
         self.courier = courier
         self.shown = shown
@@ -68,6 +71,8 @@ class SeatMessages:
             return
         if seat == record.hand.rules.xing_seat(record.hand.dealer):
             return  # the 醒家's picture follows the group's (see xing_later)
+        if self.live.holds(user_id):
+            return  # his live page shows it (bot.present.live)
 
         def job() -> Awaitable[int]:
             return self._sync(table, record, seat, user_id)
@@ -105,6 +110,7 @@ class SeatMessages:
         shown, msg_id, lang = plan.shown, player.hand_msg_id, player.lang
         calls, (caption, markup) = 0, plan.text
         caption = "\n".join(with_clock([caption], self._seconds_left(table, seat), lang))
+        markup = self._with_app(markup, lang)
         if msg_id is not None:
             try:
                 if plan.image != shown.image:
@@ -138,6 +144,15 @@ class SeatMessages:
                 and shown.pinged != self._open_version(table, seat):
             self._unping_later(table, seat, user_id, ping)
         return calls
+
+    def _with_app(self, markup: InlineKeyboardMarkup | None,
+                  lang: str) -> InlineKeyboardMarkup | None:
+        """The keyboard and, below it, the button opening the live page (if one is served)."""
+        if self.webapp_url is None:
+            return markup
+        row = (InlineKeyboardButton(t(lang, "webapp_button"),
+                                    web_app=WebAppInfo(self.webapp_url)),)
+        return InlineKeyboardMarkup((*(markup.inline_keyboard if markup else ()), row))
 
     def xing_later(self, table: Table, record: HandRecord) -> None:
         """The group's table picture changed: the 醒家's hand message follows it, at the

@@ -36,6 +36,8 @@ from bot.telegram.buttons import button
 from bot.telegram.commands import NEW_MESSAGES, SCOPES, add_command_handlers, bot_commands
 from bot.telegram.env import Env
 from bot.telegram.ordering import OrderedPerSender
+from bot.webapp.live import LivePages
+from bot.webapp.server import Server, WebApp
 
 log = logging.getLogger(__name__)
 ALLOWED_UPDATES = ["message", "callback_query"]
@@ -48,21 +50,28 @@ class Hub:
     presenter: Presenter | None = None
     timers: Timers | None = None
     notifier: Notifier | None = None
+    pages: LivePages | None = None  # the open live seat pages (WEBAPP_PORT)
 
     def changed(self, table: Table) -> None:
         assert self.presenter and self.timers
         self.timers.arm(table)  # first: a fault in showing the change must not stop the clock
+        if self.pages is not None:  # next: the pages hold their seats' pictures back
+            self.pages.changed(table)
         self.presenter.changed(table)
         if self.notifier is not None:
             self.notifier.changed(table)
 
     def settled(self, table: Table, record: HandRecord) -> None:
         assert self.presenter
+        if self.pages is not None:
+            self.pages.changed(table)
         self.presenter.settled(table, record)
 
     def closed(self, table: Table) -> None:
         assert self.presenter and self.timers
         self.timers.disarm(table)
+        if self.pages is not None:
+            self.pages.changed(table)
         self.presenter.closed(table)
 
     def match_over(self, table: Table, match_id: int) -> None:
@@ -85,6 +94,7 @@ class Services:
     presenter: Presenter
     hub: Hub = field(repr=False)
     votes: Votes | None = field(default=None, repr=False)
+    webapp: Server | None = field(default=None, repr=False)
 
 
 async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
@@ -102,13 +112,23 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
                            default_lang=config.default_lang, rng=rng, seed=config.seed,
                            bot_id=app.bot.id)
     presenter = Presenter(app.bot, store, service, pacing=config.pacing,
-                          default_lang=config.default_lang, username=app.bot.username)
+                          default_lang=config.default_lang, username=app.bot.username,
+                          webapp_url=config.webapp.url if config.webapp else None)
     assert app.job_queue is not None, "install python-telegram-bot[job-queue]"
     hub.presenter, hub.timers = presenter, Timers(app.job_queue, service)
     hub.notifier = Notifier(store, presenter, service)
     votes = Votes(service, store, presenter, app.job_queue, config.vote_timeout)
     _add_handlers(app, Env(service, presenter, store, config.default_lang, votes))
-    app.bot_data["services"] = Services(store, service, presenter, hub, votes)
+    server = None
+    if config.webapp is not None:
+        web = WebApp(service, config.token, config.webapp.path, max_age=config.webapp.max_age,
+                     trustee_of=presenter.public_trustee, released=presenter.seat_released,
+                     default_lang=config.default_lang)
+        server = Server(web, config.webapp.port)
+        await server.start()
+        hub.pages = web.pages
+        presenter.hold_live(web.pages)
+    app.bot_data["services"] = Services(store, service, presenter, hub, votes, server)
 
     for lang in CATALOGS:
         code = None if lang == config.default_lang else lang
@@ -132,6 +152,8 @@ async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
     if services is not None:
         if services.hub.notifier is not None:  # notes being decided need the store
             await services.hub.notifier.idle()
+        if services.webapp is not None:
+            await services.webapp.stop()
         services.presenter.shutdown()
         services.service.shutdown()
         await services.store.close()
