@@ -17,6 +17,8 @@ log = logging.getLogger(__name__)
 class Socket(Protocol):
     async def send_str(self, data: str) -> None: ...
 
+    async def close(self, *, code: int) -> object: ...
+
 
 class LivePages:
     """Implements :class:`bot.present.live.LiveSeats` for the presenter."""
@@ -78,6 +80,10 @@ class LivePages:
         if user_id not in self._sockets and user_id not in self._pending:
             self._locks.pop(user_id, None)
 
-    def shutdown(self) -> None:
+    async def shutdown(self) -> None:
+        """The bot stops: every page is told (1001, going away) and reconnects on its own."""
         for task in self._tasks:
             task.cancel()
+        sockets = [s for group in self._sockets.values() for s in group]
+        self._sockets.clear()  # not released: the pictures stop with the bot
+        await asyncio.gather(*(s.close(code=1001) for s in sockets), return_exceptions=True)

@@ -3,6 +3,7 @@ behind the operator's HTTPS proxy, serving ``WEBAPP_URL``'s path:
 
 - ``GET  <path>``            the page (:file:`bot/webapp/static/index.html`)
 - ``GET  <path>card/N.png``  a card face of the pictures (:mod:`bot.webapp.faces`)
+- ``GET  <path>font/F.otf``  their font (``regular``)
 - ``GET  <path>api/seat``    the user's seat view (:mod:`bot.webapp.view`)
 - ``POST <path>api/move``    a move: ``{"version": v, "index": i}`` as a button press, or
   ``{"move": "takeback"}`` / ``{"move": "again"}``
@@ -128,6 +129,7 @@ class WebApp:
         if p != "/":
             app.router.add_get(p.rstrip("/"), self.page)
         app.router.add_get(p + "card/{name}.png", self.card)
+        app.router.add_get(p + "font/{name}", self.font)
         app.router.add_get(p + "api/seat", self.seat)
         app.router.add_post(p + "api/move", self.move)
         app.router.add_get(p + "ws", self.socket)
@@ -142,6 +144,13 @@ class WebApp:
         if data is None:
             raise web.HTTPNotFound()
         return web.Response(body=data, content_type="image/png",
+                            headers={"Cache-Control": "max-age=86400"})
+
+    async def font(self, request: web.Request) -> web.Response:
+        data = faces.font(request.match_info["name"])
+        if data is None:
+            raise web.HTTPNotFound()
+        return web.Response(body=data, content_type="font/otf",
                             headers={"Cache-Control": "max-age=86400"})
 
     async def seat(self, request: web.Request) -> web.Response:
@@ -222,7 +231,7 @@ class Server:
         log.info("live seat pages on http://%s:%s%s", self.host, self.port, self.webapp.path)
 
     async def stop(self) -> None:
-        self.webapp.pages.shutdown()
+        await self.webapp.pages.shutdown()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None

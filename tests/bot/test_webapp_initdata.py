@@ -81,3 +81,13 @@ def test_a_key_given_twice_is_refused_even_if_one_copy_is_signed():
 def test_signed_without_user_is_refused():
     with pytest.raises(BadInitData):
         check(sign(TOKEN, {"auth_date": str(int(NOW))}))
+
+
+def test_rate_limit_per_user():
+    from bot.webapp.limits import RateLimit
+    now = [0.0]
+    limit = RateLimit(rate=2.0, burst=3.0, clock=lambda: now[0])
+    assert [limit.allow(1) for _ in range(4)] == [True, True, True, False]
+    assert limit.allow(2)  # another user has his own bucket
+    now[0] += 0.5  # one request's worth refilled
+    assert [limit.allow(1) for _ in range(2)] == [True, False]

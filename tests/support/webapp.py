@@ -17,6 +17,8 @@ from urllib.parse import quote, urlencode
 
 import pytest
 
+from bot.config import WebAppConfig
+
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                   "--no-first-run", "--disable-background-networking",
@@ -54,7 +56,7 @@ def browser_available() -> bool:
 
 
 @contextmanager
-def chromium(width: int = 390, height: int = 844) -> Iterator[object]:
+def chromium() -> Iterator[object]:
     """A fresh headless Chromium at phone size; skipped without one unless REQUIRE_BROWSER
     is set (CI sets it: there a browser test that cannot run fails)."""
     if not browser_available():
@@ -68,7 +70,7 @@ def chromium(width: int = 390, height: int = 844) -> Iterator[object]:
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for flag in (*CHROMIUM_FLAGS, f"--user-data-dir={profile}",
-                 f"--window-size={width},{height}"):
+                 "--window-size=500,900"):
         options.add_argument(flag)
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     try:
@@ -76,3 +78,71 @@ def chromium(width: int = 390, height: int = 844) -> Iterator[object]:
     finally:
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+def free_port() -> int:
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def webapp_config(port: int) -> WebAppConfig:
+    """The live seat served on this machine (http is accepted for 127.0.0.1 alone)."""
+    return WebAppConfig(url=f"http://127.0.0.1:{port}/app/", port=port)
+
+
+class Page:
+    """One tab of the browser showing one user's live page; every call blocks (run it in a
+    thread: the bot shares the test's event loop)."""
+
+    def __init__(self, driver, url: str, width: int = 390, height: int = 844) -> None:
+        self.driver = driver
+        driver.switch_to.new_window("tab")
+        self.handle = driver.current_window_handle
+        # a phone's viewport (a headless window is at least 500 px wide)
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})
+        driver.get(url)
+
+    def _here(self):
+        self.driver.switch_to.window(self.handle)
+        return self.driver
+
+    def state(self) -> str | None:
+        return self._here().execute_script("return document.body.dataset.state || null")
+
+    def moves(self) -> list[str]:
+        """The labels of the clickable moves the page shows."""
+        return self._here().execute_script(
+            "return [...document.querySelectorAll('[data-move]')].map(e => e.dataset.move)")
+
+    def view(self) -> dict:
+        return self._here().execute_script("return window.seatView()")
+
+    def click(self, label: str, timeout: float = 15.0) -> str:
+        """Click the move and return the answer the page shows (its toast)."""
+        from selenium.webdriver.common.by import By
+        driver = self._here()
+        driver.execute_script("document.getElementById('toast').textContent = ''")
+        driver.find_element(By.CSS_SELECTOR, f'[data-move="{label}"]').click()
+        return self.wait(lambda p: p._here().execute_script(
+            "return document.getElementById('toast').textContent"), timeout, f"{label}'s answer")
+
+    def wait(self, predicate, timeout: float = 15.0, what: str = "the page"):
+        """Poll ``predicate(self)`` until it is true; its value."""
+        deadline = time.monotonic() + timeout
+        while True:
+            value = predicate(self)
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out waiting for {what}: {self.state()}, "
+                                     f"{self.moves()}")
+            time.sleep(0.02)
+
+    def screenshot(self, path) -> None:
+        self._here().save_screenshot(str(path))
+
+    def close(self) -> None:
+        self._here().close()
