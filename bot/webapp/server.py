@@ -140,18 +140,10 @@ class WebApp:
                             headers={"Cache-Control": "no-cache"})
 
     async def card(self, request: web.Request) -> web.Response:
-        data = faces.png(request.match_info["name"])
-        if data is None:
-            raise web.HTTPNotFound()
-        return web.Response(body=data, content_type="image/png",
-                            headers={"Cache-Control": "max-age=86400"})
+        return _asset(faces.png(request.match_info["name"]), "image/png")
 
     async def font(self, request: web.Request) -> web.Response:
-        data = faces.font(request.match_info["name"])
-        if data is None:
-            raise web.HTTPNotFound()
-        return web.Response(body=data, content_type="font/otf",
-                            headers={"Cache-Control": "max-age=86400"})
+        return _asset(faces.font(request.match_info["name"]), "font/otf")
 
     async def seat(self, request: web.Request) -> web.Response:
         seated = self._seated(self._auth(request))
@@ -211,6 +203,14 @@ class WebApp:
         finally:
             self.pages.closed_page(user.id, ws)
         return ws
+
+
+def _asset(data: bytes | None, content_type: str) -> web.Response:
+    """A file of render/'s, cached by the browser a day; 404 for a name it does not have."""
+    if data is None:
+        raise web.HTTPNotFound()
+    return web.Response(body=data, content_type=content_type,
+                        headers={"Cache-Control": "max-age=86400"})
 
 
 def _dumps(obj: object) -> str:

@@ -1,6 +1,7 @@
 """The live seat's API against the real bot and the fake Bot API: the 🀄 button on the seat
 pictures; 401 with an empty body for bad, stale or another bot's init data, on every route
-and on the WebSocket; 403 for a valid user who is not seated; a press checked as a button's."""
+and on the WebSocket; 403 for a valid user who is not seated; a press checked as a button's;
+the card faces; the per-user rate limit."""
 
 import json
 import time
@@ -84,6 +85,24 @@ async def test_api_refuses_all_but_the_seated_user(fake_tg, tmp_path):
                 await ws.send_str(good)
                 first = json.loads((await ws.receive()).data)
                 assert first["my_hand"] == list(own.hand)
+
+            # render/'s card faces and font, to anyone (they are no secret)
+            for path, status, kind in (("card/5.png", 200, "image/png"),
+                                       ("card/back.png", 200, "image/png"),
+                                       ("card/20.png", 404, None), ("card/x.png", 404, None),
+                                       ("font/regular.otf", 200, "font/otf"),
+                                       ("font/../config.py", 404, None)):
+                async with http.get(base + path) as r:
+                    assert r.status == status, path
+                    assert kind is None or r.content_type == kind
+                    if kind == "image/png":
+                        assert (await r.read()).startswith(b"\x89PNG")
+
+            # one user's requests are limited; another's are not
+            bob = init_data(tg.token, users[1].id, "Bob")
+            statuses = [(await get(bob))[0] for _ in range(40)]
+            assert statuses[0] == 200 and statuses[-1] == 429
+            assert (await get(good))[0] == 200
 
 
 async def test_no_port_no_server_and_no_button(fake_tg, tmp_path):
