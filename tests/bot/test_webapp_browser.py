@@ -92,6 +92,7 @@ async def test_a_hand_played_through_the_pages(fake_tg, tmp_path):
             again = t("zh", "btn_again")
             await asyncio.to_thread(pages[0].wait, lambda p: again in p.moves())
             assert (await asyncio.to_thread(pages[0].view))["over"]
+            await asyncio.to_thread(pages[0].screenshot, tmp_path / "over.png")
             assert await asyncio.to_thread(pages[0].click, again) == t("zh", "ok")
             assert table.players[0].ready
             await asyncio.to_thread(pages[0].wait, lambda p: again not in p.moves())
