@@ -37,7 +37,8 @@ class PageSeats:
 
     async def open(self, users: list[Any]) -> None:
         if self.session is None:
-            self.session = aiohttp.ClientSession()
+            # no pool limit: each page seat holds its WebSocket connection open
+            self.session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
         for user in self.chosen(users):
             self.auth[user.id] = "tma " + init_data(self.token, user.id, user.first_name)
             ws = await self.session.ws_connect(self.base + "ws", max_msg_size=0)
