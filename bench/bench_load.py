@@ -3,6 +3,7 @@
     python bench/bench_load.py [--tables 200] [--actions 3000] [--seconds 90]
                                [--delay-ms 0] [--think 0] [--profile bot.prof]
                                [--database-url postgresql://USER@HOST:PORT/DB [--bots 2]]
+                               [--webapp-seats K]
 
 The bot runs as ``python -m bot`` (real pacing: GROUP_EDIT_INTERVAL 3.5 s; BOT_SEED set);
 this process runs the fake Telegram (tests/support/fakebot) and the simulated users: every time a
@@ -18,6 +19,12 @@ database (in a schema of its own, dropped afterwards), and prints the two side b
 Bot API serving every token) on the one PostgreSQL database, whose actions a second should be
 about N times one bot's. Each bot runs under ``bench/store_timed_bot.py``, which sums the
 time it waits on its store.
+
+``--webapp-seats K`` runs the load twice, all seats by their pictures and then K of each
+table's three by the live seat page (``bench/webapp_seats.py``: a WebSocket and POSTed moves),
+and prints Bot API calls per action, move -> the other seats' pages updated and the tables one
+token carries side by side (targets with page seats: <= 0.5 calls per action, p99 <= 150 ms,
+>= 300 tables at human pace).
 
 The human-paced run: ``--tables 60 --think 3 --delay-ms 100 --actions 100000 --seconds 60``;
 targets press -> answer p99 <= 300 ms, move -> next buttons p99 <= 2 s, no press unanswered.
@@ -68,10 +75,13 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "bench"))
 
 import asyncpg  # noqa: E402
 from support.fakebot import FakeChat, FakeTelegram, FakeUser  # noqa: E402
 from support.fakebot import methods as fake_methods  # noqa: E402
+from support.webapp import free_port  # noqa: E402
+from webapp_seats import PageSeats  # noqa: E402
 
 SEED = 5
 STAGGER = 5.0  # seconds over which the tables' first presses are spread
@@ -126,6 +136,7 @@ class Load:
         self.round: list[float] = []  # move -> next buttons shown at its table (seconds)
         self.preshown = 0  # decisions on screen when play starts (their calls came before)
         self.tasks: set[asyncio.Task[None]] = set()
+        self.pages: PageSeats | None = None  # --webapp-seats: who plays by the page
         self.done = asyncio.Event()
         self._hook()
 
@@ -176,6 +187,8 @@ class Load:
         """A user sees a keyboard: presses at once (or, on a settlement, all three do)."""
         rows = (message.get("reply_markup") or {}).get("inline_keyboard") or []
         data = [b["callback_data"] for row in rows for b in row if "callback_data" in b]
+        if chat_id > 0 and self.pages is not None and chat_id in self.pages.users:
+            return  # he plays by his page
         if chat_id > 0:
             actions = [d for d in data if d.startswith("a:")]
             deciding = self.deciding.setdefault(self.table_of.get(chat_id, 0), set())
@@ -194,6 +207,8 @@ class Load:
             self.moved.pop(chat_id, None)  # the hand is over: no next buttons in it
             again = next(d for d in data if d.startswith("g:"))
             for user in self.groups[chat_id]:
+                if self.pages is not None and user.id in self.pages.users:
+                    continue  # he presses 再来一局 on his page
                 self._spawn(self._press(tg, chat_id, message["message_id"], user, again))
 
     def _spawn(self, coro: Any) -> None:
@@ -272,7 +287,7 @@ async def fresh_schema(url: str, name: str, drop: bool = False) -> str:
 
 
 async def run(args: argparse.Namespace, database_url: str | None = None,
-              bots: int = 1) -> dict[str, float]:
+              bots: int = 1, webapp_seats: int = 0) -> dict[str, float]:
     """One load run: ``bots`` bot processes (``--tables`` tables each) on SQLite, or on the
     PostgreSQL database ``database_url``; prints its figures and returns the main ones."""
     rng = random.Random(SEED)
@@ -281,12 +296,17 @@ async def run(args: argparse.Namespace, database_url: str | None = None,
         tgs = [tg, *(tg.another_bot(TOKENS[k], f"LoadBot{k}") for k in range(1, bots))]
         load = Load(tgs, args.actions * bots, rng, args.think)
         tmp = Path(tempfile.mkdtemp(prefix="bench_load_"))
+        port = free_port()
+        web = {"WEBAPP_PORT": str(port), "WEBAPP_URL": f"http://127.0.0.1:{port}/app/"} \
+            if webapp_seats else {}
+        if webapp_seats:
+            load.pages = PageSeats(load, webapp_seats, web["WEBAPP_URL"], tg.token, rng)
         logs, procs = [], []
         try:
             for k, fake in enumerate(tgs):
                 env = {**os.environ, "BOT_TOKEN": fake.token, "BOT_API_BASE_URL": fake.base_url,
                        "DB_PATH": str(tmp / "db.sqlite3"), "BOT_SEED": str(SEED),
-                       "ACTION_TIMEOUT": "600", "PYTHONPATH": str(ROOT)}
+                       "ACTION_TIMEOUT": "600", "PYTHONPATH": str(ROOT), **web}
                 if database_url:
                     env["DATABASE_URL"] = database_url
                 command = [sys.executable, str(ROOT / "bench" / "store_timed_bot.py"),
@@ -304,7 +324,10 @@ async def run(args: argparse.Namespace, database_url: str | None = None,
 
             async def one(fake: FakeTelegram, n: int) -> tuple[FakeTelegram, FakeChat]:
                 async with sem:
-                    return await seat(fake, load, n)
+                    seated = await seat(fake, load, n)
+                    if load.pages is not None:
+                        await load.pages.open(load.groups[seated[1].id])
+                    return seated
 
             seated = await asyncio.gather(*(one(fake, k * args.tables + n) for k, fake
                                             in enumerate(tgs) for n in range(args.tables)))
@@ -318,8 +341,12 @@ async def run(args: argparse.Namespace, database_url: str | None = None,
             # the first presses are spread over a few seconds (people do not press in the
             # same millisecond); from then on each keyboard is pressed the moment it shows
             loop = asyncio.get_running_loop()
+            if load.pages is not None:
+                load.pages.start()
             for fake, group in seated:
                 for user in load.groups[group.id]:
+                    if load.pages is not None and user.id in load.pages.users:
+                        continue
                     msgs = [m for m in fake.messages(user) if m.media_kind == "photo"]
                     if msgs:
                         if any(d.startswith("a:") for row in msgs[-1].keyboard for _, d in row
@@ -357,6 +384,8 @@ async def run(args: argparse.Namespace, database_url: str | None = None,
                 task.cancel()
             for log in logs:
                 log.close()
+            if load.pages is not None:
+                await load.pages.close()
             fake_methods.METHODS.update(saved)
             if args.profile:
                 print(f"\nbot profile ({args.profile}), top 25 by own time:")
@@ -426,27 +455,44 @@ def report(args: argparse.Namespace, load: Load, seated: list[tuple[FakeTelegram
     print(f"group pacing     {per_minute:8d} messages-or-edits in a minute, max over groups "
           "(real clock; target <= 20)")
     print(f"store time       {store * 1000 / n:8.2f} ms per action (SQL statements and commits)")
-    print_capacity(tables, load, elapsed,
-                   len(calls) + load.preshown - by_method["answerCallbackQuery"])
+    capacity = print_capacity(tables, load, elapsed,
+                              len(calls) + load.preshown - by_method["answerCallbackQuery"])
     print(f"memory           {(rss_peak - rss0) / tables / 1024:8.1f} KB per table "
           f"(RSS {rss0 / 2**20:.0f} -> {rss_peak / 2**20:.0f} MiB; target <= 200)")
     print(f"latency samples  {len(answer)} answers, median of all {statistics.median(answer):.1f}"
           if answer else "no samples")
+    pages = [x * 1000 for x in load.pages.updates] if load.pages is not None else []
+    if pages:
+        print(f"move -> other pages updated  p50 {pct(pages, .5):7.1f} ms   "
+              f"p99 {pct(pages, .99):7.1f} ms   (target p99 <= 150; {len(pages)} samples)")
     return {"throughput": load.accepted / elapsed, "cpu_ms": cpu * 1000 / n,
-            "answer_p99": pct(answer, .99), "store_ms": store * 1000 / n}
+            "answer_p99": pct(answer, .99), "store_ms": store * 1000 / n,
+            "calls": total / n, "pages_p99": pct(pages, .99), "capacity": capacity}
 
 
-def print_capacity(tables: int, load: Load, elapsed: float, messages: int) -> None:
+def print_capacity(tables: int, load: Load, elapsed: float, messages: int) -> float:
     """Tables per bot at this pace: answers to presses do not count against Telegram's
-    messages a second, every message and edit does."""
-    if not load.accepted:
-        return
+    messages a second, every message and edit does (returned: the lower figure)."""
+    if not load.accepted or not messages:
+        return float("nan")
     per_action = messages / load.accepted
     per_table = load.accepted / elapsed / tables  # actions a second at one table
     low, high = (b / (per_action * per_table) for b in BUDGET)
     print(f"capacity         {low:8.0f}-{high:.0f} tables per bot at this pace "
           f"({BUDGET[0]}-{BUDGET[1]} messages/s / ({per_action:.2f} messages-or-edits per "
           f"action x {per_table:.3f} actions/s per table))")
+    return low
+
+
+async def compare_pages(args: argparse.Namespace) -> None:
+    """All seats by their pictures, then ``--webapp-seats`` of each table's by the page."""
+    print("== every seat by its pictures")
+    pictures = await run(args)
+    print(f"\n== {args.webapp_seats} seat(s) of each table by the live page")
+    pages = await run(args, webapp_seats=args.webapp_seats)
+    print(f"\n{'':22} {'calls/action':>13} {'pages p99 ms':>13} {'tables/token':>13}")
+    for label, f in (("pictures", pictures), (f"{args.webapp_seats} page seat(s)", pages)):
+        print(f"{label:22} {f['calls']:13.2f} {f['pages_p99']:13.1f} {f['capacity']:13.0f}")
 
 
 def main() -> None:
@@ -463,12 +509,19 @@ def main() -> None:
                         help="also run on this PostgreSQL database and compare with SQLite")
     parser.add_argument("--bots", type=int, default=1,
                         help="with --database-url: also run this many bots on it")
+    parser.add_argument("--webapp-seats", type=int, default=0,
+                        help="also run with this many seats a table (1-3) on the live page")
     args = parser.parse_args()
+    if not 0 <= args.webapp_seats <= 3:
+        parser.error("--webapp-seats is 0..3")
+    if args.webapp_seats and (args.database_url or args.profile):
+        parser.error("--webapp-seats runs alone (no --database-url, --profile)")
     if args.bots > 1 and not args.database_url:
         parser.error("--bots needs --database-url (several bots share one PostgreSQL store)")
     if not 1 <= args.bots <= len(TOKENS):
         parser.error(f"--bots is 1..{len(TOKENS)}")
-    asyncio.run(compare(args) if args.database_url else run(args))
+    asyncio.run(compare(args) if args.database_url
+                else compare_pages(args) if args.webapp_seats else run(args))
 
 
 if __name__ == "__main__":

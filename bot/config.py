@@ -40,6 +40,7 @@ class Config:
     autoplay_delay: float = 1.5  # pause before the bot plays a seat in 托管
     seed: int | None = None  # tests and benchmarks: deals follow (seed, table, hand number)
     webhook: Webhook | None = None  # None: long polling
+    webapp: WebAppConfig | None = None  # the live seat's server (WEBAPP_PORT); None: none
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,20 @@ class Webhook:
     def path(self) -> str:
         """The path served, as PTB's ``url_path`` wants it (no leading slash)."""
         return urlsplit(self.url).path.lstrip("/")
+
+
+@dataclass(frozen=True)
+class WebAppConfig:
+    """The live seat (Mini App): served on ``127.0.0.1:port`` at ``url``'s path, behind the
+    operator's HTTPS proxy; init data older than ``max_age`` seconds is refused."""
+
+    url: str  # the public https address every seat picture's 🀄 button opens
+    port: int
+    max_age: float = 86400.0
+
+    @property
+    def path(self) -> str:
+        return urlsplit(self.url).path or "/"
 
 
 def parse_dotenv(text: str) -> dict[str, str]:
@@ -121,7 +136,31 @@ def load_config(environ: Mapping[str, str], env_file: Path | None = Path(".env")
         autoplay_delay=_number(values, "AUTOPLAY_DELAY", 1.5, 0.0),
         seed=_seed(values.get("BOT_SEED", "").strip()),
         webhook=_webhook(values, local_api=bool(values.get("BOT_API_BASE_URL", "").strip())),
+        webapp=_webapp(values),
     )
+
+
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+def _webapp(values: Mapping[str, str]) -> WebAppConfig | None:
+    """Telegram opens Mini Apps only over https; http is accepted for this machine alone
+    (a browser on it, as in the tests)."""
+    port_text = values.get("WEBAPP_PORT", "").strip()
+    if not port_text:
+        return None
+    if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+        raise ConfigError(f"WEBAPP_PORT must be a port number (1-65535), got {port_text!r}")
+    url = values.get("WEBAPP_URL", "").strip()
+    parts = urlsplit(url)
+    local = parts.scheme == "http" and parts.hostname in LOCAL_HOSTS
+    if not (parts.scheme == "https" and parts.hostname) and not local:
+        raise ConfigError(f"WEBAPP_URL must be the public https:// address of the live seat "
+                          f"page when WEBAPP_PORT is set, got {url!r}")
+    if parts.query or parts.fragment:
+        raise ConfigError(f"WEBAPP_URL must have no ?query or #fragment, got {url!r}")
+    return WebAppConfig(url=url, port=int(port_text),
+                        max_age=_number(values, "WEBAPP_MAX_AGE", 86400.0, 60.0))
 
 
 def _webhook(values: Mapping[str, str], *, local_api: bool) -> Webhook | None:

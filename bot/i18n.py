@@ -613,6 +613,21 @@ ZH: dict[str, str] = {
     "cup_final_proof": "抽签种子:{seed}\nSHA-256:{sha}(与报名时公布的一致)\n"
                        "验证:Python random.Random({seed}).shuffle([{order}]) 即第 1 轮的座位顺序。",
     **EVENT_NAMES,
+    # the live seat (Mini App, bot.webapp)
+    "webapp_button": "🀄 实时牌桌",
+    "webapp_title": "实时牌桌",
+    "webapp_stock": "底牌 {n}",
+    "webapp_offer": "亮出",
+    "webapp_ting": "听",
+    "webapp_huxi": "胡息",
+    "webapp_trustee": "托管",
+    "webapp_robot": "电脑",
+    "webapp_dealer": "庄",
+    "webapp_seconds": "{s} 秒",
+    "webapp_points": "得分",
+    "webapp_offline": "连接中断，正在重连…",
+    "webapp_not_seated": "你现在没有在牌桌上入座。请先在群里加入一桌。",
+    "webapp_bad_move": "这个操作看不懂，没有改变任何东西。",
 }
 
 EN: dict[str, str] = {
@@ -1252,6 +1267,21 @@ EN: dict[str, str] = {
                        "Check: Python random.Random({seed}).shuffle([{order}]) is round 1's "
                        "seating order.",
     **EVENT_NAMES,
+    # the live seat (Mini App, bot.webapp)
+    "webapp_button": "🀄 实时牌桌 Live table",
+    "webapp_title": "实时牌桌 Live table",
+    "webapp_stock": "底牌 stock {n}",
+    "webapp_offer": "Offered",
+    "webapp_ting": "听 waits",
+    "webapp_huxi": "胡息 huxi",
+    "webapp_trustee": "托管",
+    "webapp_robot": "电脑",
+    "webapp_dealer": "庄",
+    "webapp_seconds": "{s} s",
+    "webapp_points": "Points",
+    "webapp_offline": "Connection lost, reconnecting…",
+    "webapp_not_seated": "You are not seated at a table now. Join one in a group first.",
+    "webapp_bad_move": "That request was not understood; nothing changed.",
 }
 
 CATALOGS: dict[str, dict[str, str]] = {"zh": ZH, "en": EN}

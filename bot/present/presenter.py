@@ -23,6 +23,7 @@ from bot.present import replays
 from bot.present.chats import Chats
 from bot.present.courier import Courier
 from bot.present.gate import Gate
+from bot.present.live import LiveSeats
 from bot.present.notes import Notes
 from bot.present.outbox import Outbox
 from bot.present.pacing import Pacing
@@ -41,7 +42,7 @@ class Presenter:
     """Schedules every message and edit of the tables, and the one-off ones of commands."""
 
     def __init__(self, bot: Bot, store: Store, service: TableService, *, pacing: Pacing,
-                 default_lang: str, username: str) -> None:
+                 default_lang: str, username: str, webapp_url: str | None = None) -> None:
         self.bot = Courier(bot)
         self.store = store
         self.service = service
@@ -53,7 +54,7 @@ class Presenter:
         shown = Shown()
         self.panels = GroupPanels(self.chats, self.bot, self.notes, shown, store, service,
                                   deep_link=self.deep_link, on_retry=self.changed)
-        self.seats = SeatMessages(self.chats, self.bot, shown, service)
+        self.seats = SeatMessages(self.chats, self.bot, shown, service, webapp_url)
         self.results = ResultMessages(self.chats, self.bot, store,
                                       on_unreached=self.panels.settlement_later)
         self.reviews = Reviews(self.chats, self.bot)
@@ -103,6 +104,22 @@ class Presenter:
     async def probe_dm(self, user_id: int, text: str) -> bool:
         """Send a private message; False when the user has not opened the bot (403)."""
         return await self.bot.probe(user_id, text)
+
+    # --- the live seat (bot.present.live) ----------------------------------------------
+
+    def hold_live(self, live: LiveSeats) -> None:
+        """Seats whose live page is open: their pictures wait."""
+        self.seats.live = live
+
+    def seat_released(self, table: Table, user_id: int) -> None:
+        """The user's live page closed: his picture is brought up to date."""
+        record, seat = table.current, table.seat_of(user_id)
+        if record is not None and seat is not None:
+            self.seats.sync_later(table, record, seat, user_id)
+
+    def public_trustee(self, record: HandRecord) -> frozenset[int]:
+        """The hand's seats in 托管 as the group was told (what every seat may know)."""
+        return frozenset(self._shown.hand(record).trustee)
 
     # --- observer ----------------------------------------------------------------------
 

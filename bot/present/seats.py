@@ -14,13 +14,14 @@ import asyncio
 from collections.abc import Awaitable
 from dataclasses import dataclass
 
-from telegram import InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from telegram.error import BadRequest
 
 from bot.i18n import t
 from bot.present import errors
 from bot.present.chats import Chats
 from bot.present.courier import Courier
+from bot.present.live import LiveSeats, NoLive
 from bot.present.pacing import CHANGING_WAIT, Send, goes_first, hand_wait, next_ping_after
 from bot.present.screens.group import draw_table, table_screen
 from bot.present.screens.seat import (
@@ -60,8 +61,10 @@ def alone_with_robots(record: HandRecord, seat: int) -> bool:
 
 class SeatMessages:
     def __init__(self, chats: Chats, courier: Courier, shown: Shown,
-                 service: TableService) -> None:
+                 service: TableService, webapp_url: str | None = None) -> None:
         self.chats = chats
+        self.webapp_url = webapp_url  # the live page's address: a button on every picture
+        self.live: LiveSeats = NoLive()
         self.pacing = chats.pacing
         self.courier = courier
         self.shown = shown
@@ -74,6 +77,8 @@ class SeatMessages:
         if robots.is_robot(user_id):  # a computer player has no private chat
             return
         xing = seat == record.hand.rules.xing_seat(record.hand.dealer)
+        if self.live.holds(user_id):
+            return  # his live page shows it (bot.present.live)
 
         def job() -> Awaitable[int]:
             if xing:  # his own copy of the table, at his chat's pace
@@ -114,6 +119,7 @@ class SeatMessages:
         shown, msg_id, lang = plan.shown, player.hand_msg_id, player.lang
         calls, (caption, markup) = 0, plan.text
         caption = "\n".join(with_clock([caption], self._seconds_left(table, seat), lang))
+        markup = self._with_app(markup, lang)
         if msg_id is not None:
             try:
                 if plan.image != shown.image:
@@ -148,6 +154,15 @@ class SeatMessages:
                 and shown.pinged != self._open_version(table, seat):
             self._unping_later(table, seat, user_id, ping)
         return calls
+
+    def _with_app(self, markup: InlineKeyboardMarkup | None,
+                  lang: str) -> InlineKeyboardMarkup | None:
+        """The keyboard and, below it, the button opening the live page (if one is served)."""
+        if self.webapp_url is None:
+            return markup
+        row = (InlineKeyboardButton(t(lang, "webapp_button"),
+                                    web_app=WebAppInfo(self.webapp_url)),)
+        return InlineKeyboardMarkup((*(markup.inline_keyboard if markup else ()), row))
 
     async def _show_xing(self, table: Table, record: HandRecord, seat: int,
                          user_id: int) -> int:

@@ -41,6 +41,8 @@ from bot.telegram.buttons import button
 from bot.telegram.commands import NEW_MESSAGES, SCOPES, add_command_handlers, bot_commands
 from bot.telegram.env import Env
 from bot.telegram.ordering import OrderedPerSender
+from bot.webapp.live import LivePages
+from bot.webapp.server import Server, WebApp
 
 log = logging.getLogger(__name__)
 ALLOWED_UPDATES = ["message", "callback_query", "inline_query"]
@@ -54,16 +56,21 @@ class Hub:
     timers: Timers | None = None
     notifier: Notifier | None = None
     cups: CupService | None = None
+    pages: LivePages | None = None  # the open live seat pages (WEBAPP_PORT)
 
     def changed(self, table: Table) -> None:
         assert self.presenter and self.timers
         self.timers.arm(table)  # first: a fault in showing the change must not stop the clock
+        if self.pages is not None:  # next: the pages hold their seats' pictures back
+            self.pages.changed(table)
         self.presenter.changed(table)
         if self.notifier is not None:
             self.notifier.changed(table)
 
     def settled(self, table: Table, record: HandRecord) -> None:
         assert self.presenter
+        if self.pages is not None:
+            self.pages.changed(table)
         self.presenter.settled(table, record)
         if self.cups is not None:
             self.cups.settled(table.id)
@@ -71,6 +78,8 @@ class Hub:
     def closed(self, table: Table) -> None:
         assert self.presenter and self.timers
         self.timers.disarm(table)
+        if self.pages is not None:
+            self.pages.changed(table)
         self.presenter.closed(table)
         if self.cups is not None:  # a cup's table stopped: what it played counts
             self.cups.settled(table.id)
@@ -97,6 +106,7 @@ class Services:
     votes: Votes | None = field(default=None, repr=False)
     challenges: ChallengeService | None = field(default=None, repr=False)
     cups: CupService | None = field(default=None, repr=False)
+    webapp: Server | None = field(default=None, repr=False)
 
 
 async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
@@ -123,7 +133,8 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
                            default_lang=config.default_lang, rng=rng, seed=config.seed,
                            bot_id=app.bot.id)
     presenter = Presenter(app.bot, store, service, pacing=config.pacing,
-                          default_lang=config.default_lang, username=app.bot.username)
+                          default_lang=config.default_lang, username=app.bot.username,
+                          webapp_url=config.webapp.url if config.webapp else None)
     assert app.job_queue is not None, "install python-telegram-bot[job-queue]"
     hub.presenter, hub.timers = presenter, Timers(app.job_queue, service)
     hub.notifier = Notifier(store, presenter, service)
@@ -137,8 +148,17 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
     hub.cups = cups
     _add_handlers(app, Env(service, presenter, store, config.default_lang, votes, challenges,
                            cups, cup_messages, chosen_langs=await store.lang_choices()))
+    server = None
+    if config.webapp is not None:
+        web = WebApp(service, config.token, config.webapp.path, max_age=config.webapp.max_age,
+                     trustee_of=presenter.public_trustee, released=presenter.seat_released,
+                     default_lang=config.default_lang)
+        server = Server(web, config.webapp.port)
+        await server.start()
+        hub.pages = web.pages
+        presenter.hold_live(web.pages)
     app.bot_data["services"] = Services(store, service, presenter, hub, votes, challenges,
-                                        cups)
+                                        cups, server)
 
     for lang in CATALOGS:
         code = None if lang == config.default_lang else lang
@@ -164,6 +184,8 @@ async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
     if services is not None:
         if services.hub.notifier is not None:  # notes being decided need the store
             await services.hub.notifier.idle()
+        if services.webapp is not None:
+            await services.webapp.stop()
         services.presenter.shutdown()
         services.service.shutdown()
         if services.challenges is not None:

@@ -22,12 +22,12 @@ from telegram.ext import ContextTypes
 from bot.i18n import isolate, lang_of, t
 from bot.present.cups import CupMessages
 from bot.present.presenter import Presenter
+from bot.present.screens.words import refusal_text  # noqa: F401 (the handlers import it here)
 from bot.present.votes import Votes
 from bot.store import Store
 from bot.table import DEFAULT_RULES, Person, Refusal, Table, TableService, owners
 from bot.table.challenge_service import ChallengeService
 from bot.table.cup_service import CupService
-from engine import actions as A
 from engine.rules import RuleSet
 
 Context = ContextTypes.DEFAULT_TYPE
@@ -49,12 +49,6 @@ def topic_of(update: Update) -> int | None:
     to ("message thread not found")."""
     msg = update.effective_message
     return msg.message_thread_id if msg is not None and msg.is_topic_message else None
-
-
-def refusal_text(refusal: Refusal, lang: str) -> str:
-    """A refusal in words; a ``move`` field (an action string) is labelled in ``lang``."""
-    fields = {k: A.label(v, lang) if k == "move" else v for k, v in refusal.fields.items()}
-    return t(lang, refusal.code, **fields)
 
 
 @dataclass

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n import rule_set_name, t
-from bot.table import SLOW, HandRecord, Match
+from bot.table import SLOW, HandRecord, Match, Refusal
+from engine import actions as A
 from engine import cards as C
 from engine.points import SeatPoints, signed
 from engine.rules import RuleSet
@@ -16,6 +17,12 @@ from engine.views import Event, OutcomeKind, PublicView
 LOG_EVENTS = 5  # public events shown under the table photo
 QUIET_EVENTS = frozenset({"deal", "pass", "to_row"})
 CLAIM_ENDS = frozenset({"chi", "peng", "pao", "hu", "to_row"})  # events that settle a claim
+
+
+def refusal_text(refusal: Refusal, lang: str) -> str:
+    """A refusal in words; a ``move`` field (an action string) is labelled in ``lang``."""
+    fields = {k: A.label(v, lang) if k == "move" else v for k, v in refusal.fields.items()}
+    return t(lang, refusal.code, **fields)
 
 
 def event_line(event: Event, names: Sequence[str], lang: str) -> str:

@@ -1,0 +1,102 @@
+"""bench_load's ``--webapp-seats K``: K of each table's three players play through the live
+seat (bot.webapp) instead of their pictures: a WebSocket each, fed the seat's view after
+every change, and a POST to ``api/move`` for each press (seeded random choice, after the
+same think time as the picture players). Measured here: from a move posted to each other
+page seat of its table receiving the next view (``move -> other pages``)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from typing import Any
+
+import aiohttp
+from support.webapp import init_data
+
+
+class PageSeats:
+    def __init__(self, load: Any, per_table: int, base: str, token: str,
+                 rng: random.Random) -> None:
+        self.load, self.per_table, self.base, self.token, self.rng = \
+            load, per_table, base, token, rng
+        self.users: set[int] = set()  # who plays by his page
+        self.auth: dict[int, str] = {}
+        self.views: dict[int, dict] = {}  # user -> his latest view
+        self.pressed: set[tuple[int, int]] = set()  # (user, version) pressed already
+        self.moved: dict[int, tuple[float, int, set[int]]] = {}  # group -> (t, presser, seen)
+        self.updates: list[float] = []  # move -> another page seat's next view (seconds)
+        self.session: aiohttp.ClientSession | None = None
+
+    def chosen(self, users: list[Any]) -> list[Any]:
+        """The table's players who use the page (the first K)."""
+        picked = users[:self.per_table]
+        self.users.update(u.id for u in picked)
+        return picked
+
+    async def open(self, users: list[Any]) -> None:
+        if self.session is None:
+            # no pool limit: each page seat holds its WebSocket connection open
+            self.session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
+        for user in self.chosen(users):
+            self.auth[user.id] = "tma " + init_data(self.token, user.id, user.first_name)
+            ws = await self.session.ws_connect(self.base + "ws", max_msg_size=0)
+            await ws.send_str(self.auth[user.id][4:])
+            self.load._spawn(self._read(user.id, ws))
+
+    async def _read(self, user_id: int, ws: aiohttp.ClientWebSocketResponse) -> None:
+        async for msg in ws:
+            view = json.loads(msg.data)
+            if view is None:
+                continue
+            self.views[user_id] = view
+            group = self.load.table_of[user_id]
+            moved = self.moved.get(group)
+            if moved is not None and user_id != moved[1] and user_id not in moved[2]:
+                moved[2].add(user_id)
+                self.updates.append(time.perf_counter() - moved[0])
+            self.react(user_id)
+
+    def react(self, user_id: int) -> None:
+        """Press one of the view's moves, once per decision."""
+        view = self.views.get(user_id)
+        if view is None or not self.load.playing:
+            return
+        moves = [m for m in view["moves"] if "index" in m or m.get("move") == "again"]
+        key = (user_id, view["version"] if view["version"] is not None else -1)
+        if not moves or key in self.pressed:
+            return
+        self.pressed.add(key)
+        self.load._spawn(self._press(user_id, view["version"], self.rng.choice(moves)))
+
+    async def _press(self, user_id: int, version: int | None, move: dict) -> None:
+        load = self.load
+        if load.accepted >= load.target or self.session is None:
+            return
+        if load.think:
+            await asyncio.sleep(self.rng.uniform(0.5, 1.5) * load.think)
+        body = {"move": "again"} if move.get("move") == "again" else \
+            {"version": version, "index": move["index"]}
+        if "index" in move:
+            self.moved[load.table_of[user_id]] = (time.perf_counter(), user_id, set())
+        async with self.session.post(self.base + "api/move", json=body,
+                                     headers={"Authorization": self.auth[user_id]}) as r:
+            answer = await r.json()
+        if "index" not in move:
+            return
+        if r.status == 200 and answer["text"].startswith("✓"):
+            load.accepted += 1
+            if load.accepted >= load.target:
+                load.done.set()
+        else:
+            load.refused += 1
+
+    def start(self) -> None:
+        """Play begins: every page seat answers what it shows."""
+        for user_id in list(self.views):
+            self.react(user_id)
+
+    async def close(self) -> None:
+        if self.session is not None:
+            await self.session.close()

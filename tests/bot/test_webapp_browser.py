@@ -1,0 +1,137 @@
+"""The live seat in a real browser (headless Chromium, support.webapp): two seats play a hand
+to its end through their pages while the third plays by its pictures; the pages show exactly
+each seat's legal moves, the pictures of seats whose page is open are not edited and catch
+up once it closes, forged init data is refused, and the hand's end offers 再来一局; a restart
+of the bot reconnects an open page to the same hand."""
+
+import asyncio
+import random
+import signal
+from contextlib import ExitStack
+
+import pytest
+from support.botproc import fake_env, start_bot, stop_bot
+from support.e2e import action_buttons, hand_message, make_config, running_bot
+from support.play import seat_three, start_hand
+from support.webapp import Page, chromium, free_port, init_data, page_url, webapp_config
+
+from bot.i18n import t
+from engine import actions as A
+from engine import policy
+
+EDITS = ("editMessageMedia", "editMessageCaption", "editMessageReplyMarkup")
+
+
+def edits_to(tg, user) -> int:
+    return sum(1 for c in tg.calls if c.method in EDITS and c.chat_id == user.id)
+
+
+async def test_a_hand_played_through_the_pages(fake_tg, tmp_path):
+    tg, port = fake_tg, free_port()
+    base = f"http://127.0.0.1:{port}/app/"
+    config = make_config(tg, tmp_path / "db.sqlite3", webapp=webapp_config(port))
+    with ExitStack() as stack:
+        driver = await asyncio.to_thread(stack.enter_context, chromium())
+        async with running_bot(config) as app:
+            users, group, lobby, svc, table = await start_hand(tg, app)
+            record = table.current
+            by_seat = {s: next(u for u in users if u.id == uid)
+                       for s, uid in enumerate(record.users)}
+            carol_seat = 2  # plays by the pictures
+            pages = {}
+            for seat in (0, 1):
+                user = by_seat[seat]
+                url = page_url(base, init_data(tg.token, user.id, user.first_name))
+                pages[seat] = await asyncio.to_thread(Page, driver, url)
+                await asyncio.to_thread(pages[seat].wait, lambda p: p.state() == "live")
+            forged = await asyncio.to_thread(
+                Page, driver, page_url(base, init_data("1:" + "x" * 35, by_seat[0].id)))
+            await asyncio.to_thread(forged.wait, lambda p: p.state() == "refused")
+            await asyncio.to_thread(forged.close)
+            await svc.presenter.idle()
+            held = {s: edits_to(tg, by_seat[s]) for s in pages}
+
+            rng = random.Random(5)
+            for step in range(400):
+                await svc.presenter.idle()
+                if table.status != "playing":
+                    break
+                seat = rng.choice([s for s, d in table.decisions.items() if d.legal
+                                   and table.pressed.get(s, (None,))[0] != d.version])
+                view = record.hand.private_view(seat)
+                public = [e for e in record.hand.history if e.visible_to is None]
+                label = A.label(policy.choose(view, public, rng), "zh")
+                want = sorted(A.label(a, "zh") for a in table.decisions[seat].legal)
+                if seat == carol_seat:
+                    user = by_seat[seat]
+                    msg = hand_message(tg, user)
+                    buttons = action_buttons(msg)
+                    assert sorted(text for text, _ in buttons) == want
+                    data = next(d for text, d in buttons if text == label)
+                    await tg.press(user, msg.message_id, user, data)
+                    continue
+                page = pages[seat]
+                if step == 12:  # what a player sees (README's screenshot is one of these)
+                    await asyncio.to_thread(page.screenshot, tmp_path / f"seat{seat}.png")
+                # exactly the seat's legal moves, within one round trip of the change
+                await asyncio.to_thread(page.wait, lambda p, w=want: sorted(p.moves()) == w,
+                                        what=f"seat {seat}'s moves {want}")
+                shown = await asyncio.to_thread(page.view)
+                assert shown["my_hand"] == list(view.hand)
+                for other in shown["seats"]:
+                    assert "hand" not in other  # the others' cards: a count only
+                answer = await asyncio.to_thread(page.click, label)
+                assert answer in (t("zh", "played", move=label),
+                                  t("zh", "claim_pending", move=label))
+            else:
+                pytest.fail("the hand did not end")
+            await svc.presenter.idle()
+            assert {s: edits_to(tg, by_seat[s]) for s in pages} == held  # pictures held
+
+            # the hand's end: the result and 再来一局 on the page
+            again = t("zh", "btn_again")
+            await asyncio.to_thread(pages[0].wait, lambda p: again in p.moves())
+            assert (await asyncio.to_thread(pages[0].view))["over"]
+            await asyncio.to_thread(pages[0].screenshot, tmp_path / "over.png")
+            assert await asyncio.to_thread(pages[0].click, again) == t("zh", "ok")
+            assert table.players[0].ready
+            await asyncio.to_thread(pages[0].wait, lambda p: again not in p.moves())
+
+            # the page closes: its picture is brought up to date, once
+            alice = by_seat[0]
+            await asyncio.to_thread(pages[0].close)
+            await tg.wait_for(lambda: edits_to(tg, alice) > held[0], timeout=10,
+                              what="the picture to catch up")
+            await svc.presenter.idle()
+            assert not action_buttons(hand_message(tg, alice))
+            assert edits_to(tg, by_seat[1]) == held[1]  # Bob's page is still open
+
+
+async def test_a_restart_reconnects_the_page_to_the_same_hand(fake_tg, tmp_path):
+    """``python -m bot`` killed (SIGKILL) mid-hand and started again: the open page says it
+    lost the connection, then shows the same hand again, live."""
+    tg, port = fake_tg, free_port()
+    base = f"http://127.0.0.1:{port}/app/"
+    env = fake_env(tg, DB_PATH=str(tmp_path / "db.sqlite3"), BOT_SEED="7",
+                   ACTION_TIMEOUT="600", FULL_START_DELAY="0",
+                   WEBAPP_PORT=str(port), WEBAPP_URL=base)
+    proc = await start_bot(tg, tmp_path, env, log=tmp_path / "bot.log")
+    with ExitStack() as stack:
+        try:
+            driver = await asyncio.to_thread(stack.enter_context, chromium())
+            users, _, _ = await seat_three(tg)  # three seated: dealt at once
+            alice = users[0]
+            await tg.wait_for(lambda: hand_message(tg, alice), timeout=30, what="the deal")
+            page = await asyncio.to_thread(
+                Page, driver, page_url(base, init_data(tg.token, alice.id, "Alice")))
+            await asyncio.to_thread(page.wait, lambda p: p.state() == "live")
+            before = await asyncio.to_thread(page.view)
+            await stop_bot(proc, signal.SIGKILL)
+            await asyncio.to_thread(page.wait, lambda p: p.state() == "offline")
+            proc = await start_bot(tg, tmp_path, env, log=tmp_path / "bot.log")
+            await asyncio.to_thread(page.wait, lambda p: p.state() == "live", 30)
+            after = await asyncio.to_thread(page.view)
+            same = ("table", "hand", "seat", "my_hand", "my_melds", "seats", "offer", "moves")
+            assert {k: after[k] for k in same} == {k: before[k] for k in same}
+        finally:
+            await stop_bot(proc, signal.SIGKILL)

@@ -1,0 +1,40 @@
+"""The live seat's settings: none without WEBAPP_PORT; an https WEBAPP_URL (http for this
+machine alone), its path served; WEBAPP_MAX_AGE."""
+
+import pytest
+
+from bot.config import ConfigError, WebAppConfig, load_config
+
+TOKEN = "123456789:AAbbCCddEEffGGhhIIjjKKllMMnnOOpp_-x"
+
+
+def webapp(**env: str) -> WebAppConfig | None:
+    return load_config({"BOT_TOKEN": TOKEN, **env}, env_file=None).webapp
+
+
+def test_no_port_no_server():
+    assert webapp() is None
+    assert webapp(WEBAPP_URL="https://bot.example.org/paohuzi/") is None
+
+
+def test_https_url_and_port():
+    config = webapp(WEBAPP_URL="https://bot.example.org/paohuzi/", WEBAPP_PORT="8090")
+    assert config == WebAppConfig("https://bot.example.org/paohuzi/", 8090, 86400.0)
+    assert config.path == "/paohuzi/"
+    assert webapp(WEBAPP_URL="https://bot.example.org", WEBAPP_PORT="8090").path == "/"
+    assert webapp(WEBAPP_URL="http://127.0.0.1:8090/app/", WEBAPP_PORT="8090",
+                  WEBAPP_MAX_AGE="3600").max_age == 3600.0
+
+
+@pytest.mark.parametrize(("env", "message"), [
+    ({"WEBAPP_PORT": "8090"}, "WEBAPP_URL must be"),
+    ({"WEBAPP_PORT": "8090", "WEBAPP_URL": "http://bot.example.org/"}, "https://"),
+    ({"WEBAPP_PORT": "8090", "WEBAPP_URL": "https://bot.example.org/?a=1"}, "no ?query"),
+    ({"WEBAPP_PORT": "http", "WEBAPP_URL": "https://bot.example.org/"}, "WEBAPP_PORT must"),
+    ({"WEBAPP_PORT": "70000", "WEBAPP_URL": "https://bot.example.org/"}, "WEBAPP_PORT must"),
+    ({"WEBAPP_PORT": "8090", "WEBAPP_URL": "https://bot.example.org/",
+      "WEBAPP_MAX_AGE": "5"}, "WEBAPP_MAX_AGE must be at least"),
+])
+def test_bad_settings(env, message):
+    with pytest.raises(ConfigError, match=message.replace("?", r"\?")):
+        webapp(**env)
