@@ -1,5 +1,6 @@
 """A PostgreSQL server for the store's tests: ``TEST_DATABASE_URL`` when set, else a throwaway
-server started from the installed binaries (``/usr/lib/postgresql/*/bin``) for the session.
+server started from the installed binaries (``/usr/lib/postgresql/*/bin``) for the session
+(under pytest-xdist, one for each worker that runs a PostgreSQL test).
 
 The server refuses to run as root, so under root it runs as the ``postgres`` system user (or
 ``nobody``) through ``runuser``, in a temporary directory that user owns, on a free localhost
@@ -55,12 +56,12 @@ def _as_user() -> tuple[list[str], str | None]:
     raise RuntimeError("running as root and no unprivileged user to run PostgreSQL as")
 
 
-_skipped: list[str] = []  # why the PostgreSQL tests were skipped, said once at the end
-
-
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    if _skipped:
-        terminalreporter.write_line(_skipped[0])
+    """Why the PostgreSQL tests were skipped, said once at the end (read from the tests'
+    reports, which pytest-xdist's workers send to the process that prints)."""
+    if any(NOT_INSTALLED in str(report.longrepr)
+           for report in terminalreporter.stats.get("skipped", [])):
+        terminalreporter.write_line(NOT_INSTALLED)
 
 
 @pytest.fixture(scope="session")
@@ -73,7 +74,6 @@ def postgres_server() -> Iterator[str]:
     if bindir is None:
         if os.environ.get("REQUIRE_POSTGRES") == "1":
             pytest.fail(NOT_INSTALLED + " (REQUIRE_POSTGRES=1)")
-        _skipped.append(NOT_INSTALLED)
         pytest.skip(NOT_INSTALLED)
     prefix, user = _as_user()
     home = Path(tempfile.mkdtemp(prefix="paohuzi-pg-"))
@@ -81,20 +81,35 @@ def postgres_server() -> Iterator[str]:
     data = home / "data"
     if user is not None:
         shutil.chown(home, user)
-    port = _free_port()
     subprocess.run([*prefix, str(bindir / "initdb"), "-D", str(data), "-U", "postgres",
                     "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"],
                    check=True, capture_output=True)
-    options = (f"-p {port} -k {home} -c listen_addresses=127.0.0.1 -c fsync=off"
-               " -c synchronous_commit=off -c full_page_writes=off")
-    subprocess.run([*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-o", options,
-                    "-l", str(home / "log"), "-w", "start"], check=True, capture_output=True)
+    port = _start(prefix, bindir, home)
     try:
         yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
     finally:
         subprocess.run([*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate",
                         "stop"], check=False, capture_output=True)
         shutil.rmtree(home, ignore_errors=True)
+
+
+def _start(prefix: list[str], bindir: Path, home: Path, tries: int = 5) -> int:
+    """Start the server in ``home`` on a free port and return it. Each pytest-xdist worker
+    starts one: a port found free may be taken by another's before its server binds it,
+    and then the start is tried again on another."""
+    failed = b""
+    for _ in range(tries):
+        port = _free_port()
+        options = (f"-p {port} -k {home} -c listen_addresses=127.0.0.1 -c fsync=off"
+                   " -c synchronous_commit=off -c full_page_writes=off")
+        started = subprocess.run([*prefix, str(bindir / "pg_ctl"), "-D", str(home / "data"),
+                                  "-o", options, "-l", str(home / "log"), "-w", "start"],
+                                 capture_output=True)
+        if started.returncode == 0:
+            return port
+        failed = started.stderr
+    log = (home / "log").read_text(errors="replace")[-2000:] if (home / "log").exists() else ""
+    raise RuntimeError(f"PostgreSQL did not start: {failed.decode()}\n{log}")
 
 
 async def _create_schema(server: str, name: str) -> None:
