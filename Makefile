@@ -20,7 +20,13 @@ $(VENV)/.installed-test: pyproject.toml | $(PY)
 run: $(VENV)/.installed
 	$(PY) -m bot
 
+# Most end-to-end tests wait on the fake Bot API's delays and the bot's timers rather than
+# compute, so more workers than cores pay: 4 keep two cores busy (CI has two). Each worker
+# starts its own throwaway PostgreSQL server (tests/support/postgres.py); worksteal hands the
+# slow tests' neighbours to idle workers. `make test TEST_WORKERS=0` runs them in one process.
+TEST_WORKERS ?= 4
+
 test: $(VENV)/.installed-test
 	$(PY) -m ruff check .
 	$(VENV)/bin/lint-imports
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal

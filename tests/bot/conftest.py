@@ -6,12 +6,11 @@ the hands of :func:`support.stats.play_all`, played once per module, and the sto
 """
 
 import asyncio
-import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from support.e2e import SCALE
+from support.e2e import SCALE, scaled_clock
 from support.fakebot import FakeTelegram
 from support.stats import play_all
 
@@ -27,8 +26,7 @@ async def fake_tg() -> AsyncIterator[FakeTelegram]:
 
 @pytest.fixture
 async def tg() -> AsyncIterator[FakeTelegram]:
-    started = time.monotonic()
-    async with FakeTelegram(clock=lambda: (time.monotonic() - started) * SCALE) as fake:
+    async with FakeTelegram(clock=scaled_clock(SCALE)) as fake:
         yield fake
 
 

@@ -221,7 +221,8 @@ async def test_a_closed_topic_holds_the_tables_posts_until_it_reopens(
     topic_a, topic_b = tg.create_topic(forum, "一桌"), tg.create_topic(forum, "二桌")
     east, west = people(tg, "Alice", "Bob", "Carol"), people(tg, "Dave", "Erin", "Frank")
     rng = random.Random(4)
-    config = make_config(tg, tmp_path / "db.sqlite3",
+    # the other topic's full table stays in its lobby however long the hand takes to play
+    config = make_config(tg, tmp_path / "db.sqlite3", full_start_delay=600.0,
                          pacing=replace(FAST_PACING, topic_retry=0.2))
     async with running_bot(config) as app:
         svc = services(app)

@@ -16,6 +16,7 @@ import signal
 import sqlite3
 import sys
 from collections.abc import AsyncIterator, Callable
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -373,7 +374,14 @@ async def test_a_settlement_never_posted_is_posted_after_a_restart(
             (m for m in tg.messages(group) if m.photo_bytes and seal in (m.caption or "")),
             None), what="the settlement posted")
         assert settlement_closed(posted)  # no live buttons: only its 验证
-    with sqlite3.connect(config.db_path) as db:
-        (settle_msg_id,) = db.execute("SELECT settle_msg_id FROM hands WHERE id = ?",
-                                      (record.id,)).fetchone()
-    assert settle_msg_id == posted.message_id  # posted once: not again at the next start
+        # its id is stored once Telegram's answer is back (a stop before that would leave
+        # the hand marked as being posted, see GroupPanels.post_settlement)
+        await tg.wait_for(lambda: settle_msg_id(config.db_path, record.id) == posted.message_id,
+                          what="the settlement's id stored")
+    # posted once: not again at the next start
+    assert settle_msg_id(config.db_path, record.id) == posted.message_id
+
+
+def settle_msg_id(db_path: Path, hand_id: int) -> int | None:
+    with closing(sqlite3.connect(db_path)) as db:
+        return db.execute("SELECT settle_msg_id FROM hands WHERE id = ?", (hand_id,)).fetchone()[0]

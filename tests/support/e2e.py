@@ -1,11 +1,13 @@
 """The real bot against the fake Bot API: its test configuration (fast pacing, ``SCALE`` for
-the fake's clock), the bot started and stopped as ``run_polling`` does, and what a user sees.
+the fake's clock, or a pace and a clock of another scale), the bot started and stopped as
+``run_polling`` does, and what a user sees.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -16,8 +18,23 @@ from bot.present.pacing import Pacing
 from bot.telegram.app import Services, build_application
 from support.fakebot import FakeMessage, FakeTelegram, FakeUser
 
-FAST_PACING = Pacing(group_interval=0.05, dm_interval=0.0, send_interval=0.0,
-                     group_window=Pacing().group_window * 0.05 / Pacing().group_interval)
+
+def paced(scale: float) -> Pacing:
+    """The group's pace ``scale`` times faster than Telegram's (its interval and its 20 a
+    minute window), private chats unpaced: what a fake on :func:`scaled_clock` ``(scale)``
+    counts as Telegram's limits."""
+    return Pacing(group_interval=Pacing().group_interval / scale, dm_interval=0.0,
+                  send_interval=0.0, group_window=Pacing().group_window / scale)
+
+
+def scaled_clock(scale: float) -> Callable[[], float]:
+    """A clock from 0 now, running ``scale`` times faster than the real one."""
+    started = time.monotonic()
+    return lambda: (time.monotonic() - started) * scale
+
+
+SCALE = 70.0  # the tests' usual pace: a group's 3.5 s between pictures in 50 ms
+FAST_PACING = paced(SCALE)
 FAST = dict(pacing=FAST_PACING, autoplay_delay=0.05)
 
 
@@ -57,9 +74,6 @@ def hand_message(tg: FakeTelegram, user: FakeUser) -> FakeMessage | None:
     """The newest photo in the user's DM: the current hand message."""
     photos = [m for m in tg.messages(user) if m.photo_bytes]
     return photos[-1] if photos else None
-
-
-SCALE = Pacing().group_interval / FAST_PACING.group_interval
 
 
 def action_buttons(msg: FakeMessage | None) -> list[tuple[str, str]]:

@@ -1,5 +1,6 @@
 """A PostgreSQL server for the store's tests: ``TEST_DATABASE_URL`` when set, else a throwaway
-server started from the installed binaries (``/usr/lib/postgresql/*/bin``) for the session.
+server started from the installed binaries (``/usr/lib/postgresql/*/bin``) for the session
+(under pytest-xdist, one for each worker that runs a PostgreSQL test).
 
 The server refuses to run as root, so under root it runs as the ``postgres`` system user (or
 ``nobody``) through ``runuser``, in a temporary directory that user owns, on a free localhost
@@ -59,12 +60,13 @@ def _as_user() -> tuple[list[str], str | None]:
 
 PASSWORD_ROLE = "paohuzi_pw"  # the throwaway server checks this role's password
 
-_skipped: list[str] = []  # why the PostgreSQL tests were skipped, said once at the end
-
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    if _skipped:
-        terminalreporter.write_line(_skipped[0])
+    """Why the PostgreSQL tests were skipped, said once at the end (read from the tests'
+    reports, which pytest-xdist's workers send to the process that prints)."""
+    if any(NOT_INSTALLED in str(report.longrepr)
+           for report in terminalreporter.stats.get("skipped", [])):
+        terminalreporter.write_line(NOT_INSTALLED)
 
 
 class Server:
@@ -80,23 +82,44 @@ class Server:
         self._data = self.home / "data"
         if user is not None:
             shutil.chown(self.home, user)
-        self.port = free_port()
+        self.port: int | None = None  # chosen at the first start, kept through restarts
         subprocess.run([*self._prefix, str(bindir / "initdb"), "-D", str(self._data), "-U",
                         "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"],
                        check=True, capture_output=True)
         hba = self._data / "pg_hba.conf"  # one role whose password is checked (wrong_password_url)
         hba.write_text(f"host all {PASSWORD_ROLE} 127.0.0.1/32 scram-sha-256\n" + hba.read_text())
-        self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
         self.start()
+        self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
 
     def _ctl(self, *args: str, check: bool = True) -> None:
         subprocess.run([*self._prefix, str(self._bindir / "pg_ctl"), "-D", str(self._data),
                         *args], check=check, capture_output=True)
 
-    def start(self) -> None:
-        options = (f"-p {self.port} -k {self.home} -c listen_addresses=127.0.0.1 -c fsync=off"
-                   " -c synchronous_commit=off -c full_page_writes=off")
-        self._ctl("-o", options, "-l", str(self.home / "log"), "-w", "start")
+    def start(self, tries: int = 5) -> None:
+        """Start it on its port; the first time on a free one. Each pytest-xdist worker starts
+        servers: a port found free may be taken by another's before this one binds it, and
+        then the first start is tried again on another."""
+        if self.port is not None:
+            self._ctl("-o", self._options(self.port), "-l", str(self.home / "log"), "-w", "start")
+            return
+        failed = b""
+        for _ in range(tries):
+            port = free_port()
+            started = subprocess.run(
+                [*self._prefix, str(self._bindir / "pg_ctl"), "-D", str(self._data),
+                 "-o", self._options(port), "-l", str(self.home / "log"), "-w", "start"],
+                capture_output=True)
+            if started.returncode == 0:
+                self.port = port
+                return
+            failed = started.stderr
+        log = (self.home / "log").read_text(errors="replace")[-2000:] \
+            if (self.home / "log").exists() else ""
+        raise RuntimeError(f"PostgreSQL did not start: {failed.decode()}\n{log}")
+
+    def _options(self, port: int) -> str:
+        return (f"-p {port} -k {self.home} -c listen_addresses=127.0.0.1 -c fsync=off"
+                " -c synchronous_commit=off -c full_page_writes=off")
 
     def stop(self, mode: str = "immediate", check: bool = True) -> None:
         """``immediate``: as a crash, every connection cut at once (no shutdown checkpoint)."""
@@ -113,7 +136,6 @@ def installed() -> Path:
     if bindir is None:
         if os.environ.get("REQUIRE_POSTGRES") == "1":
             pytest.fail(NOT_INSTALLED + " (REQUIRE_POSTGRES=1)")
-        _skipped.append(NOT_INSTALLED)
         pytest.skip(NOT_INSTALLED)
     return bindir
 

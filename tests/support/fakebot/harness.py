@@ -21,6 +21,10 @@ from .world import Call, CallbackAnswer, ErrorRecord, InlineAnswer, World
 DEFAULT_TOKEN = "7000000001:AAFakeTokenForTestsOnly_abcdefghijk"
 _COMMAND = re.compile(r"(?<!\S)/[A-Za-z0-9_]{1,32}(?:@[A-Za-z0-9_]{3,32})?(?![^\s])")
 
+# How long a wait for the bot (an answer, a reply, a condition) lasts by default: it ends as
+# soon as the bot is there, and a machine busy with tests in parallel may make it slow.
+WAIT = 30.0
+
 # A FakeUser stands for the user's private chat with the bot; an int is a chat id.
 ChatLike = FakeChat | FakeUser | int
 ButtonMatch = str | Callable[[str, str | None], bool]
@@ -392,7 +396,7 @@ class FakeTelegram:
         user: FakeUser,
         callback_data: str,
         *,
-        timeout: float = 10.0,
+        timeout: float = WAIT,
     ) -> CallbackAnswer:
         """``user`` presses an inline button: a callback_query update for the message as it
         is now. Returns the bot's answerCallbackQuery once it comes; TimeoutError if it never
@@ -439,7 +443,7 @@ class FakeTelegram:
                                ) from None
 
     async def press_button(
-        self, message: FakeMessage, user: FakeUser, match: ButtonMatch, *, timeout: float = 10.0
+        self, message: FakeMessage, user: FakeUser, match: ButtonMatch, *, timeout: float = WAIT
     ) -> CallbackAnswer:
         """Press the button of ``message`` (as the chat shows it now) whose text equals
         ``match``, or for which ``match(text, callback_data)`` is true."""
@@ -499,7 +503,7 @@ class FakeTelegram:
         return self.world.message(self._chat(chat), message_id)
 
     async def wait_for(
-        self, predicate: Callable[[], Any], timeout: float = 10.0, *, what: str | None = None
+        self, predicate: Callable[[], Any], timeout: float = WAIT, *, what: str | None = None
     ) -> Any:
         """Wait until ``predicate()`` is truthy and return its value. It is re-checked after
         every bot call and every harness action; TimeoutError after ``timeout`` seconds.
@@ -507,7 +511,7 @@ class FakeTelegram:
         return await self.world.wait_for(predicate, timeout, what or repr(predicate))
 
     async def wait_reply(
-        self, after: FakeMessage, *, timeout: float = 10.0, match: Callable[[FakeMessage], bool] | None = None
+        self, after: FakeMessage, *, timeout: float = WAIT, match: Callable[[FakeMessage], bool] | None = None
     ) -> FakeMessage:
         """The first bot message in ``after``'s chat newer than ``after`` (and matching)."""
 
@@ -520,7 +524,7 @@ class FakeTelegram:
 
         return await self.wait_for(found, timeout, what=f"a reply after {after!r}")
 
-    async def settle(self, quiet: float = 0.15, timeout: float = 10.0) -> None:
+    async def settle(self, quiet: float = 0.15, timeout: float = WAIT) -> None:
         """Wait until the bot made no call other than getUpdates for ``quiet`` seconds (use
         before asserting that something did *not* happen)."""
         loop = asyncio.get_running_loop()
