@@ -284,3 +284,25 @@ async def test_a_cup_in_a_group_without_topics_plays_in_private_chats(
                          for m in shown), [m.text or m.caption for m in shown]
     for user in users:  # every hand in his private chat: two rounds' pictures, and results
         assert sum(1 for m in tg.messages(user) if m.photo is not None) >= 2
+
+
+async def test_a_forum_without_topics_for_the_bot_plays_its_cup_in_private_chats(
+        tg: FakeTelegram, tmp_path: Path) -> None:
+    """A forum where the bot may not create topics: once everyone who signed up has opened
+    the bot (/start), /cup start plays the tables in private chats instead."""
+    db = tmp_path / "db.sqlite3"
+    config = make_config(tg, db, action_timeout=5.0, autoplay_delay=0.0, full_start_delay=0.0)
+    users = [tg.user(n, language_code="zh-hans") for n in NAMES[:3]]
+    forum = tg.forum("无权群", members=tuple(users))
+    async with running_bot(config) as app:
+        await _start_three(tg, forum, users)
+        assert await _reason(tg, forum, users[0], "/cup start") == t("zh", "cup_no_topics")
+        for user in users:
+            await tg.wait_reply(await tg.send_text(user, user, "/start"), timeout=30)
+        await tg.send_text(forum, users[0], "/cup start")
+        await _play_privately(tg, services(app).service, users, random.Random(2),
+                              lambda: _final_in(tg, forum))
+    assert not forum.topics
+    assert all((m.text or "").startswith(("🏅", "🏆")) for m in tg.messages(forum)
+               if m.text != t("zh", "cup_no_topics"))
+    assert _count(db, "SELECT COUNT(*) FROM tables WHERE private = 1") == 1
