@@ -8,7 +8,9 @@ its finished hands, so after a restart (:meth:`CupService.load`) every cup goes 
 what the store says: a round's table not opened yet is opened, one whose hands are played
 is counted, a round fully played starts the next. One lock serialises the cups' changes
 (they are few: a round's start, a table's end). The :class:`CupObserver` (the presenter)
-is told after the commit, and makes a round's forum topics.
+is told after the commit, and makes a round's forum topics. Where it may not (a group
+without topics), the cup's tables are private tables (``Table.private``), played in the
+players' private chats, the group seeing only the cup's cards.
 """
 
 from __future__ import annotations
