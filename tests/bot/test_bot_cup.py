@@ -276,6 +276,9 @@ async def test_a_cup_in_a_group_without_topics_plays_in_private_chats(
         assert own is not None and own.opener_id == gus.id and not own.private
         await _play_privately(tg, service, users, rng, lambda: _final_in(tg, group))
         final = await _final(tg, group, timeout=30)
+        # their hands' settlements are never due in the group, after a restart neither
+        assert await services(app).store.unposted_hands() == []
+    assert _count(db, "SELECT COUNT(*) FROM hands WHERE settle_msg_id IS NULL") == 4
     assert all(name in (final.text or "") for name in NAMES[:5])
     lines = (final.text or "").splitlines()
     assert all(any(line.startswith(f"{k}. ") for line in lines) for k in range(1, 6))
