@@ -583,9 +583,8 @@ ZH: dict[str, str] = {
     "cmd_cup": "群杯:报名、抽签、多轮瑞士制",
     "cup_usage": "用法:/cup [规则] [N轮] [N局],例:/cup hunan 3轮 2局(每轮局数 1–8,轮数 1–8)。"
                  "开杯的人用 /cup start 开赛;比赛中 /cup 看排名。",
-    "cup_needs_forum": "群杯的每一桌在一个话题里进行:请在开启话题(Topics)的群里开,并让机器人"
-                       "做管理员(可管理话题)。",
-    "cup_no_topics": "机器人无法新建话题:请让它做管理员并允许「管理话题」,再 /cup start。",
+    "cup_no_topics": "机器人无法新建话题:请让它做管理员并允许「管理话题」;或者让每位报名者先私聊"
+                     "机器人并按「开始」(牌桌就在私聊里进行),再 /cup start。",
     "cup_exists": "本群已有一个群杯(报名中或进行中),请等它结束。",
     "cup_none": "本群没有报名中或进行中的群杯。",
     "cup_only_opener": "只有开杯的人可以开赛。",
@@ -628,6 +627,8 @@ ZH: dict[str, str] = {
     "webapp_offline": "连接中断，正在重连…",
     "webapp_not_seated": "你现在没有在牌桌上入座。请先在群里加入一桌。",
     "webapp_bad_move": "这个操作看不懂，没有改变任何东西。",
+    # 群杯 in private chats (a group without topics: bot.table.cup_service)
+    "cup_needs_dm": "这个群没有话题,群杯的牌桌在私聊里进行:请先私聊机器人并按「开始」,再报名。",
 }
 
 EN: dict[str, str] = {
@@ -1233,10 +1234,9 @@ EN: dict[str, str] = {
     "cup_usage": "Usage: /cup [rules] [N轮] [N局], e.g. /cup hunan 3轮 2局 (1–8 rounds, 1–8 "
                  "hands a round). Its opener starts it with /cup start; /cup during a cup shows "
                  "its standings.",
-    "cup_needs_forum": "Each table of a 群杯 plays in a topic of its own: open it in a group with "
-                       "Topics on, with the bot an admin allowed to manage topics.",
     "cup_no_topics": "The bot cannot create topics: make it an admin allowed to manage topics, "
-                     "then /cup start again.",
+                     "or have everyone who signed up open the bot privately and press Start "
+                     "(the tables then play in private chats), then /cup start again.",
     "cup_exists": "This group has a 群杯 already (signing up or in play): wait for its end.",
     "cup_none": "This group has no 群杯 signing up or in play.",
     "cup_only_opener": "Only the one who opened the cup may start it.",
@@ -1282,6 +1282,9 @@ EN: dict[str, str] = {
     "webapp_offline": "Connection lost, reconnecting…",
     "webapp_not_seated": "You are not seated at a table now. Join one in a group first.",
     "webapp_bad_move": "That request was not understood; nothing changed.",
+    # 群杯 in private chats (a group without topics: bot.table.cup_service)
+    "cup_needs_dm": "This group has no topics, so the 群杯's tables play in private chats: "
+                    "open the bot privately and press Start first, then sign up.",
 }
 
 CATALOGS: dict[str, dict[str, str]] = {"zh": ZH, "en": EN}

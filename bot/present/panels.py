@@ -4,7 +4,8 @@ table of a seat's 托管. The photo and the settlement are posted silently while
 the hand takes the bot's private messages (each is told there: his new hand, his result with
 再来一局 / 离开); the settlement offers 再来一局 / 离开 only when one could not be told. Every
 call goes through the group's outbox; a post its forum topic refuses is looked at again later
-(see :meth:`GroupPanels.post`)."""
+(see :meth:`GroupPanels.post`). A private table (``Table.private``: a 群杯's in a group
+without topics) has none of them: its seats see it all in their private chats."""
 
 from __future__ import annotations
 
@@ -65,22 +66,30 @@ class GroupPanels:
     # --- queued --------------------------------------------------------------------------
 
     def lobby_later(self, table: Table) -> None:
+        if table.private:
+            return
         self.chats.put(table.chat_id, ("lobby", table.id), lambda: self._lobby(table),
                        Send.LOBBY_EDIT)
 
     def table_later(self, table: Table, record: HandRecord) -> None:
         """The hand's table picture: its first goes first, its edits may lag."""
+        if table.private:
+            return
         self.chats.put(table.chat_id, ("table", record.id), lambda: self._table(table, record),
                        _table_send(record))
 
     def settlement_later(self, table: Table, record: HandRecord) -> None:
         """The hand's settlement: posted first, its later edits (the ready list, its buttons
         going) lag and merge."""
+        if table.private:
+            return
         send = Send.SETTLEMENT if record.settle_msg_id is None else Send.READY_LIST
         self.chats.put(table.chat_id, ("settle", record.id),
                        lambda: self._settlement(table, record), send)
 
     def match_later(self, table: Table, match_id: int) -> None:
+        if table.private:
+            return
         self.chats.put(table.chat_id, ("match", match_id),
                        lambda: self._match_summary(table, match_id), Send.MATCH_SUMMARY)
 
@@ -90,7 +99,7 @@ class GroupPanels:
         the seat had been asked (what it holds), so its 托管 waits for its next public turn
         (a discard) or the end of the hand. A seat that took back is unmarked at once."""
         trustee = self.shown.hand(record).trustee
-        if not trustee and not any(p.autoplay for p in table.players.values()):
+        if table.private or not trustee and not any(p.autoplay for p in table.players.values()):
             return
         public_turn = record.hand.public_view().to_act
         for seat, user_id in enumerate(record.users):

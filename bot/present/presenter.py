@@ -170,7 +170,7 @@ class Presenter:
         self.results.refresh(table)
         if table.lobby_msg_id is not None:
             self.panels.lobby_later(table)
-        else:
+        elif not table.private:
             self.note(table.chat_id, lambda lang: t(lang, "stopped"), thread_id=table.thread_id)
         old = self._shown.table(table).open_settlement
         if old is not None:  # its 再来一局 / 离开 buttons go

@@ -46,7 +46,7 @@ class Tx(ChallengeTx, CupTx, Protocol):
 
     async def create_table(self, chat_id: int, opener_id: int, base: int, rules: str = "qq",
                            timer: int | None = None, thread_id: int | None = None,
-                           bot_id: int = 0) -> int:
+                           bot_id: int = 0, private: bool = False) -> int:
         ...
 
     async def seated_at(self, user_id: int) -> list[TableRow]:

@@ -97,10 +97,11 @@ class Queries(ChallengeReads, ClubReads, CupReads, ABC):
 
     async def unposted_hands(self, bot_id: int | None = None) -> list[tuple[int, HandRow]]:
         """(table id, hand) of every finished hand whose settlement was never posted (the
-        bot stopped before it could be), oldest first: of one bot's tables, or of every bot's."""
+        bot stopped before it could be), oldest first: of one bot's tables, or of every bot's.
+        A private table's are none: it posts nothing in its group."""
         rows = await self._all("SELECT h.* FROM hands h JOIN tables t ON t.id = h.table_id"
                                " WHERE h.status = 'done' AND h.settle_msg_id IS NULL"
-                               f" AND {OF_BOT} ORDER BY h.id", bot_id, bot_id)
+                               f" AND t.private = 0 AND {OF_BOT} ORDER BY h.id", bot_id, bot_id)
         return [(r["table_id"], await self._hand_row(r)) for r in rows]
 
     async def table(self, table_id: int) -> TableRow | None:
@@ -237,10 +238,10 @@ class Queries(ChallengeReads, ClubReads, CupReads, ABC):
 
     async def unposted_matches(self, bot_id: int | None = None) -> list[MatchRow]:
         """Ended matches whose 总结算 never reached the group, oldest first: of one bot's
-        tables, or of every bot's."""
+        tables, or of every bot's (a private table's are none)."""
         rows = await self._all("SELECT m.* FROM matches m JOIN tables t ON t.id = m.table_id"
                                " WHERE m.status != 'running' AND m.summary_msg_id IS NULL"
-                               f" AND {OF_BOT} ORDER BY m.id", bot_id, bot_id)
+                               f" AND t.private = 0 AND {OF_BOT} ORDER BY m.id", bot_id, bot_id)
         return [_match_row(r) for r in rows]
 
     async def match_place(self, hand_id: int) -> tuple[int, int] | None:

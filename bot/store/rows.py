@@ -66,6 +66,7 @@ class TableRow:
     robot_level: str = "strong"  # its computer players' level (``engine.policy.LEVELS``)
     standing: bool = False  # a standing table (常驻桌): back in its lobby until /stop
     no: int = 1  # its number in its group, what players read (第 no 桌); ``id`` names it
+    private: bool = False  # played in its players' private chats only (a 群杯's, no topics)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ SEATED_AT = ("SELECT t.* FROM seats s JOIN tables t ON t.id = s.table_id"
              " WHERE s.user_id = ? AND t.status != 'closed' ORDER BY t.id")
 # The open table, of any bot, of a group's topic (``one_open_table_per_topic``).
 TABLE_AT = ("SELECT * FROM tables WHERE chat_id = ? AND COALESCE(thread_id, 0) = ?"
-            " AND status != 'closed'")
+            " AND status != 'closed' AND private = 0")
 
 
 class PlaceTaken(Exception):
@@ -82,13 +82,20 @@ class Writes(ChallengeWrites, ClubWrites, CupWrites):
 
     async def create_table(self, chat_id: int, opener_id: int, base: int, rules: str = "qq",
                            timer: int | None = None, thread_id: int | None = None,
-                           bot_id: int = 0) -> int:
+                           bot_id: int = 0, private: bool = False) -> int:
         """A new table in its lobby, owned by ``bot_id`` (0: a store one bot serves alone),
         numbered after the group's other tables (its ``no``: 第 1 桌 is a group's first).
         Raises :class:`PlaceTaken` when the topic has an open table already: two bots in one
         group both read the same /new, and the one whose insert comes second (on
-        PostgreSQL it waits on the unique index for the first to commit) inserts nothing."""
+        PostgreSQL it waits on the unique index for the first to commit) inserts nothing.
+        A ``private`` table (played in its players' private chats) takes no place."""
         await self.lock_chat(chat_id)  # its number: two bots opening tables at once
+        if private:
+            return await self._insert(
+                "INSERT INTO tables (chat_id, opener_id, status, base, rules, timer, thread_id,"
+                " bot_id, no, private) VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?,"
+                " (SELECT COALESCE(MAX(no), 0) + 1 FROM tables WHERE chat_id = ?), 1)",
+                chat_id, opener_id, base, rules, timer, thread_id, bot_id, chat_id)
         if not await self.exec(
                 "INSERT INTO tables (chat_id, opener_id, status, base, rules, timer, thread_id,"
                 " bot_id, no) VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?,"
@@ -313,4 +320,4 @@ def table_row(r: Row) -> TableRow:
     return TableRow(r["id"], r["chat_id"], r["opener_id"], r["status"], r["dealer"],
                     r["draws_in_row"], r["version"], r["base"], r["lobby_msg_id"],
                     r["rules"], r["timer"], r["thread_id"], r["match_hands"], r["bot_id"],
-                    r["robot_level"], bool(r["standing"]), r["no"])
+                    r["robot_level"], bool(r["standing"]), r["no"], bool(r["private"]))

@@ -8,7 +8,9 @@ its finished hands, so after a restart (:meth:`CupService.load`) every cup goes 
 what the store says: a round's table not opened yet is opened, one whose hands are played
 is counted, a round fully played starts the next. One lock serialises the cups' changes
 (they are few: a round's start, a table's end). The :class:`CupObserver` (the presenter)
-is told after the commit, and makes a round's forum topics.
+is told after the commit, and makes a round's forum topics. Where it may not (a group
+without topics), the cup's tables are private tables (``Table.private``), played in the
+players' private chats, the group seeing only the cup's cards.
 """
 
 from __future__ import annotations
@@ -57,14 +59,15 @@ class CupService:
     # --- the group's side --------------------------------------------------------------
 
     async def open(self, chat_id: int, thread_id: int | None, opener: Person, rules: RuleSet,
-                   rounds: int, hands: int) -> CupRow:
-        """A new cup in sign-up, its opener its first entrant; refused while one is open."""
+                   rounds: int, hands: int, *, private: bool = False) -> CupRow:
+        """A new cup in sign-up, its opener its first entrant; refused while one is open. A
+        ``private`` one (a group without topics) plays its tables in private chats."""
         async with self._lock:
             if await self.store.open_cup(chat_id) is not None:
                 raise Refusal("cup_exists")
             self._check_free(opener.user_id)
             cup = Cup(rules.key, rules.players, rounds, hands, self.rng.getrandbits(63),
-                      [Entrant(opener.user_id, opener.name, opener.lang)])
+                      [Entrant(opener.user_id, opener.name, opener.lang)], private=private)
             try:
                 async with self.store.transaction() as tx:
                     cup_id = await tx.add_cup(self.bot_id, chat_id, thread_id, opener.user_id,
@@ -76,6 +79,11 @@ class CupService:
             row = await self._row(cup_id)
         self._tell("cup_card", row)
         return row
+
+    async def private(self, cup_id: int) -> bool:
+        """Does the cup play in private chats (so that one signing up must have opened the
+        bot)?"""
+        return (await self._cup(cup_id))[1].private
 
     async def join(self, cup_id: int, person: Person) -> None:
         """报名: while it signs up, once, while not full, and not by one seated elsewhere."""
@@ -111,7 +119,9 @@ class CupService:
                     raise Refusal("cup_entrant_seated", name=p.name)
             tables = next_round(cup)
             for t in tables:
-                await self._topic(row, cup, t.no)
+                if not await self._topic(row, cup, t.no):
+                    await self._go_private(cup)
+                    break
             cup.tables.append(tables)
             async with self.store.transaction() as tx:
                 await tx.set_cup(row.id, state=cup.dumps(), status="playing")
@@ -189,7 +199,7 @@ class CupService:
         for ct in cup.tables[-1]:
             if ct.table_id is not None or ct.points is not None:
                 continue
-            thread = await self._topic(row, cup, ct.no)
+            thread = row.thread_id if cup.private else await self._topic(row, cup, ct.no)
             for u in ct.seats:  # one who sat down at another table between rounds left
                 if u is not None and self.tables.table_of_user(u) is not None:
                     by_id[u].left = True
@@ -205,7 +215,7 @@ class CupService:
 
             try:
                 await cup_tables.open_seated(self.tables, (row.chat_id, thread), rules,
-                                             people, record)
+                                             people, record, private=cup.private)
             except BaseException:
                 ct.table_id = None
                 raise
@@ -216,17 +226,29 @@ class CupService:
             await self._next(row, cup)
 
     async def _topic(self, row: CupRow, cup: Cup, no: int) -> int | None:
-        """The table's forum topic: made once, kept in the state for every round."""
+        """The table's forum topic: made once, kept in the state for every round; None when
+        the bot may not make one (not a forum, no right to manage topics)."""
+        if cup.private:
+            return None
         if str(no) in cup.topics:
             return cup.topics[str(no)]
         if self.observer is None:
             return row.thread_id
         thread = await self.observer.cup_topic(row, no)
         if thread is None:
-            raise Refusal("cup_no_topics")
+            return None
         cup.topics[str(no)] = thread
         await self._save(row.id, cup)
         return thread
+
+    async def _go_private(self, cup: Cup) -> None:
+        """No topics: the tables play in private chats, if every entrant has opened the bot
+        (else the start is refused). Topics made already stay unused."""
+        for p in cup.players:
+            user = await self.store.user(p.id)
+            if user is None or not user.dm_ok:
+                raise Refusal("cup_no_topics")
+        cup.private = True
 
     # --- restart ---------------------------------------------------------------------
 

@@ -15,19 +15,20 @@ from engine.rules import RuleSet
 
 
 async def open_seated(service: TableService, place: tuple[int, int | None], rules: RuleSet,
-                      people: Sequence[Person | None], also: Callable[[Tx, int], Awaitable[None]]
-                      ) -> Table:
+                      people: Sequence[Person | None], also: Callable[[Tx, int], Awaitable[None]],
+                      *, private: bool = False) -> Table:
     """A table at ``place`` with ``people`` at its seats (None: a computer player), its first
-    hand dealt; ``also`` writes in the same transaction (the cup's record of it)."""
+    hand dealt; ``also`` writes in the same transaction (the cup's record of it). A
+    ``private`` one is played in its players' private chats only (``Table.private``)."""
     chat_id, thread_id = place
     opener = next(p for p in people if p is not None)
 
     async def create(tx: Tx) -> Table:
         table_id = await owners.create_table(tx, service.bot_id, chat_id, opener.user_id,
-                                             rules, thread_id)
+                                             rules, thread_id, private=private)
         table = Table(table_id, chat_id, opener.user_id, rules.default_base,
                       TableStatus.LOBBY, None, 0, 0, thread_id=thread_id,
-                      no=await tx.table_number(table_id), rules=rules)
+                      no=await tx.table_number(table_id), rules=rules, private=private)
         for seat, person in enumerate(people):
             if person is None:
                 robot_id, name = lobby.robot_for(table, opener.lang)

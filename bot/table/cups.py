@@ -52,6 +52,9 @@ class Cup:
     players: list[Entrant] = field(default_factory=list)
     tables: list[list[CupTable]] = field(default_factory=list)  # by round
     topics: dict[str, int] = field(default_factory=dict)  # forum topic by str(table no)
+    # its tables play in the players' private chats (no topics to be had): the group sees
+    # only the cup's cards, and every entrant must have opened the bot
+    private: bool = False
 
     def dumps(self) -> str:
         return json.dumps(asdict(self), ensure_ascii=False, sort_keys=True)

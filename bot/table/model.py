@@ -150,6 +150,9 @@ class Table:
     # a standing table (常驻桌, 代开): opened by an admin who need not sit, it keeps its rules
     # and goes back to its lobby when its last player leaves, until an admin /stops it
     standing: bool = False
+    # a private table (a 群杯's where no topic is to be had): played in its players' private
+    # chats only, it posts nothing in its group and takes no place there (``place``)
+    private: bool = False
     match: Match | None = None  # the running match, from its first deal to its last hand
     # a match that just ended (its id), whose 总结算 the observer is yet to hear of
     ended_match: int | None = None

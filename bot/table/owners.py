@@ -33,16 +33,18 @@ async def check_place_free(store: Store, bot_id: int, chat_id: int,
 
 
 async def create_table(tx: Tx, bot_id: int, chat_id: int, opener_id: int, rules: RuleSet,
-                       thread_id: int | None, *, seated: bool = True) -> int:
+                       thread_id: int | None, *, seated: bool = True,
+                       private: bool = False) -> int:
     """A new table of ``bot_id`` at a group's topic, its opener free to sit there; a topic
     given a table meanwhile is refused ``table_exists`` if the table is this bot's, quietly
     if another bot's (both bots read the same /new: the one that came second). The place
     is taken first, so that the second bot stays quiet even though its opener now sits at
     the first bot's table; a refused seat rolls the table back with the transaction. The
-    opener of a standing table (not ``seated``) may sit anywhere."""
+    opener of a standing table (not ``seated``) may sit anywhere. A ``private`` table takes
+    no place (:class:`bot.table.model.Table`)."""
     try:
         table_id = await tx.create_table(chat_id, opener_id, rules.default_base, rules.key,
-                                         thread_id=thread_id, bot_id=bot_id)
+                                         thread_id=thread_id, bot_id=bot_id, private=private)
     except PlaceTaken as taken:
         raise Refusal("table_exists" if taken.bot_id == bot_id else ELSEWHERE) from None
     if seated:

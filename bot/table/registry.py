@@ -73,12 +73,14 @@ class Registry:
 
     def add(self, table: Table) -> None:
         self._tables[table.id] = table
-        self._by_place[table.place] = table.id
+        if not table.private:  # a private table takes no place in its group
+            self._by_place[table.place] = table.id
 
     def remove(self, table: Table) -> None:
         """A closed table leaves the cache."""
         self._tables.pop(table.id, None)
-        self._by_place.pop(table.place, None)
+        if self._by_place.get(table.place) == table.id:
+            del self._by_place[table.place]
 
     # --- a group upgraded to a supergroup --------------------------------------------
 
@@ -105,11 +107,11 @@ class Registry:
                         await tx.update_hand(table.current.id, group_msg_id=None,
                                              settle_msg_id=None)
             for table in moving:
-                del self._by_place[table.place]
+                self.remove(table)
                 table.chat_id, table.lobby_msg_id = new, None
                 if table.current is not None:
                     table.current.group_msg_id = table.current.settle_msg_id = None
-                self._by_place[table.place] = table.id
+                self.add(table)
         return moving
 
     # --- from the store ----------------------------------------------------------------
@@ -148,7 +150,8 @@ class Registry:
                       row.dealer, row.draws_in_row, row.version, thread_id=row.thread_id,
                       no=row.no, lobby_msg_id=row.lobby_msg_id, rules=get_rule_set(row.rules),
                       timer=row.timer, match_hands=row.match_hands,
-                      robot_level=row.robot_level, standing=row.standing)
+                      robot_level=row.robot_level, standing=row.standing,
+                      private=row.private)
         for name, value in self._unsaved_tables.get(row.id, {}).items():
             setattr(table, name, value)
         table.match = await self._running_match(table.id)
@@ -197,7 +200,8 @@ class Registry:
         assert row is not None, f"hand of unknown table {table_id}"
         return Table(row.id, row.chat_id, row.opener_id, row.base, TableStatus.CLOSED,
                      row.dealer, row.draws_in_row, row.version, thread_id=row.thread_id,
-                     no=row.no, rules=get_rule_set(row.rules), timer=row.timer)
+                     no=row.no, rules=get_rule_set(row.rules), timer=row.timer,
+                     private=row.private)
 
     async def name_lang(self, user_id: int) -> tuple[str, str]:
         user = await self.store.user(user_id)

@@ -90,6 +90,8 @@ class Hub:
 
     def unseated(self, table: Table, names: tuple[str, ...]) -> None:
         assert self.presenter
+        if table.private:  # nothing of a private table is said in its group
+            return
         self.presenter.note(table.chat_id, lambda lang: t(
             lang, "ready_timeout", names=t(lang, "name_sep").join(names)),
             thread_id=table.thread_id)

@@ -1,6 +1,7 @@
 """/cup and the 报名 button of a 群杯 (:mod:`bot.table.cups`): ``/cup [rule set] [轮数]
 [每轮局数]`` opens the sign-up, the opener's ``/cup start`` starts it, ``/cup`` during a cup
-shows its standings."""
+shows its standings. In a group without topics the cup's tables play in private chats, so
+only those who have opened the bot may open it or sign up."""
 
 from __future__ import annotations
 
@@ -41,19 +42,24 @@ async def cup(env: Env, update: Update, context: Context) -> None:
                 assert env.cup_messages is not None
                 env.cup_messages.cup_standings(row, thread)
                 return
-        if not getattr(chat, "is_forum", False):
-            raise Refusal("cup_needs_forum")
         try:
             words, rounds, hands = split_args(args)
             rules = rules_from_args(words)
         except ValueError:
             raise Refusal("cup_usage") from None
-        await service.open(chat.id, thread, person, rules, rounds, hands)
+        private = not getattr(chat, "is_forum", False)  # no topics: tables in private chats
+        if private and not await env.can_dm(person):
+            raise Refusal("cup_needs_dm")
+        await service.open(chat.id, thread, person, rules, rounds, hands, private=private)
     except Refusal as r:
         env.say(chat, user, partial(refusal_text, r), thread)
 
 
 @on("t")
 async def join_pressed(p: Pressed) -> Reply:
-    await _service(p.env).join(p.press.table_id, await p.env.person(p.user))
+    """报名; a cup played in private chats takes only one who has opened the bot."""
+    service, person = _service(p.env), await p.env.person(p.user)
+    if await service.private(p.press.table_id) and not await p.env.can_dm(person):
+        raise Refusal("cup_needs_dm")
+    await service.join(p.press.table_id, person)
     return Reply(t(p.lang, "cup_joined"))

@@ -4,10 +4,13 @@ tables (the last filled by a computer player), each in a topic the bot creates, 
 process is killed (-9) as the second round begins; restarted, the bot plays the cup to its
 final card, whose draw anyone can check: the seed hashes to the SHA-256 shown at sign-up, and shuffled by it the sign-up
 order is the first round's seating. Bad input on the way gets a reason and changes nothing.
+In a group without topics the cup's tables play in the players' private chats, the group
+seeing only the cup's cards.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import random
 import re
@@ -16,10 +19,11 @@ import sqlite3
 from pathlib import Path
 
 from support.botproc import fake_env, start_bot, stop_bot
-from support.e2e import make_config, running_bot, services
+from support.e2e import hand_message, make_config, running_bot, services
 from support.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
 
 from bot.i18n import t
+from bot.table import TableService
 from engine.points import signed
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus")
@@ -47,10 +51,13 @@ async def _start_three(tg: FakeTelegram, forum: FakeChat, users: list[FakeUser])
     await tg.send_text(forum, users[0], "/cup start")
 
 
+def _final_in(tg: FakeTelegram, chat: FakeChat) -> FakeMessage | None:
+    return next((m for m in tg.topic_messages(chat, None) if (m.text or "").startswith("🏆")),
+                None)
+
+
 async def _final(tg: FakeTelegram, forum: FakeChat, timeout: float) -> FakeMessage:
-    return await tg.wait_for(lambda: next(
-        (m for m in tg.topic_messages(forum, None) if (m.text or "").startswith("🏆")), None),
-        timeout=timeout)
+    return await tg.wait_for(lambda: _final_in(tg, forum), timeout=timeout)
 
 
 async def _reason(tg: FakeTelegram, chat: FakeChat, user: FakeUser, text: str) -> str:
@@ -68,10 +75,8 @@ async def test_a_seven_player_cup_plays_two_rounds_through_a_kill_9(
         tg.start_private(user)
     forum = tg.forum("杯群", members=tuple(users))
     forum.members[tg.bot.id] = "administrator"  # it may create topics
-    plain = tg.group("普通群", members=tuple(users))
     ann = users[0]
     async with running_bot(config):
-        assert await _reason(tg, plain, ann, "/cup") == t("zh", "cup_needs_forum")
         await tg.send_text(forum, ann, "/cup 2轮 1局")
         card = await tg.wait_for(lambda: _card(tg, forum), timeout=30)
         sha = re.search(r"SHA-256:([0-9a-f]{64})", card.text or "")
@@ -210,3 +215,100 @@ async def test_a_player_who_leaves_is_replaced_and_keeps_what_he_scored(
     assert hands == 2 and len(first) == 1  # he sat at the first hand only
     row = next(x for x in (final.text or "").splitlines() if " Cat 节分" in x)
     assert row.endswith(t("zh", "cup_left")) and f"· {signed(first[0][0])}" in row
+
+
+async def _play_privately(tg: FakeTelegram, service: TableService, users: list[FakeUser],
+                          rng: random.Random, until: object) -> None:
+    """Each awaited player presses a random move under his own private hand picture (the
+    computers play by themselves) until ``until()``."""
+    by_id = {u.id: u for u in users}
+    while not until():  # type: ignore[operator]
+        awaited = [(table, d, by_id[table.players[s].user_id])
+                   for table in service.registry.tables() if table.status == "playing"
+                   for s, d in table.decisions.items()
+                   if d.legal and table.players[s].user_id in by_id]
+        carriers = [(table, d, user, hand_message(tg, user)) for table, d, user in awaited]
+        carriers = [c for c in carriers if c[3] is not None]
+        if not carriers:
+            await asyncio.sleep(0.02)
+            continue
+        table, decision, user, carrier = rng.choice(carriers)
+        assert carrier is not None and carrier.chat.id == user.id
+        await tg.press(user, carrier.message_id, user,
+                       f"a:{table.id}:{decision.version}:{rng.randrange(len(decision.legal))}")
+
+
+async def test_a_cup_in_a_group_without_topics_plays_in_private_chats(
+        tg: FakeTelegram, tmp_path: Path) -> None:
+    """Five players of a plain group (no topics) play two rounds, two tables at once, each in
+    his private chat, with a restart between the rounds and a table of the group opened
+    beside them; the group sees the cup's card (its standings after each round) and the 🏆
+    final card, none of the tables' pictures. One who never opened the bot cannot sign up."""
+    db = tmp_path / "db.sqlite3"
+    config = make_config(tg, db, action_timeout=5.0, autoplay_delay=0.0, full_start_delay=0.0)
+    users = [tg.user(n, language_code="zh-hans") for n in NAMES[:5]]
+    stranger, gus = tg.user("Fay", language_code="zh-hans"), tg.user("Gus")
+    for user in (*users, gus):
+        tg.start_private(user)
+    group = tg.group("私聊杯群", members=(*users, stranger, gus))
+    rng = random.Random(5)
+    async with running_bot(config) as app:
+        await tg.send_text(group, users[0], "/cup 2轮 1局")
+        card = await tg.wait_for(lambda: _card(tg, group), timeout=30)
+        for user in users[1:]:
+            assert (await tg.press_button(card, user, "报名")).text == t("zh", "cup_joined")
+        assert (await tg.press_button(card, stranger, "报名")).text == t("zh", "cup_needs_dm")
+        await tg.wait_for(lambda: "报名(5/" in (tg.message(group, card.message_id).text or ""),
+                          timeout=30)
+        await tg.send_text(group, users[0], "/cup start")
+        await _play_privately(tg, services(app).service, users, rng,
+                              lambda: _count(db, "SELECT COUNT(*) FROM tables") == 4)
+    assert _count(db, "SELECT COUNT(*) FROM tables WHERE private = 1") == 4
+    async with running_bot(config) as app:  # restarted as the second round is dealt
+        service = services(app).service
+        await tg.wait_for(lambda: "已赛完 1 轮" in (tg.message(group, card.message_id).text
+                                                  or ""), timeout=30)
+        standings = tg.message(group, card.message_id).text or ""
+        assert all(f"{u.first_name} 节分" in standings for u in users)
+        # the group's own table beside the cup's two
+        lobby = await tg.wait_reply(await tg.send_text(group, gus, "/new"), timeout=30)
+        own = service.in_chat(group.id)
+        assert own is not None and own.opener_id == gus.id and not own.private
+        await _play_privately(tg, service, users, rng, lambda: _final_in(tg, group))
+        final = await _final(tg, group, timeout=30)
+        # their hands' settlements are never due in the group, after a restart neither
+        assert await services(app).store.unposted_hands() == []
+    assert _count(db, "SELECT COUNT(*) FROM hands WHERE settle_msg_id IS NULL") == 4
+    assert all(name in (final.text or "") for name in NAMES[:5])
+    lines = (final.text or "").splitlines()
+    assert all(any(line.startswith(f"{k}. ") for line in lines) for k in range(1, 6))
+    shown = [m for m in tg.messages(group) if m.message_id != lobby.message_id]
+    assert shown and all(m.photo is None and (m.text or "").startswith(("🏅", "🏆"))
+                         for m in shown), [m.text or m.caption for m in shown]
+    for user in users:  # every hand in his private chat: two rounds' pictures, and results
+        assert sum(1 for m in tg.messages(user) if m.photo is not None) >= 2
+        results = {m.text.split(" · ")[0] for m in tg.messages(user)
+                   if m.text and m.text.startswith("🀄 第") and "局结束" in m.text}
+        assert len(results) == 2, results  # one table of each round
+
+
+async def test_a_forum_without_topics_for_the_bot_plays_its_cup_in_private_chats(
+        tg: FakeTelegram, tmp_path: Path) -> None:
+    """A forum where the bot may not create topics: once everyone who signed up has opened
+    the bot (/start), /cup start plays the tables in private chats instead."""
+    db = tmp_path / "db.sqlite3"
+    config = make_config(tg, db, action_timeout=5.0, autoplay_delay=0.0, full_start_delay=0.0)
+    users = [tg.user(n, language_code="zh-hans") for n in NAMES[:3]]
+    forum = tg.forum("无权群", members=tuple(users))
+    async with running_bot(config) as app:
+        await _start_three(tg, forum, users)
+        assert await _reason(tg, forum, users[0], "/cup start") == t("zh", "cup_no_topics")
+        for user in users:
+            await tg.wait_reply(await tg.send_text(user, user, "/start"), timeout=30)
+        await tg.send_text(forum, users[0], "/cup start")
+        await _play_privately(tg, services(app).service, users, random.Random(2),
+                              lambda: _final_in(tg, forum))
+    assert not forum.topics
+    assert all((m.text or "").startswith(("🏅", "🏆")) for m in tg.messages(forum)
+               if m.text != t("zh", "cup_no_topics"))
+    assert _count(db, "SELECT COUNT(*) FROM tables WHERE private = 1") == 1
