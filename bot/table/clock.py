@@ -24,11 +24,11 @@ class Pace:
     action_timeout: float  # a human's decision at a table with the bot's default timer
     autoplay_delay: float  # the pause before a seat in 托管 plays, or a computer discards
     ready_timeout: float = 120.0  # between hands, before those who did not press 再来一局 go
+    full_start_delay: float = 10.0  # a full lobby's wait before it deals
     # the pause before a computer player discards when one human plays alone with computer
     # players (no more than ``autoplay_delay``): his private picture shows each computer move
     # at his chat's one edit a second, and two computer turns come within about 2 s
     alone_delay: float = 0.6
-    full_start_delay: float = 10.0  # a full lobby's wait before it deals
 
 
 def timeout(table: Table, pace: Pace) -> float:

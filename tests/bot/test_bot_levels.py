@@ -81,7 +81,9 @@ def buttons(msg: FakeMessage | None) -> list[str]:
 
 
 async def says(tg: FakeTelegram, group, user: FakeUser, text: str) -> str:  # type: ignore[no-untyped-def]
-    return (await tg.wait_reply(await tg.send_text(group, user, text))).text or ""
+    """The bot's text answer to ``text`` (not a table picture posted meanwhile)."""
+    sent = await tg.send_text(group, user, text)
+    return (await tg.wait_reply(sent, match=lambda m: m.photo is None)).text or ""
 
 
 async def alice_and_two_weak_computers(tg: FakeTelegram, app) -> tuple[FakeUser, object, Table]:  # type: ignore[no-untyped-def]
