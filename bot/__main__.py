@@ -2,7 +2,8 @@
 wait for the Bot API (:mod:`bot.telegram.reach`) and run (long polling, or a webhook with
 WEBHOOK_URL). Start-up errors are one line and exit 2.
 
-``python -m bot copy-store SRC DST`` copies a whole store into an empty one instead."""
+``python -m bot copy-store SRC DST`` copies a whole store into an empty one instead;
+``python -m bot webapp`` serves the live seat of several bots sharing one PostgreSQL store."""
 
 from __future__ import annotations
 
@@ -18,6 +19,9 @@ from bot.config import ConfigError, load_config
 def main() -> None:
     if sys.argv[1:2] == ["copy-store"]:
         copy_store(sys.argv[2:])
+        return
+    if sys.argv[1:2] == ["webapp"]:
+        shared_webapp()
         return
     try:
         config = load_config(os.environ)
@@ -76,6 +80,27 @@ def copy_store(args: list[str]) -> None:
         asyncio.run(copy(*args))
     except (CopyError, OSError) as e:
         _fail(f"copy-store: {e}")
+
+
+def shared_webapp() -> None:
+    """``webapp``: one live seat server for every bot of WEBAPP_TOKENS on DATABASE_URL
+    (:mod:`bot.webapp.multi`); each bot runs as ``python -m bot`` with WEBAPP_URL and no
+    WEBAPP_PORT."""
+    from bot.config import load_shared_webapp
+
+    try:
+        shared = load_shared_webapp(os.environ)
+    except ConfigError as e:
+        _fail(str(e))
+    logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+                        level=logging.INFO)
+    from bot.store import StoreUnusable
+    from bot.webapp.multi import serve
+
+    try:
+        asyncio.run(serve(shared))
+    except StoreUnusable as e:
+        _fail(f"DATABASE_URL {e}")
 
 
 def _fail(message: str) -> NoReturn:
