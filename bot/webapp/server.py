@@ -1,5 +1,6 @@
-"""The live page's HTTP server, in the bot's process (aiohttp), on 127.0.0.1:``WEBAPP_PORT``
-behind the operator's HTTPS proxy, serving ``WEBAPP_URL``'s path:
+"""The live page's HTTP server (aiohttp), in the bot's process or in the one serving several
+bots (:mod:`bot.webapp.multi`), on 127.0.0.1:``WEBAPP_PORT`` behind the operator's HTTPS
+proxy, serving ``WEBAPP_URL``'s path:
 
 - ``GET  <path>``            the page (:file:`bot/webapp/static/index.html`)
 - ``GET  <path>card/N.png``  a card face of the pictures (:mod:`bot.webapp.faces`)
@@ -12,7 +13,8 @@ behind the operator's HTTPS proxy, serving ``WEBAPP_URL``'s path:
 
 Every API request carries Telegram's init data as ``Authorization: tma <initData>``
 (:mod:`bot.webapp.initdata`): bad, stale or another bot's is answered 401 with an empty body;
-a valid user who is not seated, 403; too many requests, 429."""
+a valid user who is not seated (at the table of its ``start_param``, if any), 403; too many
+requests, 429."""
 
 from __future__ import annotations
 

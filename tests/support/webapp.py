@@ -87,9 +87,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def webapp_config(port: int) -> WebAppConfig:
+def webapp_config(port: int, short_name: str | None = None) -> WebAppConfig:
     """The live seat served on this machine (http is accepted for 127.0.0.1 alone)."""
-    return WebAppConfig(url=f"http://127.0.0.1:{port}/app/", port=port)
+    return WebAppConfig(url=f"http://127.0.0.1:{port}/app/", port=port, short_name=short_name)
 
 
 class Page:
