@@ -11,9 +11,12 @@ import asyncio
 import logging
 import os
 import sys
-from typing import NoReturn
+from collections.abc import Callable, Mapping
+from typing import NoReturn, TypeVar
 
 from bot.config import ConfigError, load_config
+
+T = TypeVar("T")
 
 
 def main() -> None:
@@ -23,12 +26,7 @@ def main() -> None:
     if sys.argv[1:2] == ["webapp"]:
         shared_webapp()
         return
-    try:
-        config = load_config(os.environ)
-    except ConfigError as e:
-        _fail(str(e))
-    logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-                        level=logging.INFO)
+    config = _configured(load_config)
     # httpx logs every request URL at INFO, and those URLs contain the token.
     logging.getLogger("httpx").setLevel(logging.WARNING)
     from bot.claim import StartupError, claim_database  # after the config is known good
@@ -88,12 +86,7 @@ def shared_webapp() -> None:
     WEBAPP_PORT."""
     from bot.config import load_shared_webapp
 
-    try:
-        shared = load_shared_webapp(os.environ)
-    except ConfigError as e:
-        _fail(str(e))
-    logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-                        level=logging.INFO)
+    shared = _configured(load_shared_webapp)
     from bot.store import StoreUnusable
     from bot.webapp.multi import serve
 
@@ -101,6 +94,18 @@ def shared_webapp() -> None:
         asyncio.run(serve(shared))
     except StoreUnusable as e:
         _fail(f"DATABASE_URL {e}")
+
+
+def _configured(load: Callable[[Mapping[str, str]], T]) -> T:
+    """The settings ``load`` reads from the environment (and .env), then logging set up; a
+    bad setting is one line, exit 2."""
+    try:
+        settings = load(os.environ)
+    except ConfigError as e:
+        _fail(str(e))
+    logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+                        level=logging.INFO)
+    return settings
 
 
 def _fail(message: str) -> NoReturn:

@@ -92,6 +92,14 @@ def parse_dotenv(text: str) -> dict[str, str]:
     return values
 
 
+def _values(environ: Mapping[str, str], env_file: Path | None) -> dict[str, str]:
+    values: dict[str, str] = {}
+    if env_file is not None and env_file.is_file():
+        values.update(parse_dotenv(env_file.read_text(encoding="utf-8")))
+    values.update({k: v for k, v in environ.items() if v != ""})
+    return values
+
+
 def _number(values: Mapping[str, str], key: str, default: float, minimum: float) -> float:
     text = values.get(key, "").strip()
     if not text:
@@ -107,10 +115,7 @@ def _number(values: Mapping[str, str], key: str, default: float, minimum: float)
 
 def load_config(environ: Mapping[str, str], env_file: Path | None = Path(".env")) -> Config:
     """Read the settings; ``environ`` overrides ``env_file`` (which may be absent)."""
-    values: dict[str, str] = {}
-    if env_file is not None and env_file.is_file():
-        values.update(parse_dotenv(env_file.read_text(encoding="utf-8")))
-    values.update({k: v for k, v in environ.items() if v != ""})
+    values = _values(environ, env_file)
 
     token = values.get("BOT_TOKEN", "").strip()
     if not token:
@@ -225,10 +230,7 @@ class SharedWebApp:
 
 def load_shared_webapp(environ: Mapping[str, str],
                        env_file: Path | None = Path(".env")) -> SharedWebApp:
-    values: dict[str, str] = {}
-    if env_file is not None and env_file.is_file():
-        values.update(parse_dotenv(env_file.read_text(encoding="utf-8")))
-    values.update({k: v for k, v in environ.items() if v != ""})
+    values = _values(environ, env_file)
     tokens = tuple(tok for tok in dict.fromkeys(
         re.split(r"[\s,]+", values.get("WEBAPP_TOKENS", ""))) if tok)
     if not tokens:

@@ -1,6 +1,9 @@
 """The live seat's settings: none without WEBAPP_PORT; an https WEBAPP_URL (http for this
 machine alone), its path served; WEBAPP_MAX_AGE."""
 
+import asyncio
+import sys
+
 import pytest
 
 from bot.config import ConfigError, WebAppConfig, load_config, load_shared_webapp
@@ -71,3 +74,16 @@ def test_shared_server_settings():
             load_shared_webapp({k: v for k, v in env.items() if k != missing}, env_file=None)
     with pytest.raises(ConfigError, match="malformed token"):
         load_shared_webapp({**env, "WEBAPP_TOKENS": "nope"}, env_file=None)
+
+
+async def test_shared_server_refuses_to_start_without_its_settings(tmp_path):
+    from support.botproc import bot_env
+
+    env = {k: v for k, v in bot_env(TOKEN, "http://127.0.0.1:9/bot").items()
+           if not k.startswith(("WEBAPP_", "DATABASE_"))}
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "webapp", cwd=tmp_path, env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    out, err = await asyncio.wait_for(proc.communicate(), timeout=30)
+    assert proc.returncode == 2 and out == b""
+    assert err.decode().startswith("paohuzi-bot: WEBAPP_TOKENS is not set")
