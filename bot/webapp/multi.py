@@ -1,7 +1,8 @@
 """``python -m bot webapp``: one live seat server for several bots on one PostgreSQL store,
 each bot playing in a process of its own (README "Deploying"). This process keeps a copy of
 every bot's open tables, read from the store and reloaded when the bot announces a change
-(:mod:`bot.webapp.relay`), and sends each press to the table's bot; it writes nothing.
+(:mod:`bot.webapp.relay`), and sends each press to the table's bot; it writes nothing. After
+its notification connection was lost and made again, it reads every table again.
 
 Not done across processes: holding a seat's private picture while its page is open (each bot
 keeps its pictures current, as without a page)."""
@@ -91,9 +92,19 @@ class Remote:
 
     def _table_changed(self, message: dict[str, Any]) -> None:
         bot_id, table_id = message.get("bot"), message.get("table")
-        if not (is_id(bot_id) and is_id(table_id)) or bot_id not in self.sides:
-            return
-        key = (bot_id, table_id)
+        if is_id(bot_id) and is_id(table_id) and bot_id in self.sides:
+            self._want((bot_id, table_id))
+
+    async def reload_all(self) -> None:
+        """After the notifications were not heard a while: every table kept and every open
+        one is read again."""
+        for bot_id, side in self.sides.items():
+            registry = side.service.registry
+            rows = await registry.store.open_tables(bot_id)
+            for table_id in {r.id for r in rows} | {tb.id for tb in registry.tables()}:
+                self._want((bot_id, table_id))
+
+    def _want(self, key: tuple[int, int]) -> None:
         if key in self._dirty:  # a reload is due: it reads this change too
             return
         self._dirty.add(key)
@@ -138,6 +149,7 @@ async def serve(shared: SharedWebApp) -> None:
                              remote.press_of(bot_id))
     web = WebApp(list(sides.values()), config.webapp.path, max_age=config.webapp.max_age,
                  released=lambda side, user_id: None, default_lang=config.default_lang)
+    signals.on_reconnect = remote.reload_all
     await remote.start()  # first listen, then read: no change falls in between
     for side in sides.values():
         await side.service.registry.load_open()

@@ -57,7 +57,7 @@ class Outgoing:
             channel, payload = await self._queue.get()
             try:
                 await self.channels.notify(channel, payload)
-            except Exception:  # the connection is gone: the pages catch up on the next one
+            except Exception:  # (a lost connection is waited for: Signals.notify)
                 log.exception("could not notify %s", channel)
 
     def close(self) -> None:

@@ -4,7 +4,8 @@ API serving both: a page of each bot's table is sent its seat's view, sees a mov
 page reach the other seats' pages (the bot's change announced, the server reloading the table
 from the store), and each page's press is applied by its table's own bot. Init data is
 checked for the right bot: another bot's user is not seated here (403), a token the server
-does not serve is refused (401)."""
+does not serve is refused (401). The notification connections lost (their backends killed),
+every process connects again and the pages go on."""
 
 from __future__ import annotations
 
@@ -99,6 +100,21 @@ async def play_one_move(http: aiohttp.ClientSession, base: str, db: asyncpg.Conn
         assert (await stored(db, table.id)).log == [*state.log, (seat, action)]
 
 
+SIGNALS = "application_name = 'paohuzi-bot signals'"
+
+
+async def lose_signals(db: asyncpg.Connection, processes: int = 3) -> None:
+    """Kill the notification connections' backends, then wait until each process has its
+    own again, listening (its last statement a LISTEN)."""
+    killed = await db.fetchval(f"SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                               f" WHERE {SIGNALS}")
+    assert killed == processes
+    async with asyncio.timeout(20):
+        while await db.fetchval(f"SELECT COUNT(*) FROM pg_stat_activity WHERE {SIGNALS} AND"
+                                " state = 'idle' AND query LIKE 'LISTEN%'") < processes:
+            await asyncio.sleep(0.05)
+
+
 async def test_one_server_for_two_bots(fake_tg: FakeTelegram, fresh_postgres_url: str,
                                        tmp_path: Path) -> None:
     tg_a, tg_b = fake_tg, fake_tg.another_bot(TOKEN_B, "PaohuziSecondBot")
@@ -126,8 +142,9 @@ async def test_one_server_for_two_bots(fake_tg: FakeTelegram, fresh_postgres_url
             await table.begin()
             tables.append(table)
         async with aiohttp.ClientSession() as http:
-            for table in tables:
-                await play_one_move(http, base, db, table)
+            await play_one_move(http, base, db, tables[0])
+            await lose_signals(db)  # every process connects again and listens again
+            await play_one_move(http, base, db, tables[1])
 
             async def seat_status(token: str, user_id: int) -> int:
                 async with http.get(base + "api/seat", headers={
