@@ -167,8 +167,14 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
         presenter.hold_live(web.pages)
     elif config.webapp is not None and config.database_url:  # served by python -m bot webapp
         signals = await Signals.connect(config.database_url)
-        hub.relay = BotRelay(signals, service, app.bot.id)
+        def released(user_id: int) -> None:
+            table = service.table_of_user(user_id)
+            if table is not None:
+                presenter.seat_released(table, user_id)
+
+        hub.relay = BotRelay(signals, service, app.bot.id, released)
         await hub.relay.start()
+        presenter.hold_live(hub.relay)
     app.bot_data["services"] = Services(store, service, presenter, hub, votes, challenges,
                                         cups, server, signals)
 

@@ -3,9 +3,7 @@ each bot playing in a process of its own (README "Deploying"). This process keep
 every bot's open tables, read from the store and reloaded when the bot announces a change
 (:mod:`bot.webapp.relay`), and sends each press to the table's bot; it writes nothing. After
 its notification connection was lost and made again, it reads every table again.
-
-Not done across processes: holding a seat's private picture while its page is open (each bot
-keeps its pictures current, as without a page)."""
+It tells each bot whose pages are open, so that the bot holds their pictures back."""
 
 from __future__ import annotations
 
@@ -21,7 +19,16 @@ from bot.store import Store, open_store
 from bot.store.signals import Signals
 from bot.table import HandRecord, Table, TableService
 from bot.webapp.press import checked
-from bot.webapp.relay import ANSWERS, PRESSES, TABLES, Channels, Outgoing, is_id
+from bot.webapp.relay import (
+    ANSWERS,
+    HOLD_RENEW,
+    PAGES,
+    PRESSES,
+    TABLES,
+    Channels,
+    Outgoing,
+    is_id,
+)
 from bot.webapp.server import Press, Server, Side, WebApp
 
 log = logging.getLogger(__name__)
@@ -83,6 +90,20 @@ class Remote:
             finally:
                 self._waiting.pop(req, None)
         return press
+
+    def paged(self, side: Side, user_id: int, is_open: bool) -> None:
+        """A user's first page of the bot opened, or his last closed."""
+        bot_id = int(side.token.split(":")[0])
+        self.out.send(PAGES, {"bot": bot_id, "user": user_id, "open": is_open})
+
+    async def renew_holds(self) -> None:
+        """Say again every ``HOLD_RENEW`` seconds which pages are open (a bot lets a hold
+        lapse that is not renewed: this process may be gone)."""
+        while True:
+            await asyncio.sleep(HOLD_RENEW)
+            for side in self.sides.values():
+                for user_id in side.pages.users():
+                    self.paged(side, user_id, True)
 
     def _answered(self, message: dict[str, Any]) -> None:
         answer = self._waiting.get(str(message.get("req")))
@@ -148,13 +169,16 @@ async def serve(shared: SharedWebApp) -> None:
         sides[bot_id] = Side(token, service, lambda r, s=service: trustee_of_table(s, r),
                              remote.press_of(bot_id))
     web = WebApp(list(sides.values()), config.webapp.path, max_age=config.webapp.max_age,
-                 released=lambda side, user_id: None, default_lang=config.default_lang)
+                 held=lambda side, user_id: remote.paged(side, user_id, True),
+                 released=lambda side, user_id: remote.paged(side, user_id, False),
+                 default_lang=config.default_lang)
     signals.on_reconnect = remote.reload_all
     await remote.start()  # first listen, then read: no change falls in between
     for side in sides.values():
         await side.service.registry.load_open()
     server = Server(web, config.webapp.port)
     await server.start()
+    renewing = asyncio.get_running_loop().create_task(remote.renew_holds())
     log.info("serving the live seats of %d bots", len(sides))
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -163,6 +187,7 @@ async def serve(shared: SharedWebApp) -> None:
     try:
         await stop.wait()
     finally:
+        renewing.cancel()
         await server.stop()
         remote.close()
         await signals.close()

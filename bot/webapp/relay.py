@@ -9,6 +9,10 @@ through the store's LISTEN/NOTIFY (:class:`bot.store.signals.Signals`):
   "table", "user", "lang", "press"}``; the bot applies it as a button press
   (:func:`bot.webapp.press.apply`) and answers on
 - ``paohuzi_answers`` — ``{"req", "status", "text"}``.
+- ``paohuzi_pages`` — a user's page of the bot is open (``{"bot", "user", "open": true}``,
+  said again every ``HOLD_RENEW`` seconds) or closed (``false``): while it is open the bot
+  does not edit his private picture; closed, or not said again for ``HOLD_FOR`` seconds (the
+  server gone), the picture is brought up to date.
 
 The server writes nothing: every change is made by the table's own bot, so one process per bot
 stays the only writer of its tables. A notification is not stored: a press sent while its bot
@@ -28,6 +32,8 @@ from bot.webapp.press import apply
 log = logging.getLogger(__name__)
 
 TABLES, PRESSES, ANSWERS = "paohuzi_tables", "paohuzi_presses", "paohuzi_answers"
+PAGES = "paohuzi_pages"
+HOLD_RENEW, HOLD_FOR = 10.0, 30.0  # seconds
 
 
 class Channels(Protocol):
@@ -71,15 +77,44 @@ def is_id(value: object) -> bool:
 
 class BotRelay:
     """In a bot's process: its committed changes announced (the table observer's
-    ``changed``), the presses sent to it applied and answered."""
+    ``changed``), the presses sent to it applied and answered, and the seats whose page is
+    open held (:class:`bot.present.live.LiveSeats`; ``released(user_id)``: his picture is
+    to catch up)."""
 
-    def __init__(self, channels: Channels, service: TableService, bot_id: int) -> None:
+    def __init__(self, channels: Channels, service: TableService, bot_id: int,
+                 released: Callable[[int], None]) -> None:
         self.channels, self.service, self.bot_id = channels, service, bot_id
+        self.released = released
         self.out = Outgoing(channels)
         self._tasks: set[asyncio.Task[None]] = set()
+        self._held: dict[int, asyncio.TimerHandle] = {}  # user: his hold's lapse
 
     async def start(self) -> None:
         await self.channels.listen(PRESSES, self._pressed)
+        await self.channels.listen(PAGES, self._paged)
+
+    def holds(self, user_id: int) -> bool:
+        return user_id in self._held
+
+    def _paged(self, message: dict[str, Any]) -> None:
+        user_id, is_open = message.get("user"), message.get("open")
+        if message.get("bot") != self.bot_id or not is_id(user_id) \
+                or not isinstance(is_open, bool):
+            return
+        if not is_open:
+            self._release(user_id)
+            return
+        lapse = self._held.pop(user_id, None)
+        if lapse is not None:
+            lapse.cancel()
+        self._held[user_id] = asyncio.get_running_loop().call_later(
+            HOLD_FOR, self._release, user_id)
+
+    def _release(self, user_id: int) -> None:
+        lapse = self._held.pop(user_id, None)
+        if lapse is not None:
+            lapse.cancel()
+            self.released(user_id)
 
     def changed(self, table: Table) -> None:
         self.out.send(TABLES, {"bot": self.bot_id, "table": table.id, "version": table.version})
@@ -104,4 +139,6 @@ class BotRelay:
     def close(self) -> None:
         for task in self._tasks:
             task.cancel()
+        for lapse in self._held.values():
+            lapse.cancel()
         self.out.close()

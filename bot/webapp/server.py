@@ -72,11 +72,12 @@ class Side:
 
 class WebApp:
     """The routes, for one bot (its own process) or several (``python -m bot webapp``): the
-    init data's signature tells whose page asks. ``released(side, user_id)``: a user's last
-    page of that bot closed (his picture catches up)."""
+    init data's signature tells whose page asks. ``held(side, user_id)``: a user's first page
+    of that bot opened (his picture waits); ``released``: his last closed (it catches up)."""
 
     def __init__(self, sides: Sequence[Side], path: str, *, max_age: float,
                  released: Callable[[Side, int], None], default_lang: str,
+                 held: Callable[[Side, int], None] = lambda side, user_id: None,
                  clock: Callable[[], float] = time.time,
                  limit: RateLimit | None = None) -> None:
         self.sides, self.max_age = list(sides), max_age
@@ -85,7 +86,7 @@ class WebApp:
         self.limit = limit or RateLimit()
         for side in self.sides:
             side.pages = LivePages(partial(self._view_text, side),
-                                   partial(released, side))
+                                   partial(released, side), partial(held, side))
         self._page = PAGE.read_bytes()
 
     @classmethod

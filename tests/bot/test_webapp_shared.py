@@ -2,10 +2,11 @@
 bot a process of its own (``python -m bot`` with WEBAPP_URL and no WEBAPP_PORT), one fake Bot
 API serving both: a page of each bot's table is sent its seat's view, sees a move made on its
 page reach the other seats' pages (the bot's change announced, the server reloading the table
-from the store), and each page's press is applied by its table's own bot. Init data is
-checked for the right bot: another bot's user is not seated here (403), a token the server
-does not serve is refused (401). The notification connections lost (their backends killed),
-every process connects again and the pages go on."""
+from the store), and each page's press is applied by its table's own bot; an open page holds
+its seat's private picture back until it closes. Init data is checked for the right bot:
+another bot's user is not seated here (403), a token the server does not serve is refused
+(401). The notification connections lost (their backends killed), every process connects
+again and the pages go on."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from support.botproc import ROOT, fake_env, start_bot, stop_bot
 from support.chooser import choice
 from support.fakebot import FakeTelegram
 from support.pgtables import Table, stored
-from support.webapp import free_port, init_data
+from support.webapp import edits_to, free_port, init_data
 
 from bot.i18n import t
 from engine import actions as A
@@ -66,13 +67,16 @@ async def play_one_move(http: aiohttp.ClientSession, base: str, db: asyncpg.Conn
                         table: Table) -> None:
     """The seat to act moves on its page; another seat's page sees it; the store has it."""
     token = table.tg.token
+    await table.dms_current(db)  # every seat's picture sent first
     state = await stored(db, table.id)
     seat, action = choice(state.hand)
     mover, watcher = table.players[seat], table.players[(seat + 1) % 3]
+    third = table.players[(seat + 2) % 3]  # plays by the pictures
     async with http.ws_connect(base + "ws") as mine, http.ws_connect(base + "ws") as theirs:
         await mine.send_str(init_data(token, mover.id, mover.first_name))
         await theirs.send_str(init_data(token, watcher.id, watcher.first_name))
         view, seen = await next_view(mine), await next_view(theirs)
+        held, others = edits_to(table.tg, watcher), edits_to(table.tg, third)
         assert view["table"] == table.id and view["seat"] == seat
         assert view["my_hand"] == list(state.hand.private_view(seat).hand)
         labels = [m["label"] for m in view["moves"]]
@@ -98,6 +102,14 @@ async def play_one_move(http: aiohttp.ClientSession, base: str, db: asyncpg.Conn
                 "Authorization": "tma " + init_data(token, watcher.id)}) as r:
             assert r.status == 409 and (await r.json())["text"]
         assert (await stored(db, table.id)).log == [*state.log, (seat, action)]
+        # the bot was told the pages are open: the third seat's picture follows the move,
+        # the watcher's waits
+        await table.tg.wait_for(lambda: edits_to(table.tg, third) > others, timeout=20,
+                                what="the third seat's picture")
+        assert edits_to(table.tg, watcher) == held
+    # the pages closed: the watcher's picture is brought up to date
+    await table.tg.wait_for(lambda: edits_to(table.tg, watcher) > held, timeout=20,
+                            what="the watcher's picture to catch up")
 
 
 SIGNALS = "application_name = 'paohuzi-bot signals'"
