@@ -122,6 +122,12 @@ class Presenter:
         if record is not None and seat is not None:
             self.seats.sync_later(table, record, seat, user_id)
 
+    def page_closed(self, user_id: int) -> None:
+        """The user's last live page closed: :meth:`seat_released` at his table, if any."""
+        table = self.service.table_of_user(user_id)
+        if table is not None:
+            self.seat_released(table, user_id)
+
     def public_trustee(self, record: HandRecord) -> frozenset[int]:
         """The hand's seats in 托管 as the group was told (what every seat may know)."""
         return frozenset(self._shown.hand(record).trustee)

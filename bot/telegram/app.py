@@ -160,19 +160,14 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
     if config.webapp is not None and config.webapp.port is not None:
         web = WebApp.local(service, config.token, config.webapp.path,
                            max_age=config.webapp.max_age, trustee_of=presenter.public_trustee,
-                           released=presenter.seat_released, default_lang=config.default_lang)
+                           released=presenter.page_closed, default_lang=config.default_lang)
         server = Server(web, config.webapp.port)
         await server.start()
         hub.pages = web.pages
         presenter.hold_live(web.pages)
     elif config.webapp is not None and config.database_url:  # served by python -m bot webapp
         signals = await Signals.connect(config.database_url)
-        def released(user_id: int) -> None:
-            table = service.table_of_user(user_id)
-            if table is not None:
-                presenter.seat_released(table, user_id)
-
-        hub.relay = BotRelay(signals, service, app.bot.id, released)
+        hub.relay = BotRelay(signals, service, app.bot.id, presenter.page_closed)
         await hub.relay.start()
         presenter.hold_live(hub.relay)
     app.bot_data["services"] = Services(store, service, presenter, hub, votes, challenges,

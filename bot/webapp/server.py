@@ -92,15 +92,11 @@ class WebApp:
     @classmethod
     def local(cls, service: TableService, token: str, path: str, *, max_age: float,
               trustee_of: Callable[[HandRecord], frozenset[int]],
-              released: Callable[[Table, int], None], default_lang: str) -> WebApp:
+              released: Callable[[int], None], default_lang: str) -> WebApp:
         """The server in the bot's own process: presses go straight to its service."""
-        def release(side: Side, user_id: int) -> None:
-            table = service.table_of_user(user_id)
-            if table is not None:
-                released(table, user_id)
-
         side = Side(token, service, trustee_of, partial(apply, service))
-        return cls([side], path, max_age=max_age, released=release, default_lang=default_lang)
+        return cls([side], path, max_age=max_age, released=lambda side, user_id:
+                   released(user_id), default_lang=default_lang)
 
     @property
     def pages(self) -> LivePages:
