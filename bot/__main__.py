@@ -2,7 +2,8 @@
 wait for the Bot API (:mod:`bot.telegram.reach`) and run (long polling, or a webhook with
 WEBHOOK_URL). Start-up errors are one line and exit 2.
 
-``python -m bot copy-store SRC DST`` copies a whole store into an empty one instead."""
+``python -m bot copy-store SRC DST`` copies a whole store into an empty one instead;
+``python -m bot webapp`` serves the live seat of several bots sharing one PostgreSQL store."""
 
 from __future__ import annotations
 
@@ -10,21 +11,22 @@ import asyncio
 import logging
 import os
 import sys
-from typing import NoReturn
+from collections.abc import Callable, Mapping
+from typing import NoReturn, TypeVar
 
 from bot.config import ConfigError, load_config
+
+T = TypeVar("T")
 
 
 def main() -> None:
     if sys.argv[1:2] == ["copy-store"]:
         copy_store(sys.argv[2:])
         return
-    try:
-        config = load_config(os.environ)
-    except ConfigError as e:
-        _fail(str(e))
-    logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-                        level=logging.INFO)
+    if sys.argv[1:2] == ["webapp"]:
+        shared_webapp()
+        return
+    config = _configured(load_config)
     # httpx logs every request URL at INFO, and those URLs contain the token.
     logging.getLogger("httpx").setLevel(logging.WARNING)
     from bot.claim import StartupError, claim_database  # after the config is known good
@@ -76,6 +78,34 @@ def copy_store(args: list[str]) -> None:
         asyncio.run(copy(*args))
     except (CopyError, OSError) as e:
         _fail(f"copy-store: {e}")
+
+
+def shared_webapp() -> None:
+    """``webapp``: one live seat server for every bot of WEBAPP_TOKENS on DATABASE_URL
+    (:mod:`bot.webapp.multi`); each bot runs as ``python -m bot`` with WEBAPP_URL and no
+    WEBAPP_PORT."""
+    from bot.config import load_shared_webapp
+
+    shared = _configured(load_shared_webapp)
+    from bot.store import StoreUnusable
+    from bot.webapp.multi import serve
+
+    try:
+        asyncio.run(serve(shared))
+    except StoreUnusable as e:
+        _fail(f"DATABASE_URL {e}")
+
+
+def _configured(load: Callable[[Mapping[str, str]], T]) -> T:
+    """The settings ``load`` reads from the environment (and .env), then logging set up; a
+    bad setting is one line, exit 2."""
+    try:
+        settings = load(os.environ)
+    except ConfigError as e:
+        _fail(str(e))
+    logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+                        level=logging.INFO)
+    return settings
 
 
 def _fail(message: str) -> NoReturn:

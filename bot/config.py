@@ -65,8 +65,9 @@ class WebAppConfig:
     operator's HTTPS proxy; init data older than ``max_age`` seconds is refused."""
 
     url: str  # the public https address every seat picture's 🀄 button opens
-    port: int
+    port: int | None  # None: served by ``python -m bot webapp`` for every bot on DATABASE_URL
     max_age: float = 86400.0
+    short_name: str | None = None  # the Mini App's (BotFather's /newapp): groups' 🀄 links
 
     @property
     def path(self) -> str:
@@ -91,6 +92,14 @@ def parse_dotenv(text: str) -> dict[str, str]:
     return values
 
 
+def _values(environ: Mapping[str, str], env_file: Path | None) -> dict[str, str]:
+    values: dict[str, str] = {}
+    if env_file is not None and env_file.is_file():
+        values.update(parse_dotenv(env_file.read_text(encoding="utf-8")))
+    values.update({k: v for k, v in environ.items() if v != ""})
+    return values
+
+
 def _number(values: Mapping[str, str], key: str, default: float, minimum: float) -> float:
     text = values.get(key, "").strip()
     if not text:
@@ -106,10 +115,7 @@ def _number(values: Mapping[str, str], key: str, default: float, minimum: float)
 
 def load_config(environ: Mapping[str, str], env_file: Path | None = Path(".env")) -> Config:
     """Read the settings; ``environ`` overrides ``env_file`` (which may be absent)."""
-    values: dict[str, str] = {}
-    if env_file is not None and env_file.is_file():
-        values.update(parse_dotenv(env_file.read_text(encoding="utf-8")))
-    values.update({k: v for k, v in environ.items() if v != ""})
+    values = _values(environ, env_file)
 
     token = values.get("BOT_TOKEN", "").strip()
     if not token:
@@ -143,15 +149,20 @@ def load_config(environ: Mapping[str, str], env_file: Path | None = Path(".env")
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 
+SHORT_NAME_RE = re.compile(r"[A-Za-z0-9_]{3,30}")
+
+
 def _webapp(values: Mapping[str, str]) -> WebAppConfig | None:
     """Telegram opens Mini Apps only over https; http is accepted for this machine alone
-    (a browser on it, as in the tests)."""
+    (a browser on it, as in the tests). With DATABASE_URL, WEBAPP_URL alone (no WEBAPP_PORT)
+    is a page served for this bot by ``python -m bot webapp``."""
     port_text = values.get("WEBAPP_PORT", "").strip()
-    if not port_text:
-        return None
-    if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
-        raise ConfigError(f"WEBAPP_PORT must be a port number (1-65535), got {port_text!r}")
     url = values.get("WEBAPP_URL", "").strip()
+    shared = bool(url) and bool(values.get("DATABASE_URL", "").strip())
+    if not port_text and not shared:
+        return None
+    if port_text and (not port_text.isdigit() or not 1 <= int(port_text) <= 65535):
+        raise ConfigError(f"WEBAPP_PORT must be a port number (1-65535), got {port_text!r}")
     parts = urlsplit(url)
     local = parts.scheme == "http" and parts.hostname in LOCAL_HOSTS
     if not (parts.scheme == "https" and parts.hostname) and not local:
@@ -159,8 +170,13 @@ def _webapp(values: Mapping[str, str]) -> WebAppConfig | None:
                           f"page when WEBAPP_PORT is set, got {url!r}")
     if parts.query or parts.fragment:
         raise ConfigError(f"WEBAPP_URL must have no ?query or #fragment, got {url!r}")
-    return WebAppConfig(url=url, port=int(port_text),
-                        max_age=_number(values, "WEBAPP_MAX_AGE", 86400.0, 60.0))
+    short_name = values.get("WEBAPP_SHORT_NAME", "").strip() or None
+    if short_name is not None and not SHORT_NAME_RE.fullmatch(short_name):
+        raise ConfigError("WEBAPP_SHORT_NAME must be the Mini App's short name from "
+                          f"@BotFather's /newapp (3-30 letters, digits or _), got {short_name!r}")
+    return WebAppConfig(url=url, port=int(port_text) if port_text else None,
+                        max_age=_number(values, "WEBAPP_MAX_AGE", 86400.0, 60.0),
+                        short_name=short_name)
 
 
 def _webhook(values: Mapping[str, str], *, local_api: bool) -> Webhook | None:
@@ -200,3 +216,30 @@ def _database_url(values: Mapping[str, str]) -> str | None:
         raise ConfigError(f"DATABASE_URL must be a postgresql://USER@HOST:PORT/DB URL{got} "
                           "(leave it empty for the SQLite file at DB_PATH)")
     return url or None
+
+
+@dataclass(frozen=True)
+class SharedWebApp:
+    """``python -m bot webapp``: one live seat server for every bot (``tokens``) on one
+    PostgreSQL store; ``config`` holds the rest (DATABASE_URL, WEBAPP_URL, WEBAPP_PORT,
+    WEBAPP_MAX_AGE, ACTION_TIMEOUT, DEFAULT_LANG), read as the bots read theirs."""
+
+    tokens: tuple[str, ...]
+    config: Config
+
+
+def load_shared_webapp(environ: Mapping[str, str],
+                       env_file: Path | None = Path(".env")) -> SharedWebApp:
+    values = _values(environ, env_file)
+    tokens = tuple(tok for tok in dict.fromkeys(
+        re.split(r"[\s,]+", values.get("WEBAPP_TOKENS", ""))) if tok)
+    if not tokens:
+        raise ConfigError("WEBAPP_TOKENS is not set: the tokens of every bot whose live seat "
+                          "this server serves, separated by commas")
+    if not all(TOKEN_RE.fullmatch(tok) for tok in tokens):
+        raise ConfigError("WEBAPP_TOKENS holds a malformed token (the values are not shown)")
+    config = load_config({**values, "BOT_TOKEN": tokens[0]}, env_file=None)
+    if config.database_url is None or config.webapp is None or config.webapp.port is None:
+        raise ConfigError("python -m bot webapp needs DATABASE_URL, WEBAPP_URL and WEBAPP_PORT "
+                          "(the bots' shared PostgreSQL store and the page's address and port)")
+    return SharedWebApp(tokens, config)

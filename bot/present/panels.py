@@ -14,7 +14,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from functools import partial
 
-from telegram import Message
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, TimedOut
 
@@ -49,7 +49,8 @@ log = logging.getLogger(__name__)
 class GroupPanels:
     def __init__(self, chats: Chats, courier: Courier, notes: Notes, shown: Shown, store: Store,
                  service: TableService, *, deep_link: Callable[[int], str],
-                 on_retry: Callable[[Table], None]) -> None:
+                 on_retry: Callable[[Table], None],
+                 app_link: Callable[[int], str] | None = None) -> None:
         self.chats = chats
         self.courier = courier
         self.notes = notes
@@ -57,6 +58,7 @@ class GroupPanels:
         self.store = store
         self.service = service
         self.deep_link = deep_link
+        self.app_link = app_link  # the live seat's link of a table (WEBAPP_SHORT_NAME)
         self.on_retry = on_retry  # a table to look at again (its topic refused a post)
         self._topic_retries: dict[int, asyncio.TimerHandle] = {}  # by table
 
@@ -231,19 +233,28 @@ class GroupPanels:
         pub, caption = plan
         marks = SeatMarks(frozenset(self.shown.hand(record).trustee), robots_of(record))
         photo = await self.chats.render(draw_table, pub, record.names, lang, marks)
+        markup = self._app_button(table, lang)
         if record.group_msg_id is None:  # silent when each seat is told in private
             quiet = self.chats.all_reached(record.users)
             msg = await self.post(table, lambda: self.courier.send_photo(
                 table.chat_id, photo, caption=caption, message_thread_id=table.thread_id,
-                disable_notification=quiet))
+                disable_notification=quiet, reply_markup=markup))
             if msg is None:
                 return 1
             await self.service.remember_hand(record, group_msg_id=msg.message_id)
         else:
             await self.courier.edit_media(table.chat_id, record.group_msg_id, photo, caption,
-                                          None)
+                                          markup)
         self.shown.hand(record).table = plan
         return 1
+
+    def _app_button(self, table: Table, lang: str) -> InlineKeyboardMarkup | None:
+        """Under the table picture, the link opening each player's own live seat (a group
+        cannot hold a ``web_app`` button: a t.me link to the Mini App does it)."""
+        if self.app_link is None:
+            return None
+        return InlineKeyboardMarkup([[InlineKeyboardButton(t(lang, "webapp_button"),
+                                                           url=self.app_link(table.id))]])
 
     def _table_plan(self, table: Table, record: HandRecord,
                     lang: str) -> tuple[PublicView, str] | None:

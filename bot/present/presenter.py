@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Hashable, Sequence
+from functools import partial
 
 from telegram import Bot, InlineKeyboardMarkup
 
 from bot.i18n import t
+from bot.links import app_link
 from bot.present import replays
 from bot.present.chats import Chats
 from bot.present.courier import Courier
@@ -42,7 +44,8 @@ class Presenter:
     """Schedules every message and edit of the tables, and the one-off ones of commands."""
 
     def __init__(self, bot: Bot, store: Store, service: TableService, *, pacing: Pacing,
-                 default_lang: str, username: str, webapp_url: str | None = None) -> None:
+                 default_lang: str, username: str, webapp_url: str | None = None,
+                 app_short_name: str | None = None) -> None:
         self.bot = Courier(bot)
         self.store = store
         self.service = service
@@ -53,7 +56,9 @@ class Presenter:
         self.notes = Notes(self.chats, self.bot)
         shown = Shown()
         self.panels = GroupPanels(self.chats, self.bot, self.notes, shown, store, service,
-                                  deep_link=self.deep_link, on_retry=self.changed)
+                                  deep_link=self.deep_link, on_retry=self.changed,
+                                  app_link=None if app_short_name is None else
+                                  partial(app_link, username, app_short_name))
         self.seats = SeatMessages(self.chats, self.bot, shown, service, webapp_url)
         self.results = ResultMessages(self.chats, self.bot, store,
                                       on_unreached=self.panels.settlement_later)
@@ -116,6 +121,12 @@ class Presenter:
         record, seat = table.current, table.seat_of(user_id)
         if record is not None and seat is not None:
             self.seats.sync_later(table, record, seat, user_id)
+
+    def page_closed(self, user_id: int) -> None:
+        """The user's last live page closed: :meth:`seat_released` at his table, if any."""
+        table = self.service.table_of_user(user_id)
+        if table is not None:
+            self.seat_released(table, user_id)
 
     def public_trustee(self, record: HandRecord) -> frozenset[int]:
         """The hand's seats in 托管 as the group was told (what every seat may know)."""

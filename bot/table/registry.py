@@ -122,6 +122,11 @@ class Registry:
         first bot's to start on it, so that a single bot finds all its tables again)."""
         async with self.store.transaction() as tx:
             await tx.claim_tables(self.bot_id)
+        return await self.load_open()
+
+    async def load_open(self) -> list[Table]:
+        """Every open table of this bot as the store holds it, writing nothing (also what a
+        process that only shows another process's tables starts from, :mod:`bot.webapp.multi`)."""
         for row in await self.store.open_tables(self.bot_id):
             try:
                 table = await self._load_table(row)
@@ -144,6 +149,20 @@ class Registry:
         for name in _RELOADED:
             setattr(table, name, getattr(fresh, name))
         self.add(table)
+
+    async def refresh(self, table_id: int) -> Table | None:
+        """Replace this registry's copy of the table by what the store holds now (the table
+        another process changed), or drop it once closed or another bot's."""
+        row = await self.store.table(table_id)
+        fresh = None
+        if row is not None and row.status != TableStatus.CLOSED and row.bot_id == self.bot_id:
+            fresh = await self._load_table(row)
+        old = self._tables.get(table_id)  # swapped at once: never missing meanwhile
+        if old is not None:
+            self.remove(old)
+        if fresh is not None:
+            self.add(fresh)
+        return fresh
 
     async def _load_table(self, row: TableRow) -> Table:
         table = Table(row.id, row.chat_id, row.opener_id, row.base, TableStatus(row.status),

@@ -33,6 +33,7 @@ from bot.present.presenter import Presenter
 from bot.present.timers import Timers
 from bot.present.votes import Votes
 from bot.store import Store, StoreUnusable, open_store
+from bot.store.signals import Signals
 from bot.table import HandRecord, Table, TableService
 from bot.table.challenge_service import ChallengeService
 from bot.table.cup_service import CupService
@@ -42,6 +43,7 @@ from bot.telegram.commands import NEW_MESSAGES, SCOPES, add_command_handlers, bo
 from bot.telegram.env import Env
 from bot.telegram.ordering import OrderedPerSender
 from bot.webapp.live import LivePages
+from bot.webapp.relay import BotRelay
 from bot.webapp.server import Server, WebApp
 
 log = logging.getLogger(__name__)
@@ -57,20 +59,25 @@ class Hub:
     notifier: Notifier | None = None
     cups: CupService | None = None
     pages: LivePages | None = None  # the open live seat pages (WEBAPP_PORT)
+    relay: BotRelay | None = None  # the pages served by ``python -m bot webapp``
+
+    def _live(self, table: Table) -> None:
+        if self.pages is not None:  # the pages hold their seats' pictures back
+            self.pages.changed(table)
+        if self.relay is not None:
+            self.relay.changed(table)
 
     def changed(self, table: Table) -> None:
         assert self.presenter and self.timers
         self.timers.arm(table)  # first: a fault in showing the change must not stop the clock
-        if self.pages is not None:  # next: the pages hold their seats' pictures back
-            self.pages.changed(table)
+        self._live(table)  # next: the pages hold their seats' pictures back
         self.presenter.changed(table)
         if self.notifier is not None:
             self.notifier.changed(table)
 
     def settled(self, table: Table, record: HandRecord) -> None:
         assert self.presenter
-        if self.pages is not None:
-            self.pages.changed(table)
+        self._live(table)
         self.presenter.settled(table, record)
         if self.cups is not None:
             self.cups.settled(table.id)
@@ -78,8 +85,7 @@ class Hub:
     def closed(self, table: Table) -> None:
         assert self.presenter and self.timers
         self.timers.disarm(table)
-        if self.pages is not None:
-            self.pages.changed(table)
+        self._live(table)
         self.presenter.closed(table)
         if self.cups is not None:  # a cup's table stopped: what it played counts
             self.cups.settled(table.id)
@@ -109,6 +115,7 @@ class Services:
     challenges: ChallengeService | None = field(default=None, repr=False)
     cups: CupService | None = field(default=None, repr=False)
     webapp: Server | None = field(default=None, repr=False)
+    signals: Signals | None = field(default=None, repr=False)
 
 
 async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
@@ -136,7 +143,8 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
                            bot_id=app.bot.id)
     presenter = Presenter(app.bot, store, service, pacing=config.pacing,
                           default_lang=config.default_lang, username=app.bot.username,
-                          webapp_url=config.webapp.url if config.webapp else None)
+                          webapp_url=config.webapp.url if config.webapp else None,
+                          app_short_name=config.webapp.short_name if config.webapp else None)
     assert app.job_queue is not None, "install python-telegram-bot[job-queue]"
     hub.presenter, hub.timers = presenter, Timers(app.job_queue, service)
     hub.notifier = Notifier(store, presenter, service)
@@ -150,17 +158,22 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
     hub.cups = cups
     _add_handlers(app, Env(service, presenter, store, config.default_lang, votes, challenges,
                            cups, cup_messages, chosen_langs=await store.lang_choices()))
-    server = None
-    if config.webapp is not None:
-        web = WebApp(service, config.token, config.webapp.path, max_age=config.webapp.max_age,
-                     trustee_of=presenter.public_trustee, released=presenter.seat_released,
-                     default_lang=config.default_lang)
+    server = signals = None
+    if config.webapp is not None and config.webapp.port is not None:
+        web = WebApp.local(service, config.token, config.webapp.path,
+                           max_age=config.webapp.max_age, trustee_of=presenter.public_trustee,
+                           released=presenter.page_closed, default_lang=config.default_lang)
         server = Server(web, config.webapp.port)
         await server.start()
         hub.pages = web.pages
         presenter.hold_live(web.pages)
+    elif config.webapp is not None and config.database_url:  # served by python -m bot webapp
+        signals = await Signals.connect(config.database_url)
+        hub.relay = BotRelay(signals, service, app.bot.id, presenter.page_closed)
+        await hub.relay.start()
+        presenter.hold_live(hub.relay)
     app.bot_data["services"] = Services(store, service, presenter, hub, votes, challenges,
-                                        cups, server)
+                                        cups, server, signals)
 
     for lang in CATALOGS:
         code = None if lang == config.default_lang else lang
@@ -188,6 +201,9 @@ async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
             await services.hub.notifier.idle()
         if services.webapp is not None:
             await services.webapp.stop()
+        if services.hub.relay is not None and services.signals is not None:
+            services.hub.relay.close()
+            await services.signals.close()
         services.presenter.shutdown()
         services.service.shutdown()
         if services.challenges is not None:

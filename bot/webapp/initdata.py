@@ -5,7 +5,10 @@
     hash       = hex(HMAC_SHA256(key=secret_key, msg=data_check_string))
 
 where ``data_check_string`` is every received ``key=value`` pair except ``hash``, sorted by
-key and joined by ``\\n``. ``auth_date`` must not be older than ``max_age`` seconds."""
+key and joined by ``\\n``. ``auth_date`` must not be older than ``max_age`` seconds.
+
+A page opened from a group's link (``t.me/<bot>/<app>?startapp=t<table id>``,
+:func:`bot.links.app_link`) has Telegram's signed ``start_param``: the seat to show is at that table."""
 
 from __future__ import annotations
 
@@ -14,6 +17,8 @@ import hmac
 import json
 from dataclasses import dataclass
 from urllib.parse import parse_qsl
+
+from bot.links import APP_TABLE, number
 
 
 class BadInitData(ValueError):
@@ -27,6 +32,7 @@ class WebUser:
     id: int
     first_name: str
     language_code: str | None
+    table_id: int | None = None  # the table the page was opened for (a group's link)
 
 
 def secret_key(token: str) -> bytes:
@@ -61,4 +67,5 @@ def validate(init_data: str, token: str, *, max_age: float, now: float) -> WebUs
         raise BadInitData("stale")
     lang = user.get("language_code")
     return WebUser(user_id, str(user.get("first_name", "")),
-                   lang if isinstance(lang, str) else None)
+                   lang if isinstance(lang, str) else None,
+                   number(pairs.get("start_param") or "", APP_TABLE))

@@ -24,9 +24,11 @@ class LivePages:
     """Implements :class:`bot.present.live.LiveSeats` for the presenter."""
 
     def __init__(self, view_of: Callable[[int], str | None],
-                 released: Callable[[int], None]) -> None:
+                 released: Callable[[int], None],
+                 held: Callable[[int], None] = lambda user_id: None) -> None:
         self._view_of = view_of  # a user's view as JSON text, None if he is not seated
         self._released = released  # his last page closed: his picture catches up
+        self._held = held  # his first page opened: his picture waits
         self._sockets: dict[int, set[Socket]] = {}
         self._pending: set[int] = set()
         self._locks: dict[int, asyncio.Lock] = {}  # one push at a time per user, in order
@@ -35,7 +37,13 @@ class LivePages:
     def holds(self, user_id: int) -> bool:
         return bool(self._sockets.get(user_id))
 
+    def users(self) -> list[int]:
+        """The users with a page open."""
+        return list(self._sockets)
+
     def opened(self, user_id: int, socket: Socket) -> None:
+        if user_id not in self._sockets:
+            self._held(user_id)
         self._sockets.setdefault(user_id, set()).add(socket)
         self._want(user_id)
 

@@ -1,5 +1,6 @@
-"""The live page's HTTP server, in the bot's process (aiohttp), on 127.0.0.1:``WEBAPP_PORT``
-behind the operator's HTTPS proxy, serving ``WEBAPP_URL``'s path:
+"""The live page's HTTP server (aiohttp), in the bot's process or in the one serving several
+bots (:mod:`bot.webapp.multi`), on 127.0.0.1:``WEBAPP_PORT`` behind the operator's HTTPS
+proxy, serving ``WEBAPP_URL``'s path:
 
 - ``GET  <path>``            the page (:file:`bot/webapp/static/index.html`)
 - ``GET  <path>card/N.png``  a card face of the pictures (:mod:`bot.webapp.faces`)
@@ -12,7 +13,8 @@ behind the operator's HTTPS proxy, serving ``WEBAPP_URL``'s path:
 
 Every API request carries Telegram's init data as ``Authorization: tma <initData>``
 (:mod:`bot.webapp.initdata`): bad, stale or another bot's is answered 401 with an empty body;
-a valid user who is not seated, 403; too many requests, 429."""
+a valid user who is not seated (at the table of its ``start_param``, if any), 403; too many
+requests, 429."""
 
 from __future__ import annotations
 
@@ -20,20 +22,21 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from aiohttp import WSMsgType, web
 
 from bot.i18n import lang_of, t
-from bot.present.screens.words import refusal_text
-from bot.table import HandRecord, Refusal, Table, TableService, TableStatus
+from bot.table import HandRecord, Table, TableService, TableStatus
 from bot.webapp import faces
 from bot.webapp.initdata import BadInitData, WebUser, validate
 from bot.webapp.limits import RateLimit
 from bot.webapp.live import LivePages
-from bot.webapp.view import AGAIN, TAKE_BACK, seat_view
+from bot.webapp.press import apply
+from bot.webapp.view import seat_view
 
 log = logging.getLogger(__name__)
 PAGE = Path(__file__).with_name("static") / "index.html"
@@ -49,42 +52,86 @@ class Seated:
     lang: str
 
 
-class WebApp:
-    """The routes; ``trustee_of`` and ``released`` are the presenter's (``public_trustee``,
-    ``seat_released``)."""
+# a press, sent where the table is played: (table id, user id, his language, the request's
+# body) -> (HTTP status, the answer's text) (:func:`bot.webapp.press.apply`)
+Press = Callable[[int, int, str, object], Awaitable[tuple[int, str]]]
 
-    def __init__(self, service: TableService, token: str, path: str, *, max_age: float,
-                 trustee_of: Callable[[HandRecord], frozenset[int]],
-                 released: Callable[[Table, int], None], default_lang: str,
+
+@dataclass
+class Side:
+    """One bot the server serves: its token, its tables (``service``: the bot's own, or a
+    copy the shared server keeps from the store, :mod:`bot.webapp.multi`), the seats in 托管
+    as the group was told (``trustee_of``), where a press goes and its open pages."""
+
+    token: str
+    service: TableService
+    trustee_of: Callable[[HandRecord], frozenset[int]]
+    press: Press
+    pages: LivePages = field(init=False)
+
+
+class WebApp:
+    """The routes, for one bot (its own process) or several (``python -m bot webapp``): the
+    init data's signature tells whose page asks. ``held(side, user_id)``: a user's first page
+    of that bot opened (his picture waits); ``released``: his last closed (it catches up)."""
+
+    def __init__(self, sides: Sequence[Side], path: str, *, max_age: float,
+                 released: Callable[[Side, int], None], default_lang: str,
+                 held: Callable[[Side, int], None] = lambda side, user_id: None,
                  clock: Callable[[], float] = time.time,
                  limit: RateLimit | None = None) -> None:
-        self.service, self.token, self.max_age = service, token, max_age
+        self.sides, self.max_age = list(sides), max_age
         self.path = "/" + path.strip("/") + "/" if path.strip("/") else "/"
-        self.trustee_of, self.default_lang, self.clock = trustee_of, default_lang, clock
+        self.default_lang, self.clock = default_lang, clock
         self.limit = limit or RateLimit()
-        self.pages = LivePages(self._view_text, lambda user_id: self._release(user_id, released))
+        for side in self.sides:
+            side.pages = LivePages(partial(self._view_text, side),
+                                   partial(released, side), partial(held, side))
         self._page = PAGE.read_bytes()
+
+    @classmethod
+    def local(cls, service: TableService, token: str, path: str, *, max_age: float,
+              trustee_of: Callable[[HandRecord], frozenset[int]],
+              released: Callable[[int], None], default_lang: str) -> WebApp:
+        """The server in the bot's own process: presses go straight to its service."""
+        side = Side(token, service, trustee_of, partial(apply, service))
+        return cls([side], path, max_age=max_age, released=lambda side, user_id:
+                   released(user_id), default_lang=default_lang)
+
+    @property
+    def pages(self) -> LivePages:
+        """The only bot's open pages (the server in the bot's own process)."""
+        assert len(self.sides) == 1
+        return self.sides[0].pages
 
     # --- who asks --------------------------------------------------------------------
 
-    def user_of(self, init_data: str) -> WebUser:
-        return validate(init_data, self.token, max_age=self.max_age, now=self.clock())
+    def user_of(self, init_data: str) -> tuple[WebUser, Side]:
+        for side in self.sides:
+            try:
+                return validate(init_data, side.token, max_age=self.max_age,
+                                now=self.clock()), side
+            except BadInitData:
+                continue
+        raise BadInitData("signed by none of the bots served here")
 
-    def _auth(self, request: web.Request) -> WebUser:
+    def _auth(self, request: web.Request) -> tuple[WebUser, Side]:
         scheme, _, init_data = request.headers.get("Authorization", "").partition(" ")
         try:
             if scheme != "tma":
                 raise BadInitData("no tma authorization")
-            user = self.user_of(init_data.strip())
+            user, side = self.user_of(init_data.strip())
         except BadInitData:
             raise web.HTTPUnauthorized(text="") from None
         if not self.limit.allow(user.id):
             raise web.HTTPTooManyRequests(text="")
-        return user
+        return user, side
 
-    def seated(self, user_id: int) -> Seated | None:
-        table = self.service.table_of_user(user_id)
-        if table is None or table.current is None:
+    def seated(self, side: Side, user_id: int, table_id: int | None = None) -> Seated | None:
+        """The user's seat at ``side``'s table (at table ``table_id`` only, when the page was
+        opened for it: a group's link)."""
+        table = side.service.table_of_user(user_id)
+        if table is None or table.current is None or table_id not in (None, table.id):
             return None
         seat = table.seat_of(user_id)
         record = table.current
@@ -92,8 +139,8 @@ class WebApp:
             return None
         return Seated(table, record, seat, table.players[seat].lang)
 
-    def _seated(self, user: WebUser) -> Seated:
-        seated = self.seated(user.id)
+    def _seated(self, user: WebUser, side: Side) -> Seated:
+        seated = self.seated(side, user.id, user.table_id)
         if seated is None:
             raise web.HTTPForbidden(text=json.dumps(
                 {"text": t(lang_of(user.language_code, self.default_lang), "webapp_not_seated")},
@@ -102,23 +149,20 @@ class WebApp:
 
     # --- views -----------------------------------------------------------------------
 
-    def view(self, s: Seated) -> dict[str, object]:
+    def view(self, side: Side, s: Seated) -> dict[str, object]:
         seconds = None
         decision, player = s.table.decisions.get(s.seat), s.table.players[s.seat]
+        service = side.service
         if s.table.status == TableStatus.PLAYING and decision is not None and decision.legal \
                 and not player.autoplay:
-            seconds = max(0, round(self.service.deadline(s.table, s.seat) - self.service.clock()))
+            seconds = max(0, round(service.deadline(s.table, s.seat) - service.clock()))
         return seat_view(s.table, s.record, s.seat, s.lang,
-                         trustee=self.trustee_of(s.record), seconds_left=seconds)
+                         trustee=side.trustee_of(s.record), seconds_left=seconds)
 
-    def _view_text(self, user_id: int) -> str | None:
-        seated = self.seated(user_id)
-        return None if seated is None else json.dumps(self.view(seated), ensure_ascii=False)
-
-    def _release(self, user_id: int, released: Callable[[Table, int], None]) -> None:
-        table = self.service.table_of_user(user_id)
-        if table is not None:
-            released(table, user_id)
+    def _view_text(self, side: Side, user_id: int) -> str | None:
+        seated = self.seated(side, user_id)
+        return None if seated is None else json.dumps(self.view(side, seated),
+                                                      ensure_ascii=False)
 
     # --- routes ----------------------------------------------------------------------
 
@@ -146,62 +190,40 @@ class WebApp:
         return _asset(faces.font(request.match_info["name"]), "font/otf")
 
     async def seat(self, request: web.Request) -> web.Response:
-        seated = self._seated(self._auth(request))
-        return web.json_response(self.view(seated), dumps=_dumps)
+        user, side = self._auth(request)
+        return web.json_response(self.view(side, self._seated(user, side)), dumps=_dumps)
 
     async def move(self, request: web.Request) -> web.Response:
-        user = self._auth(request)
-        seated = self._seated(user)
+        user, side = self._auth(request)
+        seated = self._seated(user, side)
         try:
             body = await request.json()
-            if not isinstance(body, dict):
-                raise ValueError("not an object")
-            text = await self._apply(seated, user.id, body)
-        except Refusal as r:
-            return web.json_response({"text": refusal_text(r, seated.lang)}, status=409,
-                                     dumps=_dumps)
-        except (ValueError, TypeError, KeyError):
-            return web.json_response({"text": t(seated.lang, "webapp_bad_move")}, status=400,
-                                     dumps=_dumps)
-        return web.json_response({"text": text}, dumps=_dumps)
-
-    async def _apply(self, s: Seated, user_id: int, body: dict[str, object]) -> str:
-        """The same TableService calls as the buttons (bot.telegram.seat, lobby_buttons)."""
-        from engine import actions as A
-
-        move = body.get("move")
-        if move == TAKE_BACK:
-            await self.service.take_back(s.table.id, user_id)
-            return t(s.lang, "autoplay_off")
-        if move == AGAIN:
-            await self.service.again(s.table.id, user_id)
-            return t(s.lang, "ok")
-        version, index = body["version"], body["index"]
-        if not isinstance(version, int) or not isinstance(index, int) or isinstance(version, bool):
-            raise TypeError("version and index are integers")
-        answer = await self.service.act(s.table.id, user_id, version, index)
-        return t(s.lang, answer.key, move=A.label(answer.move, s.lang))
+        except ValueError:
+            body = None
+        status, text = await side.press(seated.table.id, user.id, seated.lang, body)
+        return web.json_response({"text": text}, status=status, dumps=_dumps)
 
     async def socket(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(heartbeat=20.0)
         await ws.prepare(request)
         try:
             msg = await asyncio.wait_for(ws.receive(), FIRST_MESSAGE_TIMEOUT)
-            user = self.user_of(msg.data.strip()) if msg.type == WSMsgType.TEXT else None
+            found = self.user_of(msg.data.strip()) if msg.type == WSMsgType.TEXT else None
         except (TimeoutError, BadInitData):
-            user = None
-        if user is None or not self.limit.allow(user.id):
+            found = None
+        if found is None or not self.limit.allow(found[0].id):
             await ws.close(code=CLOSE_UNAUTHORIZED)
             return ws
-        if self.seated(user.id) is None:
+        user, side = found
+        if self.seated(side, user.id, user.table_id) is None:
             await ws.close(code=CLOSE_FORBIDDEN)
             return ws
-        self.pages.opened(user.id, ws)
+        side.pages.opened(user.id, ws)
         try:
             async for _ in ws:  # the page sends nothing more; this waits for it to close
                 pass
         finally:
-            self.pages.closed_page(user.id, ws)
+            side.pages.closed_page(user.id, ws)
         return ws
 
 
@@ -231,7 +253,8 @@ class Server:
         log.info("live seat pages on http://%s:%s%s", self.host, self.port, self.webapp.path)
 
     async def stop(self) -> None:
-        await self.webapp.pages.shutdown()
+        for side in self.webapp.sides:
+            await side.pages.shutdown()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None

@@ -13,17 +13,19 @@ import pytest
 from support.botproc import fake_env, start_bot, stop_bot
 from support.e2e import action_buttons, hand_message, make_config, running_bot
 from support.play import seat_three, start_hand
-from support.webapp import Page, chromium, free_port, init_data, page_url, webapp_config
+from support.webapp import (
+    Page,
+    chromium,
+    edits_to,
+    free_port,
+    init_data,
+    page_url,
+    webapp_config,
+)
 
 from bot.i18n import t
 from engine import actions as A
 from engine import policy
-
-EDITS = ("editMessageMedia", "editMessageCaption", "editMessageReplyMarkup")
-
-
-def edits_to(tg, user) -> int:
-    return sum(1 for c in tg.calls if c.method in EDITS and c.chat_id == user.id)
 
 
 async def test_a_hand_played_through_the_pages(fake_tg, tmp_path):

@@ -80,6 +80,14 @@ def chromium() -> Iterator[object]:
         shutil.rmtree(profile, ignore_errors=True)
 
 
+EDITS = ("editMessageMedia", "editMessageCaption", "editMessageReplyMarkup")
+
+
+def edits_to(tg, user) -> int:
+    """The edits of the user's private chat so far (his seat picture's)."""
+    return sum(1 for c in tg.calls if c.method in EDITS and c.chat_id == user.id)
+
+
 def free_port() -> int:
     import socket
     with socket.socket() as s:
@@ -87,9 +95,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def webapp_config(port: int) -> WebAppConfig:
+def webapp_config(port: int, short_name: str | None = None) -> WebAppConfig:
     """The live seat served on this machine (http is accepted for 127.0.0.1 alone)."""
-    return WebAppConfig(url=f"http://127.0.0.1:{port}/app/", port=port)
+    return WebAppConfig(url=f"http://127.0.0.1:{port}/app/", port=port, short_name=short_name)
 
 
 class Page:
