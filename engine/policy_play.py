@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from engine import actions as A
-from engine import analyzer
+from engine import analyzer, claims
 from engine import cards as C
 from engine.chi import chi_options
 from engine.melds import FOUR_KINDS, Group, GroupKind
@@ -184,7 +184,7 @@ def _win_or_wait(t: _Table) -> list[Choice]:
     if offer is None or (tianhu and offer.seat == view.seat):
         card, source = None, "self"  # 自摸 after a 提/偎, or the dealer's own 21 cards
     else:
-        card, source = offer.card, "self" if offer.seat == view.seat else "other"
+        card, source = offer.card, claims.source(offer, view.seat)
     stock = view.public.stock_count
     now = analyzer.analyze(t.rules, t.hand, t.melds, card, source=source, haidi=stock == 0,
                            tianhu=tianhu)

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import actions as A
-from engine import analyzer, policy
+from engine import analyzer, claims, policy
 from engine import cards as C
 from engine.melds import Group
 from engine.record import FORMAT
@@ -309,7 +309,7 @@ def declined_win(view: PrivateView, public_events: Iterable[Event], base: int) -
         haidi, tianhu = False, True
         card, source = (None, None) if seat == pub.dealer else (offer.card, "other")
     elif offer is not None:
-        card, source = offer.card, "self" if offer.seat == seat else "other"
+        card, source = offer.card, claims.source(offer, seat)
         haidi = haidi and offer.how == OfferHow.DRAW
     win = analyzer.analyze(rules, hand, melds, card, source=source, haidi=haidi,  # type: ignore[arg-type]
                            tianhu=tianhu and not dihu, base=base, dihu=dihu)

@@ -8,7 +8,7 @@ import copy
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from support.review import (
     RULES,
@@ -32,7 +32,7 @@ from engine.review import (
     declined_win,
     review_hand,
 )
-from engine.rules import RuleSet
+from engine.rules import RuleSet, get_rule_set
 from engine.state import Hand, IllegalAction
 from engine.ting import ting
 
@@ -78,6 +78,7 @@ def engine_win_points(before: Hand, seat: int) -> int:
 
 @SETTINGS
 @given(rules=st.sampled_from(RULES), seed=SEEDS)
+@example(rules=get_rule_set("four14"), seed=2572755)  # 胡 on a discard beside its kind's 碰
 def test_missed_win_flags_exactly_the_declined_wins(rules: RuleSet, seed: int) -> None:
     h = played(rules, seed)
     review = review_hand(h)
