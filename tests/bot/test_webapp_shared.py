@@ -63,6 +63,16 @@ async def next_view(ws: aiohttp.ClientWebSocketResponse, different_from: dict | 
                 return view
 
 
+async def next_version(ws: aiohttp.ClientWebSocketResponse, view: dict,
+                       timeout: float = 20.0) -> dict:
+    """The next view the page is sent of another decision than ``view``'s (views of the same
+    one may come between: the clock's seconds, a mark)."""
+    async with asyncio.timeout(timeout):
+        while (new := await next_view(ws, view))["version"] == view["version"]:
+            view = new
+        return new
+
+
 async def play_one_move(http: aiohttp.ClientSession, base: str, db: asyncpg.Connection,
                         table: Table) -> None:
     """The seat to act moves on its page; another seat's page sees it; the store has it."""
@@ -91,7 +101,7 @@ async def play_one_move(http: aiohttp.ClientSession, base: str, db: asyncpg.Conn
         assert (await stored(db, table.id)).log == [*state.log, (seat, action)]
         after = await next_view(theirs, seen)  # pushed across processes
         assert (after["offer"], after["seats"]) != (seen["offer"], seen["seats"])
-        again = await next_view(mine, view)
+        again = await next_version(mine, view)  # his own page: his decision is gone
         assert again["version"] != view["version"]
         # the same press again is told what became of it; a press of a keyboard never shown
         # is refused by the bot with its words: nothing changes
