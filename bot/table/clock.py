@@ -17,9 +17,10 @@ from bot.table.model import SLOW, SLOW_TIMEOUT, Table, TableStatus
 EPSILON = 1e-3  # a timer firing this early still counts as on time
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Pace:
-    """The bot's times, in seconds."""
+    """The bot's times, in seconds (named: a field added between two others must not take
+    the place of the next one)."""
 
     action_timeout: float  # a human's decision at a table with the bot's default timer
     autoplay_delay: float  # the pause before a seat in 托管 plays, or a computer discards

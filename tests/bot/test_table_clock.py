@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from bot.table.clock import Pace, deadline
 from bot.table.model import Decision, Player, Table, TableStatus
+from bot.table.service import TableService
 
 PACE = Pace(action_timeout=60.0, autoplay_delay=1.5)
 DISCARD = Decision(1, ("d:x1", "d:x2"), (), since=100.0)
@@ -40,3 +41,15 @@ def test_a_seat_in_tuoguan_and_a_human_keep_their_times() -> None:
     t.players[1].autoplay = True
     assert deadline(t, 0, PACE) == CLAIM.since + PACE.action_timeout
     assert deadline(t, 1, PACE) == DISCARD.since + PACE.autoplay_delay
+
+
+def test_the_services_pace_keeps_each_time_in_its_place() -> None:
+    """The service's times reach the clock by name: a lone human's computers discard after
+    ``alone_delay``, not after the full lobby's wait put in its place."""
+    service = TableService(None, None, action_timeout=60.0, autoplay_delay=1.5,  # type: ignore[arg-type]
+                           ready_timeout=30.0, full_start_delay=4.0)
+    assert service.pace == Pace(action_timeout=60.0, autoplay_delay=1.5, ready_timeout=30.0,
+                                full_start_delay=4.0)
+    alone = table(1, -1, -2)
+    alone.decisions[2] = DISCARD
+    assert service.deadline(alone, 2) == DISCARD.since + Pace.alone_delay
