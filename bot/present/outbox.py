@@ -8,8 +8,9 @@ moves to the end of the first ones), so a burst of changes costs one API call ma
 state (jobs read the state when they run, not when they are queued). The worker runs one job
 at a time and waits ``interval`` seconds per message-or-edit a job reports, which caps a group
 at 60 / interval calls a minute however fast people play. Given ``sent_at`` (when the chat's
-latest call went out, :class:`~bot.present.courier.Courier`), the wait counts from there:
-a private chat's one call a second is spent on calls, not on their round trips. A job that hits ``RetryAfter`` goes
+latest call went out, :class:`~bot.present.courier.Courier`), the wait counts from about
+when Telegram took it, halfway to its answer: a private chat's one call a second is not
+stretched by a whole round trip. A job that hits ``RetryAfter`` goes
 back to the front of the queue and the worker sleeps as told: nothing is lost, since the moves
 are already in the database and the job re-sends the latest state. A job refused with
 ``ChatMigrated`` (the group became a supergroup) is tried once more after ``on_migrated``
@@ -163,10 +164,11 @@ class Outbox:
             self._task = None
 
     def _paced_from(self, started: float) -> float:
-        """When the job's last call went out, if the chat says and it went out during the
-        job (else when the job ended)."""
+        """About when Telegram took the job's last call: halfway between its going out (if
+        the chat says, and it went out during the job) and the job's end, the answer."""
         went = self.sent_at() if self.sent_at is not None else None
-        return went if went is not None and started <= went <= self._last else self._last
+        return (went + self._last) / 2 if went is not None and started <= went <= self._last \
+            else self._last
 
     async def _migrate(self, job: Job, new_chat_id: int) -> bool:
         """Move the chat for a job refused with ``ChatMigrated``; True if it is to be tried

@@ -122,10 +122,13 @@ def hand_hold(pacing: Pacing, *, own_change: bool, alone: bool = False,
     the seat's own (``own_change``: its cards, its keyboard going) or the table's alone.
     A seat ``alone`` with computer players holds nothing once another seat ``moved`` (a
     discard) since his picture was shown: each computer move shows as it comes; his own
-    move, and what a computer took before its discard, ride with the next (his chat's one
-    edit a second is spent on the moves that end a turn)."""
+    move (at most ``pressed_pace``), and what a computer took or flipped before its discard
+    (at most ``dm_interval``), ride with the next: his chat's one edit a second is spent on
+    the moves that end a turn, and is free when his buttons come."""
     if alone:
-        return pacing.pressed_pace if own_change and not moved else 0.0
+        if moved:
+            return 0.0
+        return pacing.pressed_pace if own_change else pacing.dm_interval
     return pacing.pressed_pace if own_change else catch_up_pace(pacing)
 
 
