@@ -21,7 +21,8 @@ The rules, each a function here:
   the next edit (:func:`hand_hold`): the seat's own change (its cards, its keyboard going) at
   most ``pressed_pace`` seconds, the table's alone at the catch-up pace. A seat alone with
   computer players spends his chat's one edit a ``dm_interval`` on showing each computer move
-  as it comes (his own rides with the next; the outbox merges what comes faster).
+  as it comes (his own, and a computer's take or flip, ride with the next discard; the
+  computers discard at that pace, :mod:`bot.table.clock`), and it is free for his buttons.
 - The catch-up pace of a private chat follows the group's (:func:`catch_up_pace`): a waiting
   seat's picture changes no more often than ``table_pace``, nor more often than the group's
   own picture can (``group_interval``).
