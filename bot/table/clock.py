@@ -31,9 +31,9 @@ class Pace:
     # discard right after another computer's waits that long (two discards never share an
     # edit, and waiting less would not bring his buttons sooner: they wait for the edit);
     # after his own move, whose edit is held for the next (bot.present.pacing.hand_hold), the
-    # chat is free and a short pause will do
+    # chat is free: no pause (his move and the computer's answer to it show in one edit)
     alone_delay: float = 1.0
-    alone_first_delay: float = 0.3
+    alone_first_delay: float = 0.0
     full_start_delay: float = 10.0  # a full lobby's wait before it deals
 
 

@@ -39,12 +39,10 @@ def test_a_computer_players_discard_waits_for_people_to_see_it() -> None:
     alone.decisions[2] = DISCARD
     assert deadline(alone, 2, PACE) == DISCARD.since + PACE.alone_first_delay < \
         DISCARD.since + PACE.autoplay_delay
-    fast = Pace(action_timeout=60.0, autoplay_delay=0.1)  # never longer than autoplay_delay
-    assert deadline(alone, 2, fast) == DISCARD.since + 0.1
 
 
 def test_alone_a_computers_discard_after_anothers_waits_for_his_chats_next_edit() -> None:
-    """After his own move (or his answer to a card) his chat is free: a short pause; right
+    """After his own move (or his answer to a card) his chat is free: no pause; right
     after another computer's discard, one edit's time, so that each discard has its own."""
     alone = playing(table(1, -1, -2), [(0, "d:x1"), (1, "c:x1x2x3"), (2, "pass")])
     alone.decisions[1] = DISCARD
@@ -52,6 +50,8 @@ def test_alone_a_computers_discard_after_anothers_waits_for_his_chats_next_edit(
     alone = playing(table(1, -1, -2), [(0, "d:x1"), (1, "peng"), (1, "d:x4"), (2, "pass")])
     alone.decisions[2] = DISCARD
     assert deadline(alone, 2, PACE) == DISCARD.since + PACE.alone_delay
+    fast = Pace(action_timeout=60.0, autoplay_delay=0.1)  # never longer than autoplay_delay
+    assert deadline(alone, 2, fast) == DISCARD.since + 0.1
     alone.current.hand.log.append((0, "pass"))  # type: ignore[union-attr]  # he answered
     assert deadline(alone, 2, PACE) == DISCARD.since + PACE.alone_first_delay
     assert PACE.alone_first_delay < PACE.alone_delay == 1.0  # his chat: one edit a second
@@ -72,6 +72,6 @@ def test_the_services_pace_keeps_each_time_in_its_place() -> None:
                            ready_timeout=30.0, full_start_delay=4.0)
     assert service.pace == Pace(action_timeout=60.0, autoplay_delay=1.5, ready_timeout=30.0,
                                 full_start_delay=4.0)
-    alone = table(1, -1, -2)
+    alone = playing(table(1, -1, -2), [(1, "d:x4")])
     alone.decisions[2] = DISCARD
-    assert service.deadline(alone, 2) == DISCARD.since + Pace.alone_first_delay
+    assert service.deadline(alone, 2) == DISCARD.since + Pace.alone_delay
