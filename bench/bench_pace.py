@@ -2,7 +2,7 @@
 with its 醒家, through the fake Bot API at a round trip of 150 ms (prints figures).
 
     python bench/bench_pace.py [--rev 517402b] [--hands 3] [--delay-ms 150] [--think 0.3]
-                               [--only lone|hunan4]
+                               [--only lone|hunan4] [--trace]
 
 Each scenario runs the bot as ``python -m bot`` (real pacing; BOT_SEED set) against the fake
 Telegram of tests/support/fakebot, which enforces Telegram's limits (20 a minute per group, 1 a
