@@ -2,6 +2,7 @@
 with its 醒家, through the fake Bot API at a round trip of 150 ms (prints figures).
 
     python bench/bench_pace.py [--rev 517402b] [--hands 3] [--delay-ms 150] [--think 0.3]
+                               [--only lone|hunan4] [--trace]
 
 Each scenario runs the bot as ``python -m bot`` (real pacing; BOT_SEED set) against the fake
 Telegram of tests/support/fakebot, which enforces Telegram's limits (20 a minute per group, 1 a
@@ -87,6 +88,8 @@ class Players:
         self.inflight: set[int] = set()  # users whose press is on its way
         self.taken: set[tuple[int, str]] = set()  # keyboards whose press counted
         self.tasks: set[asyncio.Task[None]] = set()
+        self.trace: list[tuple[float, int, str]] = []  # (time, chat, what) for --trace
+        self.slow: list[tuple[float, float]] = []  # (move, buttons) of rounds over 2 s
         self._hook()
 
     def _hook(self) -> None:
@@ -115,6 +118,8 @@ class Players:
             return
         if chat_id not in self.users:
             return
+        self.trace.append((now, chat_id, "edit" + ("+buttons" if any(
+            d.startswith("a:") for d in data) else "")))
         if "醒家" in caption and "photo" in message:
             self._xing(chat_id, message, caption, now)
         actions = [d for d in data if d.startswith("a:")]
@@ -125,6 +130,8 @@ class Players:
             moved = self.moved.pop(chat_id, None)
             if moved is not None:
                 self.rounds.append(now - moved)
+                if now - moved > 2:
+                    self.slow.append((moved, now))
             self._spawn(self._press(chat_id, message["message_id"], self.rng.choice(actions)))
         again = [d for d in data if d.startswith("g:")]
         if again and "photo" not in message and chat_id not in self.ready:
@@ -173,6 +180,7 @@ class Players:
                     return
             else:
                 self.moved[chat_id] = time.perf_counter()
+                self.trace.append((self.moved[chat_id], chat_id, "press"))
             sent = time.perf_counter()
             try:
                 answer = await self.tg.press(chat_id, message_id, user, data, timeout=60)
@@ -266,15 +274,24 @@ async def scenario(tree: Path, args: argparse.Namespace, name: str) -> Players:
             fake_methods.METHODS.update(saved)
 
 
-def show(side: str, lone: Players, hunan: Players) -> None:
-    r = lone.rounds
+def show(side: str, lone: Players | None, hunan: Players | None, trace: bool) -> None:
+    if lone is not None:
+        r = lone.rounds
+        print(f"[{side}] lone player: move -> his next buttons  median"
+              f" {statistics.median(r):.2f} s  p90 {pct(r, .9):.2f} s  max {max(r):.2f} s"
+              f"  ({len(r)} moves; targets p90 <= 2, max <= 4)")
+        print(f"[{side}] lone player: deal -> his first buttons  "
+              + "  ".join(f"{x:.2f}" for x in lone.after_deals(lone.shown_at)) + " s")
+        print(f"[{side}] 429 refusals by the fake: lone {lone.rejections}")  # type: ignore[attr-defined]
+        if trace:
+            for start, end in lone.slow:
+                print(f"  slow round {end - start:.2f} s: " + ", ".join(
+                    f"{what} +{at - start:.2f}" for at, _, what in lone.trace
+                    if start - 0.01 <= at <= end + 0.01))
+    if hunan is None:
+        return
     captions = list(hunan.xing_caption.values())[:hunan.results]
     ended = sum("等待" not in c for c in captions)
-    print(f"[{side}] lone player: move -> his next buttons  median {statistics.median(r):.2f} s"
-          f"  p90 {pct(r, .9):.2f} s  max {max(r):.2f} s  ({len(r)} moves;"
-          " targets p90 <= 2, max <= 4)")
-    print(f"[{side}] lone player: deal -> his first buttons  "
-          + "  ".join(f"{x:.2f}" for x in lone.after_deals(lone.shown_at)) + " s")
     print(f"[{side}] hunan 4: deal -> group's first picture per hand  "
           + "  ".join(f"{x:.2f}" for x in hunan.after_deals(hunan.group_pictures))
           + " s  (target <= 4)")
@@ -282,16 +299,15 @@ def show(side: str, lone: Players, hunan: Players) -> None:
           + "  ".join(f"{x:.2f}" for x in hunan.after_deals(hunan.xing_pictures))
           + " s; his picture showed the "
           f"end of {ended} of {len(captions)} hands")
-    print(f"[{side}] 429 refusals by the fake: lone {lone.rejections}, "  # type: ignore[attr-defined]
-          f"hunan {hunan.rejections}")  # type: ignore[attr-defined]
+    print(f"[{side}] 429 refusals by the fake: hunan {hunan.rejections}")  # type: ignore[attr-defined]
 
 
 async def run(args: argparse.Namespace, trees: list[tuple[str, Path]]) -> None:
     for side, tree in trees:
         print(f"== {side} ({tree})", flush=True)
-        lone = await scenario(tree, args, "lone")
-        hunan = await scenario(tree, args, "hunan4")
-        show(side, lone, hunan)
+        lone = await scenario(tree, args, "lone") if args.only != "hunan4" else None
+        hunan = await scenario(tree, args, "hunan4") if args.only != "lone" else None
+        show(side, lone, hunan, args.trace)
 
 
 def main() -> None:
@@ -302,6 +318,9 @@ def main() -> None:
                         help="network round trip added to every Bot API call (ms)")
     parser.add_argument("--think", type=float, default=0.3,
                         help="seconds a player takes to press (0.5-1.5 x this)")
+    parser.add_argument("--only", choices=("lone", "hunan4"), help="run one scenario only")
+    parser.add_argument("--trace", action="store_true",
+                        help="list the lone player's edits in each move over 2 s")
     args = parser.parse_args()
     if args.rev is None:
         asyncio.run(run(args, [("after", ROOT)]))

@@ -6,7 +6,7 @@ chats refused the bot lately."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Hashable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
@@ -32,13 +32,14 @@ class _Held:
 
 class Chats:
     def __init__(self, store: Store, pacing: Pacing, default_lang: str,
-                 on_migrated: Migrate) -> None:
+                 on_migrated: Migrate, sent_at: Mapping[int, float] | None = None) -> None:
         self.store = store
         self.pacing = pacing
         self.default_lang = default_lang
         self.gate = Gate(pacing.send_interval)
         self.flushing = False  # idle(): nothing is held back
         self._on_migrated = on_migrated
+        self._sent_at = sent_at if sent_at is not None else {}  # by chat (Courier.sent_at)
         self._outboxes: dict[Hashable, Outbox] = {}  # by chat; ("tidy", chat) for deletions
         self._held: dict[tuple[int, Hashable], _Held] = {}
         self._moved: dict[int, int] = {}  # basic group id -> its supergroup's id
@@ -57,7 +58,8 @@ class Chats:
                              wait=partial(self._group_wait, self.pacing))
             elif isinstance(chat_id, int):
                 box = Outbox(self.pacing.dm_interval,
-                             on_refused=partial(self.reached, chat_id, False))
+                             on_refused=partial(self.reached, chat_id, False),
+                             sent_at=partial(self._sent_at.get, chat_id))
             else:
                 box = Outbox(0.0)
             self._outboxes[chat_id] = box

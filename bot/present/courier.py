@@ -1,10 +1,14 @@
 """The presenter's door to the Bot API: every message, picture, file and edit it (and what
 sends through it: votes, notes) makes goes through a :class:`Courier`. Every text and caption
 is cut to Telegram's limits here (:mod:`bot.present.fit`), whoever wrote it. Edits that would
-change nothing pass quietly; a message already gone is deleted quietly."""
+change nothing pass quietly; a message already gone is deleted quietly. It notes when each
+chat's latest message-or-edit went out (``sent_at``): a private chat's outbox paces its
+calls from there (:class:`~bot.present.outbox.Outbox`), not from the answer a round trip
+later."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -21,31 +25,40 @@ log = logging.getLogger(__name__)
 class Courier:
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
+        self.sent_at: dict[int, float] = {}  # chat -> loop time its latest call went out
+
+    def _sending(self, chat_id: int) -> None:
+        self.sent_at[chat_id] = asyncio.get_running_loop().time()
 
     # --- the Bot API's own calls ---------------------------------------------------------
 
     async def send_message(self, chat_id: int, text: str, **kwargs: Any) -> Message:
         text = _fitted(text, MAX_TEXT, kwargs)
+        self._sending(chat_id)
         return await self.bot.send_message(chat_id, text, **kwargs)
 
     async def send_photo(self, chat_id: int, photo: bytes, *, caption: str | None = None,
                          **kwargs: Any) -> Message:
         caption = None if caption is None else _fitted(caption, MAX_CAPTION, kwargs)
+        self._sending(chat_id)
         return await self.bot.send_photo(chat_id, photo, caption=caption, **kwargs)
 
     async def send_document(self, chat_id: int, document: Any, *, caption: str | None = None,
                             **kwargs: Any) -> Message:
         caption = None if caption is None else _fitted(caption, MAX_CAPTION, kwargs)
+        self._sending(chat_id)
         return await self.bot.send_document(chat_id, document, caption=caption, **kwargs)
 
     async def edit_message_text(self, text: str, chat_id: int, message_id: int,
                                 **kwargs: Any) -> object:
         text = _fitted(text, MAX_TEXT, kwargs)
+        self._sending(chat_id)
         return await self.bot.edit_message_text(text, chat_id, message_id, **kwargs)
 
     async def edit_message_caption(self, chat_id: int, message_id: int, *, caption: str,
                                    **kwargs: Any) -> object:
         caption = _fitted(caption, MAX_CAPTION, kwargs)
+        self._sending(chat_id)
         return await self.bot.edit_message_caption(chat_id, message_id, caption=caption,
                                                    **kwargs)
 
@@ -75,6 +88,7 @@ class Courier:
     async def edit_media(self, chat_id: int, message_id: int, photo: bytes, caption: str,
                          markup: InlineKeyboardMarkup | None) -> None:
         media = InputMediaPhoto(photo, caption=fit(caption, MAX_CAPTION))
+        self._sending(chat_id)
         try:
             await self.bot.edit_message_media(media, chat_id, message_id, reply_markup=markup)
         except BadRequest as e:

@@ -7,7 +7,10 @@ a key that is already waiting replaces its job in place (a lagging key queued to
 moves to the end of the first ones), so a burst of changes costs one API call made from the latest
 state (jobs read the state when they run, not when they are queued). The worker runs one job
 at a time and waits ``interval`` seconds per message-or-edit a job reports, which caps a group
-at 60 / interval calls a minute however fast people play. A job that hits ``RetryAfter`` goes
+at 60 / interval calls a minute however fast people play. Given ``sent_at`` (when the chat's
+latest call went out, :class:`~bot.present.courier.Courier`), the wait counts from about
+when Telegram took it, halfway to its answer: a private chat's one call a second is not
+stretched by a whole round trip. A job that hits ``RetryAfter`` goes
 back to the front of the queue and the worker sleeps as told: nothing is lost, since the moves
 are already in the database and the job re-sends the latest state. A job refused with
 ``ChatMigrated`` (the group became a supergroup) is tried once more after ``on_migrated``
@@ -42,6 +45,7 @@ Wait = Callable[[float, Sequence[float], float, bool], float]
 SENT_KEPT = 64  # call times kept for a Wait (more than any chat's budget)
 OnMigrated = Callable[[int], Awaitable[None]]  # told the chat's new id
 Refused = Callable[[], None]  # told that the chat refused a job's call (403)
+SentAt = Callable[[], float | None]  # loop time the chat's latest call went out, if known
 NETWORK_RETRIES = 3  # a job failing with network errors is tried again after 1, 2, 4 s
 NETWORK_BACKOFF = 1.0
 
@@ -49,8 +53,9 @@ NETWORK_BACKOFF = 1.0
 class Outbox:
     def __init__(self, interval: float, max_notes: int = 3,
                  on_migrated: OnMigrated | None = None, wait: Wait | None = None,
-                 on_refused: Refused | None = None) -> None:
+                 on_refused: Refused | None = None, sent_at: SentAt | None = None) -> None:
         self.interval = interval
+        self.sent_at = sent_at
         self.on_migrated = on_migrated
         self.on_refused = on_refused  # a private chat that does not take the bot's messages
         self.wait = wait  # a group's budget (bot.present.pacing.group_wait), if any
@@ -106,6 +111,7 @@ class Outbox:
                         await asyncio.wait_for(self._woken.wait(), wait)
                     continue
                 key, job = (self._first if first else self._later).popitem(last=False)
+                started = loop.time()
                 try:
                     made = await job()
                 except RetryAfter as e:
@@ -152,10 +158,17 @@ class Outbox:
                     self._network_failures.pop(key, None)
                 if made:
                     self._last = loop.time()  # once Telegram has it: the budget's safe side
-                    self._next_at = self._last + self.interval * made
+                    self._next_at = self._paced_from(started) + self.interval * made
                     self._sent.extend([self._last] * made)
         finally:
             self._task = None
+
+    def _paced_from(self, started: float) -> float:
+        """About when Telegram took the job's last call: halfway between its going out (if
+        the chat says, and it went out during the job) and the job's end, the answer."""
+        went = self.sent_at() if self.sent_at is not None else None
+        return (went + self._last) / 2 if went is not None and started <= went <= self._last \
+            else self._last
 
     async def _migrate(self, job: Job, new_chat_id: int) -> bool:
         """Move the chat for a job refused with ``ChatMigrated``; True if it is to be tried

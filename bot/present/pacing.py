@@ -21,7 +21,8 @@ The rules, each a function here:
   the next edit (:func:`hand_hold`): the seat's own change (its cards, its keyboard going) at
   most ``pressed_pace`` seconds, the table's alone at the catch-up pace. A seat alone with
   computer players spends his chat's one edit a ``dm_interval`` on showing each computer move
-  as it comes (his own rides with the next; the outbox merges what comes faster).
+  as it comes (his own, and a computer's take or flip, ride with the next discard; the
+  computers discard at that pace, :mod:`bot.table.clock`), and it is free for his buttons.
 - The catch-up pace of a private chat follows the group's (:func:`catch_up_pace`): a waiting
   seat's picture changes no more often than ``table_pace``, nor more often than the group's
   own picture can (``group_interval``).
@@ -122,10 +123,13 @@ def hand_hold(pacing: Pacing, *, own_change: bool, alone: bool = False,
     the seat's own (``own_change``: its cards, its keyboard going) or the table's alone.
     A seat ``alone`` with computer players holds nothing once another seat ``moved`` (a
     discard) since his picture was shown: each computer move shows as it comes; his own
-    move, and what a computer took before its discard, ride with the next (his chat's one
-    edit a second is spent on the moves that end a turn)."""
+    move (at most ``pressed_pace``), and what a computer took or flipped before its discard
+    (at most ``dm_interval``), ride with the next: his chat's one edit a second is spent on
+    the moves that end a turn, and is free when his buttons come."""
     if alone:
-        return pacing.pressed_pace if own_change and not moved else 0.0
+        if moved:
+            return 0.0
+        return pacing.pressed_pace if own_change else pacing.dm_interval
     return pacing.pressed_pace if own_change else catch_up_pace(pacing)
 
 

@@ -52,7 +52,7 @@ class Presenter:
         self.pacing = pacing
         self.default_lang = default_lang
         self.username = username
-        self.chats = Chats(store, pacing, default_lang, self.migrate)
+        self.chats = Chats(store, pacing, default_lang, self.migrate, self.bot.sent_at)
         self.notes = Notes(self.chats, self.bot)
         shown = Shown()
         self.panels = GroupPanels(self.chats, self.bot, self.notes, shown, store, service,

@@ -17,18 +17,24 @@ from bot.table.model import SLOW, SLOW_TIMEOUT, Table, TableStatus
 EPSILON = 1e-3  # a timer firing this early still counts as on time
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Pace:
-    """The bot's times, in seconds."""
+    """The bot's times, in seconds (named: a field added between two others must not take
+    the place of the next one)."""
 
     action_timeout: float  # a human's decision at a table with the bot's default timer
     autoplay_delay: float  # the pause before a seat in 托管 plays, or a computer discards
     ready_timeout: float = 120.0  # between hands, before those who did not press 再来一局 go
+    # the pauses before a computer player discards when one human plays alone with computer
+    # players (each no more than ``autoplay_delay``): his private picture shows each computer
+    # move at his chat's one edit a second (bot.present.pacing's ``dm_interval``), so a
+    # discard right after another computer's waits that long (two discards never share an
+    # edit, and waiting less would not bring his buttons sooner: they wait for the edit);
+    # after his own move, whose edit is held for the next (bot.present.pacing.hand_hold), the
+    # chat is free: no pause (his move and the computer's answer to it show in one edit)
+    alone_delay: float = 1.0
+    alone_first_delay: float = 0.0
     full_start_delay: float = 10.0  # a full lobby's wait before it deals
-    # the pause before a computer player discards when one human plays alone with computer
-    # players (no more than ``autoplay_delay``): his private picture shows each computer move
-    # at his chat's one edit a second, and two computer turns come within about 2 s
-    alone_delay: float = 0.6
 
 
 def timeout(table: Table, pace: Pace) -> float:
@@ -40,16 +46,31 @@ def timeout(table: Table, pace: Pace) -> float:
 
 def deadline(table: Table, seat: int, pace: Pace) -> float:
     """When the seat's open decision times out (or a 托管/computer seat plays). A computer
-    player's discard waits ``autoplay_delay`` (``alone_delay`` with one human at the table),
+    player's discard waits ``autoplay_delay`` (with one human at the table, ``alone_delay``
+    after another computer's discard, else ``alone_first_delay``),
     time for the people at the table to see the move before; its answer to an offered card
     (过, 吃, 碰, 胡) is no move to watch for, and takes no pause: the table goes on at once."""
     player, decision = table.players[seat], table.decisions[seat]
     if player.robot and not any(a.startswith("d:") for a in decision.legal):
         return decision.since
     if player.robot and sum(not p.robot for p in table.players.values()) == 1:
-        return decision.since + min(pace.autoplay_delay, pace.alone_delay)
+        pause = pace.alone_delay if _after_a_computers_discard(table) else pace.alone_first_delay
+        return decision.since + min(pace.autoplay_delay, pause)
     limit = pace.autoplay_delay if player.autoplay or player.robot else timeout(table, pace)
     return decision.since + limit
+
+
+def _after_a_computers_discard(table: Table) -> bool:
+    """Whether the hand's latest discard came from a computer player, and nothing of a
+    human's since (his own move, or his answer to the card)."""
+    hand = table.hand
+    for seat, action in reversed(hand.log if hand is not None else ()):
+        player = table.players.get(seat)
+        if player is None or not player.robot:
+            return False
+        if action.startswith("d:"):
+            return True
+    return False
 
 
 def start_delay(table: Table, pace: Pace) -> float:

@@ -73,7 +73,7 @@ class TableService:
 
     @property
     def pace(self) -> clock.Pace:
-        return clock.Pace(self.action_timeout, self.autoplay_delay,
+        return clock.Pace(action_timeout=self.action_timeout, autoplay_delay=self.autoplay_delay,
                           ready_timeout=self.ready_timeout,
                           full_start_delay=self.full_start_delay)
 

@@ -57,6 +57,29 @@ async def test_same_key_coalesces_in_place_and_notes_are_bounded() -> None:
     assert ran == ["a2", "b", "n1", "n2"]
 
 
+async def test_a_chat_that_says_when_its_call_went_out_is_paced_from_there() -> None:
+    """A private chat's interval counts from about when Telegram took the call (halfway
+    between its going out and its answer), not from the answer a round trip later."""
+    loop = asyncio.get_running_loop()
+    sent_at: dict[int, float] = {}
+    box = Outbox(0.5, sent_at=lambda: sent_at.get(1))
+    went: list[float] = []
+
+    async def job() -> int:
+        await asyncio.sleep(0.05)  # rendering before the call
+        sent_at[1] = loop.time()  # the call goes out (what Courier notes)
+        went.append(sent_at[1])
+        await asyncio.sleep(0.3)  # the round trip
+        return 1
+
+    for n in range(3):
+        box.put(("hand", n), job)
+    await box.drain()
+    gaps = [b - a for a, b in zip(went, went[1:], strict=False)]
+    # the trip's first half, the interval and the next job's render: not 0.3 + 0.5 + 0.05
+    assert all(0.15 + 0.5 <= gap < 0.15 + 0.5 + 0.05 + 0.08 for gap in gaps), gaps
+
+
 @pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")  # PTB's own __init__
 async def test_retry_after_requeues_at_the_front_with_the_latest_job() -> None:
     loop = asyncio.get_running_loop()

@@ -21,10 +21,19 @@ from engine.state import Hand
 DELAY = 0.05  # the computers' pause (the tests' AUTOPLAY_DELAY)
 
 
-def watch_moves(service: TableService) -> list[tuple[int, str, bool, float, str | None]]:
+class Moves(list[tuple[int, str, bool, float, str | None]]):
+    """The moves applied, and for each whether it came right after a computer's discard
+    (the hand's latest discard a computer's, and nothing of seat 0's, the human's, since)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.after_computer: list[bool] = []
+
+
+def watch_moves(service: TableService) -> Moves:
     """Record every applied move: (seat, action, auto, seconds its decision waited, the
     policy's choice for that seat just before it)."""
-    moves: list[tuple[int, str, bool, float, str | None]] = []
+    moves = Moves()
     apply: Callable = service._apply
 
     async def spy(tx, table: Table, seat: int, action: str, *, auto: bool,  # type: ignore[no-untyped-def]
@@ -34,6 +43,9 @@ def watch_moves(service: TableService) -> list[tuple[int, str, bool, float, str 
         wanted = policy.choose(hand.private_view(seat), public(table)) \
             if hand.legal_actions(seat) else None
         moves.append((seat, action, auto, waited, wanted))
+        last = next(((s, a) for s, a in reversed(hand.log) if s == 0 or a.startswith("d:")),
+                    (0, ""))
+        moves.after_computer.append(last[0] != 0)
         return await apply(tx, table, seat, action, auto=auto, leaving=leaving)
 
     service._apply = spy  # type: ignore[method-assign]
@@ -67,11 +79,15 @@ async def test_one_human_and_two_computers_play_hands(tg: FakeTelegram, tmp_path
             if n == 1:  # 再来一局 needs only the human: the computers are always ready
                 await press_result(tg, alice)
                 await tg.wait_for(lambda: table.status == "playing")
-        # the computers played every move of theirs as the policy would, each discard after
-        # the pause, an answer to an offered card (过, 吃, 碰) without one
+        # the computers played every move of theirs as the policy would, an answer to an
+        # offered card (过, 吃, 碰) without a pause
         robot_moves = [m for m in moves if m[0] != 0]
         assert robot_moves and all(auto for _, _, auto, _, _ in robot_moves)
-        discards = [waited for _, action, _, waited, _ in robot_moves if action.startswith("d:")]
+        # alone with her, a discard right after her move goes at once, one after another
+        # computer's discard waits the pause (her picture shows each, bot.table.clock)
+        discards = [waited for (seat, action, _, waited, _), paced
+                    in zip(moves, moves.after_computer, strict=True)
+                    if seat != 0 and action.startswith("d:") and paced]
         answers = [waited for _, action, _, waited, _ in robot_moves
                    if not action.startswith("d:")]
         assert discards and all(waited >= DELAY - 1e-3 for waited in discards)

@@ -71,7 +71,9 @@ def test_a_seat_alone_with_computers_sees_each_computer_discard_at_once() -> Non
         assert hand_hold(PACING, own_change=own_change, alone=True, moved=True) == 0.0
     # his own move alone rides with the next computer discard (at most the pressed pace)
     assert hand_hold(PACING, own_change=True, alone=True) == PACING.pressed_pace
-    assert hand_hold(PACING, own_change=False, alone=True) == 0.0
+    # a computer's take (吃, 碰) or a flip alone waits for the discard that ends its turn,
+    # at most one edit's time: his chat's edit is not spent before the discard comes
+    assert hand_hold(PACING, own_change=False, alone=True) == PACING.dm_interval
     # at a table with other people, a discard elsewhere waits the catch-up pace as before
     assert hand_hold(PACING, own_change=False, moved=True) == catch_up_pace(PACING)
 

@@ -3,8 +3,11 @@ waits, at a table of people and at one where a human plays alone with computer p
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from bot.table.clock import Pace, deadline
-from bot.table.model import Decision, Player, Table, TableStatus
+from bot.table.model import Decision, HandRecord, Player, Table, TableStatus
+from bot.table.service import TableService
 
 PACE = Pace(action_timeout=60.0, autoplay_delay=1.5)
 DISCARD = Decision(1, ("d:x1", "d:x2"), (), since=100.0)
@@ -14,6 +17,12 @@ CLAIM = Decision(2, ("c:x1x2x3", "peng", "pass"), (), since=100.0)
 def table(*user_ids: int) -> Table:
     players = {s: Player(u, f"P{s}", "zh") for s, u in enumerate(user_ids)}
     return Table(1, -100, user_ids[0], 3, TableStatus.PLAYING, 0, 0, 1, players=players)
+
+
+def playing(t: Table, log: list[tuple[int, str]]) -> Table:
+    """``t`` playing a hand whose log so far is ``log`` (all the clock reads of it)."""
+    t.current = HandRecord(1, 1, SimpleNamespace(log=log), (), ())  # type: ignore[arg-type]
+    return t
 
 
 def test_a_computer_players_answer_to_an_offered_card_takes_no_pause() -> None:
@@ -28,10 +37,24 @@ def test_a_computer_players_discard_waits_for_people_to_see_it() -> None:
     assert deadline(people, 2, PACE) == DISCARD.since + PACE.autoplay_delay
     alone = table(1, -1, -2)  # one human alone: at his private picture's pace
     alone.decisions[2] = DISCARD
-    assert deadline(alone, 2, PACE) == DISCARD.since + PACE.alone_delay < \
+    assert deadline(alone, 2, PACE) == DISCARD.since + PACE.alone_first_delay < \
         DISCARD.since + PACE.autoplay_delay
+
+
+def test_alone_a_computers_discard_after_anothers_waits_for_his_chats_next_edit() -> None:
+    """After his own move (or his answer to a card) his chat is free: no pause; right
+    after another computer's discard, one edit's time, so that each discard has its own."""
+    alone = playing(table(1, -1, -2), [(0, "d:x1"), (1, "c:x1x2x3"), (2, "pass")])
+    alone.decisions[1] = DISCARD
+    assert deadline(alone, 1, PACE) == DISCARD.since + PACE.alone_first_delay
+    alone = playing(table(1, -1, -2), [(0, "d:x1"), (1, "peng"), (1, "d:x4"), (2, "pass")])
+    alone.decisions[2] = DISCARD
+    assert deadline(alone, 2, PACE) == DISCARD.since + PACE.alone_delay
     fast = Pace(action_timeout=60.0, autoplay_delay=0.1)  # never longer than autoplay_delay
     assert deadline(alone, 2, fast) == DISCARD.since + 0.1
+    alone.current.hand.log.append((0, "pass"))  # type: ignore[union-attr]  # he answered
+    assert deadline(alone, 2, PACE) == DISCARD.since + PACE.alone_first_delay
+    assert PACE.alone_first_delay < PACE.alone_delay == 1.0  # his chat: one edit a second
 
 
 def test_a_seat_in_tuoguan_and_a_human_keep_their_times() -> None:
@@ -40,3 +63,15 @@ def test_a_seat_in_tuoguan_and_a_human_keep_their_times() -> None:
     t.players[1].autoplay = True
     assert deadline(t, 0, PACE) == CLAIM.since + PACE.action_timeout
     assert deadline(t, 1, PACE) == DISCARD.since + PACE.autoplay_delay
+
+
+def test_the_services_pace_keeps_each_time_in_its_place() -> None:
+    """The service's times reach the clock by name: a lone human's computers discard after
+    ``alone_delay``, not after the full lobby's wait put in its place."""
+    service = TableService(None, None, action_timeout=60.0, autoplay_delay=1.5,  # type: ignore[arg-type]
+                           ready_timeout=30.0, full_start_delay=4.0)
+    assert service.pace == Pace(action_timeout=60.0, autoplay_delay=1.5, ready_timeout=30.0,
+                                full_start_delay=4.0)
+    alone = playing(table(1, -1, -2), [(1, "d:x4")])
+    alone.decisions[2] = DISCARD
+    assert service.deadline(alone, 2) == DISCARD.since + Pace.alone_delay
