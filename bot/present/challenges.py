@@ -53,9 +53,6 @@ class ChallengeMessages:
         self.cards = Cards(chats, courier)
         self._seats: dict[tuple[int, int], _Shown] = {}
 
-    async def _slot(self, target: int) -> None:
-        await self.cards.slot(target)
-
     # --- the group ---------------------------------------------------------------------
 
     def challenge_card(self, shown: ChallengeRow) -> None:
@@ -89,7 +86,7 @@ class ChallengeMessages:
             lang = await self.chats.group_lang(target)
             table = await self.service.standings(row)
             diffs = await self.service.differences(row, table)
-            await self._slot(target)
+            await self.cards.slot(target)
             msg = await self.courier.send_message(
                 target, screens.final_text(row, table, diffs, lang),
                 reply_markup=screens.final_keyboard(row, table, diffs, lang),
@@ -141,7 +138,7 @@ class ChallengeMessages:
         calls += await self._show(row.id, user_id, shown, now)
         shown = self._seats[key]
         if done is not None and not shown.done_told:
-            await self._slot(user_id)
+            await self.cards.slot(user_id)
             await self.courier.send_message(user_id, done)
             shown.done_told = True
             calls += 1
@@ -156,7 +153,7 @@ class ChallengeMessages:
             return 0
         photo = await self.chats.render(draw_hand, frame.view, frame.names, frame.lang,
                                         frame.marks, frame.rules)
-        await self._slot(user_id)
+        await self.cards.slot(user_id)
         if shown is None:
             await self._send(challenge_id, user_id, frame, photo, looks)
             return 1

@@ -85,7 +85,8 @@ CLUB_WORDS = ("club", "俱乐部")  # /help club: the words that ask for its clu
 async def help_(env: Env, update: Update, context: Context) -> None:
     """/help: the commands, on one phone screen; ``/help club`` its club part: what a club
     is here and is not (docs/club.md)."""
-    club = [a.lower() for a in context.args or ()] in ([word] for word in CLUB_WORDS)
+    args = [a.lower() for a in context.args or ()]
+    club = len(args) == 1 and args[0] in CLUB_WORDS
     env.answer_key(update, "help_club" if club else "help")
 
 

@@ -5,6 +5,7 @@ challenges of a user's groups; closing once; a group's upgrade moves its challen
 from __future__ import annotations
 
 import pytest
+from support.postgres import INTEGRITY_ERRORS
 
 from bot.store import Store
 from bot.store.challenges import ChallengeMove
@@ -20,7 +21,7 @@ def store(opened_store: Store) -> Store:
 async def test_challenges_read_back_on_every_backend(store: Store) -> None:
     async with store.transaction() as tx:
         cid = await tx.add_challenge(7, GROUP, None, 1, "hunan/3", (5, 2**62), 1000.5, 10.0)
-    with pytest.raises(Exception):  # noqa: B017 - each backend's own integrity error
+    with pytest.raises(INTEGRITY_ERRORS):  # one open one a group
         async with store.transaction() as tx:
             await tx.add_challenge(7, GROUP, None, 2, "qq", (1,), 2000.0, 11.0)
     row = await store.open_challenge(GROUP)

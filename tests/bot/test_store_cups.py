@@ -5,6 +5,7 @@ final card is posted), a group's upgrade moving its cup, and a table's results."
 from __future__ import annotations
 
 import pytest
+from support.postgres import INTEGRITY_ERRORS
 
 from bot.store import Store
 
@@ -19,7 +20,7 @@ def store(opened_store: Store) -> Store:
 async def test_cups_read_back_on_every_backend(store: Store) -> None:
     async with store.transaction() as tx:
         cid = await tx.add_cup(7, GROUP, None, 1, '{"a": 1}', 10.0)
-    with pytest.raises(Exception):  # noqa: B017 - each backend's own integrity error
+    with pytest.raises(INTEGRITY_ERRORS):  # one open one a group
         async with store.transaction() as tx:
             await tx.add_cup(7, GROUP, None, 2, "{}", 11.0)
     row = await store.open_cup(GROUP)
