@@ -310,6 +310,9 @@ async def test_commands_help_and_group_language(tg: FakeTelegram, tmp_path) -> N
         assert await dm_says(alice, "/new") == t("zh", "group_only")
         assert await group_says(alice, "/join") == t("zh", "no_table")
         assert await group_says(alice, "/help") == t("zh", "help")
+        assert await group_says(alice, "/help club") == t("zh", "help_club")
+        assert await group_says(alice, "/help 俱乐部") == t("zh", "help_club")
+        assert await group_says(alice, "/help club x") == t("zh", "help")  # one word only
         assert await group_says(bob, "/lang en") == t("zh", "only_admin")
         assert await group_says(alice, "/lang xx") == t("zh", "lang_usage")
         tg.set_admin(group, alice)
