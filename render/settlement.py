@@ -240,7 +240,7 @@ def _points(
         tags += [s["birds_part"].format(p=signed(points[i].birds))] if points[i].birds else []
         if tags:
             sx = cols[1] + round(fonts.font(26, True).getlength(shown)) + 8
-            scene.text(sx, ry + ROW_H // 2, " ".join(tags), 18, T.TEXT_DIM, anchor="lm",
+            scene.text(sx, ry + ROW_H // 2, " ".join(tags), 22, T.TEXT_DIM, anchor="lm",
                        max_width=cols[2] - 8 - sx)
         if totals is not None:
             t = totals[i]
