@@ -175,7 +175,9 @@ class PostgresStore(ClubQueries):
                 try:
                     await tx.rollback()
                 except Exception:  # lost, or in an unknown state: never back into the pool
-                    db.terminate()
+                    # (a connection the server closed is already out of it: nothing to end)
+                    with contextlib.suppress(asyncpg.InterfaceError):
+                        db.terminate()
                 raise
         finally:
             with contextlib.suppress(Exception):  # a broken connection is dropped, not kept
