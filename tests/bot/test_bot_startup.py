@@ -108,7 +108,7 @@ async def test_an_unreachable_bot_api_is_one_line_per_attempt_with_backoff(
         assert proc.returncode is None  # still trying
     finally:
         proc.terminate()
-        _, rest = await proc.communicate()
+        _, rest = await asyncio.wait_for(proc.communicate(), 30)
     for line, wait in zip(lines, ("1", "2", "4"), strict=True):
         assert f"WARNING bot.telegram.reach: cannot reach the Bot API at {base} (" in line
         assert line.rstrip().endswith(f"; retrying in {wait} s")

@@ -181,7 +181,7 @@ async def test_one_server_for_two_bots(fake_tg: FakeTelegram, fresh_postgres_url
     finally:
         await db.close()
         web.terminate()
-        await web.wait()
+        await asyncio.wait_for(web.wait(), 30)
         for proc in (a, b):
             if proc.returncode is None:
                 await stop_bot(proc)

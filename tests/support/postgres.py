@@ -58,6 +58,7 @@ def _as_user() -> tuple[list[str], str | None]:
     raise RuntimeError("running as root and no unprivileged user to run PostgreSQL as")
 
 
+CTL_TIMEOUT = 120  # seconds for initdb and pg_ctl (its -w waits at most 60 s itself)
 PASSWORD_ROLE = "paohuzi_pw"  # the throwaway server checks this role's password
 
 
@@ -85,7 +86,7 @@ class Server:
         self.port: int | None = None  # chosen at the first start, kept through restarts
         subprocess.run([*self._prefix, str(bindir / "initdb"), "-D", str(self._data), "-U",
                         "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"],
-                       check=True, capture_output=True)
+                       check=True, capture_output=True, timeout=CTL_TIMEOUT)
         hba = self._data / "pg_hba.conf"  # one role whose password is checked (wrong_password_url)
         hba.write_text(f"host all {PASSWORD_ROLE} 127.0.0.1/32 scram-sha-256\n" + hba.read_text())
         self.start()
@@ -93,7 +94,7 @@ class Server:
 
     def _ctl(self, *args: str, check: bool = True) -> None:
         subprocess.run([*self._prefix, str(self._bindir / "pg_ctl"), "-D", str(self._data),
-                        *args], check=check, capture_output=True)
+                        *args], check=check, capture_output=True, timeout=CTL_TIMEOUT)
 
     def start(self, tries: int = 5) -> None:
         """Start it on its port; the first time on a free one. Each pytest-xdist worker starts
@@ -108,7 +109,7 @@ class Server:
             started = subprocess.run(
                 [*self._prefix, str(self._bindir / "pg_ctl"), "-D", str(self._data),
                  "-o", self._options(port), "-l", str(self.home / "log"), "-w", "start"],
-                capture_output=True)
+                capture_output=True, timeout=CTL_TIMEOUT)
             if started.returncode == 0:
                 self.port = port
                 return
@@ -263,7 +264,7 @@ async def take_guard_over(url: str, bot_id: int) -> asyncpg.Connection:
             "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"),
             "the other process to wait for the lock")
         await admin.fetchval("SELECT pg_terminate_backend($1)", holder)
-        await waiting
+        await asyncio.wait_for(waiting, 30)
     except BaseException:
         await other.close()
         raise
