@@ -101,16 +101,27 @@ class Chats:
             self.put(chat_id, key, job, send)
         self._held[chat_id, key] = _Held(loop.create_task(later()), job, due, send)
 
-    async def idle(self) -> None:
-        """Send what is held back now, then wait until nothing is queued (tests)."""
+    async def idle(self, patience: float = 5.0) -> None:
+        """Send what is held back now, then wait until nothing is queued (tests). A job that
+        holds itself back again is waiting for its table's change to end: it is tried again
+        every few hundredths of a second, for ``patience`` seconds at most (a change waiting
+        for a database lock may outlast any test), then left held, as it would be without
+        ``idle``."""
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + patience
         self.flushing = True
         try:
-            while self._held or any(b.busy for b in self._outboxes.values()):
+            while True:
                 for (chat_id, key), held in list(self._held.items()):
                     del self._held[chat_id, key]
                     held.task.cancel()
                     self.put(chat_id, key, held.job, held.send)
                 await asyncio.gather(*(b.drain() for b in self._outboxes.values() if b.busy))
+                if any(b.busy for b in self._outboxes.values()):
+                    continue
+                if not self._held or loop.time() >= give_up:
+                    return
+                await asyncio.sleep(0.02)
         finally:
             self.flushing = False
 

@@ -19,6 +19,7 @@ from support.outage import (
     LOG_SQL,
     check_said_once,
     check_shown,
+    check_shown_stored,
     hand_with_tuoguan,
     moves_of,
     replayed,
@@ -132,8 +133,8 @@ async def test_a_row_locked_by_another_session_holds_only_its_table(
             await services(app).presenter.idle()
             # it waits, nothing of its move stored nor shown (its memory holds the move
             # only while its transaction waits for the lock: Table.changing)...
-            check_shown(tg.message(locked_group, locked.current.group_msg_id).caption,
-                        locked, moves_of(await stored_log(db, locked.id)))
+            check_shown_stored(tg.message(locked_group, locked.current.group_msg_id).caption,
+                               locked, moves_of(await stored_log(db, locked.id)))
         await holder.close()
         assert during[locked.id] == at[locked.id]
         for other in others:  # ...while the others play on
