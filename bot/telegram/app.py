@@ -149,10 +149,12 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
     hub.presenter, hub.timers = presenter, Timers(app.job_queue, service)
     hub.notifier = Notifier(store, presenter, service)
     votes = Votes(service, store, presenter, app.job_queue, config.vote_timeout)
+    # with BOT_SEED (tests, benchmarks) a challenge's deals and a cup's draw repeat as well
+    drawn = rng if rng is not None or config.seed is None else random.Random(config.seed)
     challenges = ChallengeService(store, lambda user_id: service.table_of_user(user_id)
-                                  is not None, bot_id=app.bot.id, rng=rng)
+                                  is not None, bot_id=app.bot.id, rng=drawn)
     challenges.observer = ChallengeMessages(presenter.chats, presenter.bot, store, challenges)
-    cups = CupService(store, service, bot_id=app.bot.id, rng=rng)
+    cups = CupService(store, service, bot_id=app.bot.id, rng=drawn)
     cup_messages = CupMessages(presenter.chats, presenter.bot, store)
     cups.observer = cup_messages
     hub.cups = cups
