@@ -16,7 +16,9 @@ The rules, each a function here:
   its buttons going) at most every ``group_interval`` seconds, merged meanwhile, and only
   while ``group_reserve`` of the budget stays free for what goes first, so that the next
   hand's first picture, or an answer right after a settlement, is not queued behind them.
-  A private chat: one per ``dm_interval``.
+  A private chat: one per ``dm_interval``, and a seat's new buttons may go sooner, on the
+  chat's ``dm_burst`` (:class:`~bot.present.outbox.Outbox`): never behind the edit just made of
+  an older state.
 - A seat's private picture shows new buttons at once; any other change is held and rides on
   the next edit (:func:`hand_hold`): the seat's own change (its cards, its keyboard going) at
   most ``pressed_pace`` seconds, the table's alone at the catch-up pace. A seat alone with
@@ -81,6 +83,9 @@ class Pacing:
     group_window: float = 60.0
     group_reserve: int = 5  # of the budget, kept for what goes first
     dm_interval: float = 1.0  # the same in one private chat
+    # calls a private chat may take ahead of that pace (Telegram lets a chat go over its one
+    # a second in short bursts), spent only on a seat's new buttons (bot.present.seats)
+    dm_burst: int = 1
     send_interval: float = 0.04  # the same over all chats (25 a second)
     ping_delay: float = 10.0  # a decision still open this long gets a ping
     slow_reping: float = 90.0  # at a 慢速 table, a second ping this long after it was shown

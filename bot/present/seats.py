@@ -26,6 +26,7 @@ from bot.present.pacing import CHANGING_WAIT, Send, goes_first, hand_wait, next_
 from bot.present.screens.group import draw_table, table_screen
 from bot.present.screens.seat import (
     SeatMarks,
+    alone_with_robots,
     draw_hand,
     hand_caption,
     hand_signature,
@@ -50,13 +51,6 @@ class _HandPlan:
     text: tuple[str, InlineKeyboardMarkup | None]  # caption and keyboard
     own: object
     urgent: bool  # it shows new buttons
-
-
-def alone_with_robots(record: HandRecord, seat: int) -> bool:
-    """Whether every other seat that plays the hand (the 醒家 sits it out) is a computer
-    player: then nobody but the seat's own player is waited for, or watching."""
-    xing = record.hand.rules.xing_seat(record.hand.dealer)
-    return all(robots.is_robot(u) for s, u in enumerate(record.users) if s not in (seat, xing))
 
 
 class SeatMessages:
@@ -87,10 +81,12 @@ class SeatMessages:
         if delay > 0:
             self.chats.put_after(delay, user_id, ("hand", record.id), job)
             return
-        self.chats.put(user_id, ("hand", record.id), job)
-        if not xing and (self._unoffered(table, record, seat)
-                         or self._withdrawn(table, record, seat)):
-            self.chats.gate.promote(user_id)  # new buttons, or dead ones: not behind a catch-up
+        # new buttons, or dead ones: not behind a catch-up, in the chat nor at the gate
+        urgent = not xing and (self._unoffered(table, record, seat)
+                               or self._withdrawn(table, record, seat))
+        self.chats.put(user_id, ("hand", record.id), job, spare=urgent)
+        if urgent:
+            self.chats.gate.promote(user_id)
 
     async def _sync(self, table: Table, record: HandRecord, seat: int, user_id: int) -> int:
         """Bring one hand message up to date; returns the calls made. Only the user dealt into
