@@ -6,9 +6,11 @@ players sees each computer discard as it comes, and his buttons after however ma
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
+from math import inf
 from pathlib import Path
 
 import pytest
@@ -21,9 +23,11 @@ from support.e2e import (
     services,
 )
 from support.fakebot import FakeTelegram, FakeUser
+from support.fakebot import methods as fake_methods
 from support.play import seat_three
 from support.robots import one_human_two_computers, public
 
+from bot.present.screens.words import event_line
 from bot.table import Table
 from engine import actions as A
 from engine import policy
@@ -40,18 +44,18 @@ def edits(tg: FakeTelegram, user: FakeUser) -> int:
     return msg.edits if msg is not None else 0
 
 
-def paced(times: list[float]) -> bool:
-    """The chat's calls fit its bucket: ``1 + dm_burst`` at once, one more per ``DM_INTERVAL``
-    (with a little slack for the clocks)."""
-    full = 1 + SHORT_PACES.dm_burst
-    tokens, last = float(full), None
-    for at in times:
-        if last is not None:
-            tokens = min(full, tokens + (at - last) / (DM_INTERVAL * 0.95))
-        tokens, last = tokens - 1, at
-        if tokens < 0:
-            return False
-    return True
+def bucket(times: Sequence[float], at: float, interval: float, slack: float = 1.0) -> float:
+    """A private chat's bucket at ``at`` after its calls at ``times``, each taking one: it
+    holds ``1 + dm_burst`` and gains one per ``interval`` (``slack`` of it, for the clocks)."""
+    full, level, last = 1 + SHORT_PACES.dm_burst, float(1 + SHORT_PACES.dm_burst), -inf
+    for t in times:
+        level, last = min(full, level + (t - last) / (interval * slack)) - 1, t
+    return min(full, level + (at - last) / (interval * slack))
+
+
+def paced(times: list[float], interval: float = DM_INTERVAL) -> bool:
+    """The chat's calls fit its bucket: ``1 + dm_burst`` at once, one more per ``interval``."""
+    return all(bucket(times[:i], at, interval, slack=0.95) >= 1 for i, at in enumerate(times))
 
 
 def pings(tg: FakeTelegram, user: FakeUser) -> int:
@@ -188,3 +192,95 @@ async def test_a_player_alone_with_computers_sees_each_of_their_discards_as_it_c
                                               for e in edits)]
     assert not late, (late, discards, edits)  # the catch-up pace here is 2.4 s
     assert paced(tg.send_times(alice))
+
+
+LONE_INTERVAL = 1.0  # his chat at Telegram's pace; the computers far faster (FAST: 0.05 s)
+THINK = 2 * LONE_INTERVAL  # he looks a while before he presses: his chat's bucket fills
+SLACK = 0.35  # seconds a busy machine may add to a call (commit, render, the fake)
+
+
+async def test_a_lone_players_buttons_never_wait_behind_a_chain_of_computer_moves(
+        fake_tg: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The computers outrun his chat's one edit a second here: each of their discards still
+    reaches him, named in the 刚才 line of an edit made after it and no later than his next
+    buttons; and his buttons wait for nothing but his chat's bucket, never behind the edit
+    just made of an older state (they spend its burst)."""
+    tg = fake_tg
+    shown: list[tuple[float, str, list[str]]] = []  # his pictures: (time, caption, buttons)
+
+    def watch(name: str) -> None:
+        handler = fake_methods.METHODS[name]
+
+        async def watched(world, p):  # type: ignore[no-untyped-def]
+            result = await handler(world, p)
+            if str(p.raw("chat_id")) == str(alice.id) and "photo" in result:
+                rows = (result.get("reply_markup") or {}).get("inline_keyboard") or []
+                shown.append((world.clock(), result.get("caption") or "",
+                              [b.get("callback_data", "") for row in rows for b in row]))
+            return result
+        monkeypatch.setitem(fake_methods.METHODS, name, watched)
+    for name in ("sendphoto", "editmessagemedia", "editmessagecaption"):
+        watch(name)
+    config = make_config(tg, tmp_path / "db.sqlite3",
+                         pacing=replace(SHORT_PACES, dm_interval=LONE_INTERVAL))
+    async with running_bot(config) as app:
+        service = services(app).service
+        discards: list[tuple[float, str]] = []  # a computer's discard: (time, its words)
+        arose: dict[int, float] = {}  # his decisions after a move: version -> since when
+        apply = service._apply
+
+        async def spy(tx, table, seat, action, *, auto, leaving=False):  # type: ignore[no-untyped-def]
+            await apply(tx, table, seat, action, auto=auto, leaving=leaving)
+            record, now = table.current, tg.world.clock()
+            if table.players[seat].robot and action.startswith("d:"):
+                event = next(e for e in reversed(record.hand.history) if e.kind == "discard")
+                discards.append((now, event_line(event, record.names, "zh")))
+            if table.decisions[0].legal:
+                arose.setdefault(table.decisions[0].version, now)
+        service._apply = spy  # type: ignore[method-assign]
+        alice, _, _, table = await one_human_two_computers(tg, app)
+        await tg.wait_for(lambda: table.status == "playing")
+        behind = 0  # decisions that arose right after an edit of his: the pace would hold them
+        while table.status == "playing" and not (behind and len(discards) >= 4):
+            def his_buttons() -> object:
+                if table.status != "playing":
+                    return "over"
+                msg, decision = hand_message(tg, alice), table.decisions[0]
+                buttons = action_buttons(msg)
+                current = f"a:{table.id}:{decision.version}:"
+                return (msg, buttons, decision.version) if decision.legal and buttons and \
+                    all(d.startswith(current) for _, d in buttons) else None
+            found = await tg.wait_for(his_buttons, timeout=20)
+            if found == "over":
+                break
+            msg, buttons, version = found
+            calls = [t for t in tg.send_times(alice) if t < arose.get(version, -inf)]
+            behind += bool(calls) and arose[version] - calls[-1] < LONE_INTERVAL / 2
+            await asyncio.sleep(THINK)
+            view = table.current.hand.private_view(0)
+            wanted = A.label(policy.choose(view, public(table)), "zh") if view.legal else None
+            data = next((d for text, d in buttons if text == wanted), buttons[0][1])
+            await tg.press(alice, msg.message_id, alice, data)
+    assert behind, "no decision of his came right after an edit of his picture"
+    times = tg.send_times(alice)
+    assert paced(times, LONE_INTERVAL)
+    waited = []
+    for version, since in arose.items():
+        tag = f"a:{table.id}:{version}:"
+        at = next((at for at, _, data in shown if at >= since and any(d.startswith(tag)
+                                                                       for d in data)), None)
+        if at is None:
+            continue  # the hand ended first, or another seat took the card meanwhile
+        left = bucket([t for t in times if t < since], since, LONE_INTERVAL)
+        ready = since if left >= 1 else since + (1 - left) * LONE_INTERVAL
+        waited.append(at - ready)
+    assert waited and max(waited) < SLACK, waited
+    seen = []
+    for at, words in discards:
+        after = [(caption, data) for t, caption, data in shown if t >= at]
+        upto = next((i for i, (_, data) in enumerate(after)
+                     if any(d.startswith("a:") for d in data)), None)
+        if upto is None:
+            continue  # no buttons of his after it: the hand's end shows it
+        seen.append(any(words in caption for caption, _ in after[:upto + 1]))
+    assert seen and all(seen), (discards, shown)

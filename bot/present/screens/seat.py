@@ -20,8 +20,11 @@ from engine.views import OutcomeKind, PrivateView
 from render import render_hand
 
 DISCARDS_PER_ROW = 5
-MOVES_LISTED = 6  # the latest moves a lone player's caption lists since his last move
+MOVES_LISTED = 12  # the latest moves a lone player's caption lists since his last move
 OWN_MOVES = frozenset({"discard", "chi", "peng", "pass"})  # events of a seat's own choosing
+# not listed: the quiet ones, and the cards flipped from the wall, which the picture shows
+# (the card on offer, then in its seat's row)
+UNLISTED = QUIET_EVENTS | {"draw"}
 
 
 @dataclass(frozen=True)
@@ -123,7 +126,7 @@ def moves_line(record: HandRecord, seat: int, lang: str) -> str | None:
     history = record.hand.history
     since = next((i + 1 for i in range(len(history) - 1, -1, -1)
                   if history[i].seat == seat and history[i].kind in OWN_MOVES), 0)
-    events = [e for e in history[since:] if e.visible_to is None and e.kind not in QUIET_EVENTS]
+    events = [e for e in history[since:] if e.visible_to is None and e.kind not in UNLISTED]
     if not events:
         return None
     moves = t(lang, "part_sep").join(event_line(e, record.names, lang)
