@@ -24,7 +24,9 @@ The rules, each a function here:
   most ``pressed_pace`` seconds, the table's alone at the catch-up pace. A seat alone with
   computer players spends his chat's one edit a ``dm_interval`` on showing each computer move
   as it comes (his own, and a computer's take or flip, ride with the next discard; the
-  computers discard at that pace, :mod:`bot.table.clock`), and it is free for his buttons.
+  computers discard at that pace, a few of them between two of his moves, the rest at once,
+  :mod:`bot.table.clock`), his caption's 刚才 line naming every move since his last
+  (:func:`bot.present.screens.seat.moves_line`); his buttons go on the chat's burst.
 - The catch-up pace of a private chat follows the group's (:func:`catch_up_pace`): a waiting
   seat's picture changes no more often than ``table_pace``, nor more often than the group's
   own picture can (``group_interval``).

@@ -51,6 +51,7 @@ class _HandPlan:
     text: tuple[str, InlineKeyboardMarkup | None]  # caption and keyboard
     own: object
     urgent: bool  # it shows new buttons
+    log_at: int  # the hand's log length it shows (play may go on while it is sent)
 
 
 class SeatMessages:
@@ -139,7 +140,7 @@ class SeatMessages:
             calls += 1
         self.chats.reached(user_id, True)
         shown.msg_id, shown.lang, shown.own, shown.held_since = msg_id, lang, plan.own, None
-        shown.image, shown.caption, shown.log_at = plan.image, plan.text, len(record.hand.log)
+        shown.image, shown.caption, shown.log_at = plan.image, plan.text, plan.log_at
         if self._unoffered(table, record, seat):
             self._offered(record, seat, shown, table.decisions[seat])
             after = self._next_ping_after(table, shown, table.decisions[seat])
@@ -296,7 +297,7 @@ class SeatMessages:
         new_markup = shown.caption is None or markup != shown.caption[1]
         urgent = new_markup and (markup is not None or self._withdrawn(table, record, seat))
         if player.hand_msg_id is None:
-            return _HandPlan(shown, view, marks, image, text, own, urgent)
+            return _HandPlan(shown, view, marks, image, text, own, urgent, len(record.hand.log))
         if (image, text) == (shown.image, shown.caption):
             return None
         # the seat's own change (its cards, its keyboard going) or the table's alone (a move
@@ -304,7 +305,7 @@ class SeatMessages:
         if not urgent and self._hold(table, record, seat, user_id, shown,
                                      own_change=own != shown.own or new_markup):
             return None
-        return _HandPlan(shown, view, marks, image, text, own, urgent)
+        return _HandPlan(shown, view, marks, image, text, own, urgent, len(record.hand.log))
 
     def _hold(self, table: Table, record: HandRecord, seat: int, user_id: int,
               shown: SeatShown, *, own_change: bool) -> bool:

@@ -22,7 +22,7 @@ from support.e2e import (
     running_bot,
     services,
 )
-from support.fakebot import FakeTelegram, FakeUser
+from support.fakebot import FakeMessage, FakeTelegram, FakeUser
 from support.fakebot import methods as fake_methods
 from support.play import seat_three
 from support.robots import one_human_two_computers, public
@@ -149,6 +149,31 @@ async def test_a_player_who_presses_in_time_is_not_pinged(fake_tg: FakeTelegram,
         assert sum(pings(tg, u) for u in users) == before
 
 
+async def her_buttons(tg: FakeTelegram, alice: FakeUser,
+                      table: Table) -> tuple[FakeMessage, list[tuple[str, str]]] | None:
+    """Wait until the lone player's picture shows buttons of her current decision: (it,
+    them); None once the hand is over."""
+    def shown() -> object:
+        if table.status != "playing":
+            return "over"
+        msg, decision = hand_message(tg, alice), table.decisions[0]
+        buttons = action_buttons(msg)
+        current = f"a:{table.id}:{decision.version}:"
+        return (msg, buttons) if decision.legal and buttons and \
+            all(d.startswith(current) for _, d in buttons) else None
+    found = await tg.wait_for(shown, timeout=20)
+    return None if found == "over" else found
+
+
+async def press_as_policy(tg: FakeTelegram, alice: FakeUser, table: Table, msg: FakeMessage,
+                          buttons: list[tuple[str, str]]) -> None:
+    """She presses the button the policy would (the first, if play moved on meanwhile)."""
+    view = table.current.hand.private_view(0)
+    wanted = A.label(policy.choose(view, public(table)), "zh") if view.legal else None
+    data = next((d for text, d in buttons if text == wanted), buttons[0][1])
+    await tg.press(alice, msg.message_id, alice, data)
+
+
 async def test_a_player_alone_with_computers_sees_each_of_their_discards_as_it_comes(
         fake_tg: FakeTelegram, tmp_path: Path) -> None:
     """Each computer discard reaches his picture within about one ``dm_interval`` (not the
@@ -168,23 +193,8 @@ async def test_a_player_alone_with_computers_sees_each_of_their_discards_as_it_c
         service._apply = spy  # type: ignore[method-assign]
         alice, _, _, table = await one_human_two_computers(tg, app)
         await tg.wait_for(lambda: table.status == "playing")
-        while table.status == "playing":
-            def her_buttons() -> object:
-                if table.status != "playing":
-                    return "over"
-                msg, decision = hand_message(tg, alice), table.decisions[0]
-                buttons = action_buttons(msg)
-                current = f"a:{table.id}:{decision.version}:"
-                return (msg, buttons) if decision.legal and buttons and \
-                    all(d.startswith(current) for _, d in buttons) else None
-            found = await tg.wait_for(her_buttons, timeout=20)
-            if found == "over":
-                break
-            msg, buttons = found
-            view = table.current.hand.private_view(0)
-            wanted = A.label(policy.choose(view, public(table)), "zh") if view.legal else None
-            data = next((d for text, d in buttons if text == wanted), buttons[0][1])
-            await tg.press(alice, msg.message_id, alice, data)
+        while (found := await her_buttons(tg, alice, table)) is not None:
+            await press_as_policy(tg, alice, table, *found)
         edits = [c.time for c in tg.calls if c.chat_id == alice.id
                  and c.method in ("editMessageMedia", "editMessageCaption")]
     assert len(discards) >= 3
@@ -241,26 +251,13 @@ async def test_a_lone_players_buttons_never_wait_behind_a_chain_of_computer_move
         alice, _, _, table = await one_human_two_computers(tg, app)
         await tg.wait_for(lambda: table.status == "playing")
         behind = 0  # decisions that arose right after an edit of his: the pace would hold them
-        while table.status == "playing" and not (behind and len(discards) >= 4):
-            def his_buttons() -> object:
-                if table.status != "playing":
-                    return "over"
-                msg, decision = hand_message(tg, alice), table.decisions[0]
-                buttons = action_buttons(msg)
-                current = f"a:{table.id}:{decision.version}:"
-                return (msg, buttons, decision.version) if decision.legal and buttons and \
-                    all(d.startswith(current) for _, d in buttons) else None
-            found = await tg.wait_for(his_buttons, timeout=20)
-            if found == "over":
-                break
-            msg, buttons, version = found
+        while not (behind and len(discards) >= 4) \
+                and (found := await her_buttons(tg, alice, table)) is not None:
+            version = table.decisions[0].version
             calls = [t for t in tg.send_times(alice) if t < arose.get(version, -inf)]
             behind += bool(calls) and arose[version] - calls[-1] < LONE_INTERVAL / 2
             await asyncio.sleep(THINK)
-            view = table.current.hand.private_view(0)
-            wanted = A.label(policy.choose(view, public(table)), "zh") if view.legal else None
-            data = next((d for text, d in buttons if text == wanted), buttons[0][1])
-            await tg.press(alice, msg.message_id, alice, data)
+            await press_as_policy(tg, alice, table, *found)
     assert behind, "no decision of his came right after an edit of his picture"
     times = tg.send_times(alice)
     assert paced(times, LONE_INTERVAL)
