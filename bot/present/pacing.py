@@ -125,27 +125,30 @@ def catch_up_pace(pacing: Pacing) -> float:
 
 
 def hand_hold(pacing: Pacing, *, own_change: bool, alone: bool = False,
-              moved: bool = False) -> float:
+              moved: bool = False, moving_on: bool = False) -> float:
     """The longest a change to a seat's private picture without new buttons may be held:
     the seat's own (``own_change``: its cards, its keyboard going) or the table's alone.
     A seat ``alone`` with computer players holds nothing once another seat ``moved`` (a
     discard) since his picture was shown: each computer move shows as it comes; his own
     move (at most ``pressed_pace``), and what a computer took or flipped before its discard
     (at most ``dm_interval``), ride with the next: his chat's one edit a second is spent on
-    the moves that end a turn, and is free when his buttons come."""
+    the moves that end a turn, and is free when his buttons come. While the table is
+    ``moving_on`` at once (a computer's answer is due now), the state it comes to rides
+    instead (at most ``dm_interval``): an edit of the state between would spend the edit his
+    buttons, coming next, may need."""
     if alone:
         if moved:
-            return 0.0
+            return pacing.dm_interval if moving_on else 0.0
         return pacing.pressed_pace if own_change else pacing.dm_interval
     return pacing.pressed_pace if own_change else catch_up_pace(pacing)
 
 
 def hand_wait(pacing: Pacing, *, now: float, held_since: float, own_change: bool,
-              alone: bool = False, moved: bool = False) -> float:
+              alone: bool = False, moved: bool = False, moving_on: bool = False) -> float:
     """Seconds left to hold a change to a seat's picture that has waited since
     ``held_since`` (0 or less: send it now)."""
     return held_since + hand_hold(pacing, own_change=own_change, alone=alone,
-                                  moved=moved) - now
+                                  moved=moved, moving_on=moving_on) - now
 
 
 def next_ping_after(pacing: Pacing, *, pings: int, slow: bool,

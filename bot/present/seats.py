@@ -321,11 +321,20 @@ class SeatMessages:
         moved = any(s != seat and a.startswith("d:") for s, a in record.hand.log[shown.log_at:])
         wait = hand_wait(self.pacing, now=now, held_since=shown.held_since,
                          own_change=own_change, alone=alone_with_robots(record, seat),
-                         moved=moved)
+                         moved=moved, moving_on=moved and self._moving_on(table, seat))
         if wait > 0:
             self.sync_later(table, record, seat, user_id, delay=wait)
             return True
         return False
+
+    def _moving_on(self, table: Table, seat: int) -> bool:
+        """Whether the table goes on at once without the seat: another seat played by the
+        bot (a computer, 托管) has a move due now (an answer to a card, a discard without a
+        pause). Its commit brings the next look at the picture."""
+        hand, soon = table.hand, self.service.clock() + CHANGING_WAIT
+        return hand is not None and any(
+            s != seat and (table.players[s].robot or table.players[s].autoplay)
+            and self.service.deadline(table, s) <= soon for s in hand.to_act())
 
     def _marks_for(self, table: Table, record: HandRecord, seat: int) -> SeatMarks:
         """The seat's own 托管 (it knows it), the others' once public, and the computers."""

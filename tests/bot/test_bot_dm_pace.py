@@ -204,7 +204,8 @@ async def test_a_player_alone_with_computers_sees_each_of_their_discards_as_it_c
     assert paced(tg.send_times(alice))
 
 
-LONE_INTERVAL = 1.0  # his chat at Telegram's pace; the computers far faster (FAST: 0.05 s)
+LONE_INTERVAL = 1.0  # his chat at Telegram's pace; the computers faster
+PAUSE = 0.4  # theirs: more than CHANGING_WAIT, so that his picture shows each paced discard
 THINK = 2 * LONE_INTERVAL  # he looks a while before he presses: his chat's bucket fills
 SLACK = 0.35  # seconds a busy machine may add to a call (commit, render, the fake)
 
@@ -231,7 +232,7 @@ async def test_a_lone_players_buttons_never_wait_behind_a_chain_of_computer_move
         monkeypatch.setitem(fake_methods.METHODS, name, watched)
     for name in ("sendphoto", "editmessagemedia", "editmessagecaption"):
         watch(name)
-    config = make_config(tg, tmp_path / "db.sqlite3",
+    config = make_config(tg, tmp_path / "db.sqlite3", autoplay_delay=PAUSE,
                          pacing=replace(SHORT_PACES, dm_interval=LONE_INTERVAL))
     async with running_bot(config) as app:
         service = services(app).service
