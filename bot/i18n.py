@@ -629,6 +629,8 @@ ZH: dict[str, str] = {
     "webapp_bad_move": "这个操作看不懂，没有改变任何东西。",
     # 群杯 in private chats (a group without topics: bot.table.cup_service)
     "cup_needs_dm": "这个群没有话题,群杯的牌桌在私聊里进行:请先私聊机器人并按「开始」,再报名。",
+    # a lone player's pace: the computers' moves since his last (bot.present.screens.seat)
+    "dm_moves": "刚才:{moves}",
 }
 
 EN: dict[str, str] = {
@@ -1285,6 +1287,8 @@ EN: dict[str, str] = {
     # 群杯 in private chats (a group without topics: bot.table.cup_service)
     "cup_needs_dm": "This group has no topics, so the 群杯's tables play in private chats: "
                     "open the bot privately and press Start first, then sign up.",
+    # a lone player's pace: the computers' moves since his last (bot.present.screens.seat)
+    "dm_moves": "Just now: {moves}",
 }
 
 CATALOGS: dict[str, dict[str, str]] = {"zh": ZH, "en": EN}

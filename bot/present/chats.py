@@ -57,7 +57,7 @@ class Chats:
                 box = Outbox(0.0, on_migrated=lambda new: self._on_migrated(chat_id, new),
                              wait=partial(self._group_wait, self.pacing))
             elif isinstance(chat_id, int):
-                box = Outbox(self.pacing.dm_interval,
+                box = Outbox(self.pacing.dm_interval, burst=self.pacing.dm_burst,
                              on_refused=partial(self.reached, chat_id, False),
                              sent_at=partial(self._sent_at.get, chat_id))
             else:
@@ -79,9 +79,12 @@ class Chats:
         this run knows (a seated player passed the private check when he sat down)."""
         return not any(u in self._unreached for u in user_ids if u > 0)
 
-    def put(self, chat_id: Hashable, key: Hashable, job: Job, send: Send = Send.ANSWER) -> bool:
-        """Queue ``job`` in the chat's outbox, ahead of what lags if its kind goes first."""
-        return self.outbox(chat_id).put(key, job, first=goes_first(self.pacing, send))
+    def put(self, chat_id: Hashable, key: Hashable, job: Job, send: Send = Send.ANSWER,
+            spare: bool = False) -> bool:
+        """Queue ``job`` in the chat's outbox, ahead of what lags if its kind goes first;
+        ``spare``: it may spend a private chat's burst (new buttons, ``Pacing.dm_burst``)."""
+        return self.outbox(chat_id).put(key, job, first=goes_first(self.pacing, send),
+                                        spare=spare)
 
     def put_after(self, delay: float, chat_id: int, key: Hashable, job: Job,
                   send: Send = Send.ANSWER) -> None:

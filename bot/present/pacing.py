@@ -16,13 +16,17 @@ The rules, each a function here:
   its buttons going) at most every ``group_interval`` seconds, merged meanwhile, and only
   while ``group_reserve`` of the budget stays free for what goes first, so that the next
   hand's first picture, or an answer right after a settlement, is not queued behind them.
-  A private chat: one per ``dm_interval``.
+  A private chat: one per ``dm_interval``, and a seat's new buttons may go sooner, on the
+  chat's ``dm_burst`` (:class:`~bot.present.outbox.Outbox`): never behind the edit just made of
+  an older state.
 - A seat's private picture shows new buttons at once; any other change is held and rides on
   the next edit (:func:`hand_hold`): the seat's own change (its cards, its keyboard going) at
   most ``pressed_pace`` seconds, the table's alone at the catch-up pace. A seat alone with
   computer players spends his chat's one edit a ``dm_interval`` on showing each computer move
   as it comes (his own, and a computer's take or flip, ride with the next discard; the
-  computers discard at that pace, :mod:`bot.table.clock`), and it is free for his buttons.
+  computers discard at that pace, a few of them between two of his moves, the rest at once,
+  :mod:`bot.table.clock`), his caption's 刚才 line naming every move since his last
+  (:func:`bot.present.screens.seat.moves_line`); his buttons go on the chat's burst.
 - The catch-up pace of a private chat follows the group's (:func:`catch_up_pace`): a waiting
   seat's picture changes no more often than ``table_pace``, nor more often than the group's
   own picture can (``group_interval``).
@@ -81,6 +85,9 @@ class Pacing:
     group_window: float = 60.0
     group_reserve: int = 5  # of the budget, kept for what goes first
     dm_interval: float = 1.0  # the same in one private chat
+    # calls a private chat may take ahead of that pace (Telegram lets a chat go over its one
+    # a second in short bursts), spent only on a seat's new buttons (bot.present.seats)
+    dm_burst: int = 1
     send_interval: float = 0.04  # the same over all chats (25 a second)
     ping_delay: float = 10.0  # a decision still open this long gets a ping
     slow_reping: float = 90.0  # at a 慢速 table, a second ping this long after it was shown
@@ -118,27 +125,30 @@ def catch_up_pace(pacing: Pacing) -> float:
 
 
 def hand_hold(pacing: Pacing, *, own_change: bool, alone: bool = False,
-              moved: bool = False) -> float:
+              moved: bool = False, moving_on: bool = False) -> float:
     """The longest a change to a seat's private picture without new buttons may be held:
     the seat's own (``own_change``: its cards, its keyboard going) or the table's alone.
     A seat ``alone`` with computer players holds nothing once another seat ``moved`` (a
     discard) since his picture was shown: each computer move shows as it comes; his own
     move (at most ``pressed_pace``), and what a computer took or flipped before its discard
     (at most ``dm_interval``), ride with the next: his chat's one edit a second is spent on
-    the moves that end a turn, and is free when his buttons come."""
+    the moves that end a turn, and is free when his buttons come. While the table is
+    ``moving_on`` at once (a computer's answer is due now), the state it comes to rides
+    instead (at most ``dm_interval``): an edit of the state between would spend the edit his
+    buttons, coming next, may need."""
     if alone:
         if moved:
-            return 0.0
+            return pacing.dm_interval if moving_on else 0.0
         return pacing.pressed_pace if own_change else pacing.dm_interval
     return pacing.pressed_pace if own_change else catch_up_pace(pacing)
 
 
 def hand_wait(pacing: Pacing, *, now: float, held_since: float, own_change: bool,
-              alone: bool = False, moved: bool = False) -> float:
+              alone: bool = False, moved: bool = False, moving_on: bool = False) -> float:
     """Seconds left to hold a change to a seat's picture that has waited since
     ``held_since`` (0 or less: send it now)."""
     return held_since + hand_hold(pacing, own_change=own_change, alone=alone,
-                                  moved=moved) - now
+                                  moved=moved, moving_on=moving_on) - now
 
 
 def next_ping_after(pacing: Pacing, *, pings: int, slow: bool,

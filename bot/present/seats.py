@@ -26,6 +26,7 @@ from bot.present.pacing import CHANGING_WAIT, Send, goes_first, hand_wait, next_
 from bot.present.screens.group import draw_table, table_screen
 from bot.present.screens.seat import (
     SeatMarks,
+    alone_with_robots,
     draw_hand,
     hand_caption,
     hand_signature,
@@ -50,13 +51,7 @@ class _HandPlan:
     text: tuple[str, InlineKeyboardMarkup | None]  # caption and keyboard
     own: object
     urgent: bool  # it shows new buttons
-
-
-def alone_with_robots(record: HandRecord, seat: int) -> bool:
-    """Whether every other seat that plays the hand (the 醒家 sits it out) is a computer
-    player: then nobody but the seat's own player is waited for, or watching."""
-    xing = record.hand.rules.xing_seat(record.hand.dealer)
-    return all(robots.is_robot(u) for s, u in enumerate(record.users) if s not in (seat, xing))
+    log_at: int  # the hand's log length it shows (play may go on while it is sent)
 
 
 class SeatMessages:
@@ -87,10 +82,12 @@ class SeatMessages:
         if delay > 0:
             self.chats.put_after(delay, user_id, ("hand", record.id), job)
             return
-        self.chats.put(user_id, ("hand", record.id), job)
-        if not xing and (self._unoffered(table, record, seat)
-                         or self._withdrawn(table, record, seat)):
-            self.chats.gate.promote(user_id)  # new buttons, or dead ones: not behind a catch-up
+        # new buttons, or dead ones: not behind a catch-up, in the chat nor at the gate
+        urgent = not xing and (self._unoffered(table, record, seat)
+                               or self._withdrawn(table, record, seat))
+        self.chats.put(user_id, ("hand", record.id), job, spare=urgent)
+        if urgent:
+            self.chats.gate.promote(user_id)
 
     async def _sync(self, table: Table, record: HandRecord, seat: int, user_id: int) -> int:
         """Bring one hand message up to date; returns the calls made. Only the user dealt into
@@ -143,7 +140,7 @@ class SeatMessages:
             calls += 1
         self.chats.reached(user_id, True)
         shown.msg_id, shown.lang, shown.own, shown.held_since = msg_id, lang, plan.own, None
-        shown.image, shown.caption, shown.log_at = plan.image, plan.text, len(record.hand.log)
+        shown.image, shown.caption, shown.log_at = plan.image, plan.text, plan.log_at
         if self._unoffered(table, record, seat):
             self._offered(record, seat, shown, table.decisions[seat])
             after = self._next_ping_after(table, shown, table.decisions[seat])
@@ -300,7 +297,7 @@ class SeatMessages:
         new_markup = shown.caption is None or markup != shown.caption[1]
         urgent = new_markup and (markup is not None or self._withdrawn(table, record, seat))
         if player.hand_msg_id is None:
-            return _HandPlan(shown, view, marks, image, text, own, urgent)
+            return _HandPlan(shown, view, marks, image, text, own, urgent, len(record.hand.log))
         if (image, text) == (shown.image, shown.caption):
             return None
         # the seat's own change (its cards, its keyboard going) or the table's alone (a move
@@ -308,7 +305,7 @@ class SeatMessages:
         if not urgent and self._hold(table, record, seat, user_id, shown,
                                      own_change=own != shown.own or new_markup):
             return None
-        return _HandPlan(shown, view, marks, image, text, own, urgent)
+        return _HandPlan(shown, view, marks, image, text, own, urgent, len(record.hand.log))
 
     def _hold(self, table: Table, record: HandRecord, seat: int, user_id: int,
               shown: SeatShown, *, own_change: bool) -> bool:
@@ -324,11 +321,20 @@ class SeatMessages:
         moved = any(s != seat and a.startswith("d:") for s, a in record.hand.log[shown.log_at:])
         wait = hand_wait(self.pacing, now=now, held_since=shown.held_since,
                          own_change=own_change, alone=alone_with_robots(record, seat),
-                         moved=moved)
+                         moved=moved, moving_on=moved and self._moving_on(table, seat))
         if wait > 0:
             self.sync_later(table, record, seat, user_id, delay=wait)
             return True
         return False
+
+    def _moving_on(self, table: Table, seat: int) -> bool:
+        """Whether the table goes on at once without the seat: another seat played by the
+        bot (a computer, 托管) has a move due now (an answer to a card, a discard without a
+        pause). Its commit brings the next look at the picture."""
+        hand, soon = table.hand, self.service.clock() + CHANGING_WAIT
+        return hand is not None and any(
+            s != seat and (table.players[s].robot or table.players[s].autoplay)
+            and self.service.deadline(table, s) <= soon for s in hand.to_act())
 
     def _marks_for(self, table: Table, record: HandRecord, seat: int) -> SeatMarks:
         """The seat's own 托管 (it knows it), the others' once public, and the computers."""

@@ -27,13 +27,17 @@ class Pace:
     ready_timeout: float = 120.0  # between hands, before those who did not press 再来一局 go
     # the pauses before a computer player discards when one human plays alone with computer
     # players (each no more than ``autoplay_delay``): his private picture shows each computer
-    # move at his chat's one edit a second (bot.present.pacing's ``dm_interval``), so a
-    # discard right after another computer's waits that long (two discards never share an
-    # edit, and waiting less would not bring his buttons sooner: they wait for the edit);
-    # after his own move, whose edit is held for the next (bot.present.pacing.hand_hold), the
-    # chat is free: no pause (his move and the computer's answer to it show in one edit)
+    # move at his chat's one edit a second (bot.present.pacing's ``dm_interval``). Counted
+    # from his last move (his own, or his answer to a card): the first computer discard goes
+    # at once (his chat is free, his own edit held for it, bot.present.pacing.hand_hold: both
+    # show in one edit); the next ``alone_paced`` each wait ``alone_delay`` (an edit each:
+    # waiting less would not bring his buttons sooner, they would wait for the edit); any
+    # later one goes at once, listed in his next edit's caption
+    # (bot.present.screens.seat.moves_line): however long a chain of computer discards, he
+    # waits at most ``alone_paced`` pauses for his next buttons
     alone_delay: float = 1.0
     alone_first_delay: float = 0.0
+    alone_paced: int = 2
     full_start_delay: float = 10.0  # a full lobby's wait before it deals
 
 
@@ -46,31 +50,40 @@ def timeout(table: Table, pace: Pace) -> float:
 
 def deadline(table: Table, seat: int, pace: Pace) -> float:
     """When the seat's open decision times out (or a 托管/computer seat plays). A computer
-    player's discard waits ``autoplay_delay`` (with one human at the table, ``alone_delay``
-    after another computer's discard, else ``alone_first_delay``),
-    time for the people at the table to see the move before; its answer to an offered card
-    (过, 吃, 碰, 胡) is no move to watch for, and takes no pause: the table goes on at once."""
+    player's discard waits ``autoplay_delay`` (with one human at the table, the pause its place
+    since his last move gives it: :func:`alone_pause`), time for the people at the table to
+    see the move before; its answer to an offered card (过, 吃, 碰, 胡) is no move to watch
+    for, and takes no pause: the table goes on at once."""
     player, decision = table.players[seat], table.decisions[seat]
     if player.robot and not any(a.startswith("d:") for a in decision.legal):
         return decision.since
     if player.robot and sum(not p.robot for p in table.players.values()) == 1:
-        pause = pace.alone_delay if _after_a_computers_discard(table) else pace.alone_first_delay
-        return decision.since + min(pace.autoplay_delay, pause)
+        return decision.since + min(pace.autoplay_delay, alone_pause(table, pace))
     limit = pace.autoplay_delay if player.autoplay or player.robot else timeout(table, pace)
     return decision.since + limit
 
 
-def _after_a_computers_discard(table: Table) -> bool:
-    """Whether the hand's latest discard came from a computer player, and nothing of a
-    human's since (his own move, or his answer to the card)."""
+def alone_pause(table: Table, pace: Pace) -> float:
+    """The pause before a computer's discard at a table of one human: ``alone_first_delay``
+    for the first since his last move, ``alone_delay`` for each of the next ``alone_paced``,
+    none after them (see :class:`Pace`)."""
+    before = _computer_discards_since_human(table)
+    if before == 0:
+        return pace.alone_first_delay
+    return pace.alone_delay if before <= pace.alone_paced else 0.0
+
+
+def _computer_discards_since_human(table: Table) -> int:
+    """How many discards the computer players made in this hand since the human's last move
+    (his own, or his answer to a card; since the deal if he has made none)."""
     hand = table.hand
+    count = 0
     for seat, action in reversed(hand.log if hand is not None else ()):
         player = table.players.get(seat)
         if player is None or not player.robot:
-            return False
-        if action.startswith("d:"):
-            return True
-    return False
+            break
+        count += action.startswith("d:")
+    return count
 
 
 def start_delay(table: Table, pace: Pace) -> float:

@@ -1,15 +1,16 @@
 """How the private hand messages follow play in real time (no ``idle()`` flush here): a new
 decision is shown at once, a seat's other changes wait and ride on a later edit, a ping comes
-only for a decision left open a while, and one private chat never gets two messages-or-edits
-closer than ``dm_interval``. A player alone with computer players sees each computer discard
-as it comes."""
+only for a decision left open a while, and one private chat gets one message-or-edit per
+``dm_interval``, new buttons sooner on its burst (``dm_burst``). A player alone with computer
+players sees each computer discard as it comes, and his buttons after however many."""
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import AsyncIterator
+import asyncio
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
+from math import inf
 from pathlib import Path
 
 import pytest
@@ -21,10 +22,12 @@ from support.e2e import (
     running_bot,
     services,
 )
-from support.fakebot import FakeTelegram, FakeUser
+from support.fakebot import FakeMessage, FakeTelegram, FakeUser
+from support.fakebot import methods as fake_methods
 from support.play import seat_three
 from support.robots import one_human_two_computers, public
 
+from bot.present.screens.words import event_line
 from bot.table import Table
 from engine import actions as A
 from engine import policy
@@ -39,6 +42,20 @@ SHORT_PACES = replace(FAST_PACING, dm_interval=DM_INTERVAL, pressed_pace=PRESSED
 def edits(tg: FakeTelegram, user: FakeUser) -> int:
     msg = hand_message(tg, user)
     return msg.edits if msg is not None else 0
+
+
+def bucket(times: Sequence[float], at: float, interval: float, slack: float = 1.0) -> float:
+    """A private chat's bucket at ``at`` after its calls at ``times``, each taking one: it
+    holds ``1 + dm_burst`` and gains one per ``interval`` (``slack`` of it, for the clocks)."""
+    full, level, last = 1 + SHORT_PACES.dm_burst, float(1 + SHORT_PACES.dm_burst), -inf
+    for t in times:
+        level, last = min(full, level + (t - last) / (interval * slack)) - 1, t
+    return min(full, level + (at - last) / (interval * slack))
+
+
+def paced(times: list[float], interval: float = DM_INTERVAL) -> bool:
+    """The chat's calls fit its bucket: ``1 + dm_burst`` at once, one more per ``interval``."""
+    return all(bucket(times[:i], at, interval, slack=0.95) >= 1 for i, at in enumerate(times))
 
 
 def pings(tg: FakeTelegram, user: FakeUser) -> int:
@@ -111,7 +128,7 @@ async def test_dm_edits_are_immediate_for_decisions_and_held_otherwise(
         for u in users:  # the seating DMs included: replies are paced too
             times = tg.send_times(u)
             assert len(times) >= 2
-            assert all(b - a >= DM_INTERVAL * 0.95 for a, b in itertools.pairwise(times)), u
+            assert paced(times), (u, times)
 
 
 async def test_a_player_who_presses_in_time_is_not_pinged(fake_tg: FakeTelegram,
@@ -130,6 +147,31 @@ async def test_a_player_who_presses_in_time_is_not_pinged(fake_tg: FakeTelegram,
             assert msg is not None
             await tg.press(user, msg.message_id, user, action_buttons(msg)[0][1])
         assert sum(pings(tg, u) for u in users) == before
+
+
+async def her_buttons(tg: FakeTelegram, alice: FakeUser,
+                      table: Table) -> tuple[FakeMessage, list[tuple[str, str]]] | None:
+    """Wait until the lone player's picture shows buttons of her current decision: (it,
+    them); None once the hand is over."""
+    def shown() -> object:
+        if table.status != "playing":
+            return "over"
+        msg, decision = hand_message(tg, alice), table.decisions[0]
+        buttons = action_buttons(msg)
+        current = f"a:{table.id}:{decision.version}:"
+        return (msg, buttons) if decision.legal and buttons and \
+            all(d.startswith(current) for _, d in buttons) else None
+    found = await tg.wait_for(shown, timeout=20)
+    return None if found == "over" else found
+
+
+async def press_as_policy(tg: FakeTelegram, alice: FakeUser, table: Table, msg: FakeMessage,
+                          buttons: list[tuple[str, str]]) -> None:
+    """She presses the button the policy would (the first, if play moved on meanwhile)."""
+    view = table.current.hand.private_view(0)
+    wanted = A.label(policy.choose(view, public(table)), "zh") if view.legal else None
+    data = next((d for text, d in buttons if text == wanted), buttons[0][1])
+    await tg.press(alice, msg.message_id, alice, data)
 
 
 async def test_a_player_alone_with_computers_sees_each_of_their_discards_as_it_comes(
@@ -151,28 +193,92 @@ async def test_a_player_alone_with_computers_sees_each_of_their_discards_as_it_c
         service._apply = spy  # type: ignore[method-assign]
         alice, _, _, table = await one_human_two_computers(tg, app)
         await tg.wait_for(lambda: table.status == "playing")
-        while table.status == "playing":
-            def her_buttons() -> object:
-                if table.status != "playing":
-                    return "over"
-                msg, decision = hand_message(tg, alice), table.decisions[0]
-                buttons = action_buttons(msg)
-                current = f"a:{table.id}:{decision.version}:"
-                return (msg, buttons) if decision.legal and buttons and \
-                    all(d.startswith(current) for _, d in buttons) else None
-            found = await tg.wait_for(her_buttons, timeout=20)
-            if found == "over":
-                break
-            msg, buttons = found
-            view = table.current.hand.private_view(0)
-            wanted = A.label(policy.choose(view, public(table)), "zh") if view.legal else None
-            data = next((d for text, d in buttons if text == wanted), buttons[0][1])
-            await tg.press(alice, msg.message_id, alice, data)
+        while (found := await her_buttons(tg, alice, table)) is not None:
+            await press_as_policy(tg, alice, table, *found)
         edits = [c.time for c in tg.calls if c.chat_id == alice.id
                  and c.method in ("editMessageMedia", "editMessageCaption")]
     assert len(discards) >= 3
     late = [at for at in discards if not any(at <= e <= at + 2 * DM_INTERVAL + 0.3
                                               for e in edits)]
     assert not late, (late, discards, edits)  # the catch-up pace here is 2.4 s
+    assert paced(tg.send_times(alice))
+
+
+LONE_INTERVAL = 1.0  # his chat at Telegram's pace; the computers faster
+PAUSE = 0.4  # theirs: more than CHANGING_WAIT, so that his picture shows each paced discard
+THINK = 2 * LONE_INTERVAL  # he looks a while before he presses: his chat's bucket fills
+SLACK = 0.35  # seconds a busy machine may add to a call (commit, render, the fake)
+
+
+async def test_a_lone_players_buttons_never_wait_behind_a_chain_of_computer_moves(
+        fake_tg: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The computers outrun his chat's one edit a second here: each of their discards still
+    reaches him, named in the 刚才 line of an edit made after it and no later than his next
+    buttons; and his buttons wait for nothing but his chat's bucket, never behind the edit
+    just made of an older state (they spend its burst)."""
+    tg = fake_tg
+    shown: list[tuple[float, str, list[str]]] = []  # his pictures: (time, caption, buttons)
+
+    def watch(name: str) -> None:
+        handler = fake_methods.METHODS[name]
+
+        async def watched(world, p):  # type: ignore[no-untyped-def]
+            result = await handler(world, p)
+            if str(p.raw("chat_id")) == str(alice.id) and "photo" in result:
+                rows = (result.get("reply_markup") or {}).get("inline_keyboard") or []
+                shown.append((world.clock(), result.get("caption") or "",
+                              [b.get("callback_data", "") for row in rows for b in row]))
+            return result
+        monkeypatch.setitem(fake_methods.METHODS, name, watched)
+    for name in ("sendphoto", "editmessagemedia", "editmessagecaption"):
+        watch(name)
+    config = make_config(tg, tmp_path / "db.sqlite3", autoplay_delay=PAUSE,
+                         pacing=replace(SHORT_PACES, dm_interval=LONE_INTERVAL))
+    async with running_bot(config) as app:
+        service = services(app).service
+        discards: list[tuple[float, str]] = []  # a computer's discard: (time, its words)
+        arose: dict[int, float] = {}  # his decisions after a move: version -> since when
+        apply = service._apply
+
+        async def spy(tx, table, seat, action, *, auto, leaving=False):  # type: ignore[no-untyped-def]
+            await apply(tx, table, seat, action, auto=auto, leaving=leaving)
+            record, now = table.current, tg.world.clock()
+            if table.players[seat].robot and action.startswith("d:"):
+                event = next(e for e in reversed(record.hand.history) if e.kind == "discard")
+                discards.append((now, event_line(event, record.names, "zh")))
+            if table.decisions[0].legal:
+                arose.setdefault(table.decisions[0].version, now)
+        service._apply = spy  # type: ignore[method-assign]
+        alice, _, _, table = await one_human_two_computers(tg, app)
+        await tg.wait_for(lambda: table.status == "playing")
+        behind = 0  # decisions that arose right after an edit of his: the pace would hold them
+        while not (behind and len(discards) >= 4) \
+                and (found := await her_buttons(tg, alice, table)) is not None:
+            version = table.decisions[0].version
+            calls = [t for t in tg.send_times(alice) if t < arose.get(version, -inf)]
+            behind += bool(calls) and arose[version] - calls[-1] < LONE_INTERVAL / 2
+            await asyncio.sleep(THINK)
+            await press_as_policy(tg, alice, table, *found)
+    assert behind, "no decision of his came right after an edit of his picture"
     times = tg.send_times(alice)
-    assert all(b - a >= DM_INTERVAL * 0.95 for a, b in itertools.pairwise(times))
+    assert paced(times, LONE_INTERVAL)
+    waited = []
+    for version, since in arose.items():
+        tag = f"a:{table.id}:{version}:"
+        at = next((at for at, _, data in shown if at >= since and any(d.startswith(tag)
+                                                                       for d in data)), None)
+        if at is None:
+            continue  # the hand ended first, or another seat took the card meanwhile
+        left = bucket([t for t in times if t < since], since, LONE_INTERVAL)
+        ready = since if left >= 1 else since + (1 - left) * LONE_INTERVAL
+        waited.append(at - ready)
+    assert waited and max(waited) < SLACK, waited
+    seen = []
+    for at, words in discards:
+        after = [(caption, data) for t, caption, data in shown if t >= at]
+        upto = next((i for i, (_, data) in enumerate(after)
+                     if any(d.startswith("a:") for d in data)), None)
+        if upto is None:
+            continue  # no buttons of his after it: the hand's end shows it
+        seen.append(any(words in caption for caption, _ in after[:upto + 1]))
+    assert seen and all(seen), (discards, shown)

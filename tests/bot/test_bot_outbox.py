@@ -147,3 +147,40 @@ async def test_network_errors_are_retried_a_few_times_bad_requests_not(monkeypat
     box.put("bad", failing("bad", BadRequest("chat not found"), 99))
     await box.drain()
     assert attempts == {"flaky": 2, "dead": 3, "bad": 1}
+
+
+async def test_new_buttons_spend_the_chats_burst_the_rest_keeps_its_pace() -> None:
+    """A job put as spare (a seat's new buttons) goes at once after the chat's last call
+    while its bucket of 1 + burst holds one; the others keep one call per interval and leave
+    the burst for it: never more than the bucket in a row, whoever asks."""
+    loop = asyncio.get_running_loop()
+    interval = 0.2
+    box = Outbox(interval, burst=1)
+    sent: list[tuple[str, float]] = []
+
+    def job(name: str):
+        async def run() -> int:
+            sent.append((name, loop.time()))
+            return 1
+        return run
+
+    async def call(name: str, spare: bool = False) -> float:
+        box.put("hand", job(name), spare=spare)
+        await box.drain()
+        return sent[-1][1]
+
+    start = await call("catch-up")
+    assert await call("buttons", spare=True) - start < interval / 2  # the burst: at once
+    assert await call("buttons again", spare=True) - start >= interval * 0.95  # spent
+    paced = await call("catch-up")
+    assert paced - sent[-2][1] >= interval * 0.95  # the steady pace, burst or not
+    assert await call("catch-up") - paced >= interval * 0.95  # the others never spend it
+    await asyncio.sleep(2 * interval)  # the bucket fills again
+    rested = await call("catch-up")
+    assert await call("buttons", spare=True) - rested < interval / 2
+    times = [at for _, at in sent]
+    assert all(c - a >= interval * 0.95 for a, c in zip(times, times[2:], strict=False))
+    plain = Outbox(interval)  # no burst: new buttons keep the pace too
+    box = plain
+    start = await call("catch-up")
+    assert await call("buttons", spare=True) - start >= interval * 0.95

@@ -14,6 +14,7 @@ from support.robots import alice_plays, one_human_two_computers, public
 
 from bot.i18n import t
 from bot.table import Table, TableService, robots
+from bot.table.clock import Pace
 from engine import policy
 from engine.rules import QQ
 from engine.state import Hand
@@ -22,12 +23,12 @@ DELAY = 0.05  # the computers' pause (the tests' AUTOPLAY_DELAY)
 
 
 class Moves(list[tuple[int, str, bool, float, str | None]]):
-    """The moves applied, and for each whether it came right after a computer's discard
-    (the hand's latest discard a computer's, and nothing of seat 0's, the human's, since)."""
+    """The moves applied, and for each how many computer discards came before it since the
+    human's (seat 0's) last move."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.after_computer: list[bool] = []
+        self.after_computers: list[int] = []
 
 
 def watch_moves(service: TableService) -> Moves:
@@ -43,9 +44,8 @@ def watch_moves(service: TableService) -> Moves:
         wanted = policy.choose(hand.private_view(seat), public(table)) \
             if hand.legal_actions(seat) else None
         moves.append((seat, action, auto, waited, wanted))
-        last = next(((s, a) for s, a in reversed(hand.log) if s == 0 or a.startswith("d:")),
-                    (0, ""))
-        moves.after_computer.append(last[0] != 0)
+        since = next((i + 1 for i in range(len(hand.log) - 1, -1, -1) if hand.log[i][0] == 0), 0)
+        moves.after_computers.append(sum(a.startswith("d:") for _, a in hand.log[since:]))
         return await apply(tx, table, seat, action, auto=auto, leaving=leaving)
 
     service._apply = spy  # type: ignore[method-assign]
@@ -83,14 +83,18 @@ async def test_one_human_and_two_computers_play_hands(tg: FakeTelegram, tmp_path
         # offered card (过, 吃, 碰) without a pause
         robot_moves = [m for m in moves if m[0] != 0]
         assert robot_moves and all(auto for _, _, auto, _, _ in robot_moves)
-        # alone with her, a discard right after her move goes at once, one after another
-        # computer's discard waits the pause (her picture shows each, bot.table.clock)
-        discards = [waited for (seat, action, _, waited, _), paced
-                    in zip(moves, moves.after_computer, strict=True)
-                    if seat != 0 and action.startswith("d:") and paced]
+        # alone with her, a discard right after her move goes at once, the next alone_paced
+        # after another computer's discard wait the pause (her picture shows each), any
+        # later one goes at once (bot.table.clock)
+        discards = [(before, waited) for (seat, action, _, waited, _), before
+                    in zip(moves, moves.after_computers, strict=True)
+                    if seat != 0 and action.startswith("d:")]
+        paced = [waited for before, waited in discards if 1 <= before <= Pace.alone_paced]
+        unpaced = [waited for before, waited in discards if before > Pace.alone_paced]
         answers = [waited for _, action, _, waited, _ in robot_moves
                    if not action.startswith("d:")]
-        assert discards and all(waited >= DELAY - 1e-3 for waited in discards)
+        assert paced and all(waited >= DELAY - 1e-3 for waited in paced)
+        assert not unpaced or min(unpaced) < DELAY / 2
         assert answers and min(answers) < DELAY / 2
         assert all(action == wanted for _, action, _, _, wanted in robot_moves)
         assert not any(auto for seat, _, auto, _, _ in moves if seat == 0)

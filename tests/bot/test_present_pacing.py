@@ -78,6 +78,19 @@ def test_a_seat_alone_with_computers_sees_each_computer_discard_at_once() -> Non
     assert hand_hold(PACING, own_change=False, moved=True) == catch_up_pace(PACING)
 
 
+def test_alone_the_state_between_two_computer_moves_at_once_is_not_shown() -> None:
+    """A computer's answer due now (the table goes on at once): the state it comes to rides
+    instead, held at most one edit's time (the table's next commit looks again), so that his
+    chat's edit is left for his buttons if they come next."""
+    for own_change in (False, True):
+        assert hand_hold(PACING, own_change=own_change, alone=True, moved=True,
+                         moving_on=True) == PACING.dm_interval
+    assert hand_wait(PACING, now=100.5, held_since=100.0, own_change=False, alone=True,
+                     moved=True, moving_on=True) == PACING.dm_interval - 0.5
+    assert hand_hold(PACING, own_change=False, moved=True, moving_on=True) == \
+        catch_up_pace(PACING)  # a table of people: as before
+
+
 def test_a_held_change_goes_once_its_hold_is_over() -> None:
     assert hand_wait(PACING, now=101.0, held_since=100.0, own_change=True) == 2.0
     assert hand_wait(PACING, now=104.0, held_since=100.0, own_change=False) == 1.0

@@ -57,6 +57,29 @@ def test_alone_a_computers_discard_after_anothers_waits_for_his_chats_next_edit(
     assert PACE.alone_first_delay < PACE.alone_delay == 1.0  # his chat: one edit a second
 
 
+def test_alone_a_long_chain_of_computer_discards_keeps_him_waiting_at_most_alone_paced_pauses(
+        ) -> None:
+    """Between two of his moves, the computers' discards after the first wait one edit's
+    time each, ``alone_paced`` of them; any later one goes at once (his next edit lists it):
+    a chain of any length keeps him at most ``alone_paced`` pauses from his next buttons."""
+    log: list[tuple[int, str]] = [(0, "d:x1")]
+    alone = playing(table(1, -1, -2), log)
+    waits = []
+    for n in range(6):  # the computers discard in turn, nobody takes a card
+        seat = 1 + n % 2
+        alone.decisions[seat] = DISCARD
+        waits.append(deadline(alone, seat, PACE) - DISCARD.since)
+        log += [(seat, f"d:x{n + 2}"), (2 - n % 2, "pass")]
+    assert waits == [PACE.alone_first_delay] + [PACE.alone_delay] * PACE.alone_paced \
+        + [0.0] * (5 - PACE.alone_paced)
+    assert PACE.alone_paced == 2  # at most two seconds of pauses at his chat's pace
+    log.append((0, "pass"))  # he answered a card: the count starts again
+    alone.decisions[1] = DISCARD
+    assert deadline(alone, 1, PACE) == DISCARD.since + PACE.alone_first_delay
+    alone.current.hand.log[:] = [(2, "d:x1"), (1, "d:x2")]  # type: ignore[union-attr]
+    assert deadline(alone, 2, PACE) == DISCARD.since + PACE.alone_delay  # from the deal
+
+
 def test_a_seat_in_tuoguan_and_a_human_keep_their_times() -> None:
     t = table(1, 2, -1)
     t.decisions[0], t.decisions[1] = CLAIM, DISCARD

@@ -11,7 +11,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks as cb
 from bot.i18n import t
-from bot.present.screens.words import claim_taker, waiting_line
+from bot.present.screens.words import QUIET_EVENTS, claim_taker, event_line, waiting_line
 from bot.table import HandRecord, Table, TableStatus, robots
 from engine import actions as A
 from engine.rules import RuleSet
@@ -20,6 +20,11 @@ from engine.views import OutcomeKind, PrivateView
 from render import render_hand
 
 DISCARDS_PER_ROW = 5
+MOVES_LISTED = 12  # the latest moves a lone player's caption lists since his last move
+OWN_MOVES = frozenset({"discard", "chi", "peng", "pass"})  # events of a seat's own choosing
+# not listed: the quiet ones, and the cards flipped from the wall, which the picture shows
+# (the card on offer, then in its seat's row)
+UNLISTED = QUIET_EVENTS | {"draw"}
 
 
 @dataclass(frozen=True)
@@ -83,13 +88,24 @@ def keyboard(table: Table, seat: int, lang: str) -> InlineKeyboardMarkup | None:
     return InlineKeyboardMarkup(rows)
 
 
+def alone_with_robots(record: HandRecord, seat: int) -> bool:
+    """Whether every other seat that plays the hand (the 醒家 sits it out) is a computer
+    player: then nobody but the seat's own player is waited for, or watching."""
+    xing = record.hand.rules.xing_seat(record.hand.dealer)
+    return all(robots.is_robot(u) for s, u in enumerate(record.users) if s not in (seat, xing))
+
+
 def hand_caption(table: Table, record: HandRecord, seat: int, view: PrivateView, lang: str, *,
                  asked_at: int | None) -> str:
     """The hand message's caption: table and hand, the seat's 胡息, who took the card it was
-    last asked about (``asked_at``: where the hand's history stood then), and its status."""
+    last asked about (``asked_at``: where the hand's history stood then), alone with computer
+    players the moves since his last (:func:`moves_line`), and its status."""
     head = t(lang, "dm_caption", table=table.no, hand=record.table_no, huxi=view.huxi)
     taken = taken_line(record, seat, asked_at, lang) if not view.legal else None
-    if record.hand.is_terminal() or table.status == TableStatus.CLOSED:
+    over = record.hand.is_terminal() or table.status == TableStatus.CLOSED
+    moves = moves_line(record, seat, lang) \
+        if not over and alone_with_robots(record, seat) else None
+    if over:
         status = over_line(record, lang)
     elif table.players[seat].autoplay:
         status = t(lang, "dm_autoplay")
@@ -99,7 +115,23 @@ def hand_caption(table: Table, record: HandRecord, seat: int, view: PrivateView,
         status = t(lang, "dm_turn_discard")
     else:
         status = t(lang, "dm_turn_claim")
-    return "\n".join(line for line in (head, taken, status) if line)
+    return "\n".join(line for line in (head, taken, moves, status) if line)
+
+
+def moves_line(record: HandRecord, seat: int, lang: str) -> str | None:
+    """The public moves since the seat's last move of its own choosing (since the deal
+    before it has one), the latest :data:`MOVES_LISTED`: a player alone with computer players
+    reads in it each of their moves, also those that came faster than his chat's one edit a
+    second (bot.table.clock.Pace.alone_paced), and, with his buttons, all he missed."""
+    history = record.hand.history
+    since = next((i + 1 for i in range(len(history) - 1, -1, -1)
+                  if history[i].seat == seat and history[i].kind in OWN_MOVES), 0)
+    events = [e for e in history[since:] if e.visible_to is None and e.kind not in UNLISTED]
+    if not events:
+        return None
+    moves = t(lang, "part_sep").join(event_line(e, record.names, lang)
+                                     for e in events[-MOVES_LISTED:])
+    return t(lang, "dm_moves", moves=("… " if len(events) > MOVES_LISTED else "") + moves)
 
 
 def taken_line(record: HandRecord, seat: int, asked_at: int | None, lang: str) -> str | None:
