@@ -273,9 +273,9 @@ async def test_a_lone_players_buttons_never_wait_behind_a_chain_of_computer_move
         ready = since if left >= 1 else since + (1 - left) * LONE_INTERVAL
         # behind the edit just made, the chat's one a second would have held them until
         # then (half a second or more: such a decision is counted in ``behind``); else they
-        # wait no half a second (a busy machine adds its commit, render and the fake's time)
+        # wait no whole pace (a busy machine adds its commit, render and the fake's time)
         steady = before[-1] + LONE_INTERVAL - ready if before else 0.0
-        waited.append((at - ready, max(steady, LONE_INTERVAL / 2)))
+        waited.append((at - ready, steady if steady >= LONE_INTERVAL / 2 else LONE_INTERVAL))
     assert waited and all(wait < bound for wait, bound in waited), waited
     seen = []
     for at, words in discards:
