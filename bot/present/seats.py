@@ -14,15 +14,14 @@ import asyncio
 from collections.abc import Awaitable
 from dataclasses import dataclass
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
-from telegram.error import BadRequest
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, WebAppInfo
 
 from bot.i18n import t
-from bot.present import errors
 from bot.present.chats import Chats
 from bot.present.courier import Courier
 from bot.present.live import LiveSeats, NoLive
 from bot.present.pacing import CHANGING_WAIT, Send, goes_first, hand_wait, next_ping_after
+from bot.present.posts import Post, Posts
 from bot.present.screens.group import draw_table, table_screen
 from bot.present.screens.seat import (
     SeatMarks,
@@ -55,7 +54,7 @@ class _HandPlan:
 
 
 class SeatMessages:
-    def __init__(self, chats: Chats, courier: Courier, shown: Shown,
+    def __init__(self, chats: Chats, courier: Courier, shown: Shown, posts: Posts,
                  service: TableService, webapp_url: str | None = None) -> None:
         self.chats = chats
         self.webapp_url = webapp_url  # the live page's address: a button on every picture
@@ -63,6 +62,7 @@ class SeatMessages:
         self.pacing = chats.pacing
         self.courier = courier
         self.shown = shown
+        self.posts = posts
         self.service = service
         self._unpinging: set[tuple[int, int]] = set()  # pings (chat, message) being deleted
 
@@ -104,7 +104,7 @@ class SeatMessages:
             return 0
         player = table.players.get(seat)
         if player is None or player.user_id != user_id or table.current is not record:
-            return await self._retire(record, seat, user_id)
+            return await self._retire(table, record, seat, user_id)
         first = self._plan(table, record, seat, user_id)
         if first is None:
             return 0
@@ -113,44 +113,37 @@ class SeatMessages:
         plan = self._plan(table, record, seat, user_id)  # play went on meanwhile
         if plan is None:
             return 0
-        shown, msg_id, lang = plan.shown, player.hand_msg_id, player.lang
-        calls, (caption, markup) = 0, plan.text
+        shown, lang, (caption, markup) = plan.shown, player.lang, plan.text
         caption = "\n".join(with_clock([caption], self._seconds_left(table, seat), lang))
         markup = self._with_app(markup, lang)
-        if msg_id is not None:
-            try:
-                if plan.image != shown.image:
-                    photo = await self.chats.render(draw_hand, plan.view, record.names, lang,
-                                                    plan.marks, record.hand.rules)
-                    await self.courier.edit_media(user_id, msg_id, photo, caption, markup)
-                else:
-                    await self.courier.edit_caption(user_id, msg_id, caption, markup)
-                calls += 1
-            except BadRequest as e:
-                if not errors.gone(e):
-                    raise
-                msg_id = None  # the user deleted it: send it again
-        if msg_id is None:
+
+        async def send() -> Message:
             photo = await self.chats.render(draw_hand, plan.view, record.names, lang,
                                             plan.marks, record.hand.rules)
-            msg = await self.courier.send_photo(user_id, photo, caption=caption,
-                                                reply_markup=markup)
-            msg_id = msg.message_id
-            await self.service.remember_seat(table, seat, user_id, hand_msg_id=msg_id)
-            calls += 1
+            return await self.courier.send_photo(user_id, photo, caption=caption,
+                                                 reply_markup=markup)
+
+        async def edit(msg_id: int) -> None:
+            if plan.image != shown.image:
+                photo = await self.chats.render(draw_hand, plan.view, record.names, lang,
+                                                plan.marks, record.hand.rules)
+                await self.courier.edit_media(user_id, msg_id, photo, caption, markup)
+            else:
+                await self.courier.edit_caption(user_id, msg_id, caption, markup)
+        await self.posts.show(Post.seat_picture(table, record, seat, user_id), send, edit)
         self.chats.reached(user_id, True)
-        shown.msg_id, shown.lang, shown.own, shown.held_since = msg_id, lang, plan.own, None
+        shown.lang, shown.own, shown.held_since = lang, plan.own, None
         shown.image, shown.caption, shown.log_at = plan.image, plan.text, plan.log_at
         if self._unoffered(table, record, seat):
             self._offered(record, seat, shown, table.decisions[seat])
             after = self._next_ping_after(table, shown, table.decisions[seat])
             if after is not None:
                 self._ping_later(table, record, seat, user_id, after)
-        ping = player.ping_msg_id
+        ping = self.posts.get(Post.ping(table, seat, user_id))
         if ping is not None and (user_id, ping) not in self._unpinging \
                 and shown.pinged != self._open_version(table, seat):
             self._unping_later(table, seat, user_id, ping)
-        return calls
+        return 1
 
     def _with_app(self, markup: InlineKeyboardMarkup | None,
                   lang: str) -> InlineKeyboardMarkup | None:
@@ -175,39 +168,35 @@ class SeatMessages:
         lang, hand_shown = player.lang, self.shown.hand(record)
         shown = hand_shown.seats.setdefault(seat, SeatShown())
         moved_on = table.current is not record
-        if moved_on and (shown.msg_id is None or not record.hand.is_terminal()):
-            return 0
+        if moved_on and (shown.caption is None or not record.hand.is_terminal()):
+            return 0  # not shown in this run, or the hand was not over: left as it is
         pub, table_caption = table_screen(table, record, hand_shown.trustee, lang)
         marks = SeatMarks(frozenset(hand_shown.trustee), robots_of(record))
         image = (pub, record.names, lang, marks)
         caption = "\n".join((t(lang, "xing_caption", table=table.no), table_caption))
-        msg_id = shown.msg_id if moved_on else player.hand_msg_id
-        if msg_id is not None and (image, (caption, None)) == (shown.image, shown.caption):
+        post = Post.seat_picture(table, record, seat, user_id)
+        posted = self.posts.get(post) is not None
+        if posted and (image, (caption, None)) == (shown.image, shown.caption):
             return 0
-        if msg_id is not None and self._hold(table, record, seat, user_id, shown,
-                                             own_change=False):
+        if posted and self._hold(table, record, seat, user_id, shown, own_change=False):
             return 0
         await self.chats.gate.slot(urgent=goes_first(self.pacing, Send.SEAT_CATCH_UP),
                                    key=user_id)
-        if msg_id is not None:
-            try:
-                if image != shown.image:
-                    photo = await self.chats.render(draw_table, pub, record.names, lang, marks)
-                    await self.courier.edit_media(user_id, msg_id, photo, caption, None)
-                else:
-                    await self.courier.edit_caption(user_id, msg_id, caption, None)
-            except BadRequest as e:
-                if not errors.gone(e):
-                    raise
-                if moved_on:
-                    return 1  # deleted, and the hand is over: nothing to send again
-                msg_id = None  # the user deleted it: send it again
-        if msg_id is None:
+
+        async def send() -> Message:
             photo = await self.chats.render(draw_table, pub, record.names, lang, marks)
-            msg = await self.courier.send_photo(user_id, photo, caption=caption)
-            msg_id = msg.message_id
-            await self.service.remember_seat(table, seat, user_id, hand_msg_id=msg_id)
-        shown.msg_id, shown.lang, shown.image, shown.caption = msg_id, lang, image, (caption, None)
+            return await self.courier.send_photo(user_id, photo, caption=caption)
+
+        async def edit(msg_id: int) -> None:
+            if image != shown.image:
+                photo = await self.chats.render(draw_table, pub, record.names, lang, marks)
+                await self.courier.edit_media(user_id, msg_id, photo, caption, None)
+            else:
+                await self.courier.edit_caption(user_id, msg_id, caption, None)
+        # deleted once the hand is over: nothing to send again
+        if await self.posts.show(post, send, edit, again=not moved_on) is None:
+            return 1
+        shown.lang, shown.image, shown.caption = lang, image, (caption, None)
         shown.held_since, shown.log_at = None, len(record.hand.log)
         return 1
 
@@ -240,9 +229,9 @@ class SeatMessages:
             try:
                 await self.chats.gate.slot(urgent=goes_first(self.pacing, Send.TIDY))
                 await self.courier.delete(user_id, ping_msg_id)
-                player = table.players.get(seat)
-                if player is not None and player.ping_msg_id == ping_msg_id:  # none sent since
-                    await self.service.remember_seat(table, seat, user_id, ping_msg_id=None)
+                post = Post.ping(table, seat, user_id)
+                if self.posts.get(post) == ping_msg_id:  # none sent since
+                    await self.posts.remember(post, None)
             finally:
                 self._unpinging.discard((user_id, ping_msg_id))
             return 0  # no message: nothing to pace
@@ -296,7 +285,7 @@ class SeatMessages:
         # buttons withdrawn unanswered; other changes may wait
         new_markup = shown.caption is None or markup != shown.caption[1]
         urgent = new_markup and (markup is not None or self._withdrawn(table, record, seat))
-        if player.hand_msg_id is None:
+        if self.posts.get(Post.seat_picture(table, record, seat, user_id)) is None:
             return _HandPlan(shown, view, marks, image, text, own, urgent, len(record.hand.log))
         if (image, text) == (shown.image, shown.caption):
             return None
@@ -374,12 +363,14 @@ class SeatMessages:
             self._ping_later(table, record, seat, user_id, wait)
             return 0
         await self.chats.gate.slot(urgent=goes_first(self.pacing, Send.PING), key=user_id)
-        if player.ping_msg_id is not None and (user_id, player.ping_msg_id) not in self._unpinging:
-            await self.courier.delete(user_id, player.ping_msg_id)
+        post = Post.ping(table, seat, user_id)
+        last = self.posts.get(post)
+        if last is not None and (user_id, last) not in self._unpinging:
+            await self.courier.delete(user_id, last)
         text = " · ".join(with_clock([t(player.lang, "ping", table=table.no)],
                                      self._seconds_left(table, seat), player.lang))
         msg = await self.courier.send_message(user_id, text)
-        await self.service.remember_seat(table, seat, user_id, ping_msg_id=msg.message_id)
+        await self.posts.remember(post, msg.message_id)
         shown.pings = shown.pings_for(decision.version) + 1
         shown.pinged = decision.version
         again = self._next_ping_after(table, shown, decision)
@@ -393,15 +384,16 @@ class SeatMessages:
         user = await self.service.store.user(user_id)
         return user is not None and user.quiet
 
-    async def _retire(self, record: HandRecord, seat: int, user_id: int) -> int:
+    async def _retire(self, table: Table, record: HandRecord, seat: int, user_id: int) -> int:
         """A player gone from the table (逃跑): his hand message says it is over, no buttons."""
         shown = self.shown.hand(record).seats.pop(seat, None)
-        if shown is None or shown.msg_id is None or shown.caption is None:
+        msg_id = self.posts.get(Post.seat_picture(table, record, seat, user_id))
+        if shown is None or msg_id is None or shown.caption is None:
             return 0
         head = shown.caption[0].split("\n")[0]
         caption = f"{head}\n{t(shown.lang, 'dm_over')}"
         if shown.caption == (caption, None):
             return 0
         await self.chats.gate.slot(key=user_id)
-        await self.courier.edit_caption(user_id, shown.msg_id, caption, None)
+        await self.courier.edit_caption(user_id, msg_id, caption, None)
         return 1

@@ -13,7 +13,7 @@ import asyncio
 import logging
 
 import asyncpg
-from support.e2e import hand_message, make_config, running_bot, services
+from support.e2e import hand_message, make_config, picture_id, running_bot, services
 from support.fakebot import FakeTelegram
 from support.outage import (
     LOG_SQL,
@@ -89,7 +89,7 @@ async def test_a_hand_goes_on_by_itself_after_killed_connections_and_a_crashed_s
         await svc.presenter.idle()
         assert table.players[0].autoplay and table.current.hand.log == frozen
         assert table.status == "playing", "the hand ended before the outage: a longer one"
-        caption = tg.message(group, table.current.group_msg_id).caption
+        caption = tg.message(group, picture_id(app, table)).caption
         own_postgres.start()
 
         db = await asyncpg.connect(own_postgres.url)
@@ -133,7 +133,7 @@ async def test_a_row_locked_by_another_session_holds_only_its_table(
             await services(app).presenter.idle()
             # it waits, nothing of its move stored nor shown (its memory holds the move
             # only while its transaction waits for the lock: Table.changing)...
-            check_shown_stored(tg.message(locked_group, locked.current.group_msg_id).caption,
+            check_shown_stored(tg.message(locked_group, picture_id(app, locked)).caption,
                                locked, moves_of(await stored_log(db, locked.id)))
         await holder.close()
         assert during[locked.id] == at[locked.id]
