@@ -83,14 +83,13 @@ class Presenter:
 
     async def migrate(self, old: int, new: int) -> None:
         """The group ``old`` became the supergroup ``new`` (told by a service message or by a
-        call refused with ChatMigrated). The service moves its table and records; whatever
-        is queued for the old id goes to the new one through the same outbox (one pace,
-        one order), and the table's group messages are posted afresh there
-        (:mod:`bot.present.posts`: none is in the new chat)."""
+        call refused with ChatMigrated). The service moves its table and records, and tells
+        the observer as after any change; whatever is queued for the old id goes to the new
+        one through the same outbox (one pace, one order), and the table's group messages
+        are posted afresh there (:mod:`bot.present.posts`: none is in the new chat)."""
         self.chats.moved(old, new)
         for table in await self.service.move_chat(old, new):
             log.info("table %s moved with its group from %s to %s", table.id, old, new)
-            self.changed(table)
 
     async def idle(self) -> None:
         """Send what is held back now, then wait until nothing is queued (tests)."""

@@ -81,8 +81,9 @@ class Registry:
         (Telegram tells it up to three times: two service messages and refused calls);
         returns no table when there was none to move, or they were moved already.
 
-        A change of the group, not of one table: it takes the lock of each of its tables and
-        tells no observer (the caller shows the moved tables)."""
+        A change of the group, not of one table: it takes the lock of each of its tables;
+        the unit of work tells the observer of each table moved
+        (:meth:`bot.table.work.Tables.move_chat`)."""
         async with contextlib.AsyncExitStack() as locks:
             for table in [t for t in self.tables() if t.chat_id == old]:
                 await locks.enter_async_context(table.lock)

@@ -67,7 +67,7 @@ class TableService:
         reg = self.registry
         self.tables, self.get, self.in_chat, self.table_of_user = \
             reg.tables, reg.get, reg.in_chat, reg.table_of_user
-        self.move_chat, self.load = reg.move_chat, reg.load
+        self.move_chat, self.load = self.work.move_chat, reg.load
         self.unposted_settlements, self.unposted_matches = \
             reg.unposted_settlements, reg.unposted_matches
 

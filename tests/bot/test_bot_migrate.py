@@ -10,12 +10,13 @@ import asyncio
 from support.e2e import lobby_id, make_config, picture_id, running_bot, services, settlement_id
 from support.fakebot import FakeChat, FakeTelegram, FakeUser
 from support.play import press_result
+from support.service import PEOPLE, Counting
 from telegram.error import ChatMigrated
 from telegram.ext import Application
 
 from bot.present.outbox import Outbox
 from bot.store import Store
-from bot.table import Table
+from bot.table import Table, TableService
 
 TIMEOUT = 0.3  # Alice never presses: 托管 plays her hands out quickly
 
@@ -153,6 +154,26 @@ async def test_back_in_the_lobby_after_a_hand_the_lobby_is_posted_once(tg: FakeT
         lobbies = [m for m in tg.messages(new) if "第 1 桌" in (m.text or "")]
         assert len(lobbies) == 1 and lobbies[0].message_id == lobby_id(app, table)
         assert "加入" in [text for text, _ in lobbies[0].buttons]  # a seat free again
+
+
+async def test_the_move_is_told_as_any_change(tmp_path) -> None:
+    """Moving a group's tables is a committed change of each: its observer (the timers, the
+    live pages, other processes, the presenter) is told of every table moved, once."""
+    store = await Store.open(tmp_path / "db.sqlite3")
+    try:
+        for p in PEOPLE:
+            await store.upsert_user(p.user_id, p.name, None, p.lang)
+        observer = Counting()
+        service = TableService(store, observer, action_timeout=60, autoplay_delay=1.5)
+        table = await service.open(-1, PEOPLE[0])
+        await service.join(table.id, PEOPLE[1])
+        before = observer.changes
+        assert await service.move_chat(-1, -2) == [table]
+        assert observer.changes == before + 1 and table.chat_id == -2
+        assert await service.move_chat(-1, -2) == []  # told again: nothing moves, nobody told
+        assert observer.changes == before + 1
+    finally:
+        await store.close()
 
 
 async def test_store_move_adds_up_scores_and_keeps_the_language(tmp_path) -> None:
