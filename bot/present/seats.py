@@ -1,8 +1,8 @@
 """The seats' private hand messages: one per seated player (photo and a keyboard of exactly
 his legal actions), paced to one call per ``dm_interval`` in his chat. It is edited at once
 when a new decision is his or his buttons are withdrawn; any other change waits a little and
-rides on the next edit (:func:`bot.present.pacing.hand_wait`). A short ping, which unlike an
-edit notifies, goes to a player whose decision has waited a while
+rides on the next edit (:func:`bot.present.pacing.seat_picture` decides). A short ping, which
+unlike an edit notifies, goes to a player whose decision has waited a while
 (:func:`bot.present.pacing.next_ping_after`), unless he said /quiet, and is deleted once he
 has answered. The hand's 醒家 (湖南, 4 seats) sits it out: his hand message is the table
 picture the group sees (the public table only), his own copy at his chat's pace, never a
@@ -20,7 +20,16 @@ from bot.i18n import t
 from bot.present.chats import Chats
 from bot.present.courier import Courier
 from bot.present.live import LiveSeats, NoLive
-from bot.present.pacing import CHANGING_WAIT, Send, goes_first, hand_wait, next_ping_after
+from bot.present.pacing import (
+    CHANGING_WAIT,
+    Picture,
+    SeatChange,
+    Send,
+    goes_first,
+    next_ping_after,
+    seat_picture,
+    seat_wait,
+)
 from bot.present.posts import Post, Posts
 from bot.present.screens.group import draw_table, table_screen
 from bot.present.screens.seat import (
@@ -72,7 +81,7 @@ class SeatMessages:
         if robots.is_robot(user_id):  # a computer player has no private chat
             return
         xing = seat == record.hand.rules.xing_seat(record.hand.dealer)
-        if self.live.holds(user_id):
+        if seat_picture(self.pacing, SeatChange(live=self.live.holds(user_id))) == Picture.SKIP:
             return  # his live page shows it (bot.present.live)
 
         def job() -> Awaitable[int]:
@@ -96,7 +105,7 @@ class SeatMessages:
         A new decision (new buttons) is shown at once, ahead of other traffic (see
         :mod:`bot.present.gate`), with the table as it is then; so are buttons withdrawn
         unanswered. Any other change while the hand is played is held back and rides on the
-        next edit (:func:`bot.present.pacing.hand_wait`): a picture with buttons is always
+        next edit (:func:`bot.present.pacing.seat_picture`): a picture with buttons is always
         current, a waiting one lags a few seconds. A button pressed in that time is answered
         as outdated; the press itself was confirmed by its answer. Else nearly every move
         costs an edit in each of three DMs, where the floor is one edit per decision."""
@@ -160,7 +169,7 @@ class SeatMessages:
         language, under a line saying he sits the hand out; its id is his seat's hand
         message's, so that a restart edits it instead of sending another. His own copy, not
         the group's: it follows play as a waiting seat's picture does (held at most the
-        catch-up pace, :func:`bot.present.pacing.hand_wait`), and the hand's end at once, also
+        catch-up pace, :func:`bot.present.pacing.seat_picture`), and the hand's end at once, also
         once the next hand is dealt (then in the message he had, if any)."""
         player = table.players.get(seat)
         if player is None or player.user_id != user_id:
@@ -176,9 +185,9 @@ class SeatMessages:
         caption = "\n".join((t(lang, "xing_caption", table=table.no), table_caption))
         post = Post.seat_picture(table, record, seat, user_id)
         posted = self.posts.get(post) is not None
-        if posted and (image, (caption, None)) == (shown.image, shown.caption):
-            return 0
-        if posted and self._hold(table, record, seat, user_id, shown, own_change=False):
+        if self._weigh(table, record, seat, user_id, shown, posted=posted,
+                       unchanged=(image, (caption, None)) == (shown.image, shown.caption),
+                       own_change=False) != Picture.SEND:
             return 0
         await self.chats.gate.slot(urgent=goes_first(self.pacing, Send.SEAT_CATCH_UP),
                                    key=user_id)
@@ -285,36 +294,33 @@ class SeatMessages:
         # buttons withdrawn unanswered; other changes may wait
         new_markup = shown.caption is None or markup != shown.caption[1]
         urgent = new_markup and (markup is not None or self._withdrawn(table, record, seat))
-        if self.posts.get(Post.seat_picture(table, record, seat, user_id)) is None:
-            return _HandPlan(shown, view, marks, image, text, own, urgent, len(record.hand.log))
-        if (image, text) == (shown.image, shown.caption):
-            return None
         # the seat's own change (its cards, its keyboard going) or the table's alone (a move
         # elsewhere, in the picture and in the caption's 等待 line)?
-        if not urgent and self._hold(table, record, seat, user_id, shown,
-                                     own_change=own != shown.own or new_markup):
+        posted = self.posts.get(Post.seat_picture(table, record, seat, user_id)) is not None
+        if self._weigh(table, record, seat, user_id, shown, posted=posted, urgent=urgent,
+                       unchanged=(image, text) == (shown.image, shown.caption),
+                       own_change=own != shown.own or new_markup) != Picture.SEND:
             return None
         return _HandPlan(shown, view, marks, image, text, own, urgent, len(record.hand.log))
 
-    def _hold(self, table: Table, record: HandRecord, seat: int, user_id: int,
-              shown: SeatShown, *, own_change: bool) -> bool:
-        """Whether a change to the seat's picture without new buttons waits (then a later
-        sync is scheduled): while the hand is played, unless the picture is not shown since
-        a restart, until it has waited :func:`bot.present.pacing.hand_wait`."""
-        fresh = shown.image is None  # not shown since a restart: refreshed now
-        if fresh or table.status != TableStatus.PLAYING or self.chats.flushing:
-            return False
-        now = asyncio.get_running_loop().time()
-        shown.held_since = shown.held_since if shown.held_since is not None else now
+    def _weigh(self, table: Table, record: HandRecord, seat: int, user_id: int,
+               shown: SeatShown, **known: bool) -> Picture:
+        """What the pacing policy makes of a change to the seat's picture
+        (:func:`bot.present.pacing.seat_picture`, given what the caller ``known``); one held
+        is noted as held and looked at again when it may go."""
         # another seat discarded since (what it took before, and the draws, ride with it)
         moved = any(s != seat and a.startswith("d:") for s, a in record.hand.log[shown.log_at:])
-        wait = hand_wait(self.pacing, now=now, held_since=shown.held_since,
-                         own_change=own_change, alone=alone_with_robots(record, seat),
-                         moved=moved, moving_on=moved and self._moving_on(table, seat))
-        if wait > 0:
-            self.sync_later(table, record, seat, user_id, delay=wait)
-            return True
-        return False
+        playing = table.status == TableStatus.PLAYING
+        change = SeatChange(fresh=shown.image is None, playing=playing,
+                            flushing=self.chats.flushing, now=asyncio.get_running_loop().time(),
+                            held_since=shown.held_since, alone=alone_with_robots(record, seat),
+                            moved=moved, moving_on=moved and self._moving_on(table, seat),
+                            **known)
+        picture = seat_picture(self.pacing, change)
+        if picture == Picture.HOLD:
+            shown.held_since = change.now if shown.held_since is None else shown.held_since
+            self.sync_later(table, record, seat, user_id, delay=seat_wait(self.pacing, change))
+        return picture
 
     def _moving_on(self, table: Table, seat: int) -> bool:
         """Whether the table goes on at once without the seat: another seat played by the
