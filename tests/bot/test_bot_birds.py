@@ -11,8 +11,9 @@ import random
 from pathlib import Path
 
 import pytest
-from support.e2e import make_config, running_bot, services, settlement_id
+from support.e2e import make_config, running_bot, services
 from support.fakebot import FakeTelegram
+from support.posted import settlement_id
 from support.robots import alice_plays
 from support.service import Counting
 from support.stats import play_out

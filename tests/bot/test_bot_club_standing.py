@@ -7,10 +7,11 @@ Non-admins are refused, and /new's words parse."""
 from __future__ import annotations
 
 import pytest
-from support.e2e import lobby_id, make_config, running_bot, services, settlement_id
+from support.e2e import make_config, running_bot, services
 from support.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from support.forum import command
 from support.play import play_match_hand
+from support.posted import lobby_id, settlement_id
 from telegram.ext import Application
 
 from bot.i18n import t

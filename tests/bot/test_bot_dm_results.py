@@ -8,16 +8,10 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from support.e2e import (
-    hand_message,
-    make_config,
-    running_bot,
-    services,
-    settlement_closed,
-    settlement_id,
-)
+from support.e2e import hand_message, make_config, running_bot, services, settlement_closed
 from support.fakebot import FakeTelegram, FakeUser
 from support.play import press_current, start_hand
+from support.posted import settlement_id
 from support.robots import alice_plays
 
 from bot.i18n import t

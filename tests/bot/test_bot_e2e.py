@@ -18,7 +18,6 @@ from support.e2e import (
     running_bot,
     services,
     settlement_closed,
-    settlement_id,
 )
 from support.fakebot import FakeTelegram, FakeUser, RateLimits
 from support.play import (
@@ -30,6 +29,7 @@ from support.play import (
     seat_three,
     start_hand,
 )
+from support.posted import settlement_id
 
 from bot.commands import rulebook
 from bot.i18n import t

@@ -12,9 +12,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from support.e2e import make_config, picture_id, running_bot, settlement_id
+from support.e2e import make_config, running_bot
 from support.fakebot import FakeTelegram
 from support.play import play_hand, start_hand
+from support.posted import picture_id, settlement_id
 
 from bot.commands import calc
 from bot.i18n import t

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import random
 
-from support.e2e import make_config, running_bot, services, settlement_id
+from support.e2e import make_config, running_bot, services
 from support.fakebot import FakeMessage, FakeTelegram
 from support.play import live_result, play_hand, start_hand
+from support.posted import settlement_id
 
 from bot import callbacks as cb
 from bot.i18n import t

@@ -20,12 +20,10 @@ from support.e2e import (
     SCALE,
     make_config,
     paced,
-    picture_id,
     running_bot,
     scaled_clock,
     services,
     settlement_closed,
-    settlement_id,
 )
 from support.fakebot import FakeChat, FakeTelegram, FakeUser, RateLimits
 from support.play import (
@@ -36,6 +34,7 @@ from support.play import (
     seat_three,
     start_hand,
 )
+from support.posted import picture_id, settlement_id
 
 from bot.config import Config
 from bot.i18n import t

@@ -9,17 +9,10 @@ import asyncio
 import sqlite3
 
 import pytest
-from support.e2e import (
-    lobby_id,
-    make_config,
-    picture_id,
-    running_bot,
-    services,
-    settlement_closed,
-    settlement_id,
-)
+from support.e2e import make_config, running_bot, services, settlement_closed
 from support.fakebot import FakeTelegram, FakeUser
 from support.play import play_match_hand, press_result
+from support.posted import lobby_id, picture_id, settlement_id
 from telegram.ext import Application
 
 from bot.i18n import t

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import asyncio
 
-from support.e2e import lobby_id, make_config, picture_id, running_bot, services, settlement_id
+from support.e2e import make_config, running_bot, services
 from support.fakebot import FakeChat, FakeTelegram, FakeUser
 from support.play import press_result
+from support.posted import lobby_id, picture_id, settlement_id
 from support.service import PEOPLE, Counting
 from telegram.error import ChatMigrated
 from telegram.ext import Application

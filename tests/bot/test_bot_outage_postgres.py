@@ -13,7 +13,7 @@ import asyncio
 import logging
 
 import asyncpg
-from support.e2e import hand_message, make_config, picture_id, running_bot, services
+from support.e2e import hand_message, make_config, running_bot, services
 from support.fakebot import FakeTelegram
 from support.outage import (
     LOG_SQL,
@@ -24,6 +24,7 @@ from support.outage import (
     moves_of,
     replayed,
 )
+from support.posted import picture_id
 from support.postgres import Server
 from support.robots import one_human_two_computers
 

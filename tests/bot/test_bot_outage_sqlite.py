@@ -12,9 +12,10 @@ import logging
 import sqlite3
 from pathlib import Path
 
-from support.e2e import hand_message, make_config, picture_id, running_bot, services
+from support.e2e import hand_message, make_config, running_bot, services
 from support.fakebot import FakeTelegram
 from support.outage import LOG_SQL, check_said_once, check_shown, hand_with_tuoguan, moves_of
+from support.posted import picture_id
 
 from bot.i18n import t
 from bot.store import sqlite as sqlite_store

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import random
 
-from support.e2e import hand_message, make_config, picture_id, running_bot, services, settlement_id
+from support.e2e import hand_message, make_config, running_bot, services
 from support.fakebot import FakeTelegram, FakeUser
+from support.posted import picture_id, settlement_id
 from support.robots import alice_plays
 
 from bot.i18n import t

@@ -8,9 +8,10 @@ import asyncio
 import random
 import time
 
-from support.e2e import make_config, running_bot, services, settlement_closed, settlement_id
+from support.e2e import make_config, running_bot, services, settlement_closed
 from support.fakebot import FakeMessage, FakeTelegram, FakeUser
 from support.play import live_result, seat_three
+from support.posted import settlement_id
 
 from bot.i18n import t
 from bot.table import Table

@@ -7,9 +7,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from support.e2e import SCALE, hand_message, make_config, running_bot, services, settlement_id
+from support.e2e import SCALE, hand_message, make_config, running_bot, services
 from support.fakebot import FakeTelegram, FakeUser
 from support.play import press_result
+from support.posted import settlement_id
 from support.robots import alice_plays, one_human_two_computers, public
 
 from bot.i18n import t

@@ -15,17 +15,9 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from support.e2e import (
-    SCALE,
-    action_buttons,
-    hand_message,
-    make_config,
-    picture_id,
-    running_bot,
-    services,
-    settlement_id,
-)
+from support.e2e import SCALE, action_buttons, hand_message, make_config, running_bot, services
 from support.fakebot import FakeChat, FakeTelegram, FakeUser
+from support.posted import picture_id, settlement_id
 from support.service import PEOPLE, Clock, Observer
 from support.store import old_database
 

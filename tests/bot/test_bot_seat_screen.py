@@ -20,13 +20,13 @@ from support.e2e import (
     action_buttons,
     hand_message,
     make_config,
-    picture_id,
     running_bot,
     services,
 )
 from support.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from support.handkit import card, deck
 from support.play import start_hand
+from support.posted import picture_id
 from support.robots import one_human_two_computers
 
 from bot.i18n import t

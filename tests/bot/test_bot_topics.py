@@ -11,11 +11,12 @@ import sqlite3
 from dataclasses import replace
 
 import pytest
-from support.e2e import FAST_PACING, make_config, picture_id, running_bot, services, settlement_id
+from support.e2e import FAST_PACING, make_config, running_bot, services
 from support.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from support.forum import command, open_table, people, play_out
 from support.images import png as png_bytes
 from support.play import press_current
+from support.posted import picture_id, settlement_id
 from support.service import PEOPLE, Clock, Observer
 from telegram import Bot, Update
 from telegram.error import BadRequest

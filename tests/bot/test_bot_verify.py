@@ -8,9 +8,10 @@ from __future__ import annotations
 import dataclasses
 import random
 
-from support.e2e import make_config, running_bot, services, settlement_id
+from support.e2e import make_config, running_bot, services
 from support.fakebot import FakeTelegram
 from support.play import press_result
+from support.posted import settlement_id
 from support.robots import alice_plays, one_human_two_computers
 
 from bot import callbacks as cb

@@ -22,10 +22,11 @@ from pathlib import Path
 
 import pytest
 from support.chooser import choice, hand_message, reference, taken
-from support.e2e import make_config, running_bot, settlement_closed, settlement_id
+from support.e2e import make_config, running_bot, settlement_closed
 from support.fakebot import FakeMessage, FakeTelegram, FakeUser
 from support.play import play_hand
 from support.play import start_hand as start_hand_in_process
+from support.posted import settlement_id
 
 from bot.i18n import t
 from bot.present.panels import GroupPanels

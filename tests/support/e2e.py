@@ -15,8 +15,6 @@ from telegram.ext import AIORateLimiter, Application
 
 from bot.config import Config
 from bot.present.pacing import Pacing
-from bot.present.posts import Post, Posts
-from bot.table import HandRecord, Table
 from bot.telegram.app import Services, build_application
 from support.fakebot import FakeMessage, FakeTelegram, FakeUser
 
@@ -90,27 +88,3 @@ def settlement_closed(msg: FakeMessage | None) -> bool:
     return msg is not None and [[data.split(":")[0] for _, data in row if data]
                                 for row in msg.keyboard] == [["c"]]
 
-
-def _posts(bot: Application | Services) -> Posts:  # type: ignore[type-arg]
-    return (bot if isinstance(bot, Services) else services(bot)).presenter.posts
-
-
-def lobby_id(bot: Application | Services, table: Table) -> int | None:  # type: ignore[type-arg]
-    """The id of the table's lobby in its group, as the bot keeps it."""
-    return _posts(bot).get(Post.lobby(table))
-
-
-def picture_id(bot: Application | Services, table: Table,  # type: ignore[type-arg]
-               record: HandRecord | None = None) -> int | None:
-    """The id of a hand's table picture in its group (by default the table's latest)."""
-    record = record or table.current
-    assert record is not None
-    return _posts(bot).get(Post.picture(table, record))
-
-
-def settlement_id(bot: Application | Services, table: Table,  # type: ignore[type-arg]
-                  record: HandRecord | None = None) -> int | None:
-    """The id of a hand's settlement in its group (by default the table's latest)."""
-    record = record or table.current
-    assert record is not None
-    return _posts(bot).get(Post.settlement(table, record))

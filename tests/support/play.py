@@ -19,8 +19,9 @@ from engine import actions as A
 from engine import policy
 from engine.ting import ting as compute_ting
 from render import render_hand
-from support.e2e import action_buttons, hand_message, picture_id, services, settlement_id
+from support.e2e import action_buttons, hand_message, services
 from support.fakebot import CallbackAnswer, FakeMessage, FakeTelegram, FakeUser
+from support.posted import picture_id, settlement_id
 
 
 def live_result(tg: FakeTelegram, user: FakeUser) -> FakeMessage | None:
