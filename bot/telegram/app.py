@@ -185,7 +185,9 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
 
     # Restart: every open table comes back from the database; messages are refreshed and
     # timers re-armed from the replayed state.
-    for table in await service.load():
+    tables = await service.load()
+    await presenter.restored(tables)
+    for table in tables:
         hub.changed(table)
     for table, record in await service.unposted_settlements():
         presenter.unposted(table, record)
@@ -207,7 +209,6 @@ async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
             services.hub.relay.close()
             await services.signals.close()
         services.presenter.shutdown()
-        services.service.shutdown()
         if services.challenges is not None:
             services.challenges.shutdown()
         await services.store.close()

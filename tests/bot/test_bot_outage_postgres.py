@@ -24,6 +24,7 @@ from support.outage import (
     moves_of,
     replayed,
 )
+from support.posted import picture_id
 from support.postgres import Server
 from support.robots import one_human_two_computers
 
@@ -89,7 +90,7 @@ async def test_a_hand_goes_on_by_itself_after_killed_connections_and_a_crashed_s
         await svc.presenter.idle()
         assert table.players[0].autoplay and table.current.hand.log == frozen
         assert table.status == "playing", "the hand ended before the outage: a longer one"
-        caption = tg.message(group, table.current.group_msg_id).caption
+        caption = tg.message(group, picture_id(app, table)).caption
         own_postgres.start()
 
         db = await asyncpg.connect(own_postgres.url)
@@ -133,7 +134,7 @@ async def test_a_row_locked_by_another_session_holds_only_its_table(
             await services(app).presenter.idle()
             # it waits, nothing of its move stored nor shown (its memory holds the move
             # only while its transaction waits for the lock: Table.changing)...
-            check_shown_stored(tg.message(locked_group, locked.current.group_msg_id).caption,
+            check_shown_stored(tg.message(locked_group, picture_id(app, locked)).caption,
                                locked, moves_of(await stored_log(db, locked.id)))
         await holder.close()
         assert during[locked.id] == at[locked.id]

@@ -15,6 +15,7 @@ from pathlib import Path
 from support.e2e import hand_message, make_config, running_bot, services
 from support.fakebot import FakeTelegram
 from support.outage import LOG_SQL, check_said_once, check_shown, hand_with_tuoguan, moves_of
+from support.posted import picture_id
 
 from bot.i18n import t
 from bot.store import sqlite as sqlite_store
@@ -55,7 +56,7 @@ async def check_frozen(tg: FakeTelegram, app, alice, group, table: Table, db: Pa
     await services(app).presenter.idle()
     moves = stored(db, table.id)
     assert table.players[0].autoplay and table.status == "playing"
-    check_shown(tg.message(group, table.current.group_msg_id).caption, table, moves)
+    check_shown(tg.message(group, picture_id(app, table)).caption, table, moves)
     return moves
 
 
