@@ -23,6 +23,7 @@ from support.e2e import hand_message, make_config, running_bot, services
 from support.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
 
 from bot.i18n import t
+from bot.present import fairness
 from bot.table import TableService
 from engine.points import signed
 
@@ -295,7 +296,8 @@ async def test_a_cup_in_a_group_without_topics_plays_in_private_chats(
 async def test_a_forum_without_topics_for_the_bot_plays_its_cup_in_private_chats(
         tg: FakeTelegram, tmp_path: Path) -> None:
     """A forum where the bot may not create topics: once everyone who signed up has opened
-    the bot (/start), /cup start plays the tables in private chats instead."""
+    the bot (/start), /cup start plays the tables in private chats instead; there a seat's
+    result carries the hand's 🔒 and its 验证."""
     db = tmp_path / "db.sqlite3"
     config = make_config(tg, db, action_timeout=5.0, autoplay_delay=0.0, full_start_delay=0.0)
     users = [tg.user(n, language_code="zh-hans") for n in NAMES[:3]]
@@ -308,6 +310,27 @@ async def test_a_forum_without_topics_for_the_bot_plays_its_cup_in_private_chats
         await tg.send_text(forum, users[0], "/cup start")
         await _play_privately(tg, services(app).service, users, random.Random(2),
                               lambda: _final_in(tg, forum))
+        # no settlement in the group: 🔒 验证 is under each seat's private result, against
+        # the 🔒 his hand's caption showed from the deal on
+        ann = users[0]
+        result = next(m for m in tg.messages(ann) if m.text and "局结束" in m.text)
+        [(_, press)] = [b for b in result.buttons if b[0] == t("zh", "btn_verify")]
+        hand_id = int(press.rsplit(":", 1)[1])
+        played = (await services(app).store.played_hand(hand_id))[1]
+        fp = f"🔒 {fairness.fingerprint(played.seed)}"
+        assert fp in result.text and any(fp in (m.caption or "") for m in tg.messages(ann)
+                                         if m.photo is not None)
+        before = len(tg.messages(ann))
+        assert (await tg.press(ann, result.message_id, ann, press)).text == \
+            t("zh", "verify_sent")
+        check = await tg.wait_for(lambda: tg.messages(ann)[before:], timeout=30)
+        assert t("zh", "verify_replay_ok", steps=len(played.log)) in check[0].text
+        assert "✅" in check[0].text.splitlines()[1]
+        # the same button in the private chat of one who did not sit at the hand is outdated
+        hal = tg.user("Hal", language_code="zh-hans")
+        tg.start_private(hal)
+        own = await tg.wait_reply(await tg.send_text(hal, hal, "/start"), timeout=30)
+        assert (await tg.press(hal, own.message_id, hal, press)).text == t("zh", "stale")
     assert not forum.topics
     assert all((m.text or "").startswith(("🏅", "🏆")) for m in tg.messages(forum)
                if m.text != t("zh", "cup_no_topics"))
