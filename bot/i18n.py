@@ -547,7 +547,6 @@ ZH: dict[str, str] = {
     "stats_line": "{pos}. {name} · {hands} 局 · {points} 分 · 大赢家 {top} · 最大胡 {huxi} · "
                   "自摸 {zimo}",
     "stats_empty": "这段时间还没有打完的牌局。",
-    "stats_more": "……还有 {n} 人",
     "stats_usage": "用法:/stats [今天|week|season] [{choices}](默认今天)。",
     "club_only_admin": "只有群管理员可以这样做。",
     "club_unknown": "本群没有编号 #{no} 的牌局(见 /history)。",
@@ -1173,7 +1172,7 @@ EN: dict[str, str] = {
     "cmd_stats": "club stats: /stats today|week|season",
     "cmd_void": "void a hand: /void N reason (admins)",
     "cmd_dispute": "dispute a hand: /dispute N (its players)",
-    "season_label": "season {no}{name}",
+    "season_label": "Season {no}{name}",
     "season_name": " “{name}”",
     "season_span_open": "from hand #{first} on, running",
     "season_span_closed": "hands #{first}–#{last}, ended {at}",
@@ -1195,7 +1194,6 @@ EN: dict[str, str] = {
     "stats_line": "{pos}. {name} · {hands} {hands:plural:hand:hands} · {points} · 大赢家 {top} · "
                   "best 胡 {huxi} · 自摸 {zimo}",
     "stats_empty": "No finished hands in this span yet.",
-    "stats_more": "… and {n} more",
     "stats_usage": "Usage: /stats [today|week|season] [{choices}] (today by default).",
     "club_only_admin": "Only group admins can do this.",
     "club_unknown": "This group has no hand #{no} (see /history).",
