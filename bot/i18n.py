@@ -611,6 +611,7 @@ ZH: dict[str, str] = {
     "cup_final_proof": "抽签种子:{seed}\nSHA-256:{sha}(与报名时公布的一致)\n"
                        "验证:Python random.Random({seed}).shuffle([{order}]) 即第 1 轮的座位顺序。",
     "cup_final_swaps": "再按不同桌设定(/apart)对调:{swaps}。",
+    "cup_final_rounds": "各轮各桌:得分(节分)",
     "cup_final_swap": "第 {a} 位 {x} ⇄ 第 {b} 位 {y}",
     "cup_apart_one_table": "报名者中有两位被管理员设为不同桌,抽签无法把他们分到两桌:请再多几人报名,"
                            "或请管理员 /apart off,再 /cup start。",
@@ -1270,7 +1271,8 @@ EN: dict[str, str] = {
     "cup_final_proof": "Draw seed: {seed}\nSHA-256: {sha} (the one shown at sign-up)\n"
                        "Check: Python random.Random({seed}).shuffle([{order}]) is round 1's "
                        "seating order.",
-    "cup_final_swaps": "then, for players kept apart (/apart), swapped: {swaps}.",
+    "cup_final_swaps": "Then, for players kept apart (/apart), swapped: {swaps}.",
+    "cup_final_rounds": "Each round's tables: points (节分)",
     "cup_final_swap": "#{a} {x} ⇄ #{b} {y}",
     "cup_apart_one_table": "Two who signed up are kept apart by an admin and the draw cannot put "
                            "them at two tables: have more sign up, or an admin /apart off, then "

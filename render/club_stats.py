@@ -16,6 +16,7 @@ from render import theme as T
 from render.leaderboard import (
     FORMAT,
     HEAD_H,
+    HEAD_PX,
     MEDALS,
     MIN_ROWS,
     NAME_PX,
@@ -29,7 +30,6 @@ from render.strings import pages
 
 TOP = 12  # rows shown
 FIGURE_PX = 24
-STATS_HEAD_PX = 21  # the column heads: the board's 18 read too small at a phone's width
 FOOT_H = 46  # below the rows, when more played: how many more, in the text
 RANK_X, NAME_X = M + 10, M + 64
 # right edges of the figure columns: hands, points, 大赢家, biggest 胡, 自摸
@@ -78,11 +78,10 @@ def layout_club_stats(rows: Sequence[StatsRow], lang: str = "zh", *, title: str)
 def _head(scene: Scene, s: Mapping[str, str]) -> None:
     y = TITLE_H + HEAD_H // 2
     dim = T.TEXT_DIM
-    px = STATS_HEAD_PX
-    scene.text(RANK_X, y, s["col_rank"], px, dim, anchor="lm", max_width=NAME_X - RANK_X)
-    scene.text(NAME_X, y, s["col_player"], px, dim, anchor="lm", max_width=200)
+    scene.text(RANK_X, y, s["col_rank"], HEAD_PX, dim, anchor="lm", max_width=NAME_X - RANK_X)
+    scene.text(NAME_X, y, s["col_player"], HEAD_PX, dim, anchor="lm", max_width=200)
     for key, right in COLUMNS:
-        scene.text(right, y, s[key], px, dim, anchor="rm", max_width=86)
+        scene.text(right, y, s[key], HEAD_PX, dim, anchor="rm", max_width=86)
     scene.add(Box(Rect(M, TITLE_H + HEAD_H - 2, WIDTH - 2 * M, 2), fill=T.FELT_LINE))
 
 

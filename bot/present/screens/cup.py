@@ -54,6 +54,7 @@ def final_text(row: CupRow, cup: Cup, table: list[Standing], lang: str) -> str:
                name=table[0].player.name if table else "—")]
     lines.append("  ".join(f"{MEDALS[k]} {s.player.name}" for k, s in enumerate(table[:3])))
     lines += _rows(table, lang)
+    lines.append(t(lang, "cup_final_rounds"))  # what the figures of the tables' lines are
     for k, rnd in enumerate(cup.tables, 1):
         lines.append(t(lang, "cup_final_round", k=k))
         for ct in rnd:
