@@ -14,7 +14,14 @@ from pathlib import Path
 
 from support.e2e import hand_message, make_config, running_bot, services
 from support.fakebot import FakeTelegram
-from support.outage import LOG_SQL, check_said_once, check_shown, hand_with_tuoguan, moves_of
+from support.outage import (
+    LOG_SQL,
+    check_said_once,
+    check_screens,
+    hand_with_tuoguan,
+    moves_of,
+    screens,
+)
 
 from bot.i18n import t
 from bot.store import sqlite as sqlite_store
@@ -47,15 +54,15 @@ def full_disk(conn) -> list[int]:  # type: ignore[no-untyped-def]
 
 
 async def check_frozen(tg: FakeTelegram, app, alice, group, table: Table, db: Path) -> list:  # type: ignore[no-untyped-def]
-    """While the store refuses: a press is answered and changes nothing, and the group shows
-    the stored moves; returns them."""
+    """While the store refuses: a press is answered and changes nothing, and the group and
+    Alice (her private picture too) are shown the stored moves; returns them."""
     answer = await tg.press_button(hand_message(tg, alice), alice, "取消托管", timeout=20)
     assert answer.text == t("zh", "store_unavailable")
     await asyncio.sleep(OUTAGE)
     await services(app).presenter.idle()
     moves = stored(db, table.id)
     assert table.players[0].autoplay and table.status == "playing"
-    check_shown(tg.message(group, table.current.group_msg_id).caption, table, moves)
+    check_screens(screens(tg, group, alice, table), table, moves)
     return moves
 
 

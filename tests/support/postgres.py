@@ -126,6 +126,13 @@ class Server:
         """``immediate``: as a crash, every connection cut at once (no shutdown checkpoint)."""
         self._ctl("-m", mode, "-w", "stop", check=check)
 
+    def restart(self) -> None:
+        """``pg_ctl restart -m immediate``: a crash and the server at once up again, after its
+        recovery (blocking: a test runs it in a thread while the bot plays on)."""
+        assert self.port is not None
+        self._ctl("-m", "immediate", "-o", self._options(self.port), "-l", str(self.home / "log"),
+                  "-w", "restart")
+
     def remove(self) -> None:
         self.stop(check=False)
         shutil.rmtree(self.home, ignore_errors=True)
