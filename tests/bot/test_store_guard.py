@@ -9,7 +9,9 @@ import asyncio
 import asyncpg
 from support.postgres import eventually, guard_holder, guard_moved, take_guard_over
 
+from bot.store import guard as guard_module
 from bot.store import open_store
+from bot.store.guard import Guard
 
 BOT = 4242
 
@@ -47,3 +49,29 @@ async def test_a_guard_taken_by_another_in_the_gap_is_lost(fresh_postgres_url: s
         await other.close()
     finally:
         await first.close()
+
+
+async def test_a_ping_between_the_servers_last_word_and_the_connections_end_is_a_loss(
+        fresh_postgres_url: str, monkeypatch) -> None:
+    """The guard's ping finds its connection killed after the server's FATAL error came
+    but before its end did (the driver's protocol then busy with that error): the
+    connection is lost, as any failed ping says, not an error that ends the watch."""
+    monkeypatch.setattr(guard_module, "PING_INTERVAL", 0.05)
+    guard = Guard(fresh_postgres_url, BOT, lambda: None)
+    admin = await asyncpg.connect(fresh_postgres_url)
+    try:
+        assert await guard._lock()  # held, not yet watched (private: a test's fault)
+        db = guard._db
+        assert db is not None
+        db._transport.pause_reading()  # the server's last word waits in the socket
+        assert await admin.fetchval("SELECT pg_terminate_backend($1)", db.get_server_pid())
+        await asyncio.sleep(0.3)
+        db._transport.resume_reading()
+        await asyncio.sleep(0)  # one turn of the loop reads the FATAL error...
+        await asyncio.sleep(0)
+        db._transport.pause_reading()  # ...and the end is not read
+        assert not db.is_closed()
+        await asyncio.wait_for(guard._wait_for_loss(), 10)
+    finally:
+        await admin.close()
+        await guard.release()
