@@ -7,7 +7,13 @@ from __future__ import annotations
 import asyncio
 
 import asyncpg
-from support.postgres import eventually, guard_holder, guard_moved, take_guard_over
+from support.postgres import (
+    eventually,
+    guard_holder,
+    guard_moved,
+    killed_unread,
+    take_guard_over,
+)
 
 from bot.store import guard as guard_module
 from bot.store import open_store
@@ -61,16 +67,8 @@ async def test_a_ping_between_the_servers_last_word_and_the_connections_end_is_a
     admin = await asyncpg.connect(fresh_postgres_url)
     try:
         assert await guard._lock()  # held, not yet watched (private: a test's fault)
-        db = guard._db
-        assert db is not None
-        db._transport.pause_reading()  # the server's last word waits in the socket
-        assert await admin.fetchval("SELECT pg_terminate_backend($1)", db.get_server_pid())
-        await asyncio.sleep(0.3)
-        db._transport.resume_reading()
-        await asyncio.sleep(0)  # one turn of the loop reads the FATAL error...
-        await asyncio.sleep(0)
-        db._transport.pause_reading()  # ...and the end is not read
-        assert not db.is_closed()
+        assert guard._db is not None
+        await killed_unread(guard._db, admin)
         await asyncio.wait_for(guard._wait_for_loss(), 10)
     finally:
         await admin.close()

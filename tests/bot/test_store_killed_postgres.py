@@ -6,10 +6,9 @@ transaction runs on a fresh connection."""
 
 from __future__ import annotations
 
-import asyncio
-
 import asyncpg
 import pytest
+from support.postgres import killed_unread
 
 from bot.store import StoreUnavailable, open_store
 
@@ -22,16 +21,8 @@ async def test_a_call_between_the_servers_last_word_and_the_connections_end_is_u
         with pytest.raises(StoreUnavailable):
             async with store.transaction() as tx:
                 await tx.exec("SELECT 1")
-                db = tx._conn._db  # the transaction's connection (private: a test's fault)
-                db._transport.pause_reading()  # the server's last word waits in the socket
-                assert await admin.fetchval("SELECT pg_terminate_backend($1)",
-                                            db.get_server_pid())
-                await asyncio.sleep(0.3)
-                db._transport.resume_reading()
-                # one turn of the loop reads the FATAL error, the next would read the end
-                await asyncio.sleep(0)
-                await asyncio.sleep(0)
-                assert not db.is_closed()
+                # the transaction's connection (private: a test's fault)
+                await killed_unread(tx._conn._db, admin)
                 await tx.exec("SELECT 2")
         assert not store.health.up
         async with store.transaction() as tx:

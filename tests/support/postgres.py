@@ -278,3 +278,18 @@ async def take_guard_over(url: str, bot_id: int) -> asyncpg.Connection:
     finally:
         await admin.close()
     return other
+
+
+async def killed_unread(db: asyncpg.Connection, admin: asyncpg.Connection) -> None:
+    """Kill ``db``'s backend from ``admin`` and let the driver read the server's last word (its
+    FATAL error), but not yet the connection's end: as when a call comes between the two,
+    which a killed or restarted server leaves a moment for. ``db``'s transport is left not
+    reading (private parts of asyncpg: a test's fault)."""
+    db._transport.pause_reading()  # the server's last word waits in the socket
+    assert await admin.fetchval("SELECT pg_terminate_backend($1)", db.get_server_pid())
+    await asyncio.sleep(0.3)
+    db._transport.resume_reading()
+    await asyncio.sleep(0)  # one turn of the loop reads the FATAL error...
+    await asyncio.sleep(0)
+    db._transport.pause_reading()  # ...and the end is not read
+    assert not db.is_closed()
