@@ -27,6 +27,7 @@ STORE_RETRY = 5.0  # seconds before a message id the store refused is written ag
 _RELOADED = ("chat_id", "thread_id", "opener_id", "base", "status", "dealer", "draws_in_row",
              "version", "lobby_msg_id", "rules", "timer", "match_hands", "robot_level",
              "players", "current", "match", "decisions", "between_since", "full_since")
+_SHOWN_IDS = ("group_msg_id", "settle_msg_id")  # a hand's, which memory has first
 
 
 class Registry:
@@ -153,9 +154,11 @@ class Registry:
         if kept is not None and table.current is not None and kept.id == table.current.id:
             # the same hand stays the same object, read again: the presenter keys what each
             # message of it shows by that object (bot.present.shown), and another would be
-            # taken for another hand (a held edit of a seat's picture would say it is over)
+            # taken for another hand (a held edit of a seat's picture would say it is over).
+            # Its messages' ids are the presenter's, set here before the store has them
             for field in dataclasses.fields(HandRecord):
-                setattr(kept, field.name, getattr(table.current, field.name))
+                if field.name not in _SHOWN_IDS:
+                    setattr(kept, field.name, getattr(table.current, field.name))
             table.current = kept
         self.add(table)
 
