@@ -112,8 +112,10 @@ async def test_a_file_locked_past_the_busy_timeout_holds_the_hand_until_it_is_fr
     db = tmp_path / "db.sqlite3"
     async with running_bot(make_config(tg, db, action_timeout=0.5)) as app:
         alice, group, table = await hand_with_tuoguan(tg, app)
-        other = sqlite3.connect(db, isolation_level=None)  # a backup, an sqlite3 shell
-        other.execute("BEGIN EXCLUSIVE")
+        # a backup, an sqlite3 shell; it waits for a transaction of the bot's under way off
+        # the event loop, where the bot can end it (else both wait out the busy timeout)
+        other = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
+        await asyncio.to_thread(other.execute, "BEGIN EXCLUSIVE")
         try:
             answer = await tg.press_button(hand_message(tg, alice), alice, "取消托管", timeout=20)
             assert answer.text == t("zh", "store_unavailable")
