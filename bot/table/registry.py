@@ -6,6 +6,7 @@ group becomes a supergroup. Running hands are replayed from their log.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 from collections.abc import Callable
 
@@ -130,8 +131,16 @@ class Registry:
         fresh = await self._load_table(row)
         if fresh.place != table.place:
             self.remove(table)
+        kept = table.current
         for name in _RELOADED:
             setattr(table, name, getattr(fresh, name))
+        if kept is not None and table.current is not None and kept.id == table.current.id:
+            # the same hand stays the same object, read again: the presenter keys what each
+            # message of it shows by that object (bot.present.shown), and another would be
+            # taken for another hand (a held edit of a seat's picture would say it is over)
+            for field in dataclasses.fields(HandRecord):
+                setattr(kept, field.name, getattr(table.current, field.name))
+            table.current = kept
         self.add(table)
 
     async def refresh(self, table_id: int) -> Table | None:

@@ -1,5 +1,6 @@
 """What the bot posted where, as its posting room keeps it (:mod:`bot.present.posts`): the
-ids of a table's lobby, and of a hand's table picture and settlement, in its group."""
+ids of a table's lobby, and of a hand's table picture and settlement, in its group, and of a
+seat's hand picture in its player's private chat."""
 
 from __future__ import annotations
 
@@ -34,3 +35,12 @@ def settlement_id(bot: Application | Services, table: Table,  # type: ignore[typ
     record = record or table.current
     assert record is not None
     return _posts(bot).get(Post.settlement(table, record))
+
+
+def seat_picture_id(bot: Application | Services, table: Table,  # type: ignore[type-arg]
+                    seat: int, record: HandRecord | None = None) -> int | None:
+    """The id of a seat's hand picture in its player's private chat (by default the table's
+    latest hand)."""
+    record = record or table.current
+    assert record is not None
+    return _posts(bot).get(Post.seat_picture(table, record, seat, record.users[seat]))
