@@ -201,6 +201,8 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
 async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
     services: Services | None = app.bot_data.pop("services", None)
     if services is not None:
+        if services.hub.timers is not None:  # a move under way when the job queue stopped
+            await services.hub.timers.idle()
         if services.hub.notifier is not None:  # notes being decided need the store
             await services.hub.notifier.idle()
         if services.webapp is not None:
