@@ -229,6 +229,8 @@ class Load:
             deciding.discard(user.id)
             if not deciding:  # else the next buttons wait for another player's think time too
                 self.moved.setdefault(self.table_of[user.id], []).append(time.perf_counter())
+            if self.pages is not None:
+                self.pages.move_made(self.table_of[user.id], user.id)
         try:
             answer = await tg.press(chat_id, message_id, user, data, timeout=120)
         except (LookupError, TimeoutError):

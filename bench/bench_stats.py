@@ -8,7 +8,8 @@ Fills a fresh store with finished qq hands of ``--groups`` groups (3 of ``--play
 each; logs of real engine hands, each played to its end by random choices and reused in
 turn; every group plays tables of ``TABLE_HANDS`` hands, its last table open), growing it to
 each of ``--sizes`` in turn with bulk inserts (COPY on PostgreSQL), and at each size prints
-the median time of:
+the median time of the following (and, last, each figure's growth from the smallest size to the
+largest, marked where it is more than ``FLAT``):
 
 - /me: a player's scores over all groups and in one, and his best hand (``Store.scores``,
   ``Store.best_hand``); /me's card: his last ``bot.commands.stats.CARD_HANDS`` hands
@@ -21,8 +22,8 @@ the median time of:
 - a deal's next hand number (``Store.next_hand_no``);
 - /season: a group's current season board (``Store.season_ranking``, ``Store.season_recent``)
   over its last ``SEASON_HANDS`` hands (an older season closed before them), and /stats of
-  that season and of a day (``Store.club_stats``: its last ``DAY_HANDS`` hands by finish
-  time). A season's figures are summed from its hands, so these cost what the span holds,
+  that season, of a week and of a day (``Store.club_stats``: its last ``WEEK_HANDS`` and
+  ``DAY_HANDS`` hands by finish time). A season's figures are summed from its hands, so these cost what the span holds,
   not what the history does.
 
 SQLite always (a file in a temporary directory); PostgreSQL with ``--database-url`` (or
@@ -64,6 +65,7 @@ STAMP = "2026-01-01 00:00:00"
 START = datetime(2026, 1, 1, tzinfo=UTC)  # the first hand's end; each next one a minute on
 SEASON_HANDS = 400  # hands of the measured group's current season (of its 500 at 10^4)
 DAY_HANDS = 50  # hands of the measured group's day (/stats)
+WEEK_HANDS = 300  # and of its week (/stats week)
 HAND_COLUMNS = ("id", "table_id", "chat_id", "no", "rule_set", "seed", "dealer", "status",
                 "group_msg_id", "settle_msg_id", "started_at", "ended_at", "winner", "zimo",
                 "huxi")
@@ -193,13 +195,15 @@ async def club_season(store: Store, chat: int) -> None:
 
 
 COLUMNS = ("hands", "fill s", "/me", "/me card", "/rank", "/rank all", "/history", "restart",
-           "next no", "/season", "/stats day", "/stats ssn")
+           "next no", "/season", "/stats day", "/stats week", "/stats ssn")
+FLAT = 2.0  # the most a figure may grow from the smallest size to the largest
 
 
-async def measure(store: Store, runs: int, filled: float, size: int, groups: int) -> str:
+async def measure(store: Store, runs: int, size: int, groups: int) -> list[float]:
     user = (await store.ranking(-1, 1))[0].user_id
     day = Span(since=ended(size - DAY_HANDS * groups))
-    figures = [
+    week = Span(since=ended(size - WEEK_HANDS * groups))
+    return [
         await median_ms(runs, lambda: me(store, user, -1)),
         await median_ms(runs, lambda: store.user_hands(user, "qq", stats.CARD_HANDS)),
         await median_ms(runs, lambda: rank(store, -1)),
@@ -209,9 +213,17 @@ async def measure(store: Store, runs: int, filled: float, size: int, groups: int
         await median_ms(runs, lambda: store.next_hand_no(-1)),
         await median_ms(runs, lambda: season(store, -1)),
         await median_ms(runs, lambda: store.club_stats(-1, day, "qq")),
+        await median_ms(runs, lambda: store.club_stats(-1, week, "qq")),
         await median_ms(runs, lambda: club_season(store, -1)),
     ]
-    return " ".join([f"{size:>9}", f"{filled:>7.1f}"] + [f"{f:>9.2f}" for f in figures])
+
+
+def growth(first: list[float], last: list[float]) -> str:
+    """The last size's figures over the first's, each marked when it grew more than FLAT."""
+    ratios = [b / a if a > 0 else float("inf") for a, b in zip(first, last, strict=True)]
+    cells = [f"{r:>8.2f}{'!' if r > FLAT else ' '}" for r in ratios]
+    verdict = "flat" if max(ratios) <= FLAT else f"NOT flat (! grew over {FLAT:g}x)"
+    return " ".join([f"{'growth':>9}", f"{'':>9}"] + cells) + f"  {verdict}"
 
 
 async def backend(name: str, url: str, sizes: list[int], args: argparse.Namespace,
@@ -223,15 +235,19 @@ async def backend(name: str, url: str, sizes: list[int], args: argparse.Namespac
         print(f"\n{name}: median ms ({args.players} players, {args.groups} groups, tables of "
               f"{TABLE_HANDS} hands)")
         print(" ".join(f"{c:>9}" for c in COLUMNS))
+        rows = []
         for size in sizes:
             started = time.perf_counter()
             await filler.grow(size)
             if analyze:
                 async with store.transaction() as tx:
                     await tx.exec("ANALYZE")
-            print(await measure(store, args.runs, time.perf_counter() - started, size,
-                                args.groups),
+            filled = time.perf_counter() - started
+            rows.append(await measure(store, args.runs, size, args.groups))
+            print(" ".join([f"{size:>9}", f"{filled:>9.1f}"] + [f"{f:>9.2f}" for f in rows[-1]]),
                   flush=True)
+        if len(rows) > 1:
+            print(growth(rows[0], rows[-1]))
     finally:
         await store.close()
 

@@ -1,8 +1,9 @@
 """bench_load's ``--webapp-seats K``: K of each table's three players play through the live
 seat (bot.webapp) instead of their pictures: a WebSocket each, fed the seat's view after
 every change, and a POST to ``api/move`` for each press (seeded random choice, after the
-same think time as the picture players). Measured here: from a move posted to each other
-page seat of its table receiving the next view (``move -> other pages``)."""
+same think time as the picture players). Measured here: from a move made (posted by a page
+seat or pressed on a picture) to each other page seat of its table receiving the next view
+(``move -> other pages``), so one page seat a table is measured too."""
 
 from __future__ import annotations
 
@@ -79,7 +80,7 @@ class PageSeats:
         body = {"move": "again"} if move.get("move") == "again" else \
             {"version": version, "index": move["index"]}
         if "index" in move:
-            self.moved[load.table_of[user_id]] = (time.perf_counter(), user_id, set())
+            self.move_made(load.table_of[user_id], user_id)
         async with self.session.post(self.base + "api/move", json=body,
                                      headers={"Authorization": self.auth[user_id]}) as r:
             answer = await r.json()
@@ -91,6 +92,11 @@ class PageSeats:
                 load.done.set()
         else:
             load.refused += 1
+
+    def move_made(self, group: int, user_id: int) -> None:
+        """A move of ``user_id``'s is on its way: the table's other page seats' next views
+        are timed from now."""
+        self.moved[group] = (time.perf_counter(), user_id, set())
 
     def start(self) -> None:
         """Play begins: every page seat answers what it shows."""
