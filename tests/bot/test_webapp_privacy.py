@@ -2,18 +2,24 @@
 (bot.webapp.view.seat_view) is the same whatever another seat holds face down — the
 counterfactual test of tests/engine/test_engine_claim_privacy.py, applied to the app's
 messages: one of X's concealed cards is swapped for a card still in the stock, and every
-other seat's payload must not change."""
+other seat's payload (the 醒家's too, at a four-seat 湖南 table) must not change. Every rule
+set and seat count, two deals each."""
 
 import copy
 import random
 from dataclasses import replace
 
-from support.service import PEOPLE, Counting, mover, seated
+import pytest
+from support.service import Counting
 
 from bot.store import Store
-from bot.table import HandRecord, Table, TableService
+from bot.table import HandRecord, Person, Refusal, Table, TableService
 from bot.webapp.view import seat_view
+from engine.rules import table_rules
 from engine.state import Hand
+
+PEOPLE = [Person(10 + i, n, "zh") for i, n in enumerate(("A", "B", "C", "D"))]
+SHAPES = [("qq", 3), ("hunan", 4), ("hunan", 3), ("hunan", 2), ("four14", 4)]
 
 
 def counterfactual(hand: Hand, x: int, rng: random.Random) -> Hand | None:
@@ -36,32 +42,53 @@ def views(table: Table, record: HandRecord, seat: int) -> dict:
     return seat_view(table, record, seat, "zh", trustee=frozenset(), seconds_left=None)
 
 
-async def test_a_seats_payload_never_shows_anothers_hidden_cards(tmp_path):
+async def play_one(service: TableService, table: Table, people: list[Person],
+                   rng: random.Random) -> None:
+    """One seat with a decision presses a random move; a claim a higher one has taken by
+    then is refused, and another seat's decision is played instead."""
+    deciding = [s for s, d in table.decisions.items() if d.legal]
+    rng.shuffle(deciding)
+    for seat in deciding:
+        decision = table.decisions[seat]
+        try:
+            await service.act(table.id, people[seat].user_id, decision.version,
+                              rng.randrange(len(decision.legal)))
+            return
+        except Refusal:
+            continue
+    raise AssertionError(f"no seat could play: {deciding}")
+
+
+@pytest.mark.parametrize("seed", [11, 12])
+@pytest.mark.parametrize(("rule_id", "seats"), SHAPES)
+async def test_a_seats_payload_never_shows_anothers_hidden_cards(tmp_path, rule_id, seats,
+                                                                   seed):
     store = await Store.open(tmp_path / "db.sqlite3")
-    for p in PEOPLE:
+    people = PEOPLE[:seats]
+    for p in people:
         await store.upsert_user(p.user_id, p.name, None, p.lang, dm_ok=True)
-    service = TableService(store, Counting(), action_timeout=60, autoplay_delay=1.5, seed=11,
-                           rng=random.Random(11))
-    rng, compared = random.Random(4), 0
+    service = TableService(store, Counting(), action_timeout=60, autoplay_delay=1.5, seed=seed,
+                           rng=random.Random(seed))
+    rng, compared = random.Random(seed), 0
     try:
-        table = await seated(service)
+        table = await service.open(-100, people[0], table_rules(rule_id, seats))
+        for p in people[1:]:
+            await service.join(table.id, p)
+        await service.begin(table.id, people[0].user_id)
         while table.status == "playing":
             record = table.current
-            for x in range(3):
+            for x in range(seats):
                 cf = counterfactual(record.hand, x, rng)
                 if cf is None:
                     continue
                 assert cf.private_view(x) != record.hand.private_view(x)  # X's cards differ
                 other = replace(record, hand=cf)
-                for y in range(3):
+                for y in range(seats):
                     if y != x:
                         assert views(table, other, y) == views(table, record, y), (x, y)
                         compared += 1
-            seat = mover(table)
-            decision = table.decisions[seat]
-            await service.act(table.id, PEOPLE[seat].user_id, decision.version,
-                              rng.randrange(len(decision.legal)))
+            await play_one(service, table, people, rng)
         assert views(table, table.current, 0)["over"]
     finally:
         await store.close()
-    assert compared > 60
+    assert compared > 20 * (seats - 1)
