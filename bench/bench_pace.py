@@ -17,7 +17,10 @@ in one run, on the same machine at the same time.
 * hunan4: four humans at ``/new hunan 4`` (each hand one of them is the 醒家 and sits out),
   pressing the same way. Printed per hand: from the deal (the last 再来一局 answered; hand
   1: 开局) to the group's first table picture (target <= 4 s), and to the 醒家's own first
-  picture; whether the 醒家's picture showed the hand's end.
+  picture; whether the 醒家's picture showed the hand's end. One of them also asks ``/stats``
+  in the group every ``ASK_EVERY`` seconds (at once after the deals of some hands, in the
+  middle of others): printed, from each /stats sent to its picture in the group (a club
+  command is to be answered within a second or two, even during a hand).
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from support.fakebot import methods as fake_methods  # noqa: E402
 
 SEED = 7
 GRACE = 5.0  # seconds after the last hand for its end to arrive
+ASK_EVERY = 20.0  # seconds between two /stats in the four-seat scenario
 WATCHED = ("sendphoto", "sendmessage", "editmessagemedia", "editmessagecaption",
            "editmessagetext", "editmessagereplymarkup")
 
@@ -79,6 +83,8 @@ class Players:
         self.group_pictures: list[float] = []
         self.shown_at: list[float] = []
         self.xing_pictures: list[float] = []
+        self.asked: list[float] = []  # /stats sent in the group
+        self.stats_answers: list[float] = []  # its pictures (caption 📊…) posted
         self.ready_sent: list[float] = []  # this round's 再来一局 presses
         self.xing_msg: dict[int, int] = {}  # 醒家 -> his picture's message id this hand
         self.xing_caption: dict[int, str] = {}  # a 醒家 picture's message id -> its caption
@@ -113,7 +119,9 @@ class Players:
         data = buttons(message)
         caption = message.get("caption") or message.get("text") or ""
         if chat_id == self.group.id:
-            if "photo" in message and parse_mode is None:
+            if caption.startswith("📊"):
+                self.stats_answers.append(now)
+            elif "photo" in message and parse_mode is None:
                 self.group_pictures.append(now)
             return
         if chat_id not in self.users:
@@ -197,6 +205,19 @@ class Players:
                 self.ready_sent.clear()
                 self.ready.clear()
 
+    async def ask_stats(self) -> None:
+        """One player asks /stats in the group every ``ASK_EVERY`` seconds."""
+        asker = list(self.users.values())[-1]
+        while not self.done.is_set():
+            await asyncio.sleep(ASK_EVERY)
+            self.asked.append(time.perf_counter())
+            await self.tg.send_text(self.group, asker, "/stats")
+
+    def answered(self) -> list[float]:
+        """For each /stats asked, the seconds to the first answer after it."""
+        return [min((x for x in self.stats_answers if x >= a), default=float("nan")) - a
+                for a in self.asked]
+
     def deal(self, at: float | None = None) -> None:
         self.deals.append(time.perf_counter() if at is None else at)
 
@@ -259,6 +280,8 @@ async def scenario(tree: Path, args: argparse.Namespace, name: str) -> Players:
                                       lambda text, data: bool(data) and data[0] == "b",
                                       timeout=60)
             players._spawn(players.watchdog())
+            if name == "hunan4":
+                players._spawn(players.ask_stats())
             try:
                 await asyncio.wait_for(players.done.wait(), args.hands * 240)
             except TimeoutError:
@@ -299,6 +322,10 @@ def show(side: str, lone: Players | None, hunan: Players | None, trace: bool) ->
           + "  ".join(f"{x:.2f}" for x in hunan.after_deals(hunan.xing_pictures))
           + " s; his picture showed the "
           f"end of {ended} of {len(captions)} hands")
+    asked = hunan.answered()
+    print(f"[{side}] hunan 4: /stats during play -> its picture  median "
+          f"{statistics.median(asked):.2f} s  max {max(asked):.2f} s  ({len(asked)} asked;"
+          f" target a second or two)" if asked else f"[{side}] hunan 4: /stats not asked")
     print(f"[{side}] 429 refusals by the fake: hunan {hunan.rejections}")  # type: ignore[attr-defined]
 
 
