@@ -25,6 +25,7 @@ from engine import claims, hand_record
 from engine.analyzer import Source
 from engine.claims import Claim
 from engine.deal import deal, forced_winner, seats_of
+from engine.melds import Group
 from engine.rules import RuleSet
 from engine.seat import Seat, census
 from engine.settlement import Settlement
@@ -122,6 +123,54 @@ class Hand:
         hand = cls.new(rules, seed=seed, deck=deck, dealer=dealer, base=base)
         for seat, action in log:
             hand.apply_logged(seat, action)
+        return hand
+
+    @classmethod
+    def at_position(
+        cls,
+        rules: RuleSet,
+        *,
+        dealer: int,
+        seats: list[Seat],
+        stock: list[int],
+        liangzhang: int,
+        actor: int,
+        offer: Offer | None = None,
+        selfwin_card: int | None = None,
+        set_aside: list[int] | None = None,
+        base: int | None = None,
+    ) -> Hand:
+        """A hand in the middle, as a searching player imagines it (``engine.policy_worlds``):
+        the seats' cards and the stock (``pop()`` draws the next) as given, and ``actor`` to
+        decide: on ``offer`` (a claim, every eligible seat asked anew), else after his own
+        提/偎 on ``selfwin_card`` (自摸 or not), else a discard. It has no log: it cannot be
+        stored or replayed, only played on."""
+        hand = cls.__new__(cls)
+        aside = list(set_aside or [])
+        rest = C.full_deck()
+        for k in (*stock, *aside):
+            rest.remove(k)
+        hand.rules, hand.dealer, hand.seed = rules, dealer, None
+        hand.base = rules.default_base if base is None else base
+        hand.deck = rest + stock[::-1] + aside  # the bird card, the stock's last, sits right
+        hand.log, hand.history, hand.outcome = [], [], None
+        hand._claim, hand._fresh, hand._won_offer = None, None, None
+        hand._selfwin_card = selfwin_card
+        hand._xing = rules.xing_seat(dealer)
+        hand._orders = play_orders(rules.players, hand._xing)
+        hand._settle = Settlement(rules, hand.base, dealer, hand._xing)
+        hand._stock, hand._set_aside, hand.liangzhang = list(stock), aside, liangzhang
+        hand._seats = seats
+        hand._actor = actor
+        if offer is not None and offer.how == OfferHow.LIANG:
+            hand.phase = Phase.LIANG
+            order = hand._order_from(dealer)
+            options = {s: (A.HU, A.PASS) for s in order if hand._liang_win(s) is not None}
+            hand._claim = Claim(offer, options)
+        elif offer is not None:
+            hand._open_claim(offer, haidi=offer.how == OfferHow.DRAW and not stock)
+        else:
+            hand.phase = Phase.SELFWIN if selfwin_card is not None else Phase.DISCARD
         return hand
 
     def to_dict(self) -> dict[str, Any]:
@@ -450,6 +499,18 @@ class Hand:
         legal = self.legal_actions(seat)
         return _settled(self._seats[seat].private(seat, self.public_view(), legal, highlight),
                         self.outcome, seat)
+
+    @property
+    def offer(self) -> Offer | None:
+        """The face-up card waiting for answers, if any (public)."""
+        return self._claim.offer if self._claim else None
+
+    def cards_of(self, seat: int) -> tuple[tuple[int, ...], tuple[Group, ...], frozenset[int]]:
+        """A seat's hand (count vector), table melds and the kinds it may not 吃: its hidden
+        cards, for a player's search inside a world it imagined (``engine.policy_rollout``),
+        never for a real table's players (they get :meth:`private_view`)."""
+        s = self._seats[seat]
+        return tuple(s.hand), tuple(s.melds), frozenset(s.chou)
 
     def card_census(self) -> list[int]:
         """How many of each kind are where they should be: every entry must be 4 (tests)."""
