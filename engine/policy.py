@@ -48,6 +48,7 @@ from collections.abc import Sequence
 from engine import actions as A
 from engine.policy_eval import Weights
 from engine.policy_play import Style, best, judge, reason
+from engine.policy_search import Budget, pick, search
 from engine.views import Event, PrivateView
 
 _BLIND_TO_HUXI = Weights(per_wait=0.0, pair=0.0, huxi=0.0, deficit=0.0, ready=0.0,
@@ -62,11 +63,17 @@ STYLES: dict[str, Style] = {
     "medium": Style(),
     "strong": Style(weights=_PARTIALS_COUNT_ONCE, lookahead=3),
 }
-LEVELS: tuple[str, ...] = tuple(STYLES)
+# The searching levels: the strong style's best candidates played out in imagined worlds.
+SEARCHES: dict[str, Budget] = {
+    "master": Budget(),
+}
+LEVELS: tuple[str, ...] = (*STYLES, *SEARCHES)
 _SEP = {"zh": "：", "en": ": "}
 
 
 def _style(level: str) -> Style:
+    if level in SEARCHES:
+        return STYLES["strong"]
     try:
         return STYLES[level]
     except KeyError:
@@ -81,7 +88,10 @@ def choose(
     level: str = "strong",
 ) -> str:
     """The level's action: one of ``view.legal``, an argmax of :func:`evaluate`. ``rng``
-    breaks exact ties (else the first in legal order)."""
+    breaks exact ties (else the first in legal order); a searching level has none."""
+    if level in SEARCHES:
+        budget = SEARCHES[level]
+        return pick(*search(view, public_events, _style(level), budget), budget.z)
     top = best(view, public_events, _style(level))
     if rng is None or len(top) == 1:
         return top[0].action
@@ -100,10 +110,26 @@ def evaluate(
 
     Where a win is on offer the values are points (the win's against waiting for a bigger
     one); elsewhere they are the evaluation's units, in which a complete 门子 is worth 10
-    (:class:`~engine.policy_eval.Weights`). No level samples, so ``rng`` changes nothing: the
-    values are a function of the view and the record alone.
+    (:class:`~engine.policy_eval.Weights`). A searching level's values are the points a
+    searched move gains over the strong choice, less its ``z`` standard errors (the strong
+    choice 0), and a point below the least of those for a move not searched. ``rng`` changes
+    nothing: the values are a function of the view and the record alone.
     """
+    if level in SEARCHES:
+        return _searched_values(view, public_events, SEARCHES[level])
     return {c.action: c.value for c in judge(view, public_events, _style(level))}
+
+
+def _searched_values(view: PrivateView, public_events: Sequence[Event],
+                     budget: Budget) -> dict[str, float]:
+    judged, searched = search(view, public_events, STYLES["strong"], budget)
+    if not searched:
+        chosen = pick(judged, searched, budget.z)
+        return {c.action: 0.0 if c.action == chosen else -1.0 for c in judged}
+    sure = {s.action: 0.0 if i == 0 else s.gain - budget.z * s.error
+            for i, s in enumerate(searched)}
+    floor = min(sure.values()) - 1.0
+    return {c.action: sure.get(c.action, floor) for c in judged}
 
 
 def explain(
