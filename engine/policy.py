@@ -61,7 +61,12 @@ _PARTIALS_COUNT_ONCE = Weights(partial=4.0, per_wait=0.0, pair=1.0, deficit=0.0,
 STYLES: dict[str, Style] = {
     "weak": Style(weights=_BLIND_TO_HUXI),
     "medium": Style(),
-    "strong": Style(weights=_PARTIALS_COUNT_ONCE, lookahead=3),
+    "strong": Style(weights=_PARTIALS_COUNT_ONCE, lookahead=3, win_weight=1.0),
+}
+# Former levels the bench still plays against (``bench/bench_duel.py --y strong-1``); no
+# table offers them. strong-1 is the strong level before it weighed what a 听 hand wins.
+BASELINES: dict[str, Style] = {
+    "strong-1": Style(weights=_PARTIALS_COUNT_ONCE, lookahead=3),
 }
 # The searching levels: the strong style's best candidates played out in imagined worlds.
 SEARCHES: dict[str, Budget] = {
@@ -75,7 +80,7 @@ def _style(level: str) -> Style:
     if level in SEARCHES:
         return STYLES["strong"]
     try:
-        return STYLES[level]
+        return STYLES[level] if level in STYLES else BASELINES[level]
     except KeyError:
         raise ValueError(f"unknown level {level!r}; known: {', '.join(LEVELS)}") from None
 

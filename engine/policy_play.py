@@ -39,6 +39,10 @@ class Style:
     # the next card is expected to add to the holding it leaves (see _Table.next_card_gain).
     lookahead: int = 0
     look_weight: float = 1.0
+    # A move that leaves the hand 听 (a discard, or a 吃/碰/过 with the discard to follow) also
+    # gains ``win_weight`` times the points the next face-up card is expected to win it: each
+    # live winning card's win, 胡息 and 名堂 and all (_Table.win_worth).
+    win_weight: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -106,14 +110,41 @@ class _Table:
             gain += n * max(0.0, score.value - kept)
         return gain / max(1, self.know.pool)
 
+    def win_worth(self, rest: list[int], melds: tuple[Group, ...]) -> float:
+        """The points the next face-up card is expected to win a 听 holding: each live
+        winning card's win (its 胡息 and 名堂), over the cards this seat has not seen."""
+        worth = 0.0
+        for k, n in enumerate(self.know.unseen):
+            if n:
+                win = analyzer.analyze(self.rules, rest, melds, k, source="other",
+                                       base=self.rules.default_base, checked=False)
+                if win is not None:
+                    worth += n * win.winner_points
+        return worth / max(1, self.know.pool)
+
     def after_take(self, hand: list[int], melds: tuple[Group, ...]) -> float:
         """Value after a 吃/碰: the best discard that must follow, if one must."""
         ti_pao = sum(1 for g in melds if g.kind in FOUR_KINDS)
         total = sum(hand) + sum(len(g.cards) for g in melds)
         discardable = [k for k, n in enumerate(hand) if 0 < n < 3]
         if total > self.rules.discard_threshold(ti_pao) and discardable:
-            return max(self.discard_choice(hand, melds, k).value for k in discardable)
-        return self.eval.score(Holding(tuple(hand), melds, self.chou)).value
+            return max(self.ready_bonus(self.discard_choice(hand, melds, k), hand, melds)
+                       for k in discardable)
+        score = self.eval.score(Holding(tuple(hand), melds, self.chou))
+        return score.value + self.worth_if_ready(score.win_cards, hand, melds)
+
+    def ready_bonus(self, c: Choice, hand: list[int], melds: tuple[Group, ...]) -> float:
+        """A discard's value with ``win_weight`` times what the next face-up card is expected
+        to win the 听 holding it leaves."""
+        if not c.args[6]:
+            return c.value
+        rest = list(hand)
+        rest[c.args[0]] -= 1
+        return c.value + self.worth_if_ready(c.args[6], rest, melds)
+
+    def worth_if_ready(self, win_cards: int, hand: list[int], melds: tuple[Group, ...]) -> float:
+        weight = self.style.win_weight
+        return weight * self.win_worth(hand, melds) if weight and win_cards else 0.0
 
 
 def judge(view: PrivateView, events: Sequence[Event], style: Style) -> list[Choice]:
@@ -132,6 +163,8 @@ def judge(view: PrivateView, events: Sequence[Event], style: Style) -> list[Choi
         return _win_or_wait(t)
     if all(a.startswith("d:") for a in legal):
         judged = [t.discard_choice(t.hand, t.melds, A.parse(a).card) for a in legal]  # type: ignore[arg-type]
+        if style.win_weight:
+            judged = [replace(c, value=t.ready_bonus(c, t.hand, t.melds)) for c in judged]
         if style.lookahead:
             judged = _look_ahead(t, judged)
         kept = t.eval.score(Holding(tuple(t.hand), t.melds, t.chou)).value
@@ -160,7 +193,8 @@ def _claim_choice(t: _Table, action: str) -> Choice:
     card = offer.card
     if action == A.PASS:
         passed = t.eval.score(Holding(tuple(t.hand), t.melds, t.chou | {card}))
-        return Choice(action, passed.value, "pass")
+        ready = t.worth_if_ready(passed.win_cards, t.hand, t.melds)
+        return Choice(action, passed.value + ready, "pass")
     hand = list(t.hand)
     if action == A.PENG:
         hand[card] -= 2

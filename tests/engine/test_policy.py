@@ -416,3 +416,27 @@ def test_four14_wins_on_a_discard() -> None:
     h.apply(0, A.discard(card("九")))
     assert h.to_act() == (2,) and h.legal_actions(2) == (A.HU, A.PASS)
     assert decide(h, 2) == A.HU
+
+
+def test_a_discard_leaving_the_hand_ting_gains_what_its_wins_are_worth() -> None:
+    """The strong level's readiness term: a discard that leaves the hand 听 is raised by the
+    points the next face-up card is expected to win it (each live winning card's win over the
+    cards not seen), any other discard not at all."""
+    plain = replace(STYLES["strong"], lookahead=0, win_weight=0.0)
+    weighing = replace(plain, win_weight=1.0)
+    raised = 0
+    for view, events in _decisions(range(8)):
+        if not all(a.startswith("d:") for a in view.legal):
+            continue
+        know = read(view, events)
+        for before, after in zip(policy_play.judge(view, events, plain),
+                                 policy_play.judge(view, events, weighing), strict=True):
+            rest = C.counts(view.hand)
+            rest[before.args[0]] -= 1
+            melds = [policy_play.Group(m.kind, tuple(m.cards)) for m in view.melds]
+            worth = sum(n * w.winner_points for k, n in enumerate(know.unseen) if n
+                        and (w := analyzer.analyze(QQ, rest, melds, k, source="other"))
+                        is not None) / know.pool
+            assert after.value == pytest.approx(before.value + (worth if before.args[6] else 0))
+            raised += after.value > before.value
+    assert raised > 0
