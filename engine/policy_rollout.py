@@ -17,13 +17,13 @@ from engine.claims import chi_used
 from engine.melds import FOUR_KINDS, Group, GroupKind
 from engine.policy_eval import Evaluator, Holding, Weights
 from engine.rules import RuleSet
-from engine.state import Hand
+from engine.state import Hand, cards_of, offer_of
 
 _NONE: frozenset[int] = frozenset()
 
 
 _MEMO_LIMIT = 1_000_000  # readings and values kept between decisions (a few hundred MB)
-_Key = tuple[tuple[int, ...], tuple[Group, ...]]
+_Key = tuple[tuple[int, ...], int, int, bool]
 _SHARED: dict[tuple[str, Weights], tuple[Evaluator, dict[_Key, float]]] = {}
 
 
@@ -46,14 +46,14 @@ class Rollout:
     def __init__(self, rules: RuleSet, weights: Weights) -> None:
         self.eval, self.values = shared(rules, weights)
         self.threshold = rules.discard_threshold
-        self.moves = 0
+        self.work = 0  # moves played and holdings judged: what a search costs, without a clock
 
     def play(self, hand: Hand, seat: int) -> int:
-        """Play ``hand`` to its end; ``seat``'s points. ``moves`` counts the moves played."""
+        """Play ``hand`` to its end; ``seat``'s points."""
         while not hand.is_terminal():
             s = hand.to_act()[0]
             hand.apply(s, self.act(hand, s))
-            self.moves += 1
+            self.work += 1
         return hand.returns()[seat]
 
     def act(self, hand: Hand, seat: int) -> str:
@@ -62,11 +62,11 @@ class Rollout:
             return legal[0]
         if A.HU in legal:
             return A.HU
-        cards, melds, chou = hand.cards_of(seat)
+        cards, melds, chou = cards_of(hand, seat)
         if legal[0].startswith("d:"):
             return max(legal, key=lambda a: self._after_discard(cards, melds, chou,
                                                                  A.parse(a).card))  # type: ignore[arg-type]
-        offer = hand.offer
+        offer = offer_of(hand)
         assert offer is not None
         return max(legal, key=lambda a: self._after_claim(cards, melds, chou, offer.card, a))
 
@@ -75,10 +75,16 @@ class Rollout:
         """The holding's value. The strong weights count a wait on a 臭 kind in full
         (``chou_live`` 1), so the 臭 set is left out: every holding of every seat then
         shares one memo of readings."""
-        key = (tuple(cards), melds)
+        self.work += 1
+        hand = tuple(cards)
+        # all the value reads of the melds: how many, their 胡息, whether a 将 is needed (ints
+        # only: a memo of tuples of ints is left alone by the garbage collector's scans)
+        key = (hand, len(melds), sum(g.huxi for g in melds),
+               any(g.kind in FOUR_KINDS for g in melds))
         got = self.values.get(key)
         if got is None:
-            got = self.values[key] = self.eval.score(Holding(*key, _NONE), waits=False).value
+            got = self.values[key] = self.eval.score(Holding(hand, melds, _NONE),
+                                                     waits=False).value
         return got
 
     def _after_discard(self, cards: tuple[int, ...], melds: tuple[Group, ...],

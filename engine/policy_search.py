@@ -29,13 +29,14 @@ from engine.views import Event, PrivateView
 class Budget:
     """How much one decision searches. The strong level's best ``candidates`` moves are each
     played out in ``first`` worlds; then, world after world, those clearly worse than its
-    choice (by ``drop`` standard errors) are dropped, until ``moves`` moves have been played in
-    all, ``worlds`` worlds have been met or only its choice is left. A move counts what a
-    search costs (a rollout early in the hand is long, a late one short) without a clock, so
-    the same inputs always search alike. A candidate replaces the strong choice only when it
+    choice (by ``drop`` standard errors) are dropped, until the next world would take the
+    rollouts' work past ``work`` (judged by the last world), ``worlds`` worlds have been met
+    or only its choice is left. Work (moves played and holdings judged,
+    :attr:`~engine.policy_rollout.Rollout.work`) measures what a search costs without a
+    clock, so the same inputs always search alike. A candidate replaces the strong choice only when it
     gains by ``z`` standard errors."""
 
-    moves: int = 1500
+    work: int = 8000
     candidates: int = 4
     first: int = 8
     worlds: int = 64
@@ -69,18 +70,21 @@ def search(view: PrivateView, public_events: Sequence[Event], style: Style,
     active = list(range(len(actions)))
     weights: list[float] = []
     points: list[dict[int, int]] = []  # per world: candidate -> the seat's points
+    per_rollout = 0.0  # work a rollout took in the last world
     for _ in range(budget.worlds):
-        if rollout.moves >= budget.moves or len(active) == 1:
+        if len(active) == 1 or rollout.work + per_rollout * len(active) > budget.work:
             break
         world = next(worlds)
         start = world.hand()
         if not set(actions) <= set(start.legal_actions(view.seat)):
             continue  # a world the search cannot play the view's moves in
+        before = rollout.work
         row = {}
         for i in active:
             hand = start if i == active[-1] else world.hand()
             hand.apply(view.seat, actions[i])
             row[i] = rollout.play(hand, view.seat)
+        per_rollout = (rollout.work - before) / len(active)
         weights.append(world.weight)
         points.append(row)
         if len(points) >= budget.first:

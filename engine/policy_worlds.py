@@ -28,7 +28,7 @@ from engine.melds import Group, GroupKind
 from engine.policy_info import seen_counts
 from engine.rules import RuleSet, get_rule_set
 from engine.seat import Seat
-from engine.state import Hand
+from engine.state import Hand, imagined
 from engine.views import Event, OfferHow, PrivateView
 
 PASSED_PENG = 0.25  # weight of a world where a seat let a card go by holding its pair
@@ -136,9 +136,9 @@ class World:
         selfwin = None
         if offer is None and v.legal == (A.HU, A.PASS):
             selfwin = v.highlight
-        return Hand.at_position(self.rules, dealer=pub.dealer, seats=seats, stock=list(self.stock),
-                                liangzhang=pub.liangzhang, actor=v.seat, offer=offer,
-                                selfwin_card=selfwin, set_aside=list(self.set_aside))
+        return imagined(self.rules, dealer=pub.dealer, seats=seats, stock=list(self.stock),
+                        liangzhang=pub.liangzhang, actor=v.seat, offer=offer,
+                        selfwin_card=selfwin, set_aside=list(self.set_aside))
 
 
 def sample(view: PrivateView, public_events: Sequence[Event],
