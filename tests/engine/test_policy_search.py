@@ -17,7 +17,7 @@ from engine.rules import FOUR14, HUNAN, QQ, RuleSet, get_rule_set
 from engine.state import Hand
 from engine.views import Event
 
-SMALL = Budget(moves=200, candidates=3, first=3, worlds=8)
+SMALL = Budget(work=2000, candidates=3, first=3, worlds=8)
 
 
 def public(h: Hand) -> list[Event]:
