@@ -140,7 +140,9 @@ def _searched_values(view: PrivateView, public_events: Sequence[Event],
 def explain(
     view: PrivateView, public_events: Sequence[Event], lang: str = "zh"
 ) -> tuple[str, str]:
-    """(action, one-line reason) for the 提示 hint, e.g. ``("d:x9", "出 九：孤张，下家难吃")``.
+    """(action, one-line reason) for the 提示 hint, e.g. ``("d:x9", "出 九：孤张")``: what
+    the choice weighed (the shape it breaks, the 听 it keeps), not who may 吃/碰 the card,
+    which the strong level gives no weight.
 
     ``lang`` is ``"zh"`` or ``"en"`` (game terms stay Chinese); anything else reads as zh.
     The action is the strong player's ``choose`` without an rng.

@@ -262,17 +262,14 @@ _SEP = {"zh": "：", "en": ": "}
 _WORDS = {
     "zh": {
         "single": "孤张", "pair": "拆对", "part": "拆最弱的搭子",
-        "safe": "无人能吃碰", "xia_hard": "下家难吃", "no_peng": "已见三张，碰不了",
-        "peng_hard": "难被碰", "risky": "虽可能被吃碰，留着用处最小", "ready": "听 {0} 张",
+        "ready": "听 {0} 张",
         "chi": "吃后牌型更好", "peng": "碰后牌型更好", "take_huxi": "得 {0} 胡息",
         "pass": "不吃不碰，留住好牌",
         "win": "{0} 胡息，赢 {1} 分", "win_plain": "能胡就胡", "wait": "现在只赢 {0} 分，等大胡约 {1} 分",
     },
     "en": {
         "single": "a lone card", "pair": "breaks a pair", "part": "breaks the weakest partial",
-        "safe": "nobody can 吃 or 碰 it", "xia_hard": "hard for the 下家 to 吃",
-        "no_peng": "3 already seen, cannot be 碰-ed", "peng_hard": "unlikely to be 碰-ed",
-        "risky": "may be 吃/碰-ed, but worth least to keep", "ready": "ready, {0} winning card(s) left",
+        "ready": "ready, {0} winning card(s) left",
         "chi": "the hand is better after it", "peng": "the hand is better after it",
         "take_huxi": "+{0} 胡息",
         "pass": "keeps the better hand",
@@ -282,29 +279,20 @@ _WORDS = {
 
 
 def reason(c: Choice, lang: str = "zh") -> str:
-    """One line on why ``c`` was chosen, e.g. ``孤张，下家难吃`` (``lang`` zh or en, else zh)."""
+    """One line on why ``c`` was chosen, e.g. ``孤张，听 3 张`` (``lang`` zh or en, else zh)."""
     words = _WORDS.get(lang, _WORDS["zh"])
     sep = "，" if lang == "zh" else ", "
     if c.why == "discard":
-        _, count, left, peng, chi, unseen, win_cards, kept = c.args
+        _, count, left, _, _, _, win_cards, kept = c.args
         if count == 2:
             what = words["pair"]
         elif kept - left < _LONE:  # the card adds next to nothing to the hand
             what = words["single"]
         else:
             what = words["part"]
-        if peng < 0.02 and chi < 0.02:
-            safety = words["safe"]
-        elif unseen <= 1:
-            safety = words["no_peng"]
-        elif chi < 0.1:
-            safety = words["xia_hard"]
-        elif peng < 0.1:
-            safety = words["peng_hard"]
-        else:
-            safety = words["risky"]
+        # only what the choice weighed: the strong level gives who may 吃/碰 it no weight
         ready = f"{sep}{words['ready'].format(win_cards)}" if win_cards else ""
-        return f"{what}{sep}{safety}{ready}"
+        return f"{what}{ready}"
     if c.why == "take":
         gained = c.args[0]
         what = words["peng"] if c.action == A.PENG else words["chi"]
