@@ -56,7 +56,7 @@ ZH: dict[str, str] = {
         "跑胡子机器人 · {rule_sets}\n"
         "/new 开桌(/new hunan 4:规则和人数;大厅 ⚙ 改设置)\n"
         "/join 入座 · /leave 离座 · /begin 开局 · /stop 结束本桌\n"
-        "/addbot 加电脑(一人也能开一桌;/addbot 弱、中、强 或 大师 设定电脑水平)· /removebot\n"
+        "/addbot 加电脑(一人也能开一桌;/addbot 弱、中、强、大师 设水平)· /removebot\n"
         "/dissolve 提议解散本局 · /replace 电脑接替不出手的人\n"
         "/notify 开桌时私信通知我 · /lang en 切换群语言 · /help club 俱乐部\n"
         "/rank 排行 · /me 战绩 · /history 最近牌局 · /replay 回放\n"
