@@ -48,7 +48,7 @@ from collections.abc import Sequence
 from engine import actions as A
 from engine.policy_eval import Weights
 from engine.policy_play import Style, best, judge, reason
-from engine.policy_search import Budget, pick, search
+from engine.policy_search import Budget, pick, search, sure_gain
 from engine.views import Event, PrivateView
 
 _BLIND_TO_HUXI = Weights(per_wait=0.0, pair=0.0, huxi=0.0, deficit=0.0, ready=0.0,
@@ -96,7 +96,7 @@ def choose(
     breaks exact ties (else the first in legal order); a searching level has none."""
     if level in SEARCHES:
         budget = SEARCHES[level]
-        return pick(*search(view, public_events, _style(level), budget), budget.z)
+        return pick(*search(view, public_events, _style(level), budget), budget)
     top = best(view, public_events, _style(level))
     if rng is None or len(top) == 1:
         return top[0].action
@@ -117,7 +117,8 @@ def evaluate(
     one); elsewhere they are the evaluation's units, in which a complete 门子 is worth 10
     (:class:`~engine.policy_eval.Weights`). A searching level's values are the points a
     searched move gains over the strong choice, less its ``z`` standard errors (the strong
-    choice 0), and a point below the least of those for a move not searched. ``rng`` changes
+    choice 0), and a point below the least of those and 0 for a move not searched or played
+    in fewer than the budget's ``first`` worlds. ``rng`` changes
     nothing: the values are a function of the view and the record alone.
     """
     if level in SEARCHES:
@@ -129,12 +130,13 @@ def _searched_values(view: PrivateView, public_events: Sequence[Event],
                      budget: Budget) -> dict[str, float]:
     judged, searched = search(view, public_events, STYLES["strong"], budget)
     if not searched:
-        chosen = pick(judged, searched, budget.z)
+        chosen = pick(judged, searched, budget)
         return {c.action: 0.0 if c.action == chosen else -1.0 for c in judged}
-    sure = {s.action: 0.0 if i == 0 else s.gain - budget.z * s.error
-            for i, s in enumerate(searched)}
-    floor = min(sure.values()) - 1.0
-    return {c.action: sure.get(c.action, floor) for c in judged}
+    sure = {s.action: sure_gain(s, budget) for s in searched[1:]}
+    floor = min([0.0, *(g for g in sure.values() if g is not None)]) - 1.0
+    values = {a: floor if g is None else g for a, g in sure.items()}
+    values[searched[0].action] = 0.0
+    return {c.action: values.get(c.action, floor) for c in judged}
 
 
 def explain(

@@ -155,10 +155,21 @@ def judge(view: PrivateView, events: Sequence[Event], style: Style) -> list[Choi
     question); a 吃 or 碰 in place of the win is worth a point less than waiting. Otherwise
     they are the evaluation's units (:mod:`engine.policy_eval`).
     """
-    legal = view.legal
-    if not legal:
+    return judge_counted(view, events, style)[0]
+
+
+def judge_counted(view: PrivateView, events: Sequence[Event],
+                  style: Style) -> tuple[list[Choice], int]:
+    """:func:`judge`, and the readings its evaluation made (``Evaluator.memo_size``): what
+    the judgement cost, counted without a clock (its evaluator lives for this decision)."""
+    if not view.legal:
         raise ValueError("no decision is awaited from this seat")
     t = _Table(view, events, style)
+    return _judge(t), t.eval.memo_size()
+
+
+def _judge(t: _Table) -> list[Choice]:
+    style, legal = t.style, t.view.legal
     if A.HU in legal:
         return _win_or_wait(t)
     if all(a.startswith("d:") for a in legal):

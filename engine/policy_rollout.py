@@ -20,40 +20,39 @@ from engine.rules import RuleSet
 from engine.state import Hand, cards_of, offer_of
 
 _NONE: frozenset[int] = frozenset()
-
-
-_MEMO_LIMIT = 1_000_000  # readings and values kept between decisions (a few hundred MB)
 _Key = tuple[tuple[int, ...], int, int, bool]
-_SHARED: dict[tuple[str, Weights], tuple[Evaluator, dict[_Key, float]]] = {}
 
-
-def shared(rules: RuleSet, weights: Weights) -> tuple[Evaluator, dict[_Key, float]]:
-    """The rollout's evaluator for a rule set and its holdings' values: every kind counted as
-    fully live (the rollout's players do not count cards), which makes a holding's value the
-    same in every decision, so values are memoised across decisions. Memoised or not, a
-    value is the same: a decision does not depend on what ran before it."""
-    key = (rules.key, weights)
-    got = _SHARED.get(key)
-    if got is None or len(got[1]) + got[0].memo_size() > _MEMO_LIMIT:
-        got = _SHARED[key] = (Evaluator(rules, (C.COPIES,) * C.KINDS, weights), {})
-    return got
+# What a rollout costs, in rough microseconds of one core, counted without a clock: a move
+# played (the rules' work and the player's, but the evaluation's search) and a reading the
+# evaluation's search newly made (Evaluator.memo_size). Fitted by least squares to the CPU
+# time of master's decisions at qq (bench/bench_duel.py's way of timing).
+MOVE_COST = 380
+READING_COST = 6
 
 
 class Rollout:
-    """The rollout's players: one :class:`Evaluator` shared by every seat, world, candidate
-    and decision, so that its values are memoised across them."""
+    """The rollout's players for one decision: one :class:`Evaluator` shared by every seat,
+    world and candidate, its holdings' values memoised across them. Every kind counts as
+    fully live (the rollout's players do not count cards). The memo lives no longer than the
+    decision, so that what a decision costs (:attr:`work`) is a function of its inputs."""
 
     def __init__(self, rules: RuleSet, weights: Weights) -> None:
-        self.eval, self.values = shared(rules, weights)
+        self.eval = Evaluator(rules, (C.COPIES,) * C.KINDS, weights)
+        self.values: dict[_Key, float] = {}
         self.threshold = rules.discard_threshold
-        self.work = 0  # moves played and holdings judged: what a search costs, without a clock
+        self.moves = 0
+
+    @property
+    def work(self) -> int:
+        """What the rollouts have cost so far, in rough microseconds, without a clock."""
+        return MOVE_COST * self.moves + READING_COST * self.eval.memo_size()
 
     def play(self, hand: Hand, seat: int) -> int:
         """Play ``hand`` to its end; ``seat``'s points."""
         while not hand.is_terminal():
             s = hand.to_act()[0]
             hand.apply(s, self.act(hand, s))
-            self.work += 1
+            self.moves += 1
         return hand.returns()[seat]
 
     def act(self, hand: Hand, seat: int) -> str:
@@ -75,7 +74,6 @@ class Rollout:
         """The holding's value. The strong weights count a wait on a 臭 kind in full
         (``chou_live`` 1), so the 臭 set is left out: every holding of every seat then
         shares one memo of readings."""
-        self.work += 1
         hand = tuple(cards)
         # all the value reads of the melds: how many, their 胡息, whether a 将 is needed (ints
         # only: a memo of tuples of ints is left alone by the garbage collector's scans)

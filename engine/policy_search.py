@@ -18,27 +18,31 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.policy_play import Choice, Style, judge
-from engine.policy_rollout import Rollout
+from engine.policy_play import Choice, Style, judge_counted
+from engine.policy_rollout import MOVE_COST, Rollout
 from engine.policy_worlds import sample, seed_of
 from engine.rules import get_rule_set
 from engine.views import Event, PrivateView
 
+READING_COST = 5  # work (rough microseconds) per reading the strong judgement made
+
 
 @dataclass(frozen=True)
 class Budget:
-    """How much one decision searches. The strong level's best ``candidates`` moves are each
-    played out in ``first`` worlds; then, world after world, those clearly worse than its
-    choice (by ``drop`` standard errors) are dropped, until the next world would take the
-    rollouts' work past ``work`` (judged by the last world), ``worlds`` worlds have been met
-    or only its choice is left. Work (moves played and holdings judged,
-    :attr:`~engine.policy_rollout.Rollout.work`) measures what a search costs without a
-    clock, so the same inputs always search alike. A candidate replaces the strong choice only when it
-    gains by ``z`` standard errors."""
+    """How much one decision searches. The strong level's best ``candidates`` moves are
+    played out world after world; after ``first`` worlds, those clearly worse than its
+    choice (by ``drop`` standard errors) are dropped. The search stops before a world would
+    take the decision's work past ``work`` (judged by the last world), after ``worlds``
+    worlds, or when only the strong choice is left. Work is the judgement's and the
+    rollouts' cost in rough microseconds of one core, counted without a clock
+    (``READING_COST`` per reading of the judgement, :attr:`~engine.policy_rollout.Rollout.work`
+    for the rollouts), so the same inputs always search alike. A candidate replaces the
+    strong choice only when it was played in ``first`` worlds at least and gains by ``z``
+    standard errors."""
 
-    work: int = 8000
-    candidates: int = 4
-    first: int = 8
+    work: int = 190_000
+    candidates: int = 2
+    first: int = 4
     worlds: int = 64
     drop: float = 1.0
     z: float = 2.0
@@ -59,20 +63,22 @@ class Searched:
 def search(view: PrivateView, public_events: Sequence[Event], style: Style,
            budget: Budget) -> tuple[list[Choice], list[Searched]]:
     """The style's judged candidates, and the search's verdict on the best ``candidates`` of
-    them in strong order (empty when there is nothing to choose)."""
-    judged = judge(view, public_events, style)
+    them in strong order (empty when there is nothing to choose or no time to search)."""
+    judged, readings = judge_counted(view, public_events, style)
     if len(judged) == 1:
         return judged, []
     order = sorted(judged, key=lambda c: -c.value)[: budget.candidates]
     actions = [c.action for c in order]
     rollout = Rollout(get_rule_set(view.public.rule_set), style.weights)
+    spent = READING_COST * readings
     worlds = sample(view, public_events, random.Random(seed_of(view, public_events)))
     active = list(range(len(actions)))
     weights: list[float] = []
     points: list[dict[int, int]] = []  # per world: candidate -> the seat's points
-    per_rollout = 0.0  # work a rollout took in the last world
+    # work a rollout takes: guessed from the cards left to draw until a world has been played
+    per_rollout = float(MOVE_COST * (view.public.stock_count + 10))
     for _ in range(budget.worlds):
-        if len(active) == 1 or rollout.work + per_rollout * len(active) > budget.work:
+        if len(active) == 1 or spent + rollout.work + per_rollout * len(active) > budget.work:
             break
         world = next(worlds)
         start = world.hand()
@@ -114,10 +120,21 @@ def _verdict(action: str, i: int, weights: list[float],
     return Searched(action, mean, gain, error, len(played))
 
 
-def pick(judged: list[Choice], searched: list[Searched], z: float) -> str:
-    """The searched candidate that gains most over the strong choice by more than ``z``
-    standard errors, or the strong choice."""
+def sure_gain(s: Searched, budget: Budget) -> float | None:
+    """What ``s`` surely gains over the strong choice: its gain less ``z`` standard errors;
+    None when it was played in fewer than ``first`` worlds (a few worlds can agree by chance,
+    and then their spread is 0)."""
+    return s.gain - budget.z * s.error if s.worlds >= budget.first else None
+
+
+def pick(judged: list[Choice], searched: list[Searched], budget: Budget) -> str:
+    """The searched candidate that surely gains most over the strong choice
+    (:func:`sure_gain` above 0), or the strong choice."""
     if not searched:
         return max(judged, key=lambda c: c.value).action
-    best = max(searched, key=lambda s: s.gain - z * s.error)
-    return best.action if best.gain - z * best.error > 0 else searched[0].action
+    best, most = searched[0].action, 0.0
+    for s in searched[1:]:
+        gain = sure_gain(s, budget)
+        if gain is not None and gain > most:
+            best, most = s.action, gain
+    return best

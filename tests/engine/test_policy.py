@@ -19,9 +19,10 @@ from engine import actions as A
 from engine import analyzer, policy, policy_eval, policy_info, policy_play
 from engine import cards as C
 from engine.chi import chi_options
-from engine.policy import LEVELS, STYLES, choose, evaluate, explain
+from engine.policy import LEVELS, SEARCHES, STYLES, choose, evaluate, explain
 from engine.policy_info import read
 from engine.policy_play import wait_value
+from engine.policy_search import Budget
 from engine.rules import FOUR14, HUNAN, QQ, RuleSet
 from engine.state import Hand
 from engine.views import Event, OutcomeKind
@@ -130,9 +131,11 @@ def _swapped_deck(h: Hand, seat: int, rng: random.Random) -> list[int]:
     return deck
 
 
-def test_equal_view_and_record_give_equal_choice() -> None:
+def test_equal_view_and_record_give_equal_choice(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two hands that differ only in cards a seat cannot see, replayed with the same actions:
-    wherever that seat's view and the public record agree, so does the policy's choice."""
+    wherever that seat's view and the public record agree, so does the policy's choice, at
+    every level (master on a small budget)."""
+    monkeypatch.setitem(SEARCHES, "master", Budget(work=60_000, candidates=3, first=3, worlds=8))
     rng = random.Random(7)
     compared = 0
     for seed in range(30):
@@ -155,6 +158,9 @@ def test_equal_view_and_record_give_equal_choice() -> None:
             assert any(other._seats[s].hand != h._seats[s].hand for s in range(3) if s != seat)
             for level in LEVELS if compared < 6 else STYLES:  # a search takes longer
                 assert decide(other, seat, level=level) == decide(h, seat, level=level)
+                if level in SEARCHES:
+                    assert evaluate(other.private_view(seat), public(other), level=level) == \
+                        evaluate(h.private_view(seat), public(h), level=level)
             assert evaluate(other.private_view(seat), public(other), random.Random(1)) == evaluate(
                 h.private_view(seat), public(h), random.Random(1)
             )

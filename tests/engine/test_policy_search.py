@@ -10,14 +10,20 @@ import random
 import pytest
 
 from engine import actions as A
-from engine.policy import STYLES, choose, evaluate
+from engine.policy import SEARCHES, STYLES, choose, evaluate
 from engine.policy_search import Budget, pick, search
 from engine.policy_worlds import clues, sample, seed_of
 from engine.rules import FOUR14, HUNAN, QQ, RuleSet, get_rule_set
 from engine.state import Hand
 from engine.views import Event
 
-SMALL = Budget(work=2000, candidates=3, first=3, worlds=8)
+SMALL = Budget(work=60_000, candidates=3, first=3, worlds=8)
+
+
+@pytest.fixture(autouse=True)
+def small_master(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The master level searches on a small budget here: the suite stays quick."""
+    monkeypatch.setitem(SEARCHES, "master", SMALL)
 
 
 def public(h: Hand) -> list[Event]:
@@ -84,7 +90,7 @@ def test_search_is_legal_deterministic_and_keeps_the_strong_choice_unless_sure()
         judged, searched = search(view, events, STYLES["strong"], SMALL)
         again = search(view, events, STYLES["strong"], SMALL)
         assert (judged, searched) == again
-        chosen = pick(judged, searched, SMALL.z)
+        chosen = pick(judged, searched, SMALL)
         assert chosen in view.legal
         strong = choose(view, events)
         if searched:
