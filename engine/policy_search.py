@@ -3,13 +3,18 @@
 Perfect-information Monte Carlo, as card programs for Skat and bridge play: the hidden cards
 are dealt out in worlds the seat's view allows (:mod:`engine.policy_worlds`, weighted by what
 the others' 吃/碰/过 and discards say), every candidate is played in each world to the end
-of the hand (:mod:`engine.policy_rollout`) and scored by the seat's points there, and the
-candidate with the best weighted mean wins. Every candidate meets the same worlds, so the
-luck of the stock cancels between them.
+of the hand (:mod:`engine.policy_rollout`) and scored by the seat's points there, and a
+candidate replaces the strong level's choice only when its weighted mean gain over it is
+surely above 0 (:func:`sure_gain`). Every candidate meets the same worlds, so the luck of the
+stock cancels between them.
 
 Only the strong level's best few candidates are searched (its judgement prunes the rest), and
-exact ties go to the strong level's order. The worlds are seeded from the view and the record
-alone (:func:`engine.policy_worlds.seed_of`), so a decision is a function of its inputs.
+exact ties go to the strong level's order. A rollout early in a hand costs some 20 ms of one
+core in pure Python (the evaluation's search of each holding dominates), so master's budget
+buys about ten worlds for two candidates on average, fewer early in the hand; it overruled the
+strong level in 9 of 253 decisions (those with a choice) of ten qq hands. The worlds are seeded
+from the view and the record alone (:func:`engine.policy_worlds.seed_of`), so a decision is a
+function of its inputs.
 """
 
 from __future__ import annotations
