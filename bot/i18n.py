@@ -548,7 +548,6 @@ ZH: dict[str, str] = {
     "stats_line": "{pos}. {name} · {hands} 局 · {points} 分 · 大赢家 {top} · 最大胡 {huxi} · "
                   "自摸 {zimo}",
     "stats_empty": "这段时间还没有打完的牌局。",
-    "stats_more": "……还有 {n} 人",
     "stats_usage": "用法:/stats [今天|week|season] [{choices}](默认今天)。",
     "club_only_admin": "只有群管理员可以这样做。",
     "club_unknown": "本群没有编号 #{no} 的牌局(见 /history)。",
@@ -612,6 +611,11 @@ ZH: dict[str, str] = {
     "cup_final_robots": " + {n} 电脑",
     "cup_final_proof": "抽签种子:{seed}\nSHA-256:{sha}(与报名时公布的一致)\n"
                        "验证:Python random.Random({seed}).shuffle([{order}]) 即第 1 轮的座位顺序。",
+    "cup_final_swaps": "再按不同桌设定(/apart)对调:{swaps}。",
+    "cup_final_rounds": "各轮各桌:得分(节分)",
+    "cup_final_swap": "第 {a} 位 {x} ⇄ 第 {b} 位 {y}",
+    "cup_apart_one_table": "报名者中有两位被管理员设为不同桌,抽签无法把他们分到两桌:请再多几人报名,"
+                           "或请管理员 /apart off,再 /cup start。",
     **EVENT_NAMES,
     # the live seat (Mini App, bot.webapp)
     "webapp_button": "🀄 实时牌桌",
@@ -1171,7 +1175,7 @@ EN: dict[str, str] = {
     "cmd_stats": "club stats: /stats today|week|season",
     "cmd_void": "void a hand: /void N reason (admins)",
     "cmd_dispute": "dispute a hand: /dispute N (its players)",
-    "season_label": "season {no}{name}",
+    "season_label": "Season {no}{name}",
     "season_name": " “{name}”",
     "season_span_open": "from hand #{first} on, running",
     "season_span_closed": "hands #{first}–#{last}, ended {at}",
@@ -1193,7 +1197,6 @@ EN: dict[str, str] = {
     "stats_line": "{pos}. {name} · {hands} {hands:plural:hand:hands} · {points} · 大赢家 {top} · "
                   "best 胡 {huxi} · 自摸 {zimo}",
     "stats_empty": "No finished hands in this span yet.",
-    "stats_more": "… and {n} more",
     "stats_usage": "Usage: /stats [today|week|season] [{choices}] (today by default).",
     "club_only_admin": "Only group admins can do this.",
     "club_unknown": "This group has no hand #{no} (see /history).",
@@ -1270,6 +1273,12 @@ EN: dict[str, str] = {
     "cup_final_proof": "Draw seed: {seed}\nSHA-256: {sha} (the one shown at sign-up)\n"
                        "Check: Python random.Random({seed}).shuffle([{order}]) is round 1's "
                        "seating order.",
+    "cup_final_swaps": "Then, for players kept apart (/apart), swapped: {swaps}.",
+    "cup_final_rounds": "Each round's tables: points (节分)",
+    "cup_final_swap": "#{a} {x} ⇄ #{b} {y}",
+    "cup_apart_one_table": "Two who signed up are kept apart by an admin and the draw cannot put "
+                           "them at two tables: have more sign up, or an admin /apart off, then "
+                           "/cup start again.",
     **EVENT_NAMES,
     # the live seat (Mini App, bot.webapp)
     "webapp_button": "🀄 实时牌桌 Live table",

@@ -2,7 +2,9 @@
 
 One row a member, most points first, on the leaderboard's rows (``render.leaderboard``):
 rank, name, hands, points, 大赢家 (matches he ended on top of), his biggest 胡 (胡息) and his
-自摸 wins. The caller's text caption keeps the same figures for search and accessibility.
+自摸 wins; the first :data:`TOP`, and a line saying how many more played. The caller's text
+(the caption, or a text after the picture when too long for one) keeps the same figures for
+every member, for search and accessibility.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from render.strings import pages
 
 TOP = 12  # rows shown
 FIGURE_PX = 24
+FOOT_H = 46  # below the rows, when more played: how many more, in the text
 RANK_X, NAME_X = M + 10, M + 64
 # right edges of the figure columns: hands, points, 大赢家, biggest 胡, 自摸
 COLUMNS = (("col_hands", 392), ("col_points", 494), ("col_top", 592), ("col_huxi", 680),
@@ -56,7 +59,8 @@ def layout_club_stats(rows: Sequence[StatsRow], lang: str = "zh", *, title: str)
     s = pages(lang)
     shown = list(rows[:TOP])
     body = ROW_H * max(MIN_ROWS, len(shown))
-    scene = Scene(WIDTH, TITLE_H + HEAD_H + body + M)
+    more = len(rows) - len(shown)
+    scene = Scene(WIDTH, TITLE_H + HEAD_H + body + (FOOT_H if more else 0) + M)
     scene.name(Rect(M, 10, WIDTH - 2 * M, TITLE_H - 16), "title", title, 32, T.GOLD)
     _head(scene, s)
     if not shown:
@@ -64,6 +68,10 @@ def layout_club_stats(rows: Sequence[StatsRow], lang: str = "zh", *, title: str)
                    anchor="mm", max_width=WIDTH - 2 * M)
     for i, row in enumerate(shown):
         _row(scene, i, row, TITLE_H + HEAD_H + i * ROW_H)
+    if more:
+        scene.text(WIDTH // 2, TITLE_H + HEAD_H + body + FOOT_H // 2,
+                   s["stats_more"].format(n=more), 22, T.TEXT_DIM, anchor="mm",
+                   max_width=WIDTH - 2 * M)
     return scene
 
 
@@ -99,5 +107,5 @@ def _row(scene: Scene, i: int, row: StatsRow, y: int) -> None:
 
 def render_club_stats(rows: Sequence[StatsRow], lang: str = "zh", *, title: str) -> bytes:
     """The /stats picture: the first :data:`TOP` of ``rows`` (already ordered) under
-    ``title``."""
+    ``title``, and how many more there are (the caption lists them all)."""
     return render(lambda: layout_club_stats(rows, lang, title=title), FORMAT)

@@ -270,6 +270,7 @@ PAGES_ZH: Mapping[str, str] = {
     "col_huxi": "最大胡",
     "col_zimo": "自摸",
     "stats_empty": "这段时间还没有打完的牌局",
+    "stats_more": "还有 {n} 人，见文字",
 }
 
 PAGES_EN: Mapping[str, str] = {
@@ -304,6 +305,7 @@ PAGES_EN: Mapping[str, str] = {
     "col_huxi": "Best 胡",
     "col_zimo": "自摸",
     "stats_empty": "No finished hands in this span yet",
+    "stats_more": "{n} more in the text",
 }
 
 # The 等级 titles in English, shown beside the Chinese one (in pictures and in the bot's texts).

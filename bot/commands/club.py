@@ -17,7 +17,6 @@ from bot.commands.stats import RECENT, TOP, rules_name
 from bot.i18n import t
 from bot.store import ClubRow, RankRow, Season, Span, Store
 from engine.rules import RULE_SETS
-from render.club_stats import TOP as STATS_TOP
 from render.club_stats import render_club_stats
 from render.leaderboard import BoardRow, render_leaderboard
 
@@ -161,14 +160,15 @@ def stats_title(query: StatsQuery, season: Season | None, lang: str) -> str:
 
 def stats_text(rows: Sequence[ClubRow], query: StatsQuery, season: Season | None,
                lang: str) -> str:
+    """Every member who played in the span, a line each (the picture shows the first
+    ``render.club_stats.TOP``): the caption while it fits, else the text sent after it."""
     lines = [stats_title(query, season, lang)]
     if not rows:
         lines.append(t(lang, "stats_empty"))
-    lines += [t(lang, "stats_line", pos=i, name=r.name, hands=r.hands, points=f"{r.points:+d}" if r.points else "0",
-                top=r.top, huxi="—" if r.huxi is None else r.huxi, zimo=r.zimo)
-              for i, r in enumerate(rows[:STATS_TOP], 1)]
-    if len(rows) > STATS_TOP:
-        lines.append(t(lang, "stats_more", n=len(rows) - STATS_TOP))
+    lines += [t(lang, "stats_line", pos=i, name=r.name, hands=r.hands,
+                points=f"{r.points:+d}" if r.points else "0", top=r.top,
+                huxi="—" if r.huxi is None else r.huxi, zimo=r.zimo)
+              for i, r in enumerate(rows, 1)]
     return "\n".join(lines)
 
 

@@ -47,6 +47,18 @@ def fit_html(text: str, limit: int) -> tuple[str, bool]:
     return fit(shown, limit), False
 
 
+def split_lines(text: str, limit: int) -> list[str]:
+    """``text`` in parts of at most ``limit`` UTF-16 units, cut between lines (a line too
+    long alone is cut by :func:`fit` when sent)."""
+    parts: list[str] = []
+    for line in text.split("\n"):
+        if parts and utf16_len(parts[-1]) + 1 + utf16_len(line) <= limit:
+            parts[-1] += "\n" + line
+        else:
+            parts.append(line)
+    return parts
+
+
 def _take(graphemes: Iterable[str], budget: int) -> tuple[list[str], int]:
     """The graphemes from the start of ``graphemes`` that fit in ``budget`` units."""
     taken: list[str] = []

@@ -15,7 +15,7 @@ from bot.i18n import t
 from bot.present import replays
 from bot.present.chats import Chats
 from bot.present.courier import Courier
-from bot.present.fit import MAX_CAPTION, utf16_len
+from bot.present.fit import MAX_CAPTION, MAX_TEXT, split_lines, utf16_len
 from bot.present.pacing import Send, goes_first
 from bot.present.screens.review import review_row
 from bot.store import PlayedHand
@@ -103,7 +103,8 @@ class Notes:
               thread_id: int | None = None) -> None:
         """A picture answering a command (/rank, /me; in its forum topic ``thread_id``, if
         any), queued like a note: ``draw(lang)`` paints it on the render thread, its caption
-        (the same in words, for search and screen readers) is ``caption_of(lang)``."""
+        (the same in words, for search and screen readers) is ``caption_of(lang)``; one too
+        long for a caption follows the picture as text, in as many messages as it takes."""
         async def job() -> int:
             target = self.chats.now(chat_id)
             chosen = await self.chats.lang_of(target, lang)
@@ -115,9 +116,11 @@ class Notes:
                                           message_thread_id=thread_id)
             if fits:
                 return 1
-            await self._slot(target)  # too long for a caption: the text follows
-            await self.courier.send_message(target, caption, message_thread_id=thread_id)
-            return 2
+            parts = split_lines(caption, MAX_TEXT)  # too long for a caption: the text follows
+            for part in parts:
+                await self._slot(target)
+                await self.courier.send_message(target, part, message_thread_id=thread_id)
+            return 1 + len(parts)
         self.chats.put(chat_id, self.key(), job)
 
     def replay(self, chat_id: int, played: PlayedHand, step: int, *, lang: str | None = None,

@@ -19,9 +19,12 @@ The rules, each a function here:
   A private chat: one per ``dm_interval``, and a seat's new buttons may go sooner, on the
   chat's ``dm_burst`` (:class:`~bot.present.outbox.Outbox`): never behind the edit just made of
   an older state.
-- A seat's private picture shows new buttons at once; any other change is held and rides on
-  the next edit (:func:`hand_hold`): the seat's own change (its cards, its keyboard going) at
-  most ``pressed_pace`` seconds, the table's alone at the catch-up pace. A seat alone with
+- A seat's private picture is sent now, held, or not sent at all (:func:`seat_picture`): not
+  while his live page shows the seat, nor when it shows the change already; at once when it
+  shows new buttons (or takes dead ones away), is not there yet or not shown since a restart,
+  or the hand is over. Any other change is held and rides on the next edit
+  (:func:`hand_hold`): the seat's own change (its cards, its keyboard going) at most
+  ``pressed_pace`` seconds, the table's alone at the catch-up pace. A seat alone with
   computer players spends his chat's one edit a ``dm_interval`` on showing each computer move
   as it comes (his own, and a computer's take or flip, ride with the next discard; the
   computers discard at that pace, a few of them between two of his moves, the rest at once,
@@ -149,6 +152,55 @@ def hand_wait(pacing: Pacing, *, now: float, held_since: float, own_change: bool
     ``held_since`` (0 or less: send it now)."""
     return held_since + hand_hold(pacing, own_change=own_change, alone=alone,
                                   moved=moved, moving_on=moving_on) - now
+
+
+class Picture(Enum):
+    """What becomes of a change to a seat's private picture now."""
+
+    SEND = "send"  # sent or edited now
+    HOLD = "hold"  # held: it rides on a later edit (:func:`seat_wait` says when to look again)
+    SKIP = "skip"  # nothing to send: the picture shows it already, or his live page does
+
+
+@dataclass(frozen=True)
+class SeatChange:
+    """A change to a seat's private picture as the policy weighs it (times: loop time)."""
+
+    live: bool = False  # his live page is open (bot.present.live): it shows the change
+    posted: bool = True  # the picture is there (it is not: sent whatever changed)
+    unchanged: bool = False  # the picture shows it already
+    urgent: bool = False  # new buttons, or buttons withdrawn unanswered
+    fresh: bool = False  # not shown since a restart: refreshed at once
+    playing: bool = True  # the hand is played (its end is shown at once)
+    flushing: bool = False  # everything held is being sent now (Chats.idle)
+    now: float = 0.0
+    held_since: float | None = None  # held since (None: not yet)
+    own_change: bool = False  # the seat's own (its cards, its keyboard going): hand_hold
+    alone: bool = False  # the seat plays alone with computer players: hand_hold
+    moved: bool = False  # another seat discarded since the picture was shown: hand_hold
+    moving_on: bool = False  # a move of a computer (or 托管) is due at once: hand_hold
+
+
+def seat_picture(pacing: Pacing, change: SeatChange) -> Picture:
+    """Whether a change to a seat's picture is sent now, held, or not sent (see the module's
+    doc); a held one is looked at again in :func:`seat_wait` seconds."""
+    if change.live:
+        return Picture.SKIP
+    if not change.posted:
+        return Picture.SEND
+    if change.unchanged:
+        return Picture.SKIP
+    if change.urgent or change.fresh or not change.playing or change.flushing:
+        return Picture.SEND
+    return Picture.HOLD if seat_wait(pacing, change) > 0 else Picture.SEND
+
+
+def seat_wait(pacing: Pacing, change: SeatChange) -> float:
+    """Seconds left to hold the change (0 or less: none); one not held yet is held from now."""
+    held_since = change.now if change.held_since is None else change.held_since
+    return hand_wait(pacing, now=change.now, held_since=held_since,
+                     own_change=change.own_change, alone=change.alone, moved=change.moved,
+                     moving_on=change.moving_on)
 
 
 def next_ping_after(pacing: Pacing, *, pings: int, slow: bool,

@@ -24,6 +24,7 @@ from bot.present.chats import Chats
 from bot.present.courier import Courier
 from bot.present.notes import Notes
 from bot.present.pacing import CHANGING_WAIT, Send, goes_first
+from bot.present.posts import SETTLEMENT_POSTING, STORE_RETRY, Post, Posts
 from bot.present.screens.group import (
     draw_table,
     settlement_keyboard,
@@ -38,7 +39,6 @@ from bot.present.shown import Shown
 from bot.store import Store, StoreUnavailable
 from bot.table import HandRecord, Table, TableService, TableStatus
 from bot.table import birds as table_birds
-from bot.table.registry import SETTLEMENT_POSTING, STORE_RETRY
 from engine.views import PublicView
 from render import render_settlement
 from render.match import render_match
@@ -47,14 +47,15 @@ log = logging.getLogger(__name__)
 
 
 class GroupPanels:
-    def __init__(self, chats: Chats, courier: Courier, notes: Notes, shown: Shown, store: Store,
-                 service: TableService, *, deep_link: Callable[[int], str],
+    def __init__(self, chats: Chats, courier: Courier, notes: Notes, shown: Shown, posts: Posts,
+                 store: Store, service: TableService, *, deep_link: Callable[[int], str],
                  on_retry: Callable[[Table], None],
                  app_link: Callable[[int], str] | None = None) -> None:
         self.chats = chats
         self.courier = courier
         self.notes = notes
         self.shown = shown
+        self.posts = posts
         self.store = store
         self.service = service
         self.deep_link = deep_link
@@ -78,14 +79,15 @@ class GroupPanels:
         if table.private:
             return
         self.chats.put(table.chat_id, ("table", record.id), lambda: self._table(table, record),
-                       _table_send(record))
+                       self._table_send(table, record))
 
     def settlement_later(self, table: Table, record: HandRecord) -> None:
         """The hand's settlement: posted first, its later edits (the ready list, its buttons
         going) lag and merge."""
         if table.private:
             return
-        send = Send.SETTLEMENT if record.settle_msg_id is None else Send.READY_LIST
+        posted = self.posts.get(Post.settlement(table, record)) is not None
+        send = Send.READY_LIST if posted else Send.SETTLEMENT
         self.chats.put(table.chat_id, ("settle", record.id),
                        lambda: self._settlement(table, record), send)
 
@@ -118,13 +120,6 @@ class GroupPanels:
                 self.notes.note(table.chat_id,
                                 lambda lang, name=name: t(lang, "trustee_note", name=name),
                                 thread_id=table.thread_id)
-
-    def forget(self, table: Table) -> None:
-        """The table's group messages are to be posted afresh (its group moved)."""
-        self.shown.table(table).lobby_text = None
-        if table.current is not None:
-            shown = self.shown.hand(table.current)
-            shown.table, shown.settle_caption = None, None
 
     def cancel(self) -> None:
         for retry in self._topic_retries.values():
@@ -178,12 +173,12 @@ class GroupPanels:
                           full_start_delay=self.service.start_delay(table))
         bird_line = birds.waiting_line(table.rules, await table_birds.waiting(self.store, table), lang)
         text += f"\n\n{bird_line}" if bird_line and table.status == TableStatus.LOBBY else ""
-        shown = self.shown.table(table)
+        shown, post = self.shown.table(table), Post.lobby(table)
+        msg_id = self.posts.get(post)
         if table.status != TableStatus.LOBBY:
-            if table.lobby_msg_id is None:
+            if msg_id is None:
                 return 0
-            msg_id = table.lobby_msg_id
-            await self.service.remember(table, lobby_msg_id=None)
+            await self.posts.remember(post, None)
             if table.status == TableStatus.CLOSED:  # say so, even if not shown since a restart
                 text = t(lang, "lobby_closed", table=table.no)
             elif shown.lobby_text is None:
@@ -194,39 +189,47 @@ class GroupPanels:
             return 1
         markup = lobby_keyboard(table, lang, mark=self.service.button_mark(table),
                                 timer=self._timer(table), deep_link=self.deep_link(table.id))
-        if table.lobby_msg_id is not None and table.current is not None and \
-                table.lobby_msg_id < max(table.current.group_msg_id or 0,
-                                         table.current.settle_msg_id or 0):
-            table.lobby_msg_id = None  # back to the lobby after a hand: a new one below it
+        if msg_id is not None and msg_id < self._last_hand_post(table):
+            msg_id = None  # back to the lobby after a hand: a new one below it
+            self.posts.note(post, None)
         sent = 0
-        if table.standing and table.lobby_msg_id is not None and shown.lobby_text is None:
+        if table.standing and msg_id is not None and shown.lobby_text is None:
             # a standing table after a restart: its lobby afresh, the old one without buttons
-            old, table.lobby_msg_id, sent = table.lobby_msg_id, None, 1
+            self.posts.note(post, None)
             await self._slot(Send.LOBBY_EDIT)
             try:
-                await self.courier.edit_text(table.chat_id, old, text, None)
+                await self.courier.edit_text(table.chat_id, msg_id, text, None)
             except BadRequest as e:  # deleted, say: the fresh one is what counts
-                log.info("table %s: its old lobby %s stays as it was: %s", table.id, old, e)
-        if table.lobby_msg_id is None:
-            await self._slot(Send.NEW_LOBBY)
-            msg = await self.post(table, lambda: self.courier.send_message(
-                table.chat_id, text, reply_markup=markup, message_thread_id=table.thread_id))
-            if msg is None:
-                return sent + 1
-            await self.service.remember(table, lobby_msg_id=msg.message_id)
-        elif (shown.lobby_text, shown.lobby_markup) == (text, markup):
+                log.info("table %s: its old lobby %s stays as it was: %s", table.id, msg_id, e)
+            msg_id, sent = None, 1
+        if msg_id is not None and (shown.lobby_text, shown.lobby_markup) == (text, markup):
             return 0
-        else:
+
+        async def send() -> Message | None:
+            await self._slot(Send.NEW_LOBBY)
+            return await self.post(table, lambda: self.courier.send_message(
+                table.chat_id, text, reply_markup=markup, message_thread_id=table.thread_id))
+
+        async def edit(msg_id: int) -> None:
             await self._slot(Send.LOBBY_EDIT)
-            await self.courier.edit_text(table.chat_id, table.lobby_msg_id, text, markup)
-        shown.lobby_text, shown.lobby_markup = text, markup
+            await self.courier.edit_text(table.chat_id, msg_id, text, markup)
+        if await self.posts.show(post, send, edit) is not None:
+            shown.lobby_text, shown.lobby_markup = text, markup
         return sent + 1
+
+    def _last_hand_post(self, table: Table) -> int:
+        """The latest of the last hand's group messages (0: none)."""
+        record = table.current
+        if record is None:
+            return 0
+        return max(self.posts.get(Post.picture(table, record)) or 0,
+                   self.posts.get(Post.settlement(table, record)) or 0)
 
     async def _table(self, table: Table, record: HandRecord) -> int:
         lang = await self.chats.group_lang(table.chat_id)
         if self._table_plan(table, record, lang) is None:
             return 0
-        await self._slot(_table_send(record))
+        await self._slot(self._table_send(table, record))
         plan = self._table_plan(table, record, lang)  # play went on meanwhile
         if plan is None:
             return 0
@@ -234,18 +237,17 @@ class GroupPanels:
         marks = SeatMarks(frozenset(self.shown.hand(record).trustee), robots_of(record))
         photo = await self.chats.render(draw_table, pub, record.names, lang, marks)
         markup = self._app_button(table, lang)
-        if record.group_msg_id is None:  # silent when each seat is told in private
-            quiet = self.chats.all_reached(record.users)
-            msg = await self.post(table, lambda: self.courier.send_photo(
+
+        async def send() -> Message | None:
+            quiet = self.chats.all_reached(record.users)  # when each seat is told in private
+            return await self.post(table, lambda: self.courier.send_photo(
                 table.chat_id, photo, caption=caption, message_thread_id=table.thread_id,
                 disable_notification=quiet, reply_markup=markup))
-            if msg is None:
-                return 1
-            await self.service.remember_hand(record, group_msg_id=msg.message_id)
-        else:
-            await self.courier.edit_media(table.chat_id, record.group_msg_id, photo, caption,
-                                          markup)
-        self.shown.hand(record).table = plan
+
+        async def edit(msg_id: int) -> None:
+            await self.courier.edit_media(table.chat_id, msg_id, photo, caption, markup)
+        if await self.posts.show(Post.picture(table, record), send, edit) is not None:
+            self.shown.hand(record).table = plan
         return 1
 
     def _app_button(self, table: Table, lang: str) -> InlineKeyboardMarkup | None:
@@ -266,7 +268,8 @@ class GroupPanels:
             return None
         shown = self.shown.hand(record)
         plan = table_screen(table, record, shown.trustee, lang)
-        return None if shown.table == plan else plan
+        posted = self.posts.get(Post.picture(table, record)) is not None  # in this chat
+        return None if posted and shown.table == plan else plan
 
     async def _settlement(self, table: Table, record: HandRecord) -> int:
         """Send the settlement, then keep its ready list current; buttons only while it is the
@@ -289,7 +292,8 @@ class GroupPanels:
             table_shown.open_settlement = record
         elif table_shown.open_settlement is record:
             table_shown.open_settlement = None
-        if record.settle_msg_id is None:
+        msg_id = self.posts.get(Post.settlement(table, record))
+        if msg_id is None:
             pub = record.hand.public_view()
             per_seat = tuple(totals.get(u, 0) for u in record.users)
             await self._slot(Send.LIVE_SETTLEMENT if live else Send.SETTLEMENT)
@@ -302,13 +306,13 @@ class GroupPanels:
                 disable_notification=reached))
             if msg is None:
                 return 1
-        elif record.settle_msg_id == SETTLEMENT_POSTING:
+        elif msg_id == SETTLEMENT_POSTING:
             return 0  # sent by an earlier run that could not store its id: left as it is
         elif shown.settle_caption == caption:
             return 0
         else:
             await self._slot(Send.READY_LIST)
-            await self.courier.edit_caption(table.chat_id, record.settle_msg_id, caption, markup,
+            await self.courier.edit_caption(table.chat_id, msg_id, caption, markup,
                                             parse_mode=ParseMode.HTML)
         shown.settle_caption = caption
         return 1
@@ -318,11 +322,11 @@ class GroupPanels:
         """Post a hand's settlement at most once, and once whatever the database does.
 
         Telegram cannot say whether a message was sent, so the store says it first: the
-        hand's ``settle_msg_id`` becomes ``SETTLEMENT_POSTING`` in a committed write before
+        hand's settlement post becomes ``SETTLEMENT_POSTING`` in a committed write before
         the photo is sent (a refused write sends nothing, and the post is tried again in
         ``STORE_RETRY`` seconds), and the message's id right after. That id is kept in
-        memory at once and written until the store takes it (:meth:`Registry.remember_hand
-        <bot.table.registry.Registry.remember_hand>`), so this run never sends it again.
+        memory at once and written until the store takes it (:meth:`Posts.remember
+        <bot.present.posts.Posts.remember>`), so this run never sends it again.
         A send refused by Telegram, or by the table's topic, sent nothing: the mark is taken
         back and the post may be made again. A hand found ``SETTLEMENT_POSTING`` after a
         restart died between sending and storing the id (or its send timed out): its
@@ -330,8 +334,9 @@ class GroupPanels:
         unknown); only a hand with no mark at all is posted after a restart
         (:meth:`Registry.unposted_settlements <bot.table.registry.Registry.unposted_settlements>`).
         """
+        post = Post.settlement(table, record)
         try:
-            await self.service.begin_settlement_post(record)
+            await self.posts.begin_settlement(post)
         except Exception as e:
             if not isinstance(e, StoreUnavailable):  # that one the store says itself
                 log.warning("could not mark the settlement of hand %s as being posted (again"
@@ -342,13 +347,12 @@ class GroupPanels:
         try:
             msg = await self.post(table, send)
         except TimedOut:  # it may have reached the group: the mark stays
-            record.settle_msg_id = SETTLEMENT_POSTING
+            self.posts.note(post, SETTLEMENT_POSTING)
             raise
         except BaseException:
-            await self.service.remember_hand(record, settle_msg_id=None)
+            await self.posts.remember(post, None)
             raise
-        await self.service.remember_hand(
-            record, settle_msg_id=None if msg is None else msg.message_id)
+        await self.posts.remember(post, None if msg is None else msg.message_id)
         return msg
 
     async def _match_summary(self, table: Table, match_id: int) -> int:
@@ -363,10 +367,10 @@ class GroupPanels:
         msg = await self.post(table, lambda: self.courier.send_photo(
             table.chat_id, photo, caption=caption, message_thread_id=table.thread_id))
         if msg is not None:
-            await self.service.remember_match(match_id, msg.message_id)
+            await self.posts.remember_summary(match_id, msg.message_id)
         return 1
 
-
-def _table_send(record: HandRecord) -> Send:
-    """A hand's first table picture is what its group waits for; its edits may lag."""
-    return Send.FIRST_PICTURE if record.group_msg_id is None else Send.TABLE_PICTURE
+    def _table_send(self, table: Table, record: HandRecord) -> Send:
+        """A hand's first table picture is what its group waits for; its edits may lag."""
+        posted = self.posts.get(Post.picture(table, record)) is not None
+        return Send.TABLE_PICTURE if posted else Send.FIRST_PICTURE

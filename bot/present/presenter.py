@@ -30,6 +30,7 @@ from bot.present.notes import Notes
 from bot.present.outbox import Outbox
 from bot.present.pacing import Pacing
 from bot.present.panels import GroupPanels
+from bot.present.posts import Post, Posts
 from bot.present.results import ResultMessages
 from bot.present.reviews import Reviews
 from bot.present.seats import SeatMessages
@@ -55,11 +56,13 @@ class Presenter:
         self.chats = Chats(store, pacing, default_lang, self.migrate, self.bot.sent_at)
         self.notes = Notes(self.chats, self.bot)
         shown = Shown()
-        self.panels = GroupPanels(self.chats, self.bot, self.notes, shown, store, service,
+        self.posts = Posts(store)  # what the table's messages are, and where
+        self.panels = GroupPanels(self.chats, self.bot, self.notes, shown, self.posts, store,
+                                  service,
                                   deep_link=self.deep_link, on_retry=self.changed,
                                   app_link=None if app_short_name is None else
                                   partial(app_link, username, app_short_name))
-        self.seats = SeatMessages(self.chats, self.bot, shown, service, webapp_url)
+        self.seats = SeatMessages(self.chats, self.bot, shown, self.posts, service, webapp_url)
         self.results = ResultMessages(self.chats, self.bot, store,
                                       on_unreached=self.panels.settlement_later)
         self.reviews = Reviews(self.chats, self.bot)
@@ -80,14 +83,13 @@ class Presenter:
 
     async def migrate(self, old: int, new: int) -> None:
         """The group ``old`` became the supergroup ``new`` (told by a service message or by a
-        call refused with ChatMigrated). The service moves its table and records; whatever
-        is queued for the old id goes to the new one through the same outbox (one pace,
-        one order), and the table's group messages are posted afresh there."""
+        call refused with ChatMigrated). The service moves its table and records, and tells
+        the observer as after any change; whatever is queued for the old id goes to the new
+        one through the same outbox (one pace, one order), and the table's group messages
+        are posted afresh there (:mod:`bot.present.posts`: none is in the new chat)."""
         self.chats.moved(old, new)
         for table in await self.service.move_chat(old, new):
             log.info("table %s moved with its group from %s to %s", table.id, old, new)
-            self.panels.forget(table)
-            self.changed(table)
 
     async def idle(self) -> None:
         """Send what is held back now, then wait until nothing is queued (tests)."""
@@ -96,6 +98,12 @@ class Presenter:
     def shutdown(self) -> None:
         self.panels.cancel()
         self.chats.shutdown()
+        self.posts.close()
+
+    async def restored(self, tables: Sequence[Table]) -> None:
+        """After a restart: read back what the restored tables had posted."""
+        for table in tables:
+            await self.posts.load(table)
 
     def deep_link(self, table_id: int) -> str:
         return f"https://t.me/{self.username}?start=j{table_id}"
@@ -136,7 +144,8 @@ class Presenter:
 
     def changed(self, table: Table) -> None:
         self.results.refresh(table)
-        if table.status == TableStatus.LOBBY or table.lobby_msg_id is not None:
+        self.posts.seated(table)
+        if table.status == TableStatus.LOBBY or self.posts.get(Post.lobby(table)) is not None:
             self.panels.lobby_later(table)
         old = self._shown.table(table).open_settlement
         if old is not None and (old is not table.current or table.status != TableStatus.BETWEEN):
@@ -179,7 +188,7 @@ class Presenter:
     def closed(self, table: Table) -> None:
         """The table is gone: its lobby (if shown) says so without buttons, else a note."""
         self.results.refresh(table)
-        if table.lobby_msg_id is not None:
+        if self.posts.get(Post.lobby(table)) is not None:
             self.panels.lobby_later(table)
         elif not table.private:
             self.note(table.chat_id, lambda lang: t(lang, "stopped"), thread_id=table.thread_id)

@@ -1,8 +1,8 @@
 """The seats' private hand messages: one per seated player (photo and a keyboard of exactly
 his legal actions), paced to one call per ``dm_interval`` in his chat. It is edited at once
 when a new decision is his or his buttons are withdrawn; any other change waits a little and
-rides on the next edit (:func:`bot.present.pacing.hand_wait`). A short ping, which unlike an
-edit notifies, goes to a player whose decision has waited a while
+rides on the next edit (:func:`bot.present.pacing.seat_picture` decides). A short ping, which
+unlike an edit notifies, goes to a player whose decision has waited a while
 (:func:`bot.present.pacing.next_ping_after`), unless he said /quiet, and is deleted once he
 has answered. The hand's 醒家 (湖南, 4 seats) sits it out: his hand message is the table
 picture the group sees (the public table only), his own copy at his chat's pace, never a
@@ -14,15 +14,23 @@ import asyncio
 from collections.abc import Awaitable
 from dataclasses import dataclass
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
-from telegram.error import BadRequest
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, WebAppInfo
 
 from bot.i18n import t
-from bot.present import errors
 from bot.present.chats import Chats
 from bot.present.courier import Courier
 from bot.present.live import LiveSeats, NoLive
-from bot.present.pacing import CHANGING_WAIT, Send, goes_first, hand_wait, next_ping_after
+from bot.present.pacing import (
+    CHANGING_WAIT,
+    Picture,
+    SeatChange,
+    Send,
+    goes_first,
+    next_ping_after,
+    seat_picture,
+    seat_wait,
+)
+from bot.present.posts import Post, Posts
 from bot.present.screens.group import draw_table, table_screen
 from bot.present.screens.seat import (
     SeatMarks,
@@ -55,7 +63,7 @@ class _HandPlan:
 
 
 class SeatMessages:
-    def __init__(self, chats: Chats, courier: Courier, shown: Shown,
+    def __init__(self, chats: Chats, courier: Courier, shown: Shown, posts: Posts,
                  service: TableService, webapp_url: str | None = None) -> None:
         self.chats = chats
         self.webapp_url = webapp_url  # the live page's address: a button on every picture
@@ -63,6 +71,7 @@ class SeatMessages:
         self.pacing = chats.pacing
         self.courier = courier
         self.shown = shown
+        self.posts = posts
         self.service = service
         self._unpinging: set[tuple[int, int]] = set()  # pings (chat, message) being deleted
 
@@ -72,7 +81,7 @@ class SeatMessages:
         if robots.is_robot(user_id):  # a computer player has no private chat
             return
         xing = seat == record.hand.rules.xing_seat(record.hand.dealer)
-        if self.live.holds(user_id):
+        if seat_picture(self.pacing, SeatChange(live=self.live.holds(user_id))) == Picture.SKIP:
             return  # his live page shows it (bot.present.live)
 
         def job() -> Awaitable[int]:
@@ -96,7 +105,7 @@ class SeatMessages:
         A new decision (new buttons) is shown at once, ahead of other traffic (see
         :mod:`bot.present.gate`), with the table as it is then; so are buttons withdrawn
         unanswered. Any other change while the hand is played is held back and rides on the
-        next edit (:func:`bot.present.pacing.hand_wait`): a picture with buttons is always
+        next edit (:func:`bot.present.pacing.seat_picture`): a picture with buttons is always
         current, a waiting one lags a few seconds. A button pressed in that time is answered
         as outdated; the press itself was confirmed by its answer. Else nearly every move
         costs an edit in each of three DMs, where the floor is one edit per decision."""
@@ -104,7 +113,7 @@ class SeatMessages:
             return 0
         player = table.players.get(seat)
         if player is None or player.user_id != user_id or table.current is not record:
-            return await self._retire(record, seat, user_id)
+            return await self._retire(table, record, seat, user_id)
         first = self._plan(table, record, seat, user_id)
         if first is None:
             return 0
@@ -113,44 +122,37 @@ class SeatMessages:
         plan = self._plan(table, record, seat, user_id)  # play went on meanwhile
         if plan is None:
             return 0
-        shown, msg_id, lang = plan.shown, player.hand_msg_id, player.lang
-        calls, (caption, markup) = 0, plan.text
+        shown, lang, (caption, markup) = plan.shown, player.lang, plan.text
         caption = "\n".join(with_clock([caption], self._seconds_left(table, seat), lang))
         markup = self._with_app(markup, lang)
-        if msg_id is not None:
-            try:
-                if plan.image != shown.image:
-                    photo = await self.chats.render(draw_hand, plan.view, record.names, lang,
-                                                    plan.marks, record.hand.rules)
-                    await self.courier.edit_media(user_id, msg_id, photo, caption, markup)
-                else:
-                    await self.courier.edit_caption(user_id, msg_id, caption, markup)
-                calls += 1
-            except BadRequest as e:
-                if not errors.gone(e):
-                    raise
-                msg_id = None  # the user deleted it: send it again
-        if msg_id is None:
+
+        async def send() -> Message:
             photo = await self.chats.render(draw_hand, plan.view, record.names, lang,
                                             plan.marks, record.hand.rules)
-            msg = await self.courier.send_photo(user_id, photo, caption=caption,
-                                                reply_markup=markup)
-            msg_id = msg.message_id
-            await self.service.remember_seat(table, seat, user_id, hand_msg_id=msg_id)
-            calls += 1
+            return await self.courier.send_photo(user_id, photo, caption=caption,
+                                                 reply_markup=markup)
+
+        async def edit(msg_id: int) -> None:
+            if plan.image != shown.image:
+                photo = await self.chats.render(draw_hand, plan.view, record.names, lang,
+                                                plan.marks, record.hand.rules)
+                await self.courier.edit_media(user_id, msg_id, photo, caption, markup)
+            else:
+                await self.courier.edit_caption(user_id, msg_id, caption, markup)
+        await self.posts.show(Post.seat_picture(table, record, seat, user_id), send, edit)
         self.chats.reached(user_id, True)
-        shown.msg_id, shown.lang, shown.own, shown.held_since = msg_id, lang, plan.own, None
+        shown.lang, shown.own, shown.held_since = lang, plan.own, None
         shown.image, shown.caption, shown.log_at = plan.image, plan.text, plan.log_at
         if self._unoffered(table, record, seat):
             self._offered(record, seat, shown, table.decisions[seat])
             after = self._next_ping_after(table, shown, table.decisions[seat])
             if after is not None:
                 self._ping_later(table, record, seat, user_id, after)
-        ping = player.ping_msg_id
+        ping = self.posts.get(Post.ping(table, seat, user_id))
         if ping is not None and (user_id, ping) not in self._unpinging \
                 and shown.pinged != self._open_version(table, seat):
             self._unping_later(table, seat, user_id, ping)
-        return calls
+        return 1
 
     def _with_app(self, markup: InlineKeyboardMarkup | None,
                   lang: str) -> InlineKeyboardMarkup | None:
@@ -167,7 +169,7 @@ class SeatMessages:
         language, under a line saying he sits the hand out; its id is his seat's hand
         message's, so that a restart edits it instead of sending another. His own copy, not
         the group's: it follows play as a waiting seat's picture does (held at most the
-        catch-up pace, :func:`bot.present.pacing.hand_wait`), and the hand's end at once, also
+        catch-up pace, :func:`bot.present.pacing.seat_picture`), and the hand's end at once, also
         once the next hand is dealt (then in the message he had, if any)."""
         player = table.players.get(seat)
         if player is None or player.user_id != user_id:
@@ -175,39 +177,35 @@ class SeatMessages:
         lang, hand_shown = player.lang, self.shown.hand(record)
         shown = hand_shown.seats.setdefault(seat, SeatShown())
         moved_on = table.current is not record
-        if moved_on and (shown.msg_id is None or not record.hand.is_terminal()):
-            return 0
+        if moved_on and (shown.caption is None or not record.hand.is_terminal()):
+            return 0  # not shown in this run, or the hand was not over: left as it is
         pub, table_caption = table_screen(table, record, hand_shown.trustee, lang)
         marks = SeatMarks(frozenset(hand_shown.trustee), robots_of(record))
         image = (pub, record.names, lang, marks)
         caption = "\n".join((t(lang, "xing_caption", table=table.no), table_caption))
-        msg_id = shown.msg_id if moved_on else player.hand_msg_id
-        if msg_id is not None and (image, (caption, None)) == (shown.image, shown.caption):
-            return 0
-        if msg_id is not None and self._hold(table, record, seat, user_id, shown,
-                                             own_change=False):
+        post = Post.seat_picture(table, record, seat, user_id)
+        posted = self.posts.get(post) is not None
+        if self._weigh(table, record, seat, user_id, shown, posted=posted,
+                       unchanged=(image, (caption, None)) == (shown.image, shown.caption),
+                       own_change=False) != Picture.SEND:
             return 0
         await self.chats.gate.slot(urgent=goes_first(self.pacing, Send.SEAT_CATCH_UP),
                                    key=user_id)
-        if msg_id is not None:
-            try:
-                if image != shown.image:
-                    photo = await self.chats.render(draw_table, pub, record.names, lang, marks)
-                    await self.courier.edit_media(user_id, msg_id, photo, caption, None)
-                else:
-                    await self.courier.edit_caption(user_id, msg_id, caption, None)
-            except BadRequest as e:
-                if not errors.gone(e):
-                    raise
-                if moved_on:
-                    return 1  # deleted, and the hand is over: nothing to send again
-                msg_id = None  # the user deleted it: send it again
-        if msg_id is None:
+
+        async def send() -> Message:
             photo = await self.chats.render(draw_table, pub, record.names, lang, marks)
-            msg = await self.courier.send_photo(user_id, photo, caption=caption)
-            msg_id = msg.message_id
-            await self.service.remember_seat(table, seat, user_id, hand_msg_id=msg_id)
-        shown.msg_id, shown.lang, shown.image, shown.caption = msg_id, lang, image, (caption, None)
+            return await self.courier.send_photo(user_id, photo, caption=caption)
+
+        async def edit(msg_id: int) -> None:
+            if image != shown.image:
+                photo = await self.chats.render(draw_table, pub, record.names, lang, marks)
+                await self.courier.edit_media(user_id, msg_id, photo, caption, None)
+            else:
+                await self.courier.edit_caption(user_id, msg_id, caption, None)
+        # deleted once the hand is over: nothing to send again
+        if await self.posts.show(post, send, edit, again=not moved_on) is None:
+            return 1
+        shown.lang, shown.image, shown.caption = lang, image, (caption, None)
         shown.held_since, shown.log_at = None, len(record.hand.log)
         return 1
 
@@ -240,9 +238,9 @@ class SeatMessages:
             try:
                 await self.chats.gate.slot(urgent=goes_first(self.pacing, Send.TIDY))
                 await self.courier.delete(user_id, ping_msg_id)
-                player = table.players.get(seat)
-                if player is not None and player.ping_msg_id == ping_msg_id:  # none sent since
-                    await self.service.remember_seat(table, seat, user_id, ping_msg_id=None)
+                post = Post.ping(table, seat, user_id)
+                if self.posts.get(post) == ping_msg_id:  # none sent since
+                    await self.posts.remember(post, None)
             finally:
                 self._unpinging.discard((user_id, ping_msg_id))
             return 0  # no message: nothing to pace
@@ -296,36 +294,33 @@ class SeatMessages:
         # buttons withdrawn unanswered; other changes may wait
         new_markup = shown.caption is None or markup != shown.caption[1]
         urgent = new_markup and (markup is not None or self._withdrawn(table, record, seat))
-        if player.hand_msg_id is None:
-            return _HandPlan(shown, view, marks, image, text, own, urgent, len(record.hand.log))
-        if (image, text) == (shown.image, shown.caption):
-            return None
         # the seat's own change (its cards, its keyboard going) or the table's alone (a move
         # elsewhere, in the picture and in the caption's 等待 line)?
-        if not urgent and self._hold(table, record, seat, user_id, shown,
-                                     own_change=own != shown.own or new_markup):
+        posted = self.posts.get(Post.seat_picture(table, record, seat, user_id)) is not None
+        if self._weigh(table, record, seat, user_id, shown, posted=posted, urgent=urgent,
+                       unchanged=(image, text) == (shown.image, shown.caption),
+                       own_change=own != shown.own or new_markup) != Picture.SEND:
             return None
         return _HandPlan(shown, view, marks, image, text, own, urgent, len(record.hand.log))
 
-    def _hold(self, table: Table, record: HandRecord, seat: int, user_id: int,
-              shown: SeatShown, *, own_change: bool) -> bool:
-        """Whether a change to the seat's picture without new buttons waits (then a later
-        sync is scheduled): while the hand is played, unless the picture is not shown since
-        a restart, until it has waited :func:`bot.present.pacing.hand_wait`."""
-        fresh = shown.image is None  # not shown since a restart: refreshed now
-        if fresh or table.status != TableStatus.PLAYING or self.chats.flushing:
-            return False
-        now = asyncio.get_running_loop().time()
-        shown.held_since = shown.held_since if shown.held_since is not None else now
+    def _weigh(self, table: Table, record: HandRecord, seat: int, user_id: int,
+               shown: SeatShown, **known: bool) -> Picture:
+        """What the pacing policy makes of a change to the seat's picture
+        (:func:`bot.present.pacing.seat_picture`, given what the caller ``known``); one held
+        is noted as held and looked at again when it may go."""
         # another seat discarded since (what it took before, and the draws, ride with it)
         moved = any(s != seat and a.startswith("d:") for s, a in record.hand.log[shown.log_at:])
-        wait = hand_wait(self.pacing, now=now, held_since=shown.held_since,
-                         own_change=own_change, alone=alone_with_robots(record, seat),
-                         moved=moved, moving_on=moved and self._moving_on(table, seat))
-        if wait > 0:
-            self.sync_later(table, record, seat, user_id, delay=wait)
-            return True
-        return False
+        playing = table.status == TableStatus.PLAYING
+        change = SeatChange(fresh=shown.image is None, playing=playing,
+                            flushing=self.chats.flushing, now=asyncio.get_running_loop().time(),
+                            held_since=shown.held_since, alone=alone_with_robots(record, seat),
+                            moved=moved, moving_on=moved and self._moving_on(table, seat),
+                            **known)
+        picture = seat_picture(self.pacing, change)
+        if picture == Picture.HOLD:
+            shown.held_since = change.now if shown.held_since is None else shown.held_since
+            self.sync_later(table, record, seat, user_id, delay=seat_wait(self.pacing, change))
+        return picture
 
     def _moving_on(self, table: Table, seat: int) -> bool:
         """Whether the table goes on at once without the seat: another seat played by the
@@ -374,12 +369,14 @@ class SeatMessages:
             self._ping_later(table, record, seat, user_id, wait)
             return 0
         await self.chats.gate.slot(urgent=goes_first(self.pacing, Send.PING), key=user_id)
-        if player.ping_msg_id is not None and (user_id, player.ping_msg_id) not in self._unpinging:
-            await self.courier.delete(user_id, player.ping_msg_id)
+        post = Post.ping(table, seat, user_id)
+        last = self.posts.get(post)
+        if last is not None and (user_id, last) not in self._unpinging:
+            await self.courier.delete(user_id, last)
         text = " · ".join(with_clock([t(player.lang, "ping", table=table.no)],
                                      self._seconds_left(table, seat), player.lang))
         msg = await self.courier.send_message(user_id, text)
-        await self.service.remember_seat(table, seat, user_id, ping_msg_id=msg.message_id)
+        await self.posts.remember(post, msg.message_id)
         shown.pings = shown.pings_for(decision.version) + 1
         shown.pinged = decision.version
         again = self._next_ping_after(table, shown, decision)
@@ -393,15 +390,16 @@ class SeatMessages:
         user = await self.service.store.user(user_id)
         return user is not None and user.quiet
 
-    async def _retire(self, record: HandRecord, seat: int, user_id: int) -> int:
+    async def _retire(self, table: Table, record: HandRecord, seat: int, user_id: int) -> int:
         """A player gone from the table (逃跑): his hand message says it is over, no buttons."""
         shown = self.shown.hand(record).seats.pop(seat, None)
-        if shown is None or shown.msg_id is None or shown.caption is None:
+        msg_id = self.posts.get(Post.seat_picture(table, record, seat, user_id))
+        if shown is None or msg_id is None or shown.caption is None:
             return 0
         head = shown.caption[0].split("\n")[0]
         caption = f"{head}\n{t(shown.lang, 'dm_over')}"
         if shown.caption == (caption, None):
             return 0
         await self.chats.gate.slot(key=user_id)
-        await self.courier.edit_caption(user_id, shown.msg_id, caption, None)
+        await self.courier.edit_caption(user_id, msg_id, caption, None)
         return 1

@@ -28,7 +28,6 @@ class Asked:
 class SeatShown:
     """What one hand message shows now."""
 
-    msg_id: int | None = None
     lang: str = "zh"
     image: object = None
     caption: tuple[str, InlineKeyboardMarkup | None] | None = None

@@ -5,10 +5,14 @@ After every change the job is removed by name and re-armed for the earliest mome
 awaited seat is to be played for (its decision timed out, or it is in 托管 and the bot's short
 pause is over), or, between hands, for the end of the wait for 再来一局. The database holds no
 timer: on start every open table is simply re-armed (a wait for 再来一局 starts afresh).
+
+PTB shields a running job from the job queue's stop, so a move being played when the bot stops
+outlives the stop: :meth:`Timers.idle` waits for it before the store is closed.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from telegram.ext import CallbackContext, JobQueue
@@ -27,6 +31,7 @@ class Timers:
     def __init__(self, job_queue: JobQueue, service: TableService) -> None:
         self.job_queue = job_queue
         self.service = service
+        self._firing: set[asyncio.Task[object]] = set()
 
     def disarm(self, table: Table) -> None:
         for job in self.job_queue.get_jobs_by_name(job_name(table.id)):
@@ -42,8 +47,19 @@ class Timers:
 
     async def _fire(self, context: CallbackContext) -> None:  # type: ignore[type-arg]
         assert context.job is not None
+        task = asyncio.current_task()
+        assert task is not None
+        self._firing.add(task)
         try:
             await self.service.play_due(int(context.job.data))  # type: ignore[arg-type]
         except Refusal as refusal:
             if refusal.code not in UNSTORED:  # not stored: armed again to try once more
                 raise
+        finally:
+            self._firing.discard(task)
+
+    async def idle(self) -> None:
+        """Wait for the moves being played by the timers (their errors are the error
+        handler's, as ever)."""
+        while self._firing:
+            await asyncio.gather(*self._firing, return_exceptions=True)

@@ -164,8 +164,10 @@ class ClubReads:
 
     async def club_stats(self, chat_id: int, span: Span, rule_set: str) -> list[ClubRow]:
         """Every member's figures over a span of the group's hands of one rule set, most
-        points first. A match's 大赢家 is whoever ends it (within the span) with the most
-        points, above 0 (each of equals); a hand outside a match is a match of its own."""
+        points first. His points are /season's (:meth:`season_ranking`): his results and his
+        birds' (打鸟; a bird is no hand played). A match's 大赢家 is whoever ends it (within
+        the span) with the most points at its seats, above 0 (each of equals); a hand outside
+        a match is a match of its own."""
         where, args = span.where(chat_id, rule_set)
         rows = await self._conn.all(
             "WITH x AS (SELECT COALESCE(h.match_id, -h.id) AS m, h.winner, h.zimo, h.huxi,"
@@ -174,15 +176,20 @@ class ClubReads:
             " per AS (SELECT m, user_id, SUM(points) AS p FROM x GROUP BY m, user_id),"
             " tops AS (SELECT user_id, COUNT(*) AS n FROM (SELECT user_id, p,"
             " MAX(p) OVER (PARTITION BY m) AS best FROM per) z WHERE p > 0 AND p = best"
-            " GROUP BY user_id)"
-            " SELECT x.user_id, COALESCE(u.name, CAST(x.user_id AS TEXT)) AS name,"
-            " SUM(1 - x.dissolved) AS hands, SUM(x.points) AS points,"
-            " COALESCE(MAX(tops.n), 0) AS top,"
-            " MAX(CASE WHEN x.seat = x.winner THEN x.huxi END) AS huxi,"
-            " SUM(CASE WHEN x.seat = x.winner AND x.zimo = 1 THEN 1 ELSE 0 END) AS zimo"
-            " FROM x LEFT JOIN users u ON u.user_id = x.user_id"
-            " LEFT JOIN tops ON tops.user_id = x.user_id WHERE x.user_id > 0"
-            " GROUP BY x.user_id, u.name ORDER BY points DESC, top DESC, x.user_id", args)
+            " GROUP BY user_id),"
+            " y AS (SELECT user_id, 1 - dissolved AS hands, points,"
+            " CASE WHEN seat = winner THEN huxi END AS huxi,"
+            " CASE WHEN seat = winner AND zimo = 1 THEN 1 ELSE 0 END AS zimo FROM x"
+            " UNION ALL SELECT b.user_id, 0, b.points, NULL, 0"
+            f" FROM hands h JOIN birds b ON b.hand_id = h.id WHERE {where}"
+            " AND b.points IS NOT NULL)"
+            " SELECT y.user_id, COALESCE(u.name, CAST(y.user_id AS TEXT)) AS name,"
+            " SUM(y.hands) AS hands, SUM(y.points) AS points,"
+            " COALESCE(MAX(tops.n), 0) AS top, MAX(y.huxi) AS huxi, SUM(y.zimo) AS zimo"
+            " FROM y LEFT JOIN users u ON u.user_id = y.user_id"
+            " LEFT JOIN tops ON tops.user_id = y.user_id WHERE y.user_id > 0"
+            " GROUP BY y.user_id, u.name ORDER BY points DESC, top DESC, y.user_id",
+            (*args, *args))
         return [ClubRow(r["user_id"], str(r["name"]), int(r["hands"]), int(r["points"]),
                         int(r["top"]), None if r["huxi"] is None else int(r["huxi"]),
                         int(r["zimo"])) for r in rows]

@@ -100,7 +100,8 @@ class Guard:
             assert self._db is not None
             try:
                 await self._db.fetchval("SELECT 1", timeout=PING_TIMEOUT)
-            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError):
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError,
+                    asyncpg.InternalClientError):  # killed, its end not yet read
                 return
 
     async def _take_again(self) -> bool:

@@ -16,6 +16,7 @@ from bot.store.challenges import ChallengeStore, ChallengeTx
 from bot.store.club_scores import ClubRow, Season, Span, Voided
 from bot.store.cups import CupStore, CupTx
 from bot.store.health import Health
+from bot.store.posts import PostStore, PostTx
 from bot.store.rows import (
     QQ_ID,
     BirdRow,
@@ -31,7 +32,7 @@ from bot.store.rows import (
 )
 
 
-class Tx(ChallengeTx, CupTx, Protocol):
+class Tx(ChallengeTx, CupTx, PostTx, Protocol):
     """The writes inside one :meth:`Store.transaction`."""
 
     async def exec(self, sql: str, *args: object) -> int:
@@ -150,7 +151,7 @@ class Tx(ChallengeTx, CupTx, Protocol):
         ...
 
 
-class Store(ChallengeStore, CupStore, Protocol):
+class Store(ChallengeStore, CupStore, PostStore, Protocol):
     """The store of record: every read, and the transactions that write."""
 
     health: Health  # whether its last call reached it (:mod:`bot.store.health`)

@@ -15,6 +15,7 @@ from bot.store.challenges import ChallengeReads
 from bot.store.club_scores import ClubReads
 from bot.store.conn import Conn, Row
 from bot.store.cups import CupReads
+from bot.store.posts import PostReads
 from bot.store.rows import (
     QQ_ID,
     BirdRow,
@@ -34,7 +35,7 @@ from bot.store.writes import SEATED_AT, TABLE_AT, Writes, table_row
 OF_BOT = "(CAST(? AS BIGINT) IS NULL OR t.bot_id = ?)"
 
 
-class Queries(ChallengeReads, ClubReads, CupReads, ABC):
+class Queries(ChallengeReads, ClubReads, CupReads, PostReads, ABC):
     """The reads of a :class:`bot.store.Store`, and the two writes that need no unit of work
     of the caller's; a backend adds opening, closing and transactions."""
 
@@ -84,8 +85,7 @@ class Queries(ChallengeReads, ClubReads, CupReads, ABC):
     async def seats(self, table_id: int) -> list[SeatRow]:
         rows = await self._all("SELECT * FROM seats WHERE table_id = ? ORDER BY seat", table_id)
         return [
-            SeatRow(r["seat"], r["user_id"], bool(r["ready"]), bool(r["autoplay"]),
-                    r["hand_msg_id"], r["ping_msg_id"])
+            SeatRow(r["seat"], r["user_id"], bool(r["ready"]), bool(r["autoplay"]))
             for r in rows
         ]
 
@@ -114,9 +114,8 @@ class Queries(ChallengeReads, ClubReads, CupReads, ABC):
             "SELECT seat, action FROM actions WHERE hand_id = ? ORDER BY seq", row["id"])
         users = await self._all(
             "SELECT user_id FROM results WHERE hand_id = ? ORDER BY seat", row["id"])
-        return HandRow(row["id"], row["no"], row["table_no"], row["rule_set"], int(row["seed"]), row["dealer"],
-                       row["status"], row["group_msg_id"], row["settle_msg_id"],
-                       tuple((r["seat"], r["action"]) for r in log),
+        return HandRow(row["id"], row["no"], row["table_no"], row["rule_set"], int(row["seed"]),
+                       row["dealer"], row["status"], tuple((r["seat"], r["action"]) for r in log),
                        tuple(r["user_id"] for r in users))
 
     async def open_votes(self, bot_id: int | None = None) -> list[VoteRow]:

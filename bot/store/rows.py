@@ -28,8 +28,6 @@ class SeatRow:
     user_id: int
     ready: bool
     autoplay: bool
-    hand_msg_id: int | None
-    ping_msg_id: int | None
 
 
 @dataclass(frozen=True)
@@ -41,8 +39,6 @@ class HandRow:
     seed: int
     dealer: int
     status: str
-    group_msg_id: int | None
-    settle_msg_id: int | None
     log: tuple[tuple[int, str], ...]  # (seat, action), in order
     users: tuple[int, ...]  # who played it, by seat (from its results; empty while running)
 
@@ -57,7 +53,6 @@ class TableRow:
     draws_in_row: int
     version: int
     base: int
-    lobby_msg_id: int | None
     rules: str = "qq"  # the rules key (``engine.rules.get_rule_set``)
     timer: int | None = None  # decision timer in seconds; None the bot's default, 0 慢速
     thread_id: int | None = None  # its forum topic (None: not a forum, or General)

@@ -9,6 +9,7 @@ from bot.store.challenges import ChallengeWrites
 from bot.store.club_scores import ClubWrites
 from bot.store.conn import Conn, Row, now
 from bot.store.cups import CupWrites
+from bot.store.posts import PostWrites
 from bot.store.rows import TableRow, rule_set_id
 
 # The open tables, of any bot, where a user has a seat (``seats_by_user``).
@@ -27,7 +28,7 @@ class PlaceTaken(Exception):
         self.bot_id = bot_id
 
 
-class Writes(ChallengeWrites, ClubWrites, CupWrites):
+class Writes(ChallengeWrites, ClubWrites, CupWrites, PostWrites):
     """The writes of one transaction (:class:`bot.store.Tx`), on its backend's connection."""
 
     def __init__(self, conn: Conn) -> None:
@@ -318,6 +319,5 @@ class Writes(ChallengeWrites, ClubWrites, CupWrites):
 
 def table_row(r: Row) -> TableRow:
     return TableRow(r["id"], r["chat_id"], r["opener_id"], r["status"], r["dealer"],
-                    r["draws_in_row"], r["version"], r["base"], r["lobby_msg_id"],
-                    r["rules"], r["timer"], r["thread_id"], r["match_hands"], r["bot_id"],
-                    r["robot_level"], bool(r["standing"]), r["no"], bool(r["private"]))
+                    r["draws_in_row"], r["version"], r["base"], r["rules"], r["timer"],
+                    r["thread_id"], r["match_hands"], r["bot_id"], r["robot_level"], bool(r["standing"]), r["no"], bool(r["private"]))

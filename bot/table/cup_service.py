@@ -102,7 +102,8 @@ class CupService:
 
     async def start(self, chat_id: int, user_id: int) -> None:
         """The opener's ``/cup start``: at least one table's worth of entrants, none seated
-        elsewhere, and a forum topic for each table of the first round."""
+        elsewhere, a draw that parts every pair kept apart (/apart) without leaving one
+        out, and a forum topic for each table of the first round."""
         async with self._lock:
             row = await self.store.open_cup(chat_id)
             if row is None:
@@ -117,7 +118,9 @@ class CupService:
             for p in cup.players:
                 if self.tables.table_of_user(p.id) is not None:
                     raise Refusal("cup_entrant_seated", name=p.name)
-            tables = next_round(cup)
+            tables, cup.swaps = next_round(cup, await self.store.apart_pairs(chat_id))
+            if sum(u is not None for t in tables for u in t.seats) < len(cup.players):
+                raise Refusal("cup_apart_one_table")  # a pair kept apart with one table
             for t in tables:
                 if not await self._topic(row, cup, t.no):
                     await self._go_private(cup)
@@ -180,7 +183,7 @@ class CupService:
 
     async def _next(self, row: CupRow, cup: Cup) -> None:
         """A round fully played: the next one's tables, or the end."""
-        tables = next_round(cup)
+        tables, _ = next_round(cup, await self.store.apart_pairs(row.chat_id))
         if cup.round >= cup.rounds or not tables:
             async with self.store.transaction() as tx:
                 await tx.set_cup(row.id, status="done")

@@ -9,6 +9,9 @@ anyone can replay the draw. After a round each table's seats get 节分 by place
 then 0; equal points share the better place), and the next round seats the players by
 standings (节分, then points, then sign-up order) table by table: the top players meet.
 Computer players fill the last table of a round; they have no place in the standings.
+Either way, :func:`keep_apart` then parts any pair an admin keeps apart (/apart) by swaps
+that follow from the seats alone, so the draw stays checkable from the seed: the first
+round's swaps are kept (``Cup.swaps``) for the final card's proof.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from collections.abc import Collection
 from dataclasses import asdict, dataclass, field
 
 MAX_PLAYERS = 36  # a cup's sign-up list is full at this many
@@ -55,6 +59,8 @@ class Cup:
     # its tables play in the players' private chats (no topics to be had): the group sees
     # only the cup's cards, and every entrant must have opened the bot
     private: bool = False
+    # the first round's swaps for /apart (keep_apart): positions in the draw's order
+    swaps: list[list[int]] = field(default_factory=list)
 
     def dumps(self) -> str:
         return json.dumps(asdict(self), ensure_ascii=False, sort_keys=True)
@@ -137,11 +143,53 @@ def standings(cup: Cup) -> list[Standing]:
     return [s for _, s in rows]
 
 
-def next_round(cup: Cup) -> list[CupTable]:
-    """The next round's tables: the first round's from the draw, later ones Swiss."""
-    if not cup.tables:
-        return seat_tables(draw(cup.seed, [p.id for p in cup.players]), cup.seats)
-    return seat_tables([s.player.id for s in standings(cup) if not s.player.left], cup.seats)
+def keep_apart(tables: list[CupTable], apart: Collection[tuple[int, int]]) -> list[list[int]]:
+    """Part every pair kept apart (/apart) that ``tables`` seat together, in place. Seat by
+    seat in the round's order, one who sits after one he is kept apart from at his table
+    changes places with the nearest seat of another table (the next table's first on a
+    tie) where neither of the two then sits next to one he is kept apart from; with no such
+    seat he sits the round out (a computer player plays it). The swaps made, as pairs of
+    positions in the round's order."""
+    pairs = {frozenset(p) for p in apart}
+    seats = len(tables[0].seats) if tables else 1
+    flat = [u for t in tables for u in t.seats]
+
+    def clash(user: int | None, k: int, upto: int) -> bool:
+        """Is ``user``, put at position ``k``, kept apart from one of its table's seats
+        before ``upto``, ``k`` aside?"""
+        first = k - k % seats
+        return user is not None and any(
+            i != k and frozenset((user, flat[i])) in pairs for i in range(first, upto))
+
+    def table_end(k: int) -> int:
+        return k - k % seats + seats
+
+    swaps = []
+    for k, user in enumerate(flat):
+        if not clash(user, k, k):
+            continue
+        others = sorted((j for j in range(len(flat)) if j // seats != k // seats),
+                        key=lambda j: (abs(j - k), j < k))
+        j = next((j for j in others if not clash(user, j, table_end(j))
+                  and not clash(flat[j], k, table_end(k))), None)
+        if j is None:
+            flat[k] = None
+            continue
+        flat[k], flat[j] = flat[j], user
+        swaps.append(sorted((k, j)))
+    for t in tables:
+        t.seats = flat[(t.no - 1) * seats:t.no * seats]
+    return swaps
+
+
+def next_round(cup: Cup, apart: Collection[tuple[int, int]] = ()
+               ) -> tuple[list[CupTable], list[list[int]]]:
+    """The next round's tables, the first round's from the draw, later ones Swiss, with
+    their swaps for the pairs kept ``apart`` (:func:`keep_apart`)."""
+    order = draw(cup.seed, [p.id for p in cup.players]) if not cup.tables else \
+        [s.player.id for s in standings(cup) if not s.player.left]
+    tables = seat_tables(order, cup.seats)
+    return tables, keep_apart(tables, apart)
 
 
 ROUNDS_WORD, HANDS_WORD = "轮", "局"

@@ -68,15 +68,13 @@ class Person:
 
 @dataclass
 class Player:
-    """A seated user and the per-seat display state that outlives a restart."""
+    """A seated user and what he chose at the table (ready, 托管)."""
 
     user_id: int
     name: str
     lang: str
     ready: bool = False
     autoplay: bool = False  # 托管
-    hand_msg_id: int | None = None
-    ping_msg_id: int | None = None
 
     @property
     def robot(self) -> bool:
@@ -102,8 +100,6 @@ class HandRecord:
     hand: Hand
     users: tuple[int, ...]  # who sat where when it was dealt
     names: tuple[str, ...]
-    group_msg_id: int | None = None  # its table photo in the group
-    settle_msg_id: int | None = None  # its settlement message
     match_place: tuple[int, int] | None = None  # (k, N): the match's k-th of N hands
     table_no: int = 1  # its table's number, what players read: 第 k 局 of its 第 n 桌
 
@@ -142,7 +138,6 @@ class Table:
     no: int = 1  # its number in its group, what players read (第 no 桌); ``id`` names it
     players: dict[int, Player] = field(default_factory=dict)
     current: HandRecord | None = None  # the running hand, or the last one played
-    lobby_msg_id: int | None = None
     rules: RuleSet = DEFAULT_RULES  # the table's rule set, seat count and two-seat option
     timer: int | None = None  # decision timer (seconds): None the bot's default, SLOW 慢速
     match_hands: int = 1  # hands a match has (MATCHES): 1 single hands

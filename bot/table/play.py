@@ -96,7 +96,6 @@ async def deal(tx: Tx, store: Store, table: Table, rng: random.Random, seed: int
     table.status, table.dealer = TableStatus.PLAYING, dealer
     for p in table.players.values():
         p.ready = p.autoplay = False
-        p.hand_msg_id = None
     table.offered.clear()
     table.pressed.clear()
     table.full_since = None

@@ -5,13 +5,12 @@ group becomes a supergroup. Running hands are replayed from their log.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
+import dataclasses
 import logging
 from collections.abc import Callable
-from typing import cast
 
-from bot.store import HandRow, Store, StoreUnavailable, TableRow, Tx
+from bot.store import HandRow, Store, TableRow
 from bot.table import lobby, play
 from bot.table.model import HandRecord, Match, Place, Player, Refusal, Table, TableStatus
 from engine.rules import get_rule_set
@@ -19,12 +18,9 @@ from engine.state import Hand
 
 log = logging.getLogger(__name__)
 
-SETTLEMENT_POSTING = 0  # a settle_msg_id: its post was begun and may have reached the group
-STORE_RETRY = 5.0  # seconds before a message id the store refused is written again
-
 # what a reload takes from the store: every column and every remembered record
 _RELOADED = ("chat_id", "thread_id", "opener_id", "base", "status", "dealer", "draws_in_row",
-             "version", "lobby_msg_id", "rules", "timer", "match_hands", "robot_level",
+             "version", "rules", "timer", "match_hands", "robot_level",
              "players", "current", "match", "decisions", "between_since", "full_since")
 
 
@@ -37,13 +33,6 @@ class Registry:
         self.clock = clock
         self._tables: dict[int, Table] = {}
         self._by_place: dict[Place, int] = {}
-        # message ids shown but not yet stored (the store failed): by table id, by hand id
-        self._unsaved_tables: dict[int, dict[str, int | None]] = {}
-        self._unsaved_hands: dict[int, dict[str, int | None]] = {}
-        self._unsaved_seats: dict[tuple[int, int, int], dict[str, int | None]] = {}
-        self._retry: asyncio.TimerHandle | None = None
-        self._retrying: asyncio.Task[None] | None = None
-        self._writing = asyncio.Lock()  # in the order remembered
 
     # --- lookup --------------------------------------------------------------------
 
@@ -88,13 +77,14 @@ class Registry:
         """Telegram gave the group ``old`` the id ``new``: its open tables (returned), history
         and leaderboard move there in one transaction, and the hand goes on; each table keeps
         its topic. The tables' group messages (lobby, last hand's photo and settlement) stay
-        behind in the old chat, so their ids are forgotten: those to come are posted afresh,
-        and no id of the old chat is compared with one of the new. Idempotent (Telegram tells
-        it up to three times: two service messages and refused calls); returns no table when
-        there was none to move, or they were moved already.
+        behind in the old chat, so the store forgets their ids: those to come are posted
+        afresh, and no id of the old chat is compared with one of the new. Idempotent
+        (Telegram tells it up to three times: two service messages and refused calls);
+        returns no table when there was none to move, or they were moved already.
 
-        A change of the group, not of one table: it takes the lock of each of its tables and
-        tells no observer (the caller shows the moved tables)."""
+        A change of the group, not of one table: it takes the lock of each of its tables;
+        the unit of work tells the observer of each table moved
+        (:meth:`bot.table.work.Tables.move_chat`)."""
         async with contextlib.AsyncExitStack() as locks:
             for table in [t for t in self.tables() if t.chat_id == old]:
                 await locks.enter_async_context(table.lock)
@@ -102,15 +92,10 @@ class Registry:
             async with self.store.transaction() as tx:
                 await tx.move_chat(old, new)
                 for table in moving:
-                    await tx.update_table(table.id, lobby_msg_id=None)
-                    if table.current is not None:
-                        await tx.update_hand(table.current.id, group_msg_id=None,
-                                             settle_msg_id=None)
+                    await tx.leave_group_posts(table.id)
             for table in moving:
                 self.remove(table)
-                table.chat_id, table.lobby_msg_id = new, None
-                if table.current is not None:
-                    table.current.group_msg_id = table.current.settle_msg_id = None
+                table.chat_id = new
                 self.add(table)
         return moving
 
@@ -146,8 +131,16 @@ class Registry:
         fresh = await self._load_table(row)
         if fresh.place != table.place:
             self.remove(table)
+        kept = table.current
         for name in _RELOADED:
             setattr(table, name, getattr(fresh, name))
+        if kept is not None and table.current is not None and kept.id == table.current.id:
+            # the same hand stays the same object, read again: the presenter keys what each
+            # message of it shows by that object (bot.present.shown), and another would be
+            # taken for another hand (a held edit of a seat's picture would say it is over)
+            for field in dataclasses.fields(HandRecord):
+                setattr(kept, field.name, getattr(table.current, field.name))
+            table.current = kept
         self.add(table)
 
     async def refresh(self, table_id: int) -> Table | None:
@@ -167,19 +160,14 @@ class Registry:
     async def _load_table(self, row: TableRow) -> Table:
         table = Table(row.id, row.chat_id, row.opener_id, row.base, TableStatus(row.status),
                       row.dealer, row.draws_in_row, row.version, thread_id=row.thread_id,
-                      no=row.no, lobby_msg_id=row.lobby_msg_id, rules=get_rule_set(row.rules),
+                      no=row.no, rules=get_rule_set(row.rules),
                       timer=row.timer, match_hands=row.match_hands,
                       robot_level=row.robot_level, standing=row.standing,
                       private=row.private)
-        for name, value in self._unsaved_tables.get(row.id, {}).items():
-            setattr(table, name, value)
         table.match = await self._running_match(table.id)
         for s in await self.store.seats(row.id):
-            player = Player(s.user_id, *await self.name_lang(s.user_id), s.ready, s.autoplay,
-                            s.hand_msg_id, s.ping_msg_id)
-            for name, value in self._unsaved_seats.get((row.id, s.seat, s.user_id), {}).items():
-                setattr(player, name, value)
-            table.players[s.seat] = player
+            table.players[s.seat] = Player(s.user_id, *await self.name_lang(s.user_id),
+                                           s.ready, s.autoplay)
         hand_row = await self.store.last_hand(row.id)
         if hand_row is not None:
             table.current = await self.record(table, hand_row)
@@ -206,12 +194,8 @@ class Registry:
         # a running hand is played by the seated; a finished one by those in its results
         users = hand_row.users or tuple(table.players[s].user_id for s in range(hand.players))
         names = tuple([(await self.name_lang(u))[0] for u in users])
-        record = HandRecord(hand_row.id, hand_row.no, hand, users, names,
-                            hand_row.group_msg_id, hand_row.settle_msg_id,
-                            table_no=hand_row.table_no)
-        for name, value in self._unsaved_hands.get(hand_row.id, {}).items():
-            setattr(record, name, value)
-        return record
+        return HandRecord(hand_row.id, hand_row.no, hand, users, names,
+                          table_no=hand_row.table_no)
 
     async def closed_table(self, table_id: int) -> Table:
         """A closed table, only as the place to post in."""
@@ -254,91 +238,3 @@ class Registry:
         after :meth:`load`."""
         return [(self.find(m.table_id) or await self.closed_table(m.table_id),
                  m.id) for m in await self.store.unposted_matches(self.bot_id)]
-
-    # --- message ids: the presenter's bookkeeping ------------------------------------------
-    # Written without the table's lock and told to nobody: they record where the table was
-    # shown, which is no change of the table (telling it would show the table again). A
-    # message shown is shown whatever the store does: its id is kept in memory at once (a
-    # reload keeps it too) and written again every STORE_RETRY seconds until the store takes
-    # it, so that a failed write never makes the presenter send the message a second time.
-
-    async def remember(self, table: Table, **ids: int | None) -> None:
-        """Persist message ids of the table (``lobby_msg_id``)."""
-        for name, value in ids.items():
-            setattr(table, name, value)
-        self._unsaved_tables.setdefault(table.id, {}).update(ids)
-        await self._flush()
-
-    async def remember_hand(self, record: HandRecord, **ids: int | None) -> None:
-        """Persist a hand's group message ids (``group_msg_id``, ``settle_msg_id``)."""
-        for name, value in ids.items():
-            setattr(record, name, value)
-        self._unsaved_hands.setdefault(record.id, {}).update(ids)
-        await self._flush()
-
-    async def begin_settlement_post(self, record: HandRecord) -> None:
-        """Store, before its settlement is sent, that it is being posted
-        (``SETTLEMENT_POSTING``, in the store only: this run knows how the send ends); raises
-        if the store cannot, and then nothing may be sent.
-        See :meth:`bot.present.panels.GroupPanels.post_settlement` for the guarantee."""
-        async with self.store.transaction() as tx:
-            await tx.update_hand(record.id, settle_msg_id=SETTLEMENT_POSTING)
-
-    async def _flush(self) -> None:
-        """Write every id not yet stored; what the store refuses waits for the next try."""
-        async with self._writing:
-            for pending, what in ((self._unsaved_tables, "table"), (self._unsaved_hands, "hand"),
-                                  (self._unsaved_seats, "seat")):
-                for key, ids in [(k, dict(v)) for k, v in pending.items()]:
-                    try:
-                        async with self.store.transaction() as tx:
-                            await _write_ids(tx, what, key, ids)
-                    except Exception as e:  # the store is down: shown all the same
-                        if not isinstance(e, StoreUnavailable):  # that one it says itself
-                            log.warning("could not store the message ids %s of %s %s (again"
-                                        " in %g s): %s", ids, what, key, STORE_RETRY, e)
-                        self._retry_later()
-                        return
-                    if pending.get(key) == ids:  # nothing newer meanwhile
-                        del pending[key]
-
-    def _retry_later(self) -> None:
-        if self._retry is not None:
-            return
-
-        def again() -> None:
-            self._retry = None
-            self._retrying = asyncio.get_running_loop().create_task(self._flush())
-        self._retry = asyncio.get_running_loop().call_later(STORE_RETRY, again)
-
-    def close(self) -> None:
-        """Stop trying to write what the store refused (the bot is going down)."""
-        if self._retry is not None:
-            self._retry.cancel()
-            self._retry = None
-
-    async def remember_seat(self, table: Table, seat: int, user_id: int,
-                            **ids: int | None) -> None:
-        """Persist a seat's message ids (``hand_msg_id``, ``ping_msg_id``) while ``user_id``
-        still sits there (the message was sent to him)."""
-        player = table.players.get(seat)
-        if player is None or player.user_id != user_id:
-            return
-        for name, value in ids.items():
-            setattr(player, name, value)
-        self._unsaved_seats.setdefault((table.id, seat, user_id), {}).update(ids)
-        await self._flush()
-
-    async def remember_match(self, match_id: int, summary_msg_id: int) -> None:
-        """The match's 总结算 was posted: never again."""
-        async with self.store.transaction() as tx:
-            await tx.update_match(match_id, summary_msg_id=summary_msg_id)
-
-
-async def _write_ids(tx: Tx, what: str, key: object, ids: dict[str, int | None]) -> None:
-    """Store message ids of a table, a hand (by id) or a seat (table, seat, user)."""
-    if what == "seat":
-        table_id, seat, user_id = cast(tuple[int, int, int], key)
-        await tx.update_seat(table_id, seat, of_user=user_id, **ids)
-    else:
-        await getattr(tx, f"update_{what}")(key, **ids)

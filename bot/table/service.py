@@ -67,7 +67,7 @@ class TableService:
         reg = self.registry
         self.tables, self.get, self.in_chat, self.table_of_user = \
             reg.tables, reg.get, reg.in_chat, reg.table_of_user
-        self.move_chat, self.load = reg.move_chat, reg.load
+        self.move_chat, self.load = self.work.move_chat, reg.load
         self.unposted_settlements, self.unposted_matches = \
             reg.unposted_settlements, reg.unposted_matches
 
@@ -411,25 +411,3 @@ class TableService:
             if all(p.ready or p.robot for p in table.players.values()):
                 await play.deal(tx, self.store, table, self.random, self.seed, self.clock())
         return table
-
-    # --- message ids: the presenter's bookkeeping (:mod:`bot.table.registry`) -----------
-
-    async def remember(self, table: Table, **ids: int | None) -> None:
-        await self.registry.remember(table, **ids)
-
-    async def remember_seat(self, table: Table, seat: int, user_id: int,
-                            **ids: int | None) -> None:
-        await self.registry.remember_seat(table, seat, user_id, **ids)
-
-    async def remember_hand(self, record: HandRecord, **ids: int | None) -> None:
-        await self.registry.remember_hand(record, **ids)
-
-    async def remember_match(self, match_id: int, summary_msg_id: int) -> None:
-        await self.registry.remember_match(match_id, summary_msg_id)
-
-    async def begin_settlement_post(self, record: HandRecord) -> None:
-        await self.registry.begin_settlement_post(record)
-
-    def shutdown(self) -> None:
-        """Stop writing again the message ids the store refused."""
-        self.registry.close()

@@ -122,6 +122,15 @@ class Tables:
         self._tell(table, (None, False))
         return table
 
+    async def move_chat(self, old: int, new: int) -> list[Table]:
+        """The group ``old`` became the supergroup ``new`` (:meth:`Registry.move_chat
+        <bot.table.registry.Registry.move_chat>`, a change of the group under the locks of
+        its tables); once it is committed, each table moved is told as after any change."""
+        moved = await self.registry.move_chat(old, new)
+        for table in moved:
+            self._tell(table, _news_mark(table))
+        return moved
+
     async def _undo(self, tx: _LazyTx, table: Table, saved: Snapshot,
                     error: Exception) -> Refusal:
         """Roll the change back and put the table back as it was; what to answer."""

@@ -185,7 +185,9 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
 
     # Restart: every open table comes back from the database; messages are refreshed and
     # timers re-armed from the replayed state.
-    for table in await service.load():
+    tables = await service.load()
+    await presenter.restored(tables)
+    for table in tables:
         hub.changed(table)
     for table, record in await service.unposted_settlements():
         presenter.unposted(table, record)
@@ -199,6 +201,8 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
 async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
     services: Services | None = app.bot_data.pop("services", None)
     if services is not None:
+        if services.hub.timers is not None:  # a move under way when the job queue stopped
+            await services.hub.timers.idle()
         if services.hub.notifier is not None:  # notes being decided need the store
             await services.hub.notifier.idle()
         if services.webapp is not None:
@@ -207,7 +211,6 @@ async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
             services.hub.relay.close()
             await services.signals.close()
         services.presenter.shutdown()
-        services.service.shutdown()
         if services.challenges is not None:
             services.challenges.shutdown()
         await services.store.close()

@@ -29,8 +29,10 @@ def _order(table: Table) -> tuple[int, int, int]:
 
 
 async def tables(env: Env, update: Update, context: Context) -> None:
-    """/tables: in a group its open tables (a table of another topic seats by its deep
-    link); privately those of the groups the user plays in."""
+    """/tables: in a group its open tables; privately those of the groups the user plays
+    in. Each with a free seat has its lobby's 加入, which seats from any chat (one the bot
+    cannot message yet gets its start link instead: ``lobby_buttons.join``). A cup's table
+    played in private chats (``Table.private``) takes no place in its group: not listed."""
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
         return
@@ -42,15 +44,13 @@ async def tables(env: Env, update: Update, context: Context) -> None:
         groups = await env.store.groups_of(user.id)
         mine = env.service.table_of_user(user.id)
         groups |= {mine.chat_id} if mine is not None else set()
-        found = sorted((t for t in env.service.tables() if t.chat_id in groups), key=_order)
-        titles = {g: await chat_title(context, g) for g in {t.chat_id for t in found}}
-        listed = [Listed(t, titles[t.chat_id], seat=_seat_button(env, t)) for t in found]
     else:
-        here = topic_of(update)
-        found = sorted((t for t in env.service.tables() if t.chat_id == chat.id), key=_order)
-        listed = [Listed(t, seat=_seat_button(env, t)) if t.thread_id == here else
-                  Listed(t, link=env.presenter.deep_link(t.id) if has_seat(t) else None)
-                  for t in found]
+        groups = {chat.id}
+    found = sorted((t for t in env.service.tables() if t.chat_id in groups and not t.private),
+                   key=_order)
+    titles = {g: await chat_title(context, g) for g in {t.chat_id for t in found}} \
+        if private else {}
+    listed = [Listed(t, titles.get(t.chat_id), seat=_seat_button(env, t)) for t in found]
     env.presenter.keyboard_note(chat.id, lambda lang: tables_text(listed, lang, private),
                                 partial(tables_keyboard, listed), lang=env.chat_lang(update),
                                 thread_id=topic_of(update))

@@ -7,6 +7,7 @@ from telegram import Message
 
 from bot.i18n import t
 from bot.present import verify
+from bot.store import PlayedHand
 from bot.telegram.env import Context, Env
 from bot.telegram.press import Pressed, Reply, on
 from bot.telegram.replay import may_view
@@ -16,18 +17,26 @@ from bot.telegram.replay import may_view
 async def check(p: Pressed) -> Reply:
     """The check goes to the presser's private chat, against the 🔒 of the settlement he
     pressed it under; one who has not opened the bot yet gets its link, whose /start sends
-    it (:func:`open_privately`). A button not under its hand's settlement is outdated."""
+    it (:func:`open_privately`). The button is under the group's settlement, or under a
+    seated player's own result in his private chat (a private table's: it has no group
+    settlement); anywhere else it is outdated."""
     hand_id, msg = p.press.table_id, p.query.message  # the button's one number: the hand
     found = await p.env.store.played_hand(hand_id)
     if found is None or not isinstance(msg, Message) or \
-            p.env.presenter.chat_now(found[0]) != msg.chat.id:
+            msg.chat.id not in (p.env.presenter.chat_now(found[0]), *_own(p, found[1])):
         return Reply(t(p.lang, "stale"))
     known = await p.env.store.user(p.user.id)
     if known is None or not known.dm_ok:
         return Reply(None, url=f"https://t.me/{p.env.presenter.username}"
                                f"?start={verify.start_payload(hand_id)}")
-    await _send(p.env, p.user.id, hand_id, verify.shown_fingerprint(msg.caption), p.lang)
+    await _send(p.env, p.user.id, hand_id, verify.shown_fingerprint(msg.caption or msg.text),
+                p.lang)
     return Reply(t(p.lang, "verify_sent"))
+
+
+def _own(p: Pressed, played: PlayedHand) -> tuple[int, ...]:
+    """The presser's private chat, if he sat at the hand."""
+    return (p.user.id,) if p.user.id in played.users else ()
 
 
 async def open_privately(env: Env, context: Context, user_id: int, hand_id: int,

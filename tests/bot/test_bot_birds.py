@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from support.e2e import make_config, running_bot, services
 from support.fakebot import FakeTelegram
+from support.posted import settlement_id
 from support.robots import alice_plays
 from support.service import Counting
 from support.stats import play_out
@@ -177,7 +178,7 @@ async def test_a_hunan_table_with_two_birds_through_the_bot(tg: FakeTelegram,  #
         outcome = record.hand.outcome
         each, extra = settle_birds(HUNAN4, outcome, record.hand.dealer, 2)
         seat = bird_seat(HUNAN4, record.hand.dealer, outcome.bird_card)
-        settlement = tg.message(group, record.settle_msg_id)
+        settlement = tg.message(group, settlement_id(app, table, record))
         assert settlement.photo_bytes and bird_button in buttons(settlement)
         lines = settlement.caption.splitlines()
         followed = lines.index(t("zh", "birds_followed", name=record.names[seat]))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import time
 
 from support.challenge import current_buttons, play, run_of
 from support.e2e import make_config, running_bot, services
@@ -17,6 +18,7 @@ from support.fakebot import FakeTelegram
 from bot import callbacks as cb
 from bot.i18n import t
 from bot.present import fairness
+from bot.present.screens.challenge import deadline_text
 from bot.table import Person
 from bot.table.challenges import first_difference
 from engine.rules import get_rule_set
@@ -34,11 +36,16 @@ async def test_two_players_see_the_same_game_and_a_restart_resumes(tg: FakeTeleg
         said = await tg.wait_reply(await tg.send_text(group, ann, "/challenge 2局 99x"))
         assert said.text == t("zh", "challenge_usage")
         assert await svc.store.open_challenge(group.id) is None  # nothing opened
+        asked = time.time()
         await tg.send_text(group, ann, "/challenge qq 2局 2h")
         card = await tg.wait_for(lambda: next((m for m in tg.messages(group)
                                                if (m.text or "").startswith("⚔️")), None))
         row = await svc.store.open_challenge(group.id)
         assert row is not None and len(row.seeds) == 2 and row.rules == "qq"
+        # two hours from the command, and the card says when
+        assert asked + 7200 <= row.deadline <= time.time() + 7200
+        assert t("zh", "challenge_card_deadline", at=deadline_text(row.deadline)) in \
+            card.text.splitlines()
         sha = re.search(r"SHA-256:([0-9a-f]{64})", card.text)
         assert sha is not None and "参加" in str(card.keyboard)
         again = await tg.wait_reply(await tg.send_text(group, bob, "/challenge"))
@@ -144,10 +151,14 @@ async def test_leaving_counts_what_was_played_and_the_end_takes_the_buttons(tg: 
         assert said.text == t("zh", "challenge_none")
         said = await tg.wait_reply(await tg.send_text(group, ann, "/challenge 9局"))
         assert said.text == t("zh", "challenge_usage")
+        asked = time.time()
         await tg.send_text(group, ann, "/challenge 2局")
         card = await tg.wait_for(lambda: next((m for m in tg.messages(group)
                                                if (m.text or "").startswith("⚔️")), None))
         row = await svc.store.open_challenge(group.id)
+        # the defaults: qq, and 24 hours on the card
+        assert row.rules == "qq" and asked + 86400 <= row.deadline <= time.time() + 86400
+        assert t("zh", "challenge_card_deadline", at=deadline_text(row.deadline)) in card.text
         for user in (ann, bob):
             assert (await tg.press_button(card, user, "参加")).text == \
                 t("zh", "challenge_joined")

@@ -1,18 +1,22 @@
 """/tables through the real bot and a fake Telegram: in a forum topic every open table of the
-group, a line each, with a button that seats the presser at a table of this topic and the
-deep link that does at another's; privately the tables of the groups one plays in, with
-buttons that seat; a table in play is listed as such, and /tables and /apart are answered
-while its hand waits for a decision."""
+group, a line each, with a button that seats the presser at it, whatever its topic (one the
+bot cannot message gets the start link); a cup's table played in private chats is not
+listed; privately the tables of the groups one plays in, with buttons that seat; a table in
+play is listed as such, and /tables and /apart are answered while its hand waits for a
+decision."""
 
 from __future__ import annotations
 
 from support.e2e import make_config, running_bot, services
-from support.fakebot import FakeMessage, FakeTelegram
+from support.fakebot import FakeTelegram
 from support.forum import command
 
 from bot import callbacks as cb
 from bot.i18n import t
-from bot.table import Table
+from bot.store import Tx
+from bot.table import Person, Table
+from bot.table.cup_tables import open_seated
+from engine.rules import get_rule_set
 
 
 def _line(table: Table, topic: int, rules: str, state: str, standing: bool = False) -> str:
@@ -21,15 +25,15 @@ def _line(table: Table, topic: int, rules: str, state: str, standing: bool = Fal
              state=t("zh", state)) + (t("zh", "tables_standing") if standing else "")
 
 
-def _urls(msg: FakeMessage) -> list[str | None]:
-    return [b.get("url") for row in (msg.reply_markup or {})["inline_keyboard"] for b in row]
+async def _nothing(tx: Tx, table_id: int) -> None:
+    """A cup's record of its table: none here."""
 
 
 async def test_tables_lists_the_groups_tables_with_buttons_that_seat(tg: FakeTelegram,
                                                                       tmp_path) -> None:
     olga = tg.user("Olga")
-    alice, dave, erin, fay = (tg.user(n) for n in ("Alice", "Dave", "Erin", "Fay"))
-    for user in (alice, dave, fay):
+    alice, dave, erin, fay, gil = (tg.user(n) for n in ("Alice", "Dave", "Erin", "Fay", "Gil"))
+    for user in (alice, dave, fay, gil):
         tg.start_private(user)
     forum = tg.forum("俱乐部", members=(alice, dave, erin, fay), owner=olga)
     one, two = tg.create_topic(forum, "一桌"), tg.create_topic(forum, "二桌")
@@ -48,19 +52,30 @@ async def test_tables_lists_the_groups_tables_with_buttons_that_seat(tg: FakeTel
         await command(tg, forum, olga, "/new hunan 4 常驻", two)
         first, standing = svc.service.in_chat(forum.id, one), svc.service.in_chat(forum.id, two)
         assert first is not None and standing is not None
-        # in topic one: both tables; one's seats by a press, two's by its deep link
+        # a 群杯's table played in private chats takes no place in the group: not listed
+        await svc.store.upsert_user(gil.id, "Gil", None, "zh", dm_ok=True)
+        cup = await open_seated(svc.service, (forum.id, None), get_rule_set("qq"),
+                                [Person(gil.id, "Gil", "zh"), None, None], _nothing,
+                                private=True)
+        # in topic one: both tables, each with a button that seats, topic two's too
         listing = await command(tg, forum, dave, "/tables", one)
         assert listing.text == "\n".join([
             t("zh", "tables_head"), _line(first, one, "QQ跑胡子 · 3人", "tables_waiting"),
             _line(standing, two, "湖南跑胡子 · 4人", "tables_waiting", standing=True)])
         assert listing.keyboard == [[(t("zh", "btn_tables_seat", table=first.id),
                                       cb.group("j", first.id, 0))],
-                                    [(t("zh", "btn_tables_seat", table=standing.id), None)]]
-        assert _urls(listing) == [None, svc.presenter.deep_link(standing.id)]
+                                    [(t("zh", "btn_tables_seat", table=standing.id),
+                                      cb.group("j", standing.id, 0))]]
+        # one the bot cannot message yet gets the start link that seats him
+        answer = await tg.press_button(listing, olga, t("zh", "btn_tables_seat",
+                                                        table=standing.id))
+        assert answer.url == svc.presenter.deep_link(standing.id)
+        assert standing.seat_of(olga.id) is None
         await tg.press_button(listing, dave, t("zh", "btn_tables_seat", table=first.id))
         await tg.wait_for(lambda: first.seat_of(dave.id) is not None)
-        await tg.send_text(fay, fay, f"/start j{standing.id}")  # the deep link's
+        await tg.press_button(listing, fay, t("zh", "btn_tables_seat", table=standing.id))
         await tg.wait_for(lambda: standing.seat_of(fay.id) is not None)
+        assert cup.seat_of(gil.id) == 0 and cup.private
         # privately: the tables of the groups Erin plays in (here: asked /notify of)
         await command(tg, forum, erin, "/notify", one)
         await tg.send_text(erin, erin, "/tables")

@@ -1,29 +1,35 @@
 """A 群杯 through the real bot and the fake Bot API: seven players sign up in a forum (报名,
-the list edited in place); in a bot process of its own, the opener's /cup start draws three
-tables (the last filled by a computer player), each in a topic the bot creates, and the
-process is killed (-9) as the second round begins; restarted, the bot plays the cup to its
-final card, whose draw anyone can check: the seed hashes to the SHA-256 shown at sign-up, and shuffled by it the sign-up
-order is the first round's seating. Bad input on the way gets a reason and changes nothing.
-In a group without topics the cup's tables play in the players' private chats, the group
-seeing only the cup's cards.
+the list edited in place, full at seven); in a bot process of its own, the opener's /cup
+start draws three tables (the last filled by a computer player), each in a topic the bot
+creates, and the process is killed (-9) in the middle of a hand of the first round;
+restarted, that round is played out and the process is killed again as the second round
+begins; restarted once more, the bot plays the cup to its final card: its podium, the first
+round's points as played, and a draw anyone can check (the seed hashes to the SHA-256 shown
+at sign-up, and shuffled by it the sign-up order is the first round's seating). Bad input on
+the way gets a reason and changes nothing. In a group without topics the cup's tables play
+in the players' private chats, the group seeing only the cup's cards.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import random
 import re
 import signal
 import sqlite3
 from pathlib import Path
 
+import pytest
 from support.botproc import fake_env, start_bot, stop_bot
 from support.e2e import hand_message, make_config, running_bot, services
 from support.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
+from telegram.ext import Application
 
 from bot.i18n import t
-from bot.table import TableService
+from bot.present import fairness
+from bot.table import TableService, cup_service
 from engine.points import signed
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus")
@@ -51,6 +57,37 @@ async def _start_three(tg: FakeTelegram, forum: FakeChat, users: list[FakeUser])
     await tg.send_text(forum, users[0], "/cup start")
 
 
+# a hand in play with moves made: a kill now comes mid-hand
+IN_PLAY = ("SELECT COUNT(*) FROM hands h WHERE h.status = 'running'"
+           " AND EXISTS (SELECT 1 FROM actions a WHERE a.hand_id = h.id)")
+
+
+def _round_points(db: Path, k: int) -> dict[int, int]:
+    """Each user's points over the finished hands of round ``k``'s tables (from 0), checked
+    to be one hand a table (the cups here play one)."""
+    with sqlite3.connect(db) as conn:
+        state = json.loads(conn.execute("SELECT state FROM cups").fetchone()[0])
+        ids = [t["table_id"] for t in state["tables"][k]]
+        marks = ",".join("?" * len(ids))
+        done = conn.execute(f"SELECT table_id, COUNT(*) FROM hands WHERE status = 'done'"
+                            f" AND table_id IN ({marks}) GROUP BY table_id", ids).fetchall()
+        assert sorted(done) == [(i, 1) for i in sorted(ids)]
+        return dict(conn.execute(
+            f"SELECT r.user_id, SUM(r.points) FROM results r JOIN hands h ON h.id = r.hand_id"
+            f" WHERE h.status = 'done' AND h.table_id IN ({marks}) GROUP BY r.user_id", ids))
+
+
+async def _sit_elsewhere(tg: FakeTelegram, app: Application, group: FakeChat,
+                         user: FakeUser) -> None:
+    await tg.send_text(group, user, "/new")
+    await tg.wait_for(lambda: services(app).service.table_of_user(user.id), timeout=30)
+
+
+async def _leave(tg: FakeTelegram, app: Application, group: FakeChat, user: FakeUser) -> None:
+    await tg.send_text(group, user, "/leave")
+    await tg.wait_for(lambda: services(app).service.table_of_user(user.id) is None, timeout=30)
+
+
 def _final_in(tg: FakeTelegram, chat: FakeChat) -> FakeMessage | None:
     return next((m for m in tg.topic_messages(chat, None) if (m.text or "").startswith("🏆")),
                 None)
@@ -67,7 +104,8 @@ async def _reason(tg: FakeTelegram, chat: FakeChat, user: FakeUser, text: str) -
 
 
 async def test_a_seven_player_cup_plays_two_rounds_through_a_kill_9(
-        tg: FakeTelegram, tmp_path: Path) -> None:
+        tg: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cup_service, "MAX_PLAYERS", 7)  # full with the seven
     db = tmp_path / "db.sqlite3"
     config = make_config(tg, db, action_timeout=0.3, autoplay_delay=0.0, full_start_delay=0.0)
     users = [tg.user(n, language_code="zh-hans") for n in NAMES]
@@ -76,7 +114,7 @@ async def test_a_seven_player_cup_plays_two_rounds_through_a_kill_9(
     forum = tg.forum("杯群", members=tuple(users))
     forum.members[tg.bot.id] = "administrator"  # it may create topics
     ann = users[0]
-    async with running_bot(config):
+    async with running_bot(config) as app:
         await tg.send_text(forum, ann, "/cup 2轮 1局")
         card = await tg.wait_for(lambda: _card(tg, forum), timeout=30)
         sha = re.search(r"SHA-256:([0-9a-f]{64})", card.text or "")
@@ -85,13 +123,25 @@ async def test_a_seven_player_cup_plays_two_rounds_through_a_kill_9(
         assert await _reason(tg, forum, ann, "/cup 3轮") == t("zh", "cup_exists")
         assert await _reason(tg, forum, ann, "/cup start") == t("zh", "cup_too_few", n="3")
         join = card.find_button("报名")[1]
+        # Gus sits at a table of another group: no sign-up, then no start, until he leaves
+        gus, side = users[6], tg.group("别桌群", members=(users[6],))
+        await _sit_elsewhere(tg, app, side, gus)
+        assert (await tg.press_button(card, gus, "报名")).text == t("zh", "cup_seated")
+        await _leave(tg, app, side, gus)
         for user in users[1:]:
             assert (await tg.press_button(card, user, "报名")).text == t("zh", "cup_joined")
         assert (await tg.press_button(card, users[1], "报名")).text == \
             t("zh", "cup_joined_already")
         await tg.wait_for(lambda: "报名(7/" in (tg.message(forum, card.message_id).text or ""),
                           timeout=30)
+        late = tg.user("Hal", language_code="zh-hans")
+        assert (await tg.press_button(card, late, "报名")).text == t("zh", "cup_full", n="7")
         assert await _reason(tg, forum, users[2], "/cup start") == t("zh", "cup_only_opener")
+        await _sit_elsewhere(tg, app, side, gus)
+        assert await _reason(tg, forum, ann, "/cup start") == \
+            t("zh", "cup_entrant_seated", name="Gus")
+        await _leave(tg, app, side, gus)
+        assert "报名(7/" in (tg.message(forum, card.message_id).text or "")
         # a forum where the bot is no admin: no topics, so no start, and nothing changed
         other = tg.forum("无权群", members=tuple(users))
         await tg.send_text(other, users[4], "/cup")
@@ -103,16 +153,24 @@ async def test_a_seven_player_cup_plays_two_rounds_through_a_kill_9(
         assert await _reason(tg, other, users[4], "/cup start") == t("zh", "cup_no_topics")
         assert not other.topics and "报名(3/" in (tg.message(other, other_card.message_id).text
                                                   or "")
-    # the first round in a real bot process, killed (-9) as soon as the second round's first
-    # table is in the store
-    proc = await start_bot(tg, tmp_path, fake_env(tg, DB_PATH=str(db), **PROCESS))
+    # the first round in a real bot process, killed (-9) in the middle of a hand of it
+    env = fake_env(tg, DB_PATH=str(db), **PROCESS)
+    tables = f"SELECT COUNT(*) FROM tables WHERE chat_id = {forum.id}"  # the cup's
+    proc = await start_bot(tg, tmp_path, env)
     try:
         await tg.send_text(forum, ann, "/cup start")
         await tg.wait_for(lambda: len(forum.topics) == 3, timeout=30)
-        late = tg.user("Hal", language_code="zh-hans")
         assert (await tg.press(forum, card.message_id, late, join)).text == \
             t("zh", "cup_started")
-        await tg.wait_for(lambda: _count(db, "SELECT COUNT(*) FROM tables") > 3, timeout=60)
+        await tg.wait_for(lambda: _count(db, IN_PLAY) > 0, timeout=60)
+    finally:
+        assert await stop_bot(proc, signal.SIGKILL) == -signal.SIGKILL
+    assert _count(db, IN_PLAY) > 0 and _count(db, tables) == 3
+    # restarted, that hand and the round go on; killed again as soon as the second round's
+    # first table is in the store
+    proc = await start_bot(tg, tmp_path, env)
+    try:
+        await tg.wait_for(lambda: _count(db, tables) > 3, timeout=60)
     finally:
         assert await stop_bot(proc, signal.SIGKILL) == -signal.SIGKILL
     assert _count(db, "SELECT COUNT(*) FROM cups WHERE status = 'playing'") == 1
@@ -137,6 +195,14 @@ async def test_a_seven_player_cup_plays_two_rounds_through_a_kill_9(
             seated = re.findall(r"([A-Z][a-z]+) ([+-]?\d+)\((\d)\)", line)
             assert [name for name, _, _ in seated] == [by_id[u] for u in order[3 * k:3 * k + 3]]
             results.update({name: (int(jie), int(points)) for name, points, jie in seated})
+        # the first round as played, the hand the kill cut included: one hand a table
+        played = _round_points(db, 0)
+        assert {by_id[u]: p for u, p in played.items() if u in by_id} == \
+            {name: points for name, (_, points) in results.items()}
+        # the podium: the first three places
+        places = [next(line for line in lines if line.startswith(f"{k}. ")) for k in (1, 2, 3)]
+        podium = [line.split(" ")[1] for line in places]
+        assert lines[1] == "  ".join(f"{m} {n}" for m, n in zip("🥇🥈🥉", podium, strict=True))
         # Swiss: the second round seats the players by 节分, then points, then sign-up order
         ranked = sorted(NAMES, key=lambda n: (-results[n][0], -results[n][1], NAMES.index(n)))
         second = lines[lines.index("第 2 轮:") + 1:lines.index("第 2 轮:") + 4]
@@ -270,6 +336,11 @@ async def test_a_cup_in_a_group_without_topics_plays_in_private_chats(
                                                   or ""), timeout=30)
         standings = tg.message(group, card.message_id).text or ""
         assert all(f"{u.first_name} 节分" in standings for u in users)
+        # /cup in play answers the standings: every player with his 节分 and points
+        asked = await _reason(tg, group, users[3], "/cup")
+        assert asked.startswith("🏅") and "第 2/2 轮进行中" in asked
+        assert all(re.search(rf"^\d\. {u.first_name} 节分 [0-3] · [+-]?\d", asked, re.M)
+                   for u in users), asked
         # the group's own table beside the cup's two
         lobby = await tg.wait_reply(await tg.send_text(group, gus, "/new"), timeout=30)
         own = service.in_chat(group.id)
@@ -295,7 +366,8 @@ async def test_a_cup_in_a_group_without_topics_plays_in_private_chats(
 async def test_a_forum_without_topics_for_the_bot_plays_its_cup_in_private_chats(
         tg: FakeTelegram, tmp_path: Path) -> None:
     """A forum where the bot may not create topics: once everyone who signed up has opened
-    the bot (/start), /cup start plays the tables in private chats instead."""
+    the bot (/start), /cup start plays the tables in private chats instead; there a seat's
+    result carries the hand's 🔒 and its 验证."""
     db = tmp_path / "db.sqlite3"
     config = make_config(tg, db, action_timeout=5.0, autoplay_delay=0.0, full_start_delay=0.0)
     users = [tg.user(n, language_code="zh-hans") for n in NAMES[:3]]
@@ -308,6 +380,27 @@ async def test_a_forum_without_topics_for_the_bot_plays_its_cup_in_private_chats
         await tg.send_text(forum, users[0], "/cup start")
         await _play_privately(tg, services(app).service, users, random.Random(2),
                               lambda: _final_in(tg, forum))
+        # no settlement in the group: 🔒 验证 is under each seat's private result, against
+        # the 🔒 his hand's caption showed from the deal on
+        ann = users[0]
+        result = next(m for m in tg.messages(ann) if m.text and "局结束" in m.text)
+        [(_, press)] = [b for b in result.buttons if b[0] == t("zh", "btn_verify")]
+        hand_id = int(press.rsplit(":", 1)[1])
+        played = (await services(app).store.played_hand(hand_id))[1]
+        fp = f"🔒 {fairness.fingerprint(played.seed)}"
+        assert fp in result.text and any(fp in (m.caption or "") for m in tg.messages(ann)
+                                         if m.photo is not None)
+        before = len(tg.messages(ann))
+        assert (await tg.press(ann, result.message_id, ann, press)).text == \
+            t("zh", "verify_sent")
+        check = await tg.wait_for(lambda: tg.messages(ann)[before:], timeout=30)
+        assert t("zh", "verify_replay_ok", steps=len(played.log)) in check[0].text
+        assert "✅" in check[0].text.splitlines()[1]
+        # the same button in the private chat of one who did not sit at the hand is outdated
+        hal = tg.user("Hal", language_code="zh-hans")
+        tg.start_private(hal)
+        own = await tg.wait_reply(await tg.send_text(hal, hal, "/start"), timeout=30)
+        assert (await tg.press(hal, own.message_id, hal, press)).text == t("zh", "stale")
     assert not forum.topics
     assert all((m.text or "").startswith(("🏅", "🏆")) for m in tg.messages(forum)
                if m.text != t("zh", "cup_no_topics"))

@@ -11,6 +11,7 @@ from pathlib import Path
 from support.e2e import hand_message, make_config, running_bot, services, settlement_closed
 from support.fakebot import FakeTelegram, FakeUser
 from support.play import press_current, start_hand
+from support.posted import settlement_id
 from support.robots import alice_plays
 
 from bot.i18n import t
@@ -67,7 +68,7 @@ async def test_each_player_gets_his_result_once_and_again_there_deals_on(
         await svc.presenter.idle()
         for user, result in zip(users, results, strict=True):  # its 再来一局 / 离开 went
             assert tg.message(user, result.message_id).keyboard == [review_row(record.id, "zh")]
-        group_settlement = tg.message(group, record.settle_msg_id)
+        group_settlement = tg.message(group, settlement_id(app, table, record))
         assert settlement_closed(group_settlement)  # the group's settlement moved on with them
 
 

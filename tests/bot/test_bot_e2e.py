@@ -29,6 +29,7 @@ from support.play import (
     seat_three,
     start_hand,
 )
+from support.posted import settlement_id
 
 from bot.commands import rulebook
 from bot.i18n import t
@@ -49,7 +50,7 @@ async def test_three_players_play_hands_to_settlement(tg: FakeTelegram, tmp_path
             kinds.append(table.current.hand.outcome.kind)
             record = table.current
             assert table.status == "between"
-            settle = tg.message(group, record.settle_msg_id)
+            settle = tg.message(group, settlement_id(app, table, record))
             outcome = record.hand.outcome
             if outcome.winner is not None:
                 win = outcome.win
@@ -173,7 +174,7 @@ async def test_leaving_mid_hand_is_escape(tg: FakeTelegram, tmp_path) -> None:
         outcome = record.hand.outcome
         assert outcome.kind == "escape" and outcome.escaper == 2
         assert outcome.points[2] < 0 and sum(outcome.points) == 0
-        settle = await tg.wait_for(lambda: tg.message(group, record.settle_msg_id or 0))
+        settle = await tg.wait_for(lambda: tg.message(group, settlement_id(app, table, record) or 0))
         assert "Carol 逃跑" in settle.caption
         assert table.seat_of(users[2].id) is None
         # the lobby is back; Carol's hand message lost its buttons
@@ -272,7 +273,7 @@ async def test_fast_play_is_coalesced_under_20_a_minute(tg: FakeTelegram, tmp_pa
               f"{tg.max_per_minute(group)} in a (scaled) minute")
         assert sent < presses
         assert tg.max_per_minute(group) <= 20
-        check_group(tg, group, table.current)
+        check_group(tg, group, svc, table, table.current)
 
 
 async def test_a_deleted_hand_message_is_sent_again(tg: FakeTelegram, tmp_path) -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 from support.e2e import make_config, running_bot
 from support.fakebot import FakeTelegram
 from support.play import play_hand, start_hand
+from support.posted import picture_id, settlement_id
 
 from bot.commands import calc
 from bot.i18n import t
@@ -41,8 +42,8 @@ async def test_the_exported_hand_verifies_against_the_shown_commitment(
 
         # a running hand is never exported: its seed is the deal
         assert (await group_says(users[0], "/export")).text == t("zh", "export_none")
-        photo = await tg.wait_for(lambda: record.group_msg_id and tg.message(
-            group, record.group_msg_id))
+        photo = await tg.wait_for(lambda: picture_id(app, table, record) and tg.message(
+            group, picture_id(app, table, record)))
         head = photo.caption.splitlines()[0]  # copied now: the message is edited later
         shown = re.fullmatch(r".* · 🔒 ([0-9a-f]{8})", head)  # a short fingerprint only
         assert shown is not None, head
@@ -50,7 +51,7 @@ async def test_the_exported_hand_verifies_against_the_shown_commitment(
 
         table = await play_hand(tg, app, users, group, random.Random(4))
         outcome = record.hand.outcome
-        settle = tg.message(group, record.settle_msg_id)
+        settle = tg.message(group, settlement_id(app, table, record))
         assert f"🔒 {shown[1]} · 公平性见下" in settle.caption
         # the seed, the full commitment and how to verify: in a folded 公平性 part
         [fold] = [e for e in settle.caption_entities if e["type"] == "expandable_blockquote"]

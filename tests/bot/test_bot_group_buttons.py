@@ -11,6 +11,7 @@ import random
 from support.e2e import make_config, running_bot, services
 from support.fakebot import FakeMessage, FakeTelegram
 from support.play import live_result, play_hand, start_hand
+from support.posted import settlement_id
 
 from bot import callbacks as cb
 from bot.i18n import t
@@ -26,9 +27,9 @@ def group_buttons(tg: FakeTelegram, msg: FakeMessage) -> dict[str, str]:
 
 
 def settlement_of(tg: FakeTelegram, group, hand_id: int, svc) -> FakeMessage:  # type: ignore[no-untyped-def]
-    record = svc.service.in_chat(group.id).current
-    assert record.id == hand_id and record.settle_msg_id is not None
-    msg = tg.message(group, record.settle_msg_id)
+    table = svc.service.in_chat(group.id)
+    assert table.current.id == hand_id and settlement_id(svc, table) is not None
+    msg = tg.message(group, settlement_id(svc, table))
     assert msg is not None
     return msg
 

@@ -10,12 +10,14 @@ import asyncio
 from support.e2e import make_config, running_bot, services
 from support.fakebot import FakeChat, FakeTelegram, FakeUser
 from support.play import press_result
+from support.posted import lobby_id, picture_id, settlement_id
+from support.service import PEOPLE, Counting
 from telegram.error import ChatMigrated
 from telegram.ext import Application
 
 from bot.present.outbox import Outbox
 from bot.store import Store
-from bot.table import Table
+from bot.table import Table, TableService
 
 TIMEOUT = 0.3  # Alice never presses: 托管 plays her hands out quickly
 
@@ -62,10 +64,10 @@ async def test_service_messages_move_table_history_and_leaderboard(tg: FakeTeleg
         await play_out(tg, app, table)  # the hand went on, shown in the new chat
 
         assert table.current is hand and hand.no == 2
-        table_photo = tg.message(new, hand.group_msg_id)
+        table_photo = tg.message(new, picture_id(app, table, hand))
         assert table_photo is not None and table_photo.photo_bytes
         assert len(photos(tg, new, "第 2 局")) == 1  # told three ways, shown once
-        settlement = tg.message(new, hand.settle_msg_id)
+        settlement = tg.message(new, settlement_id(app, table, hand))
         assert settlement is not None and "再来一局" in settlement.caption  # live
         # the leaderboard and history of the basic group are the new chat's now
         rank = await tg.wait_reply(await tg.send_text(new, alice, "/rank"))
@@ -97,14 +99,14 @@ async def test_refused_calls_alone_move_the_table(tg: FakeTelegram, tmp_path) ->
                                        action_timeout=TIMEOUT)) as app:
         svc = services(app)
         alice, old, table = await table_in_basic_group(tg, app)
-        await tg.wait_for(lambda: table.current.group_msg_id is not None)
+        await tg.wait_for(lambda: picture_id(app, table) is not None)
         new = tg.upgrade_to_supergroup(old, tell=False)
         svc.presenter.note(old.id, lambda lang: "queued before the move")
         await play_out(tg, app, table)
         assert table.chat_id == new.id
         assert [m.text for m in tg.messages(new) if m.text == "queued before the move"]
-        assert tg.message(new, table.current.group_msg_id).photo_bytes
-        settlement = tg.message(new, table.current.settle_msg_id)
+        assert tg.message(new, picture_id(app, table)).photo_bytes
+        settlement = tg.message(new, settlement_id(app, table))
         assert settlement is not None and "再来一局" in settlement.caption  # live
         # one refused call moved everything: the queued note went straight to the new id
         [refused] = [e for e in tg.errors if e.chat_id == old.id]
@@ -123,7 +125,7 @@ async def test_a_lobby_moves_and_is_posted_again(tg: FakeTelegram, tmp_path) -> 
         lobby = await tg.wait_for(lambda: tg.last_message(new))
         await svc.presenter.idle()
         table = svc.service.in_chat(new.id)
-        assert table is not None and table.lobby_msg_id == lobby.message_id
+        assert table is not None and lobby_id(app, table) == lobby.message_id
         assert "加入" in [text for text, _ in lobby.buttons]
         await tg.send_text(new, alice, "/addbot")
         await tg.wait_for(lambda: "电脑" in (tg.message(new, lobby.message_id).text or ""))
@@ -151,8 +153,28 @@ async def test_back_in_the_lobby_after_a_hand_the_lobby_is_posted_once(tg: FakeT
             await tg.wait_for(lambda seated=seated: len(table.players) == seated)
             await svc.presenter.idle()
         lobbies = [m for m in tg.messages(new) if "第 1 桌" in (m.text or "")]
-        assert len(lobbies) == 1 and lobbies[0].message_id == table.lobby_msg_id
+        assert len(lobbies) == 1 and lobbies[0].message_id == lobby_id(app, table)
         assert "加入" in [text for text, _ in lobbies[0].buttons]  # a seat free again
+
+
+async def test_the_move_is_told_as_any_change(tmp_path) -> None:
+    """Moving a group's tables is a committed change of each: its observer (the timers, the
+    live pages, other processes, the presenter) is told of every table moved, once."""
+    store = await Store.open(tmp_path / "db.sqlite3")
+    try:
+        for p in PEOPLE:
+            await store.upsert_user(p.user_id, p.name, None, p.lang)
+        observer = Counting()
+        service = TableService(store, observer, action_timeout=60, autoplay_delay=1.5)
+        table = await service.open(-1, PEOPLE[0])
+        await service.join(table.id, PEOPLE[1])
+        before = observer.changes
+        assert await service.move_chat(-1, -2) == [table]
+        assert observer.changes == before + 1 and table.chat_id == -2
+        assert await service.move_chat(-1, -2) == []  # told again: nothing moves, nobody told
+        assert observer.changes == before + 1
+    finally:
+        await store.close()
 
 
 async def test_store_move_adds_up_scores_and_keeps_the_language(tmp_path) -> None:

@@ -1,8 +1,9 @@
 """The store of record on a PostgreSQL server that fails under the running bot: its connections
-killed, then the server crashed (``pg_ctl stop -m immediate``) and down for ``OUTAGE`` seconds
-mid-hand with two computer players and a seat in 托管; and one table's row held locked by
-another session while two other tables play on. Nothing is shown that is not stored, the hand
-goes on by itself once the server is back, and its log has every move once, in order.
+killed, then the server mid-hand, with two computer players and a seat in 托管, restarted at
+once (``pg_ctl restart -m immediate``) or crashed and down for ``STOPPED`` seconds; and one
+table's row held locked by another session while two other tables play on. Nothing is shown
+that is not stored (the group's and the human's private picture are the stored log's), the
+hand goes on by itself once the server is back, and its log has every move once, in order.
 
 The server is the test's own (``own_postgres``): the session's is shared with other tests.
 """
@@ -11,28 +12,30 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from datetime import UTC, datetime
 
 import asyncpg
+import pytest
 from support.e2e import hand_message, make_config, running_bot, services
 from support.fakebot import FakeTelegram
 from support.outage import (
     LOG_SQL,
     check_said_once,
-    check_shown,
+    check_screens,
     check_shown_stored,
     hand_with_tuoguan,
     moves_of,
     replayed,
+    screens,
 )
+from support.posted import picture_id
 from support.postgres import Server
 from support.robots import one_human_two_computers
 
 from bot.config import Config
 from bot.i18n import t
 
-# Seconds the server stays down. The behaviour is the same at 20 s (every wait is a retry
-# each second, each refused at once while nothing listens); 6 s keeps the suite lean.
-OUTAGE = 6.0
+STOPPED = 20.0  # seconds the server stays down when stopped
 HOLD = 5.0  # seconds another session holds a table's row (past the 2 s lock timeout)
 
 
@@ -48,6 +51,20 @@ async def stored_log(db: asyncpg.Connection, table_id: int) -> list[tuple[int, i
     return [tuple(r) for r in await db.fetch(LOG_SQL.format("$1"), table_id)]
 
 
+def utc_now() -> str:
+    """The time now as the action log's ``at`` has it (UTC, to the millisecond)."""
+    return datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3]
+
+
+async def stored_by(db: asyncpg.Connection, table_id: int, when: str) -> list[tuple[int, str]]:
+    """The moves of the table's latest hand committed before ``when`` (``utc_now``) — before
+    a crash, for a time while the server was down: a move's ``at`` is when its transaction
+    began, and none begun before a crash commits after it."""
+    return [tuple(r) for r in await db.fetch(
+        "SELECT seat, action FROM actions WHERE hand_id = (SELECT MAX(id) FROM hands"
+        " WHERE table_id = $1) AND at < $2 ORDER BY seq", table_id, when)]
+
+
 async def wait_stored(db: asyncpg.Connection, table_id: int, moves: int,
                       timeout: float = 30.0) -> None:
     """Until the table's hand has ``moves`` moves stored, or has ended."""
@@ -60,8 +77,11 @@ async def wait_stored(db: asyncpg.Connection, table_id: int, moves: int,
     raise AssertionError(f"table {table_id} stored fewer than {moves} moves in {timeout} s")
 
 
+@pytest.mark.parametrize("outage", ["restart", "stop"])
 async def test_a_hand_goes_on_by_itself_after_killed_connections_and_a_crashed_server(
-        tg: FakeTelegram, tmp_path, own_postgres: Server, caplog) -> None:  # noqa: F811
+        tg: FakeTelegram, tmp_path, own_postgres: Server, caplog, outage: str) -> None:  # noqa: F811
+    """``restart``: the server restarted at once (``pg_ctl restart -m immediate``) while the
+    hand plays on; ``stop``: the server crashed and down for ``STOPPED`` seconds."""
     caplog.set_level(logging.INFO)
     db = await asyncpg.connect(own_postgres.url)
     async with running_bot(on(own_postgres, tg, tmp_path)) as app:
@@ -76,40 +96,48 @@ async def test_a_hand_goes_on_by_itself_after_killed_connections_and_a_crashed_s
             " WHERE pid <> pg_backend_pid() AND backend_type = 'client backend'")
         assert killed >= 1
         await wait_stored(db, table.id, before + 4)
-
-        # the server crashes and stays down
         await db.close()
-        own_postgres.stop("immediate")
-        await asyncio.sleep(OUTAGE / 2)
-        frozen = list(table.current.hand.log)
-        takeback = hand_message(tg, alice)
-        answer = await tg.press_button(takeback, alice, "取消托管", timeout=20)
-        assert answer.text == t("zh", "store_unavailable")  # answered; nothing moves
-        await asyncio.sleep(OUTAGE / 2)
-        await svc.presenter.idle()
-        assert table.players[0].autoplay and table.current.hand.log == frozen
+        # a line as they went and one as they were back, when a call met one before the
+        # pool noticed; then the outage's own
+        check_said_once(caplog, (0, 1))
+        caplog.clear()
+
         assert table.status == "playing", "the hand ended before the outage: a longer one"
-        caption = tg.message(group, table.current.group_msg_id).caption
-        own_postgres.start()
+        if outage == "restart":
+            await asyncio.to_thread(own_postgres.restart)
+        else:
+            await asyncio.to_thread(own_postgres.stop, "immediate")
+            await asyncio.sleep(STOPPED / 2)
+            frozen, down = list(table.current.hand.log), utc_now()
+            takeback = hand_message(tg, alice)
+            answer = await tg.press_button(takeback, alice, "取消托管", timeout=20)
+            assert answer.text == t("zh", "store_unavailable")  # answered; nothing moves
+            await asyncio.sleep(STOPPED / 2)
+            await svc.presenter.idle()
+            assert table.players[0].autoplay and table.current.hand.log == frozen
+            assert table.status == "playing"
+            shown = screens(tg, app, group, alice, table)
+            await asyncio.to_thread(own_postgres.start)
 
         db = await asyncpg.connect(own_postgres.url)
         await tg.wait_for(lambda: table.status == "between" or None, timeout=60,
                           what="the hand played to its end after the outage")
         moves = moves_of(await stored_log(db, table.id))
-        # what the group was shown during the outage is the stored log's first moves
-        assert moves[:len(frozen)] == frozen
-        check_shown(caption, table, frozen)
+        if outage == "stop":
+            # what memory held, and the group and Alice were shown, during the outage is
+            # what was stored before the crash
+            assert await stored_by(db, table.id, down) == frozen == moves[:len(frozen)]
+            check_screens(shown, table, frozen)
+            assert len(moves) > len(frozen)
         # and the hand went on from there to its end, each move once, as memory has it
         assert moves == table.current.hand.log and replayed(table, moves).is_terminal()
-        assert len(moves) > len(frozen)
         assert await db.fetchval("SELECT COUNT(*) FROM results WHERE hand_id = $1",
                                  hand_id) == 3
         assert await db.fetchval("SELECT hands FROM scores WHERE user_id = $1", alice.id) == 1
         await db.close()
         await svc.presenter.idle()  # its settlement shown before the bot stops
-    # one line as the server went, one as it came back (and maybe a pair for the killed
-    # connections, when a call met one before the pool noticed), no traceback
-    check_said_once(caplog, (1, 2))
+        check_screens(screens(tg, app, group, alice, table), table, moves)
+    check_said_once(caplog)  # one line as the server went, one as it came back
 
 
 async def test_a_row_locked_by_another_session_holds_only_its_table(
@@ -133,7 +161,7 @@ async def test_a_row_locked_by_another_session_holds_only_its_table(
             await services(app).presenter.idle()
             # it waits, nothing of its move stored nor shown (its memory holds the move
             # only while its transaction waits for the lock: Table.changing)...
-            check_shown_stored(tg.message(locked_group, locked.current.group_msg_id).caption,
+            check_shown_stored(tg.message(locked_group, picture_id(app, locked)).caption,
                                locked, moves_of(await stored_log(db, locked.id)))
         await holder.close()
         assert during[locked.id] == at[locked.id]

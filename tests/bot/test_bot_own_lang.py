@@ -8,6 +8,7 @@ import random
 
 from support.e2e import hand_message, make_config, running_bot, services
 from support.fakebot import FakeTelegram, FakeUser
+from support.posted import picture_id, settlement_id
 from support.robots import alice_plays
 
 from bot.i18n import t
@@ -37,7 +38,7 @@ async def test_a_player_chooses_his_own_language_privately(tg: FakeTelegram, tmp
         await tg.wait_for(lambda: table.status == "playing")  # alone with computers: at once
         await svc.presenter.idle()
         assert hand_message(tg, alice).caption.startswith("Table 1 · hand 1 · ")
-        assert tg.message(group, table.current.group_msg_id).caption.startswith("第 1 桌 · 第 1 局")
+        assert tg.message(group, picture_id(app, table)).caption.startswith("第 1 桌 · 第 1 局")
         await alice_plays(tg, app, alice, table, random.Random(5), lang="en")
         await svc.presenter.idle()
         head = t("en", "result_head", table=1, hand=1)
@@ -45,7 +46,7 @@ async def test_a_player_chooses_his_own_language_privately(tg: FakeTelegram, tmp
                                       for m in tg.messages(alice)))
         result = next(m for m in tg.messages(alice) if m.text and m.text.startswith(head))
         assert [text for row in result.keyboard for text, _ in row][-1] == t("en", "btn_review")
-        settlement = tg.message(group, table.current.settle_msg_id)
+        settlement = tg.message(group, settlement_id(app, table))
         assert t("zh", "settle_next") in settlement.caption  # the group's own language
     async with running_bot(config) as app:  # her choice is stored
         assert await dm_says(tg, alice, "/help") == t("en", "help")

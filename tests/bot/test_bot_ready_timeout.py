@@ -11,6 +11,7 @@ import time
 from support.e2e import make_config, running_bot, services, settlement_closed
 from support.fakebot import FakeMessage, FakeTelegram, FakeUser
 from support.play import live_result, seat_three
+from support.posted import settlement_id
 
 from bot.i18n import t
 from bot.table import Table
@@ -68,7 +69,7 @@ async def test_who_did_not_press_again_is_unseated(tg: FakeTelegram, tmp_path) -
             assert await press_again(tg, lobby, user, table) == t("zh", "ready")
         assert table.status == "between" and len(table.players) == 3
         record = table.current
-        settle = await tg.wait_for(lambda: tg.message(group, record.settle_msg_id or 0))
+        settle = await tg.wait_for(lambda: tg.message(group, settlement_id(app, table, record) or 0))
         # the wait is over: Carol is unseated, Alice and Bob wait in the lobby
         await tg.wait_for(lambda: table.status == "lobby", timeout=READY + 5)
         assert svc.service.clock() - since >= READY - 1e-3
@@ -119,7 +120,7 @@ async def test_nobody_presses_again_and_the_table_closes(tg: FakeTelegram, tmp_p
         assert (await tg.press_button(lobby, alice, "开局")).text is None
         await finish_hand(tg, table, {0: alice, 1: bob}, lobby, seed=5)
         record = table.current
-        settle = await tg.wait_for(lambda: tg.message(group, record.settle_msg_id or 0))
+        settle = await tg.wait_for(lambda: tg.message(group, settlement_id(app, table, record) or 0))
         await tg.wait_for(lambda: live_result(tg, alice))  # 再来一局 is in private
         await tg.wait_for(lambda: svc.service.in_chat(group.id) is None, timeout=READY + 5)
         assert table.status == "closed"
@@ -191,7 +192,7 @@ async def test_stop_between_hands_takes_the_settlement_buttons(tg: FakeTelegram,
         table = svc.service.in_chat(group.id)
         await finish_hand(tg, table, dict(enumerate(users)), lobby, seed=6)
         record = table.current
-        settle = await tg.wait_for(lambda: tg.message(group, record.settle_msg_id or 0))
+        settle = await tg.wait_for(lambda: tg.message(group, settlement_id(app, table, record) or 0))
         await tg.wait_for(lambda: all(live_result(tg, u) for u in users))
         await tg.send_text(group, users[0], "/stop")  # the opener closes the table
         await tg.wait_for(lambda: svc.service.in_chat(group.id) is None)

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from support.e2e import SCALE, hand_message, make_config, running_bot, services
 from support.fakebot import FakeTelegram, FakeUser
 from support.play import press_result
+from support.posted import settlement_id
 from support.robots import alice_plays, one_human_two_computers, public
 
 from bot.i18n import t
@@ -73,7 +74,7 @@ async def test_one_human_and_two_computers_play_hands(tg: FakeTelegram, tmp_path
             assert hinted or n == 2  # these seeds give her a turn of her own in hand 1
             assert table.status == "between" and table.current.hand.is_terminal()
             await svc.presenter.idle()
-            settle = tg.message(group, table.current.settle_msg_id)
+            settle = tg.message(group, settlement_id(app, table))
             assert "电脑·小明" in settle.caption and "电脑·小红" in settle.caption
             assert pressed > 0
             if n == 1:  # 再来一局 needs only the human: the computers are always ready

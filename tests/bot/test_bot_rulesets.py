@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from support.e2e import SCALE, action_buttons, hand_message, make_config, running_bot, services
 from support.fakebot import FakeChat, FakeTelegram, FakeUser
+from support.posted import picture_id, settlement_id
 from support.service import PEOPLE, Clock, Observer
 from support.store import old_database
 
@@ -276,7 +277,7 @@ async def test_settings_through_the_lobby_and_a_two_seat_table_to_settlement(
         assert table.status == "between"
         await services(app).presenter.idle()
         record = table.current
-        assert tg.message(group, record.settle_msg_id).photo_bytes  # its picture names the rules
+        assert tg.message(group, settlement_id(app, table, record)).photo_bytes  # its picture names the rules
     with sqlite3.connect(config.db_path) as db:
         assert db.execute("SELECT rule_set FROM hands").fetchall() == [("duo/2",)]
         points = db.execute("SELECT seat, points FROM results ORDER BY seat").fetchall()
@@ -323,7 +324,7 @@ async def test_a_four14_table_of_one_human_and_three_computers_to_settlement(
         await services(app).presenter.idle()
         record = table.current
         assert len(record.hand.outcome.points) == 4 and sum(record.hand.outcome.points) == 0
-        assert tg.message(group, record.settle_msg_id) is not None
+        assert tg.message(group, settlement_id(app, table, record)) is not None
         sent = await tg.wait_reply(await tg.send_text(group, alice, "/export"))
         doc = json.loads(sent.document_bytes)
         assert doc["rules"] == "four14" and verify(doc).ok
@@ -375,7 +376,7 @@ async def test_a_hunan_table_of_four_whose_xing_follows_the_group_table_privatel
         await alice_plays(tg, app, alice, table, random.Random(5),
                           until=lambda: len(table.current.hand.log) >= 8)
         await services(app).presenter.idle()
-        group_photo = tg.message(group, table.current.group_msg_id)
+        group_photo = tg.message(group, picture_id(app, table))
         [bob_photo] = [m for m in tg.messages(bob) if m.photo_bytes]
         assert bob_photo.photo_bytes == group_photo.photo_bytes  # the group's picture
         assert bob_photo.caption.startswith(t("zh", "xing_caption", table=table.no))
@@ -388,9 +389,9 @@ async def test_a_hunan_table_of_four_whose_xing_follows_the_group_table_privatel
         record, outcome = table.current, table.current.hand.outcome
         assert outcome.xing == 1 and len(outcome.points) == 4 and sum(outcome.points) == 0
         assert not table.players[1].autoplay
-        settlement = tg.message(group, record.settle_msg_id)
+        settlement = tg.message(group, settlement_id(app, table, record))
         assert f"Bob(醒家·醒筹): {signed(outcome.points[1])}" in settlement.caption
-        final = tg.message(group, record.group_msg_id).photo_bytes
+        final = tg.message(group, picture_id(app, table, record)).photo_bytes
     to_bob = [c for c in tg.calls[mark:] if c.chat_id == bob.id]
     sent = [c.method for c in to_bob if c.method.startswith("send")]
     assert sent == ["sendPhoto", "sendMessage"]  # his picture, restart or not; his result
@@ -523,7 +524,7 @@ async def test_the_xings_picture_does_not_wait_for_the_groups(tg: FakeTelegram,
         await alice_plays(tg, app, alice, table, random.Random(5))
         await services(app).presenter.idle()
         record = table.current
-        assert record.group_msg_id is None  # the group saw nothing
+        assert picture_id(app, table, record) is None  # the group saw nothing
         [bob_photo] = [m for m in tg.messages(bob) if m.photo_bytes]
         assert bob_photo.caption.startswith(t("zh", "xing_caption", table=table.id))
         _, caption = table_screen(table, record, set(), "zh")

@@ -26,6 +26,7 @@ from support.e2e import (
 from support.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from support.handkit import card, deck
 from support.play import start_hand
+from support.posted import picture_id
 from support.robots import one_human_two_computers
 
 from bot.i18n import t
@@ -77,7 +78,7 @@ class Dealt:
         return msg.caption or "" if msg is not None else ""
 
     def group_caption(self) -> str:
-        msg = self.tg.message(self.group, self.record.group_msg_id or 0)
+        msg = self.tg.message(self.group, picture_id(self.svc, self.table) or 0)
         return msg.caption or "" if msg is not None else ""
 
     async def told(self) -> int:
@@ -306,7 +307,7 @@ def picture_of(d: Dealt, seat: int, marks: SeatMarks) -> bytes:
 
 
 def group_shows(d: Dealt, marks: SeatMarks) -> bool:
-    msg = d.tg.message(d.group, d.record.group_msg_id or 0)
+    msg = d.tg.message(d.group, picture_id(d.svc, d.table) or 0)
     pub = d.record.hand.public_view()
     return msg is not None and msg.photo_bytes == draw_table(pub, d.record.names, "zh", marks)
 

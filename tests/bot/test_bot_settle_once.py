@@ -12,22 +12,22 @@ from support.e2e import make_config, running_bot
 from support.fakebot import FakeTelegram
 from support.play import play_hand, start_hand
 
+from bot.store.posts import Slot
 from bot.store.writes import Writes
 
 
 def refuse_settlement_ids(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Every write of a settlement's message id fails as a full disk would; the ids refused."""
     refused: list[int] = []
-    real = Writes.update_hand
+    real = Writes.set_post
 
-    async def flaky(self: Writes, hand_id: int, **cols: object) -> None:
-        msg_id = cols.get("settle_msg_id")
-        if isinstance(msg_id, int) and msg_id > 0:
+    async def flaky(self: Writes, slot: Slot, key: tuple[int, ...], msg_id: int | None) -> None:
+        if slot == Slot.SETTLEMENT and isinstance(msg_id, int) and msg_id > 0:
             refused.append(msg_id)
             raise sqlite3.OperationalError("database or disk is full")
-        await real(self, hand_id, **cols)
+        await real(self, slot, key, msg_id)
 
-    monkeypatch.setattr(Writes, "update_hand", flaky)
+    monkeypatch.setattr(Writes, "set_post", flaky)
     return refused
 
 

@@ -16,6 +16,7 @@ from support.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from support.forum import command, open_table, people, play_out
 from support.images import png as png_bytes
 from support.play import press_current
+from support.posted import picture_id, settlement_id
 from support.service import PEOPLE, Clock, Observer
 from telegram import Bot, Update
 from telegram.error import BadRequest
@@ -23,6 +24,7 @@ from telegram.error import BadRequest
 from bot.i18n import t
 from bot.store import MIGRATIONS, PlaceTaken, Store
 from bot.table import Person, Table, TableService
+from bot.telegram.app import Services
 
 GROUP_SENDS = ("sendMessage", "sendPhoto", "sendDocument")
 
@@ -39,17 +41,19 @@ async def some_moves(tg: FakeTelegram, table: Table, users: list[FakeUser], rng:
         await press_current(tg, table, users, rng, tg.messages(users[0])[0])
 
 
-def check_in_topic(tg: FakeTelegram, forum: FakeChat, table: Table, lobby: FakeMessage) -> None:
+def check_in_topic(tg: FakeTelegram, svc: Services, forum: FakeChat, table: Table,
+                   lobby: FakeMessage) -> None:
     """The table's lobby, its hand's photo and its settlement are in its topic, and every
     picture or settlement there is of its own hand."""
     record = table.current
-    assert record is not None and record.group_msg_id and record.settle_msg_id
-    for msg_id in (lobby.message_id, record.group_msg_id, record.settle_msg_id):
+    posted = picture_id(svc, table), settlement_id(svc, table)
+    assert record is not None and all(posted)
+    for msg_id in (lobby.message_id, *posted):
         shown = tg.message(forum, msg_id)
         assert shown is not None and shown.thread_id == table.thread_id
     photos = [m for m in tg.topic_messages(forum, table.thread_id) if m.photo_bytes]
-    assert {m.message_id for m in photos} == {record.group_msg_id, record.settle_msg_id}
-    picture = tg.message(forum, record.group_msg_id)
+    assert {m.message_id for m in photos} == set(posted)
+    picture = tg.message(forum, posted[0])
     assert picture is not None and (picture.caption or "").startswith(
         f"第 {table.no} 桌 · 第 {record.table_no} 局")
 
@@ -90,8 +94,8 @@ async def test_two_topics_play_two_tables_at_once_each_in_its_topic(tg: FakeTele
                        for line in history.text.splitlines()[1:])
         assert heads == sorted(f"#{t.current.no} 第 {t.no} 桌第 1 局" for t in (a, b))
     assert tg.topic_messages(forum, None) == []  # nothing in General
-    check_in_topic(tg, forum, a, lobby_a)
-    check_in_topic(tg, forum, b, lobby_b)
+    check_in_topic(tg, svc, forum, a, lobby_a)
+    check_in_topic(tg, svc, forum, b, lobby_b)
     assert {m.thread_id for m in tg.messages(forum)} == {topic_a, topic_b}
     assert topic_errors(tg) == []
     # Telegram's limit (about 20 posts a minute) is the group's: its topics share it
@@ -233,15 +237,14 @@ async def test_a_closed_topic_holds_the_tables_posts_until_it_reopens(
         await play_out(tg, a, east, rng)
         await svc.presenter.idle()
         assert "Bad Request: TOPIC_CLOSED" in topic_errors(tg)
-        record = a.current
-        assert a.status == "between" and record.group_msg_id is record.settle_msg_id is None
+        assert a.status == "between" and picture_id(app, a) is settlement_id(app, a) is None
         lobbies = sorted(m.thread_id for m in tg.messages(forum))
         assert lobbies == sorted([topic_a, topic_b])  # nothing but the two lobbies
         assert b.status == "lobby" and len(b.players) == 3  # the other topic's table is fine
 
         tg.close_topic(forum, topic_a, closed=False)  # no move, no press: the bot looks again
-        await tg.wait_for(lambda: record.settle_msg_id is not None)
-        settlement = tg.message(forum, record.settle_msg_id)
+        await tg.wait_for(lambda: settlement_id(app, a) is not None)
+        settlement = tg.message(forum, settlement_id(app, a))
         assert settlement is not None and settlement.thread_id == topic_a
         assert "再来一局" in settlement.caption  # live: 再来一局 in private
     assert tg.topic_messages(forum, None) == []
@@ -405,7 +408,7 @@ async def test_each_topics_first_hand_reads_as_its_tables_first(tg: FakeTelegram
         await services(app).presenter.idle()
         assert (a.current.no, b.current.no) == (1, 2)  # the group's ids stay unique
         assert (a.current.table_no, b.current.table_no) == (1, 1)
-        picture = tg.message(forum, b.current.group_msg_id)
+        picture = tg.message(forum, picture_id(app, b))
         assert (picture.caption or "").startswith(f"第 {b.no} 桌 · 第 1 局 · 庄家")
         dealt = [m for m in tg.messages(west[0]) if m.photo_bytes]
         assert dealt and (dealt[-1].caption or "").startswith(f"第 {b.no} 桌 · 第 1 局 · ")

@@ -129,3 +129,22 @@ async def test_a_change_the_store_cannot_take_shows_nothing_and_is_tried_again(
     assert answer.key in ("played", "claim_pending")
     assert table.current.hand.log == [*log, (seat, decision.legal[0])] \
         == list((await store.last_hand(table.id)).log)
+
+
+async def test_a_table_read_again_keeps_its_hand_record(world) -> None:
+    """A table read from the store again after a change that rolled back keeps its hand's
+    record, updated in place: the presenter keys what each message of the hand shows by that
+    object (bot.present.shown), and took a new one for another hand — a seat's held edit
+    then told its player the hand was over."""
+    service, _, store = world
+    table = await seated(service)
+    record, seat = table.current, mover(table)
+    with pytest.raises(Refusal, match="store_failed"):
+        async with service.work.change(table.id) as (same, tx):
+            await service._apply(tx, same, seat, same.decisions[seat].legal[0], auto=False)
+            raise RuntimeError("a failure after the move was written")
+    assert table.current is record
+    assert record.hand.log == list((await store.last_hand(table.id)).log)
+    answer = await service.act(table.id, PEOPLE[seat].user_id, table.decisions[seat].version, 0)
+    assert answer.key in ("played", "claim_pending")
+    assert table.current is record and record.hand.log[-1][0] == seat

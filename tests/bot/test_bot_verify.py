@@ -11,6 +11,7 @@ import random
 from support.e2e import make_config, running_bot, services
 from support.fakebot import FakeTelegram
 from support.play import press_result
+from support.posted import settlement_id
 from support.robots import alice_plays, one_human_two_computers
 
 from bot import callbacks as cb
@@ -31,8 +32,8 @@ async def test_verify_sends_the_check_privately(tg: FakeTelegram, tmp_path) -> N
         record = table.current
         await alice_plays(tg, app, alice, table, random.Random(6))
         await svc.presenter.idle()
-        settle = await tg.wait_for(lambda: record.settle_msg_id and tg.message(
-            group, record.settle_msg_id))
+        settle = await tg.wait_for(lambda: settlement_id(app, table, record) and tg.message(
+            group, settlement_id(app, table, record)))
         assert (VERIFY, cb.verify(record.id)) in [b for row in settle.keyboard for b in row]
         fp = fairness.fingerprint(record.hand.seed)
         assert verify.shown_fingerprint(settle.caption) == fp
@@ -57,7 +58,7 @@ async def test_verify_sends_the_check_privately(tg: FakeTelegram, tmp_path) -> N
         # the group's next hand: the old settlement keeps its 验证 once its 再来一局 is gone
         await press_result(tg, alice, "q")
         await svc.presenter.idle()
-        old = await tg.wait_for(lambda: (m := tg.message(group, record.settle_msg_id)) and
+        old = await tg.wait_for(lambda: (m := tg.message(group, settlement_id(app, table, record))) and
                                 len(m.buttons) == 1 and m)
         assert old.buttons == [(VERIFY, cb.verify(record.id))]
 

@@ -16,6 +16,7 @@ from bot.table.cups import (
     commitment,
     draw,
     jie,
+    keep_apart,
     next_round,
     split_args,
     standings,
@@ -28,10 +29,11 @@ def _cup(n: int, seed: int = 5) -> Cup:
 
 def test_the_draw_is_the_seeds_shuffle_and_the_card_shows_its_hash() -> None:
     cup = _cup(7)
-    tables = next_round(cup)
+    tables, swaps = next_round(cup)
     order = [p.id for p in cup.players]
     random.Random(cup.seed).shuffle(order)
     assert [t.seats for t in tables] == [order[:3], order[3:6], [order[6], None, None]]
+    assert swaps == []
     assert draw(cup.seed, [p.id for p in cup.players]) == order
     assert commitment(cup.seed) == hashlib.sha256(str(cup.seed).encode()).hexdigest()
 
@@ -56,15 +58,16 @@ def test_the_next_round_seats_the_standings_and_a_leaver_keeps_his_score() -> No
     assert [s.player.id for s in table] == [ids[1], ids[4], ids[3], ids[0], ids[2], ids[5]]
     assert (table[0].jie, table[0].points) == (3, 10)
     cup.players[4].left = True
-    assert [t.seats for t in next_round(cup)] == [[ids[1], ids[3], ids[0]],
-                                                   [ids[2], ids[5], None]]
+    assert [t.seats for t in next_round(cup)[0]] == [[ids[1], ids[3], ids[0]],
+                                                      [ids[2], ids[5], None]]
     assert any(s.player.id == ids[4] and s.points == 2 for s in standings(cup))
 
 
 def test_the_state_survives_its_json() -> None:
     cup = _cup(4)
-    cup.tables.append(next_round(cup))
+    cup.tables.append(next_round(cup)[0])
     cup.topics["1"] = 12
+    cup.swaps = [[1, 4]]
     assert Cup.loads(cup.dumps()) == cup
 
 
@@ -74,3 +77,54 @@ def test_the_words_of_cup() -> None:
     for bad in (["9轮"], ["0局"]):
         with pytest.raises(ValueError):
             split_args(bad)
+
+
+def _seats(tables: list[CupTable]) -> list[list[int | None]]:
+    return [t.seats for t in tables]
+
+
+def test_the_draw_parts_a_pair_kept_apart_by_one_swap_the_seed_fixes() -> None:
+    """Six players, the draw's first two kept apart: the second changes places with the
+    next table's first, and nothing else moves."""
+    cup = _cup(6)
+    order = draw(cup.seed, [p.id for p in cup.players])
+    a, b = order[0], order[1]
+    tables, swaps = next_round(cup, [(b, a)])
+    assert _seats(tables) == [[a, order[3], order[2]], [b, order[4], order[5]]]
+    assert swaps == [[1, 3]]
+    assert next_round(cup, [(a, b)]) == (tables, swaps)  # the same seats every time
+
+
+def test_a_swap_never_seats_anyone_next_to_one_he_is_kept_apart_from() -> None:
+    """The nearest seat would put the mover next to another he is kept apart from, or the
+    one he displaces next to one, so a farther one is taken; a computer player's seat is a
+    seat like any other; with none, the mover sits the round out."""
+    tables = [CupTable(1, [1, 2, 3]), CupTable(2, [4, 5, 6]), CupTable(3, [7, None, None])]
+    swaps = keep_apart(tables, [(1, 2), (2, 5), (3, 5)])
+    # not 2 ⇄ 4 nor 2 ⇄ 6 (2 next to 5), nor 2 ⇄ 5 (5 next to 3)
+    assert _seats(tables) == [[1, 7, 3], [4, 5, 6], [2, None, None]]
+    assert swaps == [[1, 6]]
+    spare = [CupTable(1, [1, 2, 3]), CupTable(2, [4, 5, None])]
+    assert keep_apart(spare, [(2, 3), (1, 4), (1, 5)]) == [[2, 5]]
+    assert _seats(spare) == [[1, 2, None], [4, 5, 3]]
+    nowhere = [CupTable(1, [1, 2, 3]), CupTable(2, [4, 5, None])]
+    assert keep_apart(nowhere, [(2, 3), (3, 4), (3, 5)]) == []
+    assert _seats(nowhere) == [[1, 2, None], [4, 5, None]]  # 3 sits this round out
+
+
+def test_swiss_rounds_keep_a_pair_apart_and_one_table_leaves_one_out() -> None:
+    """The standings' top two are kept apart: the second meets the next table; with one
+    table only, the later of the pair sits the round out (a computer plays his seat)."""
+    cup = _cup(6)
+    ids = [p.id for p in cup.players]
+    cup.tables.append([CupTable(1, ids[:3], 1, {str(ids[0]): 9, str(ids[1]): 1,
+                                                str(ids[2]): -10}),
+                       CupTable(2, ids[3:], 2, {str(ids[3]): 8, str(ids[4]): 1,
+                                                str(ids[5]): -9})])
+    ranked = [s.player.id for s in standings(cup)]
+    assert ranked[:2] == [ids[0], ids[3]]
+    tables, _ = next_round(cup, [(ids[0], ids[3])])
+    assert _seats(tables) == [[ids[0], ranked[3], ranked[2]], [ids[3]] + ranked[4:]]
+    three = _cup(3)
+    tables, _ = next_round(three, [(101, 102)])
+    assert sorted(u for u in tables[0].seats if u is not None) in ([100, 101], [100, 102])

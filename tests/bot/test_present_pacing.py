@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 
 from bot.present.pacing import (
     Pacing,
+    Picture,
+    SeatChange,
     Send,
     catch_up_pace,
     goes_first,
@@ -17,6 +19,8 @@ from bot.present.pacing import (
     hand_hold,
     hand_wait,
     next_ping_after,
+    seat_picture,
+    seat_wait,
 )
 
 PACING = Pacing()
@@ -95,6 +99,28 @@ def test_a_held_change_goes_once_its_hold_is_over() -> None:
     assert hand_wait(PACING, now=101.0, held_since=100.0, own_change=True) == 2.0
     assert hand_wait(PACING, now=104.0, held_since=100.0, own_change=False) == 1.0
     assert hand_wait(PACING, now=105.0, held_since=100.0, own_change=False) <= 0
+
+
+def test_a_seat_picture_is_sent_held_or_skipped() -> None:
+    """A change of the table alone is held from when it first waits, then sent; new
+    buttons, a missing picture, a restart, the hand's end and a flush go at once; nothing
+    goes while the live page shows the seat, nor when the picture shows it already."""
+    waiting = SeatChange(now=100.0)
+    assert seat_picture(PACING, waiting) == Picture.HOLD
+    assert seat_wait(PACING, waiting) == catch_up_pace(PACING)  # held from now
+    assert seat_picture(PACING, replace(waiting, held_since=96.0)) == Picture.HOLD
+    assert seat_picture(PACING, replace(waiting, held_since=95.0)) == Picture.SEND
+    for now in ("urgent", "fresh", "flushing"):
+        assert seat_picture(PACING, replace(waiting, **{now: True})) == Picture.SEND
+    assert seat_picture(PACING, replace(waiting, playing=False)) == Picture.SEND
+    assert seat_picture(PACING, replace(waiting, unchanged=True, urgent=True)) == Picture.SKIP
+    assert seat_picture(PACING, replace(waiting, posted=False, unchanged=True)) == Picture.SEND
+    assert seat_picture(PACING, replace(waiting, live=True, posted=False,
+                                        urgent=True)) == Picture.SKIP
+    # alone with computers, a computer's discard shows at once, unless the table goes on
+    alone = replace(waiting, alone=True, moved=True)
+    assert seat_picture(PACING, alone) == Picture.SEND
+    assert seat_picture(PACING, replace(alone, moving_on=True)) == Picture.HOLD
 
 
 

@@ -26,6 +26,7 @@ from support.e2e import make_config, running_bot, settlement_closed
 from support.fakebot import FakeMessage, FakeTelegram, FakeUser
 from support.play import play_hand
 from support.play import start_hand as start_hand_in_process
+from support.posted import settlement_id
 
 from bot.i18n import t
 from bot.present.panels import GroupPanels
@@ -358,7 +359,7 @@ async def test_a_settlement_never_posted_is_posted_after_a_restart(
         monkeypatch.setattr(GroupPanels, "settlement_later", lambda *_: None)
         table = await play_hand(tg, app, users, group, random.Random(3))
         record = table.current
-        assert table.status == "between" and record.settle_msg_id is None
+        assert table.status == "between" and settlement_id(app, table, record) is None
         if moved_on == "stopped":
             await tg.send_text(group, users[0], "/stop")
             await tg.wait_for(lambda: table.status == "closed" or None, what="the table closed")

@@ -94,6 +94,29 @@ async def test_club_stats_per_member(store: Store) -> None:
     assert await store.club_stats(GROUP, Span(since="2999-01-01"), "qq") == []
 
 
+async def test_stats_and_the_season_count_the_same_points_birds_included(
+        store: Store) -> None:
+    """/stats and /season give one set of numbers: an onlooker's bird (打鸟) counts in both,
+    as points, not as a hand played."""
+    await play(store, GROUP, (10, -5, -5), 0, huxi=15)
+    birded, _ = await play(store, GROUP, (-12, 24, -12), 1, huxi=18)
+    async with store.transaction() as tx:
+        await tx.upsert_user(4, "Dot", None, "zh")
+        await tx.exec("INSERT INTO birds (table_id, hand_id, user_id) VALUES (1, ?, 4)", birded)
+        await tx.settle_bird(birded, GROUP, 4, 1, 6)
+    season = await store.season(GROUP)
+    assert season is not None
+    ranked = {r.user_id: r.points for r in await store.season_ranking(
+        GROUP, Span.of(season), "qq")}
+    for span in (Span.of(season), Span(since="2000-01-01")):
+        stats = await store.club_stats(GROUP, span, "qq")
+        assert {r.user_id: r.points for r in stats} == ranked
+        dot = next(r for r in stats if r.user_id == 4)
+        assert (dot.name, dot.points, dot.hands, dot.top, dot.huxi, dot.zimo) == \
+            ("Dot", 6, 0, 0, None, 0)
+    assert ranked[4] == 6 and ranked[B] == 19
+
+
 async def test_a_void_leaves_every_figure_once(store: Store) -> None:
     kept, _ = await play(store, GROUP, (10, -5, -5), 0, huxi=15)
     voided, no = await play(store, GROUP, (-40, 80, -40), 1, zimo=True, huxi=60)
@@ -117,6 +140,7 @@ async def test_a_void_leaves_every_figure_once(store: Store) -> None:
         GROUP, Span.of(season), "qq")} == {A: 10, B: -5, C: -5}
     stats = {r.user_id: r for r in await store.club_stats(GROUP, Span.of(season), "qq")}
     assert (stats[B].points, stats[B].hands, stats[B].huxi, stats[B].zimo) == (-5, 1, None, 0)
+    assert 4 not in stats  # the voided hand's bird left too
     assert await store.best_hand(B) is None
     assert await store.recent_points([B], "qq", GROUP) == {B: [-5]}
     assert [h.id for h in await store.user_hands(B, "qq", 10)] == [kept]

@@ -7,9 +7,17 @@ from __future__ import annotations
 import asyncio
 
 import asyncpg
-from support.postgres import eventually, guard_holder, guard_moved, take_guard_over
+from support.postgres import (
+    eventually,
+    guard_holder,
+    guard_moved,
+    killed_unread,
+    take_guard_over,
+)
 
+from bot.store import guard as guard_module
 from bot.store import open_store
+from bot.store.guard import Guard
 
 BOT = 4242
 
@@ -47,3 +55,21 @@ async def test_a_guard_taken_by_another_in_the_gap_is_lost(fresh_postgres_url: s
         await other.close()
     finally:
         await first.close()
+
+
+async def test_a_ping_between_the_servers_last_word_and_the_connections_end_is_a_loss(
+        fresh_postgres_url: str, monkeypatch) -> None:
+    """The guard's ping finds its connection killed after the server's FATAL error came
+    but before its end did (the driver's protocol then busy with that error): the
+    connection is lost, as any failed ping says, not an error that ends the watch."""
+    monkeypatch.setattr(guard_module, "PING_INTERVAL", 0.05)
+    guard = Guard(fresh_postgres_url, BOT, lambda: None)
+    admin = await asyncpg.connect(fresh_postgres_url)
+    try:
+        assert await guard._lock()  # held, not yet watched (private: a test's fault)
+        assert guard._db is not None
+        await killed_unread(guard._db, admin)
+        await asyncio.wait_for(guard._wait_for_loss(), 10)
+    finally:
+        await admin.close()
+        await guard.release()

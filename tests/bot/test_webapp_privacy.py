@@ -63,6 +63,5 @@ async def test_a_seats_payload_never_shows_anothers_hidden_cards(tmp_path):
                               rng.randrange(len(decision.legal)))
         assert views(table, table.current, 0)["over"]
     finally:
-        service.shutdown()
         await store.close()
     assert compared > 60

@@ -1,8 +1,10 @@
 """Nobody learns who may claim (docs/rules/qq.md, 决定 11), nor another seat's hidden cards
-from the 逃跑 quote (docs/rules/qq.md, 逃跑).
+from the 逃跑 quote (docs/rules/qq.md, 逃跑), under every rule set and table shape
+(``RULES``: hunan's 4 seats with a 醒家 who sits out, and its 3).
 
-Counterfactual test: play a random hand, then give one seat X a different hidden card (swap one
-of its dealt cards with a stock card nobody draws before the cut) and replay the same decisions.
+Counterfactual test: play a random hand, then give one seat X (a seat dealt cards: not the 醒家)
+a different hidden card (swap one of its dealt cards with a stock card nobody draws before
+the cut) and replay the same decisions.
 Where X could claim in one deal and not in the other, X's answers exist only in one log, so the
 replay drops X's passes that are not asked for and passes for X where only the counterfactual
 asks it. Whenever both tables are in the same public situation, the public view and every
@@ -22,14 +24,18 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import actions as A
-from engine.rules import QQ
+from engine.rules import FOUR14, HUNAN, QQ, RULE_SETS, RuleSet, table_rules
 from engine.state import Hand, IllegalAction, Phase
 
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
+SEEDS_EACH = 20  # hands per rule set in the sweep below
+# every rule set, hunan at each of its shapes with three or more seats (4: a 醒家 sits out)
+RULES = (QQ, HUNAN, table_rules("hunan", 3), FOUR14)
 
 
 @dataclass
@@ -38,9 +44,9 @@ class Tally:
     differing_options: int = 0  # of those, states where X's options differed
 
 
-def random_log(seed: int, dealer: int) -> list[tuple[int, str]]:
+def random_log(rules: RuleSet, seed: int, dealer: int) -> list[tuple[int, str]]:
     rng = random.Random(seed)
-    h = Hand.new(QQ, seed=seed, dealer=dealer)
+    h = Hand.new(rules, seed=seed, dealer=dealer)
     while not h.is_terminal():
         seat = rng.choice(h.to_act())
         h.apply(seat, rng.choice(h.legal_actions(seat)))
@@ -51,7 +57,7 @@ def dealt_positions(h: Hand, seat: int) -> list[int]:
     """Deck positions of ``seat``'s dealt cards, without the dealer's 亮张 (it is public)."""
     start = 0
     for s in h._order_from(h.dealer):
-        size = QQ.dealer_cards if s == h.dealer else QQ.other_cards
+        size = h.rules.dealer_cards if s == h.dealer else h.rules.other_cards
         if s == seat:
             return list(range(start, start + size - (1 if s == h.dealer else 0)))
         start += size
@@ -61,7 +67,8 @@ def dealt_positions(h: Hand, seat: int) -> list[int]:
 def counterfactual_deck(h: Hand, x: int, stock_left: int, rng: random.Random) -> list[int] | None:
     """The deck with one of X's dealt cards swapped for a stock card still undrawn at the cut."""
     deck = list(h.deck)
-    hidden = range(len(deck) - stock_left, len(deck))
+    end = len(deck) - h.rules.set_aside  # the stock's end: it is drawn from its start
+    hidden = range(end - stock_left, end)
     pairs = [(i, j) for i in dealt_positions(h, x) for j in hidden if deck[i] != deck[j]]
     if not pairs:
         return None
@@ -90,15 +97,20 @@ def forced_moves_differ(real: Hand, cf: Hand, x: int) -> bool:
     return (real.phase == Phase.DISCARD, real._actor) != (cf.phase == Phase.DISCARD, cf._actor)
 
 
-def compare_run(seed: int, dealer: int, x: int, cut_frac: float, tally: Tally) -> None:
-    log = random_log(seed, dealer)
+def compare_run(rules: RuleSet, seed: int, dealer: int, x: int, cut_frac: float,
+                tally: Tally) -> None:
+    """One hand of ``rules`` dealt by ``dealer`` and its counterfactual for seat ``x`` (a
+    seat that sits the hand out has no cards to change: nothing to compare)."""
+    if x == rules.xing_seat(dealer):
+        return
+    log = random_log(rules, seed, dealer)
     cut = max(1, int(len(log) * cut_frac))
-    probe = Hand.replay(QQ, seed=seed, dealer=dealer, log=log[:cut])
+    probe = Hand.replay(rules, seed=seed, dealer=dealer, log=log[:cut])
     deck = counterfactual_deck(probe, x, probe.stock_count, random.Random(seed ^ x))
     if deck is None:
         return
-    real = Hand.new(QQ, deck=list(probe.deck), dealer=dealer)
-    cf = Hand.new(QQ, deck=deck, dealer=dealer)
+    real = Hand.new(rules, deck=list(probe.deck), dealer=dealer)
+    cf = Hand.new(rules, deck=deck, dealer=dealer)
     pass_where_only_counterfactual_asks(real, cf, x)
     for seat, action in log[:cut]:
         if not check_pair(real, cf, x, tally):
@@ -133,7 +145,7 @@ def check_pair(real: Hand, cf: Hand, x: int, tally: Tally) -> bool:
     if real.is_terminal() and cf.is_terminal():
         return False  # the settlement shows the winner's hand, X's different cards included
     assert real.public_view() == cf.public_view()
-    for y in range(QQ.players):
+    for y in range(real.players):
         if y != x:
             assert real.private_view(y) == cf.private_view(y), f"seat {y} learns about seat {x}"
             assert real.escape_quote(y) == cf.escape_quote(y), f"{y}'s 逃跑 quote reads {x}'s cards"
@@ -144,25 +156,35 @@ def check_pair(real: Hand, cf: Hand, x: int, tally: Tally) -> bool:
     return True
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(SEEDS, st.integers(0, 2), st.integers(0, 2), st.floats(0.05, 1.0))
+def test_every_rule_set_is_compared() -> None:
+    assert {r.id for r in RULES} == set(RULE_SETS)
+    assert sorted(r.players for r in RULES if r.id == "hunan") == [3, 4]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(RULES), SEEDS, st.integers(0, 3), st.integers(0, 3),
+       st.floats(0.05, 1.0))
 def test_a_seats_claim_options_never_show_in_others_views(
-    seed: int, dealer: int, x: int, cut_frac: float
+    rules: RuleSet, seed: int, dealer: int, x: int, cut_frac: float
 ) -> None:
-    compare_run(seed, dealer, x, cut_frac, Tally())
+    compare_run(rules, seed, dealer % rules.players, x % rules.players, cut_frac, Tally())
 
 
-def test_the_counterfactual_comparison_meets_many_states_where_the_options_differ() -> None:
-    """Guards the property above against comparing nothing: it must meet the case it is about."""
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: r.key)
+def test_the_counterfactual_comparison_meets_many_states_where_the_options_differ(
+        rules: RuleSet) -> None:
+    """Guards the property above against comparing nothing: under each rule set it must
+    meet the case it is about."""
     tally = Tally()
-    for seed in range(60):
-        compare_run(seed, seed % 3, (seed // 3) % 3, 0.6, tally)
-    assert tally.compared > 500
+    for seed in range(SEEDS_EACH):
+        compare_run(rules, seed, seed % rules.players, (seed // rules.players) % rules.players,
+                    0.6, tally)
+    assert tally.compared > 120
     assert tally.differing_options >= 20
 
 
 def test_a_pass_is_seen_only_by_the_seat_that_passed() -> None:
     for seed in range(30):
-        h = Hand.replay(QQ, seed=seed, log=random_log(seed, 0))
+        h = Hand.replay(QQ, seed=seed, log=random_log(QQ, seed, 0))
         passes = [e for e in h.history if e.kind == "pass"]
         assert all(e.visible_to == e.seat for e in passes)

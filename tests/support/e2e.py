@@ -87,3 +87,4 @@ def settlement_closed(msg: FakeMessage | None) -> bool:
     """A settlement whose 再来一局 / 离开 (and 打鸟) are gone: only its 🔒 验证 is left."""
     return msg is not None and [[data.split(":")[0] for _, data in row if data]
                                 for row in msg.keyboard] == [["c"]]
+

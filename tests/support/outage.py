@@ -1,7 +1,7 @@
 """What an outage of the store must leave true, on either backend, for a hand of Alice (in
-托管) and two computers: the hand's stored log has every move once, in order; the group shows
-what the stored moves make of the hand, not more; and the store says it went and came back
-once each, with no traceback.
+托管) and two computers: the hand's stored log has every move once, in order; the group and
+Alice's private chat show what the stored moves make of the hand, picture and caption, not
+more; and the store says it went and came back once each, with no traceback.
 """
 
 from __future__ import annotations
@@ -11,11 +11,14 @@ import dataclasses
 import logging
 
 import pytest
+from telegram.ext import Application
 
-from bot.present.screens.group import table_screen
+from bot.present.screens.group import draw_table, table_screen
+from bot.present.screens.seat import SeatMarks, draw_hand, hand_caption, robots_of
 from bot.table import Table
 from engine.state import Hand
-from support.fakebot import FakeTelegram
+from support.fakebot import FakeChat, FakeTelegram, FakeUser
+from support.posted import picture_id, seat_picture_id
 from support.robots import one_human_two_computers
 
 # the stored log of a table's latest hand: (seq, seat, action) in order of seq
@@ -53,11 +56,46 @@ def _caption_after(table: Table, moves: list[tuple[int, str]]) -> set[str]:
     return set(table_screen(table, record, (), "zh")[1].split("\n"))
 
 
-def check_shown(caption: str | None, table: Table, moves: list[tuple[int, str]]) -> None:
-    """The group's table caption is the one of the hand after ``moves``."""
-    assert caption is not None
-    expected = _caption_after(table, moves)
-    assert expected <= set(caption.split("\n")), (expected, caption)
+@dataclasses.dataclass(frozen=True)
+class Screens:
+    """What the group's table message and Alice's private hand message show: their pictures
+    and their captions' lines."""
+
+    group_photo: bytes
+    group_lines: frozenset[str]
+    dm_photo: bytes
+    dm_lines: frozenset[str]
+
+
+def screens(tg: FakeTelegram, app: Application, group: FakeChat,  # type: ignore[type-arg]
+            alice: FakeUser, table: Table) -> Screens:
+    """What the group and Alice are shown now of the table's running hand."""
+    assert table.current is not None
+    shown = tg.message(group, picture_id(app, table))
+    dm = tg.message(alice, seat_picture_id(app, table, 0))
+    assert shown is not None and dm is not None
+    assert shown.photo_bytes and shown.caption and dm.photo_bytes and dm.caption
+    return Screens(shown.photo_bytes, frozenset(shown.caption.split("\n")),
+                   dm.photo_bytes, frozenset(dm.caption.split("\n")))
+
+
+def check_screens(shown: Screens, table: Table, moves: list[tuple[int, str]]) -> None:
+    """``shown`` is what the hand after ``moves`` looks like: the group's picture and caption,
+    and Alice's (seat 0) private picture and caption, drawn here from the replayed hand as the
+    bot draws them. Either picture may mark her 托管 or not (the group learns it when that
+    gives nothing away, :mod:`bot.present.seats`)."""
+    assert table.current is not None
+    record = dataclasses.replace(table.current, hand=replayed(table, moves))
+    hand, names = record.hand, record.names
+    marks = [SeatMarks(trustee, robots_of(record)) for trustee in (frozenset(), frozenset({0}))]
+    assert _caption_after(table, moves) <= shown.group_lines, (moves, shown.group_lines)
+    assert shown.group_photo in {draw_table(hand.public_view(), names, "zh", m) for m in marks}
+    view = hand.private_view(0)
+    # all but the line naming who took the card she was last asked about, which follows
+    # what her chat was shown rather than the log
+    caption = hand_caption(table, record, 0, view, "zh", asked_at=None)
+    assert set(caption.split("\n")) <= shown.dm_lines, (caption, shown.dm_lines)
+    assert shown.dm_photo in {draw_hand(view, names, "zh", m, hand.rules) for m in marks}
 
 
 def check_shown_stored(caption: str | None, table: Table, moves: list[tuple[int, str]]) -> None:

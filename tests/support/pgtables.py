@@ -116,10 +116,13 @@ class Table:
         return state
 
     async def dms_current(self, db: asyncpg.Connection) -> None:
-        """Every DM shows exactly its seat's legal actions."""
+        """Every DM has its hand picture, showing exactly its seat's legal actions (a seat
+        with none to show has its picture too: else its first picture, still on the way,
+        could be the one that shows a later move)."""
         hand = (await stored(db, self.id)).hand
         want = {u.id: sorted(A.label(a, "zh") for a in hand.legal_actions(s))
                 for s, u in enumerate(self.players)}
         await self.tg.wait_for(
-            lambda: all(shown_actions(self.tg, u) == want[u.id] for u in self.players),
+            lambda: all(hand_message(self.tg, u) is not None
+                        and shown_actions(self.tg, u) == want[u.id] for u in self.players),
             timeout=20, what="refreshed hand messages")

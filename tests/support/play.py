@@ -14,12 +14,14 @@ from telegram.ext import Application
 from bot.i18n import lang_of, t
 from bot.present.screens.words import event_line
 from bot.table import HandRecord, Table
+from bot.telegram.app import Services
 from engine import actions as A
 from engine import policy
 from engine.ting import ting as compute_ting
 from render import render_hand
 from support.e2e import action_buttons, hand_message, services
 from support.fakebot import CallbackAnswer, FakeMessage, FakeTelegram, FakeUser
+from support.posted import picture_id, settlement_id
 
 
 def live_result(tg: FakeTelegram, user: FakeUser) -> FakeMessage | None:
@@ -61,13 +63,15 @@ def check_private(tg: FakeTelegram, table: Table, users: list[FakeUser], render:
             assert msg.photo_bytes == render_hand(view, record.names, lang, ting=ting)
 
 
-def check_group(tg: FakeTelegram, group, record: HandRecord) -> None:
+def check_group(tg: FakeTelegram, group, svc: Services, table: Table,
+                record: HandRecord) -> None:
     """The table caption's move log holds only lines of public events."""
     public = {event_line(e, record.names, "zh") for e in record.hand.history
               if e.visible_to is None}
     private = {event_line(e, record.names, "zh") for e in record.hand.history
                if e.visible_to is not None and e.cards} - public
-    msg = tg.message(group, record.group_msg_id) if record.group_msg_id else None
+    posted = picture_id(svc, table, record)
+    msg = tg.message(group, posted) if posted else None
     if msg is None:
         return
     lines = msg.caption.splitlines()[1:]
@@ -141,7 +145,7 @@ async def play_hand(tg: FakeTelegram, app, users, group, rng: random.Random,
         if table.status != "playing":
             break
         check_private(tg, table, users, render=step % 15 == 0)
-        check_group(tg, group, record)
+        check_group(tg, group, svc, table, record)
         movers = [u for u in users if action_buttons(hand_message(tg, u))]
         for u in users:  # a ping only goes to a player whose decision it is
             if u not in movers and step > 0:
@@ -177,7 +181,7 @@ async def play_match_hand(tg: FakeTelegram, app: Application, table: Table,  # t
     await svc.presenter.idle()
     record = table.current
     assert record is not None and record.match_place == (k, n)
-    settle = tg.message(group, record.settle_msg_id)  # type: ignore[arg-type]
+    settle = tg.message(group, settlement_id(app, table, record))  # type: ignore[arg-type]
     assert settle is not None and f"第 {k}/{n} 局" in (settle.caption or "")
     if k < n:
         assert table.match is not None and len(table.match.played) == k

@@ -119,12 +119,23 @@ class Server:
         raise RuntimeError(f"PostgreSQL did not start: {failed.decode()}\n{log}")
 
     def _options(self, port: int) -> str:
+        """fsync off, but every commit written before it is acknowledged (synchronous_commit,
+        a write without a flush here): a crash of the server alone (``stop``, ``restart``)
+        then keeps every commit the bot was told of, as a real server does; the machine never
+        crashes under a test."""
         return (f"-p {port} -k {self.home} -c listen_addresses=127.0.0.1 -c fsync=off"
-                " -c synchronous_commit=off -c full_page_writes=off")
+                " -c full_page_writes=off")
 
     def stop(self, mode: str = "immediate", check: bool = True) -> None:
         """``immediate``: as a crash, every connection cut at once (no shutdown checkpoint)."""
         self._ctl("-m", mode, "-w", "stop", check=check)
+
+    def restart(self) -> None:
+        """``pg_ctl restart -m immediate``: a crash and the server at once up again, after its
+        recovery (blocking: a test runs it in a thread while the bot plays on)."""
+        assert self.port is not None
+        self._ctl("-m", "immediate", "-o", self._options(self.port), "-l", str(self.home / "log"),
+                  "-w", "restart")
 
     def remove(self) -> None:
         self.stop(check=False)
@@ -271,3 +282,18 @@ async def take_guard_over(url: str, bot_id: int) -> asyncpg.Connection:
     finally:
         await admin.close()
     return other
+
+
+async def killed_unread(db: asyncpg.Connection, admin: asyncpg.Connection) -> None:
+    """Kill ``db``'s backend from ``admin`` and let the driver read the server's last word (its
+    FATAL error), but not yet the connection's end: as when a call comes between the two,
+    which a killed or restarted server leaves a moment for. ``db``'s transport is left not
+    reading (private parts of asyncpg: a test's fault)."""
+    db._transport.pause_reading()  # the server's last word waits in the socket
+    assert await admin.fetchval("SELECT pg_terminate_backend($1)", db.get_server_pid())
+    await asyncio.sleep(0.3)
+    db._transport.resume_reading()
+    await asyncio.sleep(0)  # one turn of the loop reads the FATAL error...
+    await asyncio.sleep(0)
+    db._transport.pause_reading()  # ...and the end is not read
+    assert not db.is_closed()

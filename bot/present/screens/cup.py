@@ -10,7 +10,7 @@ from bot import callbacks as cb
 from bot.i18n import t
 from bot.present.screens.words import rules_label, signed
 from bot.store.cups import CupRow
-from bot.table.cups import MAX_PLAYERS, Cup, Standing, commitment, jie
+from bot.table.cups import MAX_PLAYERS, Cup, Standing, commitment, draw, jie
 from engine.rules import get_rule_set
 
 MEDALS = ("🥇", "🥈", "🥉")
@@ -54,6 +54,7 @@ def final_text(row: CupRow, cup: Cup, table: list[Standing], lang: str) -> str:
                name=table[0].player.name if table else "—")]
     lines.append("  ".join(f"{MEDALS[k]} {s.player.name}" for k, s in enumerate(table[:3])))
     lines += _rows(table, lang)
+    lines.append(t(lang, "cup_final_rounds"))  # what the figures of the tables' lines are
     for k, rnd in enumerate(cup.tables, 1):
         lines.append(t(lang, "cup_final_round", k=k))
         for ct in rnd:
@@ -66,4 +67,16 @@ def final_text(row: CupRow, cup: Cup, table: list[Standing], lang: str) -> str:
             lines.append(t(lang, "cup_final_table", no=ct.no, seats=", ".join(seated)) + extra)
     lines.append(t(lang, "cup_final_proof", seed=cup.seed, sha=commitment(cup.seed),
                    order=",".join(str(p.id) for p in cup.players)))
+    if cup.swaps:
+        lines.append(t(lang, "cup_final_swaps", swaps=", ".join(
+            _swap(cup, names, a, b, lang) for a, b in cup.swaps)))
     return "\n".join(lines)
+
+
+def _swap(cup: Cup, names: dict[int, str], a: int, b: int, lang: str) -> str:
+    """One swap of the first round for /apart (``Cup.swaps``): positions in the draw's order
+    (from 1), a computer player in a seat past its end."""
+    order = draw(cup.seed, [p.id for p in cup.players])
+    computer = t(lang, "webapp_robot")
+    x, y = (names[order[k]] if k < len(order) else computer for k in (a, b))
+    return t(lang, "cup_final_swap", a=a + 1, b=b + 1, x=x, y=y)

@@ -69,9 +69,13 @@ def settlement_keyboard(table: Table, record: HandRecord, lang: str, live: bool,
             InlineKeyboardButton(t(lang, "btn_leave"),
                                  callback_data=cb.group("q", table.id, record.id))])
     if record.hand.seed is not None:
-        rows.append([InlineKeyboardButton(t(lang, "btn_verify"),
-                                          callback_data=cb.verify(record.id))])
+        rows.append([verify_button(record.id, lang)])
     return InlineKeyboardMarkup(rows) if rows else None
+
+
+def verify_button(hand_id: int, lang: str) -> InlineKeyboardButton:
+    """🔒 验证: the hand's fairness check, sent privately (``bot.telegram.verify``)."""
+    return InlineKeyboardButton(t(lang, "btn_verify"), callback_data=cb.verify(hand_id))
 
 
 def settlement_text(table: Table, record: HandRecord, totals: dict[int, int], lang: str,

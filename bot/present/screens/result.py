@@ -10,6 +10,8 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks as cb
 from bot.i18n import t
+from bot.present import fairness
+from bot.present.screens.group import verify_button
 from bot.present.screens.review import review_button
 from bot.present.screens.words import outcome_lines, points_text
 from bot.store import BirdRow
@@ -23,7 +25,8 @@ def result_keyboard(table: Table, record: HandRecord, seat: int, lang: str, *,
     """The seat's result's buttons: 再来一局 and 离开 while its settlement is the table's live
     one (the group's own kinds and mark: a press here counts as one there), and under them,
     for good, 🔍 复盘 (his own review, :mod:`bot.present.screens.review`), unless he was the
-    醒家 who made no choice to review; None without any."""
+    醒家 who made no choice to review, and at a private table (``Table.private``: no group
+    settlement) the 🔒 验证 the group's settlement has elsewhere; None without any."""
     rows: list[list[InlineKeyboardButton]] = []
     if live:
         rows.append([InlineKeyboardButton(t(lang, "btn_again"),
@@ -33,6 +36,8 @@ def result_keyboard(table: Table, record: HandRecord, seat: int, lang: str, *,
     outcome = record.hand.outcome
     if outcome is None or seat != outcome.xing:
         rows.append([review_button(record.id, lang)])
+    if table.private and record.hand.seed is not None:  # no settlement in the group to carry it
+        rows.append([verify_button(record.id, lang)])
     return InlineKeyboardMarkup(rows) if rows else None
 
 
@@ -40,12 +45,15 @@ def result_text(table: Table, record: HandRecord, seat: int, lang: str, *, total
                 hand_birds: Sequence[BirdRow], live: bool) -> str:
     """The seat's result: his points this hand with their parts and his running total, as
     the group's settlement writes them (a 醒家's are his 醒筹), and how the hand ended in
-    one line."""
+    one line; at a private table its head carries the 🔒 fingerprint, as his hand's did."""
     outcome = record.hand.outcome
     assert outcome is not None
     xing = seat == outcome.xing
     points = points_text(seat_points(record, hand_birds)[seat], total, lang, xing=xing)
-    lines = [t(lang, "result_head", table=table.no, hand=record.table_no),
+    head = t(lang, "result_head", table=table.no, hand=record.table_no)
+    if table.private and record.hand.seed is not None:  # what 验证 checks, as the deal showed
+        head += " · " + t(lang, "table_seal", fp=fairness.fingerprint(record.hand.seed))
+    lines = [head,
              t(lang, "result_xing" if xing else "result_points", points=points),
              " · ".join(outcome_lines(record, lang))]
     if live:

@@ -11,6 +11,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks as cb
 from bot.i18n import t
+from bot.present import fairness
 from bot.present.screens.words import QUIET_EVENTS, claim_taker, event_line, waiting_line
 from bot.table import HandRecord, Table, TableStatus, robots
 from engine import actions as A
@@ -101,6 +102,8 @@ def hand_caption(table: Table, record: HandRecord, seat: int, view: PrivateView,
     last asked about (``asked_at``: where the hand's history stood then), alone with computer
     players the moves since his last (:func:`moves_line`), and its status."""
     head = t(lang, "dm_caption", table=table.no, hand=record.table_no, huxi=view.huxi)
+    if table.private and record.hand.seed is not None:  # no group picture to show the 🔒
+        head += " · " + t(lang, "table_seal", fp=fairness.fingerprint(record.hand.seed))
     taken = taken_line(record, seat, asked_at, lang) if not view.legal else None
     over = record.hand.is_terminal() or table.status == TableStatus.CLOSED
     moves = moves_line(record, seat, lang) \

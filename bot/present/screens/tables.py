@@ -16,13 +16,11 @@ from bot.table import Table, TableStatus
 @dataclass(frozen=True)
 class Listed:
     """A table as /tables lists it: under its group's ``group`` title (a private listing),
-    with a seat button of callback data ``seat`` or, where a press in this chat cannot seat
-    (a table in another topic), the deep ``link`` that does."""
+    with a seat button of callback data ``seat`` (None: no free seat in its lobby)."""
 
     table: Table
     group: str | None = None
     seat: str | None = None
-    link: str | None = None
 
 
 def has_seat(table: Table) -> bool:
@@ -59,6 +57,4 @@ def tables_keyboard(listed: Sequence[Listed], lang: str) -> InlineKeyboardMarkup
         label = t(lang, "btn_tables_seat", table=entry.table.no)
         if entry.seat is not None:
             rows.append([InlineKeyboardButton(label, callback_data=entry.seat)])
-        elif entry.link is not None:
-            rows.append([InlineKeyboardButton(label, url=entry.link)])
     return InlineKeyboardMarkup(rows) if rows else None
