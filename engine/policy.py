@@ -1,4 +1,4 @@
-"""The computer player's entry points, at three levels: ``weak``, ``medium``, ``strong``.
+"""The computer player's entry points, at four levels: weak, medium, strong and master.
 
 Used by the bot for added computer players, 托管 and the 提示 hint, and by the 复盘 review::
 
@@ -9,18 +9,22 @@ Used by the bot for added computer players, 托管 and the 提示 hint, and by t
 
 Every level reads only the seat's :class:`~engine.views.PrivateView` and the public events
 (those with ``visible_to is None``) and is a deterministic function of them. The levels are
-:class:`~engine.policy_play.Style` settings of one decision module, compared by duplicate
-deals in ``bench/bench_duel.py``:
+:class:`~engine.policy_play.Style` settings of one decision module (master searches on from
+strong's), compared by duplicate deals in ``bench/bench_duel.py``:
 
 - ``medium`` is the first hand-tuned player, the fixed baseline of the bench;
 - ``weak`` judges the hand only by its 门子 and partials, blind to 胡息 (clearly weaker);
 - ``strong`` counts a partial or pair once, whatever its waits, adds no bonus for being 听,
-  for taking a card in or for a safe discard (``_PARTIALS_COUNT_ONCE``), and raises its three
-  best discards by what the next card is expected to add (a one-card look ahead).
+  for taking a card in or for a safe discard (``_PARTIALS_COUNT_ONCE``), raises its three
+  best discards by what the next card is expected to add (a one-card look ahead), and raises
+  a move that leaves the hand 听 by the points the next face-up card is expected to win it;
+- ``master`` plays strong's best two moves out in imagined deals of the hidden cards
+  (:mod:`engine.policy_search`) and takes the other only when it is surely better.
 
-Measured by ``nice python bench/bench_duel.py --x strong --y medium --deals N --rules R``
-(seed 20261201, two worker processes on a shared two-core machine): strong's points per hand
-per seat minus medium's, 95 % interval, and strong's decision CPU time (median, p99):
+Measured by ``nice python bench/bench_duel.py --x X --y Y --deals N --rules R`` (seed
+20261201, two worker processes on a shared two-core machine): X's points per hand per seat
+minus Y's, 95 % interval, and X's decision CPU time (median, p99). First strong-1 (the strong
+level before it weighed what a 听 hand wins) over medium:
 
 =========  =======================  =====  ===========  ======
 rule set   margin [95 % interval]   deals  median (ms)  p99
@@ -38,6 +42,25 @@ variant's margin over them): medium's count of live copies per partial −12.5, 
 terms −6.3, its tempo bonus −2.1, a pair worth 2 instead of 1 −13.1 (0: −3.5), a partial worth
 6 −9.8 (2: −1.8), 胡息 weighed 2.4 −9.4 (0.6: −2.2), intervals ±1 to ±4; no change of the
 evaluation tried gained.
+
+Then strong over strong-1, and master over strong:
+
+=========  =======  =======================  =====  ===========  ======
+rule set   X        margin [95 % interval]   deals  median (ms)  p99
+=========  =======  =======================  =====  ===========  ======
+qq         strong   +2.77 [+1.06, +4.49]     600    3.2          81
+hunan/3    strong   +0.09 [−0.07, +0.24]     400
+qq         master   +1.23 [−1.33, +3.79]     200    136          302
+=========  =======  =======================  =====  ===========  ======
+
+Neither reaches its aim yet: strong over strong-1 at least +3 at qq and above 0 in every rule
+set, master above strong with the interval above 0. Variants of strong against it at qq (400
+deals): the win term weighed 2 −0.17 [−0.62, +0.28], the look ahead's gain weighed 1.5 −0.17
+[−0.79, +0.46], its best five discards looked ahead +1.10 [−1.76, +3.97] (p99 122 ms), a win
+declined when waiting is worth 2 times it (not 3) +0.10 [−0.04, +0.25], 胡息 weighed 1.5 −3.86
+[−5.89, −1.83], 0.9 +0.52 over 1000 deals (+1.04 [−1.35, +3.42] and, seed 20261202, +0.17
+[−1.55, +1.89]; p99 115 ms); at hunan/3 the win term weighed 3 +0.01 [−0.26, +0.28]. None
+was taken.
 """
 
 from __future__ import annotations
