@@ -39,8 +39,9 @@ RULES = ("qq", "hunan/4", "hunan/3", "four14")
 
 
 def player(spec: str) -> Player:
-    """A level of ``engine.policy`` (``weak``, ``medium``, ``strong``) or ``module:function``."""
-    if spec in policy.LEVELS:
+    """A level of ``engine.policy`` (``weak`` … ``master``), a former one it keeps
+    (``policy.BASELINES``: ``strong-1``) or ``module:function``."""
+    if spec in policy.LEVELS or spec in policy.BASELINES:
         return partial(_at_level, level=spec)
     module, _, name = spec.partition(":")
     return getattr(importlib.import_module(module), name)

@@ -1,7 +1,7 @@
 """What the 复盘's rating (``engine.review``, 0–100) gives random play and each computer level:
 the anchors its text quotes (``engine.review.RATING_ANCHORS``).
 
-For each player kind (random legal choices, then the weak, medium and strong computer player)
+For each player kind (random legal choices, then each level of ``engine.policy``, weak … master)
 and each rule set, seeded deals are played with that kind at one seat (the seat turns with
 the seed) and the strong computer player at the others; that seat's 复盘 is rated, and the
 median and the quartiles of its ratings are printed (hands in which it had no decision are

@@ -148,6 +148,10 @@ class Evaluator:
                 value += w.ready + w.per_win_card * min(win_cards, 8)
         return Score(value, total_huxi, fixed + complete, win_cards)
 
+    def memo_size(self) -> int:
+        """Readings memoised so far (a long-lived evaluator is renewed past a limit)."""
+        return sum(len(memo) for _, memo in self._tables.values())
+
     def _wins(self, h: Holding) -> int:
         """Live copies of the kinds this holding wins on (as another seat's card)."""
         copies = 0

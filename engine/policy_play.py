@@ -39,6 +39,10 @@ class Style:
     # the next card is expected to add to the holding it leaves (see _Table.next_card_gain).
     lookahead: int = 0
     look_weight: float = 1.0
+    # A move that leaves the hand 听 (a discard, or a 吃/碰/过 with the discard to follow) also
+    # gains ``win_weight`` times the points the next face-up card is expected to win it: each
+    # live winning card's win, 胡息 and 名堂 and all (_Table.win_worth).
+    win_weight: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -106,14 +110,41 @@ class _Table:
             gain += n * max(0.0, score.value - kept)
         return gain / max(1, self.know.pool)
 
+    def win_worth(self, rest: list[int], melds: tuple[Group, ...]) -> float:
+        """The points the next face-up card is expected to win a 听 holding: each live
+        winning card's win (its 胡息 and 名堂), over the cards this seat has not seen."""
+        worth = 0.0
+        for k, n in enumerate(self.know.unseen):
+            if n:
+                win = analyzer.analyze(self.rules, rest, melds, k, source="other",
+                                       base=self.rules.default_base, checked=False)
+                if win is not None:
+                    worth += n * win.winner_points
+        return worth / max(1, self.know.pool)
+
     def after_take(self, hand: list[int], melds: tuple[Group, ...]) -> float:
         """Value after a 吃/碰: the best discard that must follow, if one must."""
         ti_pao = sum(1 for g in melds if g.kind in FOUR_KINDS)
         total = sum(hand) + sum(len(g.cards) for g in melds)
         discardable = [k for k, n in enumerate(hand) if 0 < n < 3]
         if total > self.rules.discard_threshold(ti_pao) and discardable:
-            return max(self.discard_choice(hand, melds, k).value for k in discardable)
-        return self.eval.score(Holding(tuple(hand), melds, self.chou)).value
+            return max(self.ready_bonus(self.discard_choice(hand, melds, k), hand, melds)
+                       for k in discardable)
+        score = self.eval.score(Holding(tuple(hand), melds, self.chou))
+        return score.value + self.worth_if_ready(score.win_cards, hand, melds)
+
+    def ready_bonus(self, c: Choice, hand: list[int], melds: tuple[Group, ...]) -> float:
+        """A discard's value with ``win_weight`` times what the next face-up card is expected
+        to win the 听 holding it leaves."""
+        if not c.args[6]:
+            return c.value
+        rest = list(hand)
+        rest[c.args[0]] -= 1
+        return c.value + self.worth_if_ready(c.args[6], rest, melds)
+
+    def worth_if_ready(self, win_cards: int, hand: list[int], melds: tuple[Group, ...]) -> float:
+        weight = self.style.win_weight
+        return weight * self.win_worth(hand, melds) if weight and win_cards else 0.0
 
 
 def judge(view: PrivateView, events: Sequence[Event], style: Style) -> list[Choice]:
@@ -124,14 +155,27 @@ def judge(view: PrivateView, events: Sequence[Event], style: Style) -> list[Choi
     question); a 吃 or 碰 in place of the win is worth a point less than waiting. Otherwise
     they are the evaluation's units (:mod:`engine.policy_eval`).
     """
-    legal = view.legal
-    if not legal:
+    return judge_counted(view, events, style)[0]
+
+
+def judge_counted(view: PrivateView, events: Sequence[Event],
+                  style: Style) -> tuple[list[Choice], int]:
+    """:func:`judge`, and the readings its evaluation made (``Evaluator.memo_size``): what
+    the judgement cost, counted without a clock (its evaluator lives for this decision)."""
+    if not view.legal:
         raise ValueError("no decision is awaited from this seat")
     t = _Table(view, events, style)
+    return _judge(t), t.eval.memo_size()
+
+
+def _judge(t: _Table) -> list[Choice]:
+    style, legal = t.style, t.view.legal
     if A.HU in legal:
         return _win_or_wait(t)
     if all(a.startswith("d:") for a in legal):
         judged = [t.discard_choice(t.hand, t.melds, A.parse(a).card) for a in legal]  # type: ignore[arg-type]
+        if style.win_weight:
+            judged = [replace(c, value=t.ready_bonus(c, t.hand, t.melds)) for c in judged]
         if style.lookahead:
             judged = _look_ahead(t, judged)
         kept = t.eval.score(Holding(tuple(t.hand), t.melds, t.chou)).value
@@ -160,7 +204,8 @@ def _claim_choice(t: _Table, action: str) -> Choice:
     card = offer.card
     if action == A.PASS:
         passed = t.eval.score(Holding(tuple(t.hand), t.melds, t.chou | {card}))
-        return Choice(action, passed.value, "pass")
+        ready = t.worth_if_ready(passed.win_cards, t.hand, t.melds)
+        return Choice(action, passed.value + ready, "pass")
     hand = list(t.hand)
     if action == A.PENG:
         hand[card] -= 2
@@ -228,17 +273,14 @@ _SEP = {"zh": "：", "en": ": "}
 _WORDS = {
     "zh": {
         "single": "孤张", "pair": "拆对", "part": "拆最弱的搭子",
-        "safe": "无人能吃碰", "xia_hard": "下家难吃", "no_peng": "已见三张，碰不了",
-        "peng_hard": "难被碰", "risky": "虽可能被吃碰，留着用处最小", "ready": "听 {0} 张",
+        "ready": "听 {0} 张",
         "chi": "吃后牌型更好", "peng": "碰后牌型更好", "take_huxi": "得 {0} 胡息",
         "pass": "不吃不碰，留住好牌",
         "win": "{0} 胡息，赢 {1} 分", "win_plain": "能胡就胡", "wait": "现在只赢 {0} 分，等大胡约 {1} 分",
     },
     "en": {
         "single": "a lone card", "pair": "breaks a pair", "part": "breaks the weakest partial",
-        "safe": "nobody can 吃 or 碰 it", "xia_hard": "hard for the 下家 to 吃",
-        "no_peng": "3 already seen, cannot be 碰-ed", "peng_hard": "unlikely to be 碰-ed",
-        "risky": "may be 吃/碰-ed, but worth least to keep", "ready": "ready, {0} winning card(s) left",
+        "ready": "ready, {0} winning card(s) left",
         "chi": "the hand is better after it", "peng": "the hand is better after it",
         "take_huxi": "+{0} 胡息",
         "pass": "keeps the better hand",
@@ -248,29 +290,20 @@ _WORDS = {
 
 
 def reason(c: Choice, lang: str = "zh") -> str:
-    """One line on why ``c`` was chosen, e.g. ``孤张，下家难吃`` (``lang`` zh or en, else zh)."""
+    """One line on why ``c`` was chosen, e.g. ``孤张，听 3 张`` (``lang`` zh or en, else zh)."""
     words = _WORDS.get(lang, _WORDS["zh"])
     sep = "，" if lang == "zh" else ", "
     if c.why == "discard":
-        _, count, left, peng, chi, unseen, win_cards, kept = c.args
+        _, count, left, _, _, _, win_cards, kept = c.args
         if count == 2:
             what = words["pair"]
         elif kept - left < _LONE:  # the card adds next to nothing to the hand
             what = words["single"]
         else:
             what = words["part"]
-        if peng < 0.02 and chi < 0.02:
-            safety = words["safe"]
-        elif unseen <= 1:
-            safety = words["no_peng"]
-        elif chi < 0.1:
-            safety = words["xia_hard"]
-        elif peng < 0.1:
-            safety = words["peng_hard"]
-        else:
-            safety = words["risky"]
+        # only what the choice weighed: the strong level gives who may 吃/碰 it no weight
         ready = f"{sep}{words['ready'].format(win_cards)}" if win_cards else ""
-        return f"{what}{sep}{safety}{ready}"
+        return f"{what}{ready}"
     if c.why == "take":
         gained = c.args[0]
         what = words["peng"] if c.action == A.PENG else words["chi"]

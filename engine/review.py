@@ -12,8 +12,10 @@ verdict uses a card the seat could not see, nor anything that happened later.
   the seat played a best one), in the strong player's units (roughly points per hand).
 * **rating** of a seat, 0–100: ``100 / (1 + mean loss per decision / RATING_SCALE)``, rounded.
   Playing like the strong player everywhere gives 100; losing ``RATING_SCALE`` points a
-  decision on average gives 50; random play scores about 16, the weak computer player 25
-  and the medium one 60 (``RATING_ANCHORS``, which the 复盘's text quotes). ``None`` for a seat that had no real decision.
+  decision on average gives 50; random play scores about 15, the weak computer player 25
+  and the medium one 56 (``RATING_ANCHORS``, which the 复盘's text quotes); 大师, judged by
+  the strong player it searches from, scores 100 at the median too. ``None`` for a seat
+  that had no real decision.
 * **flags** (``Flag.kind``):
 
   - ``missed_win``: 胡 was legal and the seat did something else — every such decision, with
@@ -48,7 +50,7 @@ RATING_SCALE = 0.5  # mean loss per decision (points) at which the rating is 50
 # What the rating gives random play and the weak and medium computer players (the strong one,
 # judged by itself, scores 100): the medians over seeded deals of every rule set, measured
 # by bench/bench_review_rating.py; the 复盘's text quotes them as the rating's anchor.
-RATING_ANCHORS = {"random": 16, "weak": 25, "medium": 60}
+RATING_ANCHORS = {"random": 15, "weak": 25, "medium": 56}
 COSTLY_LOSS = 2.0  # points: a choice at least this far below the best is flagged costly
 TOP = 3  # moments the bot shows a player
 KINDS = ("missed_win", "broke_ting", "costly")

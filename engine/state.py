@@ -25,6 +25,7 @@ from engine import claims, hand_record
 from engine.analyzer import Source
 from engine.claims import Claim
 from engine.deal import deal, forced_winner, seats_of
+from engine.melds import Group
 from engine.rules import RuleSet
 from engine.seat import Seat, census
 from engine.settlement import Settlement
@@ -458,6 +459,66 @@ class Hand:
         elsewhere += [self._claim.offer.card] if offered else []  # type: ignore[union-attr]
         elsewhere += [self._won_offer] if self._won_offer is not None else []
         return census(self._seats, elsewhere)
+
+
+def imagined(
+    rules: RuleSet,
+    *,
+    dealer: int,
+    seats: list[Seat],
+    stock: list[int],
+    liangzhang: int,
+    actor: int,
+    offer: Offer | None = None,
+    selfwin_card: int | None = None,
+    set_aside: list[int] | None = None,
+    base: int | None = None,
+) -> Hand:
+    """A hand in the middle, as a searching player imagines it (``engine.policy_worlds``):
+    the seats' cards and the stock (``pop()`` draws the next) as given, and ``actor`` to
+    decide: on ``offer`` (a claim, every eligible seat asked anew), else after his own
+    提/偎 on ``selfwin_card`` (自摸 or not), else a discard. It has no log: it cannot be
+    stored or replayed, only played on."""
+    hand = Hand.__new__(Hand)
+    aside = list(set_aside or [])
+    rest = C.full_deck()
+    for k in (*stock, *aside):
+        rest.remove(k)
+    hand.rules, hand.dealer, hand.seed = rules, dealer, None
+    hand.base = rules.default_base if base is None else base
+    hand.deck = rest + stock[::-1] + aside  # the bird card, the stock's last, sits right
+    hand.log, hand.history, hand.outcome = [], [], None
+    hand._claim, hand._fresh, hand._won_offer = None, None, None
+    hand._selfwin_card = selfwin_card
+    hand._xing = rules.xing_seat(dealer)
+    hand._orders = play_orders(rules.players, hand._xing)
+    hand._settle = Settlement(rules, hand.base, dealer, hand._xing)
+    hand._stock, hand._set_aside, hand.liangzhang = list(stock), aside, liangzhang
+    hand._seats = seats
+    hand._actor = actor
+    if offer is not None and offer.how == OfferHow.LIANG:
+        hand.phase = Phase.LIANG
+        order = hand._order_from(dealer)
+        options = {s: (A.HU, A.PASS) for s in order if hand._liang_win(s) is not None}
+        hand._claim = Claim(offer, options)
+    elif offer is not None:
+        hand._open_claim(offer, haidi=offer.how == OfferHow.DRAW and not stock)
+    else:
+        hand.phase = Phase.SELFWIN if selfwin_card is not None else Phase.DISCARD
+    return hand
+
+
+def offer_of(hand: Hand) -> Offer | None:
+    """The face-up card waiting for answers in ``hand``, if any (public)."""
+    return hand._claim.offer if hand._claim else None
+
+
+def cards_of(hand: Hand, seat: int) -> tuple[tuple[int, ...], tuple[Group, ...], frozenset[int]]:
+    """A seat's hand (count vector), table melds and the kinds it may not 吃: its hidden
+    cards, for a player's search inside a world it imagined (``engine.policy_rollout``),
+    never for a real table's players (they get :meth:`Hand.private_view`)."""
+    s = hand._seats[seat]
+    return tuple(s.hand), tuple(s.melds), frozenset(s.chou)
 
 
 def next_dealer(

@@ -26,7 +26,7 @@ from engine.views import Event, PrivateView
 log = logging.getLogger(__name__)
 
 _LANG_STRIDE = 100  # ids -1.. are zh names, -101.. en names
-LEVELS = policy.LEVELS  # a table's computer players play at one of these (弱 / 中 / 强)
+LEVELS = policy.LEVELS  # a table's computer players play at one of these (弱 / 中 / 强 / 大师)
 STRONG = "strong"  # 托管 and 提示 play for a human: always the strongest level
 
 

@@ -1,4 +1,4 @@
-"""The computer players' level per table (弱 / 中 / 强) through the real bot and a fake
+"""The computer players' level per table (弱 / 中 / 强 / 大师) through the real bot and a fake
 Telegram: set in the lobby's ⚙ or by ``/addbot 强``, stored with the table (and kept by a
 restart and by the migration of an older store), played by the computer seats, while 托管 and
 提示 always play the strong level."""
@@ -58,8 +58,12 @@ def spy(monkeypatch: pytest.MonkeyPatch) -> PolicySpy:
 Move = tuple[int, str, bool, dict[str, str]]  # seat, action, auto, each level's choice
 
 
+WATCHED = ("weak", "strong")  # the levels the tests compare (大师 searches: too slow to watch)
+
+
 def watch_moves(service: TableService) -> list[Move]:
-    """Every applied move with what each level would have played for its seat just before."""
+    """Every applied move with what each ``WATCHED`` level would have played for its seat
+    just before."""
     moves: list[Move] = []
     apply: Callable = service._apply
 
@@ -68,7 +72,7 @@ def watch_moves(service: TableService) -> list[Move]:
         hand = table.current.hand
         view = hand.private_view(seat)
         wanted = {level: policy.choose(view, public(table), level=level)
-                  for level in LEVELS} if view.legal else {}
+                  for level in WATCHED} if view.legal else {}
         moves.append((seat, action, auto, wanted))
         return await apply(tx, table, seat, action, auto=auto, leaving=leaving)
 
@@ -104,8 +108,8 @@ async def alice_and_two_weak_computers(tg: FakeTelegram, app) -> tuple[FakeUser,
 # --- the words and the keyboard -------------------------------------------------------------
 
 @pytest.mark.parametrize(("args", "level"), [
-    ([], None), (["弱"], "weak"), (["中"], "medium"), (["强"], "strong"),
-    (["weak"], "weak"), (["Medium"], "medium"), (["STRONG"], "strong"),
+    ([], None), (["弱"], "weak"), (["中"], "medium"), (["强"], "strong"), (["大师"], "master"),
+    (["weak"], "weak"), (["Medium"], "medium"), (["STRONG"], "strong"), (["master"], "master"),
 ])
 def test_addbot_words_name_a_level(args: list[str], level: str | None) -> None:
     assert level_from_args(args) == level
@@ -121,19 +125,21 @@ def test_the_settings_keyboard_ticks_the_level() -> None:
     table = Table(1, -100, 10, 3, "lobby", None, 0, 0)
     assert table.robot_level == "strong"  # the default
     rows = [[b.text for b in row] for row in settings_keyboard(table, 0, "zh", 30).inline_keyboard]
-    assert ["电脑 弱", "电脑 中", "✓ 电脑 强"] in rows
+    assert ["电脑 弱", "电脑 中", "✓ 电脑 强", "电脑 大师"] in rows
     table.robot_level = "weak"
     markup = settings_keyboard(table, 0, "en", 30)
     row = next(r for r in markup.inline_keyboard if "weak" in r[0].text)
-    assert [b.text for b in row] == ["✓ 电脑 弱 weak", "电脑 中 medium", "电脑 强 strong"]
-    assert [b.callback_data for b in row] == ["o:1:0:lweak", "o:1:0:lmedium", "o:1:0:lstrong"]
+    assert [b.text for b in row] == ["✓ 电脑 弱 weak", "电脑 中 medium", "电脑 强 strong",
+                                     "电脑 大师 master"]
+    assert [b.callback_data for b in row] == ["o:1:0:lweak", "o:1:0:lmedium", "o:1:0:lstrong",
+                                              "o:1:0:lmaster"]
 
 
 def test_help_and_the_usage_name_the_levels() -> None:
     for lang in ("zh", "en"):
         addbot = next(line for line in t(lang, "help").splitlines() if "/addbot" in line)
-        assert all(word in addbot for word in ("弱", "中", "强"))  # /help fits one screen
-        assert all(word in t(lang, "addbot_usage") for word in ("弱", "中", "强"))
+        assert all(word in addbot for word in ("弱", "中", "强", "大师"))  # /help fits one screen
+        assert all(word in t(lang, "addbot_usage") for word in ("弱", "中", "强", "大师"))
 
 
 # --- ⚙, /addbot and a restart through the bot ------------------------------------------------
@@ -198,13 +204,13 @@ async def test_addbot_with_a_level_sets_the_tables_and_a_wrong_word_changes_noth
         await tg.wait_for(lambda: len(table.players) == 2)
         assert table.robot_level == "medium"
         assert (await svc.store.open_tables())[0].robot_level == "medium"
-        await tg.send_text(group, alice, "/addbot strong")
+        await tg.send_text(group, alice, "/addbot 大师")
         await tg.wait_for(lambda: len(table.players) == 3)
-        assert table.robot_level == "strong"
+        assert table.robot_level == "master"
         # one human and two computers: the table deals at once, so a third add is refused
         assert await says(tg, group, alice, "/addbot 弱") == t("zh", "in_play")
-        assert table.robot_level == "strong"  # refused: nothing changed
-        assert (await svc.store.open_tables())[0].robot_level == "strong"
+        assert table.robot_level == "master"  # refused: nothing changed
+        assert (await svc.store.open_tables())[0].robot_level == "master"
 
 
 # --- who plays at which level ----------------------------------------------------------------

@@ -19,9 +19,10 @@ from engine import actions as A
 from engine import analyzer, policy, policy_eval, policy_info, policy_play
 from engine import cards as C
 from engine.chi import chi_options
-from engine.policy import LEVELS, choose, evaluate, explain
+from engine.policy import LEVELS, SEARCHES, STYLES, choose, evaluate, explain
 from engine.policy_info import read
 from engine.policy_play import wait_value
+from engine.policy_search import Budget
 from engine.rules import FOUR14, HUNAN, QQ, RuleSet
 from engine.state import Hand
 from engine.views import Event, OutcomeKind
@@ -87,8 +88,10 @@ def test_no_decision_awaited_is_an_error() -> None:
 
 
 def test_policy_modules_never_see_a_hand() -> None:
-    """Structurally: the entry points take a view and public events, and no policy module
-    imports the state module (so it cannot reach a Hand, another hand or the stock)."""
+    """Structurally: the entry points take a view and public events, and no judging module
+    imports the state module (so it cannot reach a Hand, another hand or the stock). The
+    searching level's modules build hands of their own from the view (engine.policy_worlds):
+    the counterfactual test below holds them blind."""
     for entry in (choose, evaluate):
         assert list(inspect.signature(entry).parameters) == ["view", "public_events", "rng", "level"]
     assert list(inspect.signature(explain).parameters) == ["view", "public_events", "lang"]
@@ -128,9 +131,11 @@ def _swapped_deck(h: Hand, seat: int, rng: random.Random) -> list[int]:
     return deck
 
 
-def test_equal_view_and_record_give_equal_choice() -> None:
+def test_equal_view_and_record_give_equal_choice(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two hands that differ only in cards a seat cannot see, replayed with the same actions:
-    wherever that seat's view and the public record agree, so does the policy's choice."""
+    wherever that seat's view and the public record agree, so does the policy's choice, at
+    every level (master on a small budget)."""
+    monkeypatch.setitem(SEARCHES, "master", Budget(work=60_000, candidates=3, first=3, worlds=8))
     rng = random.Random(7)
     compared = 0
     for seed in range(30):
@@ -151,8 +156,11 @@ def test_equal_view_and_record_give_equal_choice() -> None:
             if other.private_view(seat) != h.private_view(seat) or public(other) != public(h):
                 continue
             assert any(other._seats[s].hand != h._seats[s].hand for s in range(3) if s != seat)
-            for level in LEVELS:
+            for level in LEVELS if compared < 6 else STYLES:  # a search takes longer
                 assert decide(other, seat, level=level) == decide(h, seat, level=level)
+                if level in SEARCHES:
+                    assert evaluate(other.private_view(seat), public(other), level=level) == \
+                        evaluate(h.private_view(seat), public(h), level=level)
             assert evaluate(other.private_view(seat), public(other), random.Random(1)) == evaluate(
                 h.private_view(seat), public(h), random.Random(1)
             )
@@ -331,7 +339,7 @@ def _decisions(seeds: range, rules: RuleSet = QQ):
 def test_evaluate_values_every_legal_action_and_choose_takes_an_argmax(rules: RuleSet) -> None:
     decisions = 0
     for view, events in _decisions(range(6), rules):
-        for level in LEVELS:
+        for level in STYLES:  # master's: test_policy_search.py
             values = evaluate(view, events, level=level)
             assert list(values) == list(view.legal)
             top = max(values.values())
@@ -343,13 +351,13 @@ def test_evaluate_values_every_legal_action_and_choose_takes_an_argmax(rules: Ru
 
 
 def test_levels_are_named_and_differ() -> None:
-    assert LEVELS == ("weak", "medium", "strong")
+    assert LEVELS == ("weak", "medium", "strong", "master")
     h = Hand.new(QQ, seed=5, dealer=0)
     seat = h.to_act()[0]
     with pytest.raises(ValueError, match="level"):
         choose(h.private_view(seat), public(h), level="强")
     differ = sum(
-        len({choose(view, events, level=level) for level in LEVELS}) > 1
+        len({choose(view, events, level=level) for level in STYLES}) > 1
         for view, events in _decisions(range(4))
     )
     assert differ > 0
@@ -414,3 +422,27 @@ def test_four14_wins_on_a_discard() -> None:
     h.apply(0, A.discard(card("九")))
     assert h.to_act() == (2,) and h.legal_actions(2) == (A.HU, A.PASS)
     assert decide(h, 2) == A.HU
+
+
+def test_a_discard_leaving_the_hand_ting_gains_what_its_wins_are_worth() -> None:
+    """The strong level's readiness term: a discard that leaves the hand 听 is raised by the
+    points the next face-up card is expected to win it (each live winning card's win over the
+    cards not seen), any other discard not at all."""
+    plain = replace(STYLES["strong"], lookahead=0, win_weight=0.0)
+    weighing = replace(plain, win_weight=1.0)
+    raised = 0
+    for view, events in _decisions(range(8)):
+        if not all(a.startswith("d:") for a in view.legal):
+            continue
+        know = read(view, events)
+        for before, after in zip(policy_play.judge(view, events, plain),
+                                 policy_play.judge(view, events, weighing), strict=True):
+            rest = C.counts(view.hand)
+            rest[before.args[0]] -= 1
+            melds = [policy_play.Group(m.kind, tuple(m.cards)) for m in view.melds]
+            worth = sum(n * w.winner_points for k, n in enumerate(know.unseen) if n
+                        and (w := analyzer.analyze(QQ, rest, melds, k, source="other"))
+                        is not None) / know.pool
+            assert after.value == pytest.approx(before.value + (worth if before.args[6] else 0))
+            raised += after.value > before.value
+    assert raised > 0
