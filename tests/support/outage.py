@@ -118,5 +118,13 @@ def check_said_once(caplog: pytest.LogCaptureFixture, outages: tuple[int, int] =
     errors = [f"{r.name}: {r.getMessage()}" for r in caplog.records
               if (r.exc_info or r.levelno >= logging.ERROR)
               and not r.name.startswith("support.")  # the fake Bot API's are its own
-              and not (r.exc_info and r.exc_info[0] is asyncio.CancelledError)]  # stopping
-    assert not errors
+              and not (r.exc_info and r.exc_info[0] is asyncio.CancelledError)  # stopping
+              and not _last_poll_at_stop(r)]
+    assert not errors, errors
+
+
+def _last_poll_at_stop(record: logging.LogRecord) -> bool:
+    """PTB's updater, stopping, polls once more to mark the updates it fetched and logs it
+    as an error (suppressed) when that poll finds the connection pool still busy, as on a
+    loaded machine: the stop of the test, not the bot's work under the outage."""
+    return record.name == "telegram.ext.Updater" and "graceful shutdown" in record.getMessage()
