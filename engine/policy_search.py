@@ -99,8 +99,7 @@ def search(view: PrivateView, public_events: Sequence[Event], style: Style,
         weights.append(world.weight)
         points.append(row)
         if len(points) >= budget.first:
-            active = [i for i in active if i == 0 or _gain(i, weights, points)[0]
-                      + budget.drop * _gain(i, weights, points)[1] > 0]
+            active = [i for i in active if i == 0 or _alive(i, weights, points, budget.drop)]
     if not points:
         return judged, []
     return judged, [_verdict(a, i, weights, points) for i, a in enumerate(actions)]
@@ -115,6 +114,13 @@ def _gain(i: int, weights: list[float], points: list[dict[int, int]]) -> tuple[f
     var = sum(w * (g - gain) ** 2 for w, g in pairs) / total
     n = total * total / sum(w * w for w, _ in pairs)  # effective worlds (Kish)
     return gain, (var / max(1.0, n - 1)) ** 0.5
+
+
+def _alive(i: int, weights: list[float], points: list[dict[int, int]], drop: float) -> bool:
+    """Candidate ``i`` is still searched: its gain over candidate 0 is not below 0 by more
+    than ``drop`` standard errors."""
+    gain, error = _gain(i, weights, points)
+    return gain + drop * error > 0
 
 
 def _verdict(action: str, i: int, weights: list[float],
