@@ -92,8 +92,7 @@ class Tx(ChallengeTx, CupTx, PostTx, Protocol):
     async def remove_seat(self, table_id: int, seat: int) -> None:
         ...
 
-    async def update_seat(self, table_id: int, seat: int, *, of_user: int | None = None,
-                          **cols: object) -> None:
+    async def update_seat(self, table_id: int, seat: int, **cols: object) -> None:
         ...
 
     async def reset_seats(self, table_id: int) -> None:

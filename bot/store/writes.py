@@ -185,13 +185,8 @@ class Writes(ChallengeWrites, ClubWrites, CupWrites, PostWrites):
     async def remove_seat(self, table_id: int, seat: int) -> None:
         await self.exec("DELETE FROM seats WHERE table_id = ? AND seat = ?", table_id, seat)
 
-    async def update_seat(self, table_id: int, seat: int, *, of_user: int | None = None,
-                          **cols: object) -> None:
-        """Update a seat; with ``of_user``, only while that user sits there."""
-        where: dict[str, object] = {"table_id": table_id, "seat": seat}
-        if of_user is not None:
-            where["user_id"] = of_user
-        await self._update("seats", where, cols)
+    async def update_seat(self, table_id: int, seat: int, **cols: object) -> None:
+        await self._update("seats", {"table_id": table_id, "seat": seat}, cols)
 
     async def reset_seats(self, table_id: int) -> None:
         """A new hand: nobody is ready or in 托管; the old hand message is left behind (the
@@ -320,4 +315,5 @@ class Writes(ChallengeWrites, ClubWrites, CupWrites, PostWrites):
 def table_row(r: Row) -> TableRow:
     return TableRow(r["id"], r["chat_id"], r["opener_id"], r["status"], r["dealer"],
                     r["draws_in_row"], r["version"], r["base"], r["rules"], r["timer"],
-                    r["thread_id"], r["match_hands"], r["bot_id"], r["robot_level"], bool(r["standing"]), r["no"], bool(r["private"]))
+                    r["thread_id"], r["match_hands"], r["bot_id"], r["robot_level"],
+                    bool(r["standing"]), r["no"], bool(r["private"]))

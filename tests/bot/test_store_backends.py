@@ -124,7 +124,7 @@ async def test_closing_moving_and_ending_on_every_backend(store: Store) -> None:
         assert match is not None
         await tx.update_match(match.id, status="stopped", leaver=2)
         await tx.update_hand(ids[0], settle_msg_id=9)
-        await tx.update_seat(table_id, 0, of_user=1, ready=True, autoplay=False)
+        await tx.update_seat(table_id, 0, ready=True, autoplay=False)
         await tx.move_seat(table_id, 2, 3)
         await tx.remove_seat(table_id, 1)
         await tx.update_table(table_id, status="between", dealer=1, version=4)
