@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import json
 
+from bot.i18n import t
 from bot.store import PlayedHand
 from engine.record import export_hand, seed_commitment
 from engine.rules import get_rule_set
 from engine.state import Hand
 
-__all__ = ["export_file", "filename", "fingerprint", "replay", "seed_commitment"]
+__all__ = ["export_file", "filename", "fingerprint", "replay", "seal", "seed_commitment"]
 
 FINGERPRINT_HEX = 8  # hex digits of the commitment shown in captions
 
@@ -25,6 +26,11 @@ def fingerprint(seed: int) -> str:
     """The short form of the seed's commitment shown in captions (its first hex digits):
     enough to recognise the full commitment given with the seed and in ``/export``."""
     return seed_commitment(seed)[:FINGERPRINT_HEX]
+
+
+def seal(seed: int, lang: str) -> str:
+    """The fingerprint as a caption's head carries it (``🔒 1a2b3c4d``)."""
+    return t(lang, "table_seal", fp=fingerprint(seed))
 
 
 def replay(played: PlayedHand) -> Hand:

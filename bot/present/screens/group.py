@@ -44,7 +44,7 @@ def table_screen(table: Table, record: HandRecord, trustee: Collection[int],
              dealer=record.names[pub.dealer],
              stock=pub.stock_count)
     if hand.seed is not None:  # the commitment, from the first picture of the hand on
-        head += " · " + t(lang, "table_seal", fp=fairness.fingerprint(hand.seed))
+        head += " · " + fairness.seal(hand.seed, lang)
     live_match = table.match if table.current is record else None
     lines = [head, *match_lines(record, live_match, lang), *move_log(record, lang)]
     if trustee:

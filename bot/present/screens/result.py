@@ -52,7 +52,7 @@ def result_text(table: Table, record: HandRecord, seat: int, lang: str, *, total
     points = points_text(seat_points(record, hand_birds)[seat], total, lang, xing=xing)
     head = t(lang, "result_head", table=table.no, hand=record.table_no)
     if table.private and record.hand.seed is not None:  # what 验证 checks, as the deal showed
-        head += " · " + t(lang, "table_seal", fp=fairness.fingerprint(record.hand.seed))
+        head += " · " + fairness.seal(record.hand.seed, lang)
     lines = [head,
              t(lang, "result_xing" if xing else "result_points", points=points),
              " · ".join(outcome_lines(record, lang))]

@@ -103,7 +103,7 @@ def hand_caption(table: Table, record: HandRecord, seat: int, view: PrivateView,
     players the moves since his last (:func:`moves_line`), and its status."""
     head = t(lang, "dm_caption", table=table.no, hand=record.table_no, huxi=view.huxi)
     if table.private and record.hand.seed is not None:  # no group picture to show the 🔒
-        head += " · " + t(lang, "table_seal", fp=fairness.fingerprint(record.hand.seed))
+        head += " · " + fairness.seal(record.hand.seed, lang)
     taken = taken_line(record, seat, asked_at, lang) if not view.legal else None
     over = record.hand.is_terminal() or table.status == TableStatus.CLOSED
     moves = moves_line(record, seat, lang) \
