@@ -213,17 +213,17 @@ class Players:
             self.asked.append(time.perf_counter())
             await self.tg.send_text(self.group, asker, "/stats")
 
-    def answered(self) -> list[float]:
-        """For each /stats asked, the seconds to the first answer after it."""
-        return [min((x for x in self.stats_answers if x >= a), default=float("nan")) - a
-                for a in self.asked]
-
     def deal(self, at: float | None = None) -> None:
         self.deals.append(time.perf_counter() if at is None else at)
 
     def after_deals(self, times: list[float]) -> list[float]:
         """For each deal, the seconds to the first of ``times`` at or after it."""
-        return [min((x for x in times if x >= d), default=float("nan")) - d for d in self.deals]
+        return first_after(self.deals, times)
+
+
+def first_after(starts: list[float], times: list[float]) -> list[float]:
+    """For each of ``starts``, the seconds to the first of ``times`` at or after it."""
+    return [min((x for x in times if x >= s), default=float("nan")) - s for s in starts]
 
 
 async def start_bot(tree: Path, tg: FakeTelegram, tmp: Path) -> tuple[Any, Any]:
@@ -322,7 +322,7 @@ def show(side: str, lone: Players | None, hunan: Players | None, trace: bool) ->
           + "  ".join(f"{x:.2f}" for x in hunan.after_deals(hunan.xing_pictures))
           + " s; his picture showed the "
           f"end of {ended} of {len(captions)} hands")
-    asked = hunan.answered()
+    asked = first_after(hunan.asked, hunan.stats_answers)
     print(f"[{side}] hunan 4: /stats during play -> its picture  median "
           f"{statistics.median(asked):.2f} s  max {max(asked):.2f} s  ({len(asked)} asked;"
           f" target a second or two)" if asked else f"[{side}] hunan 4: /stats not asked")
