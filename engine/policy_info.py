@@ -42,7 +42,7 @@ class Knowledge:
 
     def xiajia(self, seat: int) -> int:
         """The seat that plays after ``seat`` (a 醒家 is skipped)."""
-        return _xiajia(seat, len(self.hand_sizes), self.xing)
+        return xiajia_of(seat, len(self.hand_sizes), self.xing)
 
     def holds_at_least(self, seat: int, kind: int, m: int) -> float:
         """Chance that ``seat``'s hand holds at least ``m`` copies of ``kind`` (hypergeometric)."""
@@ -112,7 +112,8 @@ def seen_counts(view: PrivateView) -> list[int]:
     return [min(n, C.COPIES) for n in seen]
 
 
-def _xiajia(seat: int, players: int, xing: int | None) -> int:
+def xiajia_of(seat: int, players: int, xing: int | None) -> int:
+    """The seat after ``seat`` in play (下家), the 醒家 sitting out."""
     nxt = (seat + 1) % players
     return (nxt + 1) % players if nxt == xing else nxt
 
@@ -139,7 +140,7 @@ def read(view: PrivateView, public_events: Sequence[Event]) -> Knowledge:
             card, src, how = offer
             if e.kind in ("to_row", "chi"):
                 taker = e.seat if e.kind == "chi" else None
-                xia = _xiajia(src, players, xing)
+                xia = xiajia_of(src, players, xing)
                 chi_seats = {src, xia} if how == "draw" else {xia}
                 for s in range(players):
                     if s == taker:

@@ -25,7 +25,7 @@ from engine import actions as A
 from engine import cards as C
 from engine.chi import chi_options
 from engine.melds import Group, GroupKind
-from engine.policy_info import seen_counts
+from engine.policy_info import seen_counts, xiajia_of
 from engine.rules import RuleSet, get_rule_set
 from engine.seat import Seat
 from engine.state import Hand, imagined
@@ -80,7 +80,7 @@ def clues(view: PrivateView, public_events: Sequence[Event]) -> Clues:
             (drew if e.kind == "draw" else discarded)[e.seat].add(card)
         elif e.kind in ("to_row", "chi") and offer is not None:
             card, src, how = offer
-            xia = _next(src, players, xing)
+            xia = xiajia_of(src, players, xing)
             for s in range(players):
                 if s in (src, xing, e.seat if e.kind == "chi" else None):
                     continue
@@ -101,11 +101,6 @@ def clues(view: PrivateView, public_events: Sequence[Event]) -> Clues:
 
 def _frozen(sets: list[set[int]]) -> tuple[frozenset[int], ...]:
     return tuple(frozenset(s) for s in sets)
-
-
-def _next(seat: int, players: int, xing: int | None) -> int:
-    nxt = (seat + 1) % players
-    return (nxt + 1) % players if nxt == xing else nxt
 
 
 @dataclass
