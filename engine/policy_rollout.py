@@ -61,19 +61,18 @@ class Rollout:
             return legal[0]
         if A.HU in legal:
             return A.HU
-        cards, melds, chou = cards_of(hand, seat)
+        cards, melds = cards_of(hand, seat)
         if legal[0].startswith("d:"):
-            return max(legal, key=lambda a: self._after_discard(cards, melds, chou,
+            return max(legal, key=lambda a: self._after_discard(cards, melds,
                                                                  A.parse(a).card))  # type: ignore[arg-type]
         offer = offer_of(hand)
         assert offer is not None
-        return max(legal, key=lambda a: self._after_claim(cards, melds, chou, offer.card, a))
+        return max(legal, key=lambda a: self._after_claim(cards, melds, offer.card, a))
 
-    def value(self, cards: tuple[int, ...] | list[int], melds: tuple[Group, ...],
-              chou: frozenset[int]) -> float:
+    def value(self, cards: tuple[int, ...] | list[int], melds: tuple[Group, ...]) -> float:
         """The holding's value. The strong weights count a wait on a 臭 kind in full
-        (``chou_live`` 1), so the 臭 set is left out: every holding of every seat then
-        shares one memo of readings."""
+        (``chou_live`` 1), so the seat's 臭 kinds are left out: every holding of every seat
+        then shares one memo of readings."""
         hand = tuple(cards)
         # all the value reads of the melds: how many, their 胡息, whether a 将 is needed (ints
         # only: a memo of tuples of ints is left alone by the garbage collector's scans)
@@ -86,15 +85,15 @@ class Rollout:
         return got
 
     def _after_discard(self, cards: tuple[int, ...], melds: tuple[Group, ...],
-                       chou: frozenset[int], kind: int) -> float:
+                       kind: int) -> float:
         rest = list(cards)
         rest[kind] -= 1
-        return self.value(rest, melds, chou)
+        return self.value(rest, melds)
 
-    def _after_claim(self, cards: tuple[int, ...], melds: tuple[Group, ...],
-                     chou: frozenset[int], card: int, action: str) -> float:
+    def _after_claim(self, cards: tuple[int, ...], melds: tuple[Group, ...], card: int,
+                     action: str) -> float:
         if action == A.PASS:
-            return self.value(cards, melds, chou | {card})
+            return self.value(cards, melds)
         hand = list(cards)
         if action == A.PENG:
             hand[card] -= 2
@@ -108,5 +107,5 @@ class Rollout:
         total = sum(hand) + sum(len(g.cards) for g in melds)
         discardable = [k for k, n in enumerate(hand) if 0 < n < 3]
         if total > self.threshold(ti_pao) and discardable:
-            return max(self._after_discard(tuple(hand), melds, chou, k) for k in discardable)
-        return self.value(hand, melds, chou)
+            return max(self._after_discard(tuple(hand), melds, k) for k in discardable)
+        return self.value(hand, melds)

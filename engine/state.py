@@ -513,12 +513,12 @@ def offer_of(hand: Hand) -> Offer | None:
     return hand._claim.offer if hand._claim else None
 
 
-def cards_of(hand: Hand, seat: int) -> tuple[tuple[int, ...], tuple[Group, ...], frozenset[int]]:
-    """A seat's hand (count vector), table melds and the kinds it may not 吃: its hidden
-    cards, for a player's search inside a world it imagined (``engine.policy_rollout``),
-    never for a real table's players (they get :meth:`Hand.private_view`)."""
+def cards_of(hand: Hand, seat: int) -> tuple[tuple[int, ...], tuple[Group, ...]]:
+    """A seat's hand (count vector) and table melds: its hidden cards, for a player's search
+    inside a world it imagined (``engine.policy_rollout``), never for a real table's players
+    (they get :meth:`Hand.private_view`)."""
     s = hand._seats[seat]
-    return tuple(s.hand), tuple(s.melds), frozenset(s.chou)
+    return tuple(s.hand), tuple(s.melds)
 
 
 def next_dealer(
