@@ -51,8 +51,8 @@ Figures, over the play phase (after every table has started):
 
 Targets: p99 <= 100 ms, <= 1.5 calls per action, <= 20 a minute per group,
 <= 200 KB per table. ``--profile FILE`` runs the bot under cProfile (stopped with SIGTERM, so
-the profile is written) and prints its top functions; the profiler slows it, so figures taken
-with it are not the ones to quote.
+the profile is written) and prints its top functions (with ``--webapp-seats``, of the page
+seats' run alone); the profiler slows it, so figures taken with it are not the ones to quote.
 """
 
 from __future__ import annotations
@@ -516,14 +516,17 @@ def main() -> None:
     args = parser.parse_args()
     if not 0 <= args.webapp_seats <= 3:
         parser.error("--webapp-seats is 0..3")
-    if args.webapp_seats and (args.database_url or args.profile):
-        parser.error("--webapp-seats runs alone (no --database-url, --profile)")
+    if args.webapp_seats and args.database_url:
+        parser.error("--webapp-seats runs alone (no --database-url)")
     if args.bots > 1 and not args.database_url:
         parser.error("--bots needs --database-url (several bots share one PostgreSQL store)")
     if not 1 <= args.bots <= len(TOKENS):
         parser.error(f"--bots is 1..{len(TOKENS)}")
-    asyncio.run(compare(args) if args.database_url
-                else compare_pages(args) if args.webapp_seats else run(args))
+    if args.webapp_seats and args.profile:  # the page seats' run alone, under the profiler
+        asyncio.run(run(args, webapp_seats=args.webapp_seats))
+    else:
+        asyncio.run(compare(args) if args.database_url
+                    else compare_pages(args) if args.webapp_seats else run(args))
 
 
 if __name__ == "__main__":

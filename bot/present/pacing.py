@@ -30,6 +30,11 @@ The rules, each a function here:
   computers discard at that pace, a few of them between two of his moves, the rest at once,
   :mod:`bot.table.clock`), his caption's 刚才 line naming every move since his last
   (:func:`bot.present.screens.seat.moves_line`); his buttons go on the chat's burst.
+- While every player of a table plays on his live page, the group's table picture is for
+  onlookers alone: it is edited at most every ``onlooker_pace`` seconds
+  (:func:`table_picture_wait`), its caption's move log naming what happened meanwhile; each
+  edit sends a fresh photo to every member of the group, and the bot's budget goes to the
+  tables played by their pictures. A hand's first picture and its end go as they always do.
 - The catch-up pace of a private chat follows the group's (:func:`catch_up_pace`): a waiting
   seat's picture changes no more often than ``table_pace``, nor more often than the group's
   own picture can (``group_interval``).
@@ -100,6 +105,10 @@ class Pacing:
     # API calls per action within 10 % of the 15 s used before.
     table_pace: float = 5.0
     topic_retry: float = 60.0  # a forum topic refusing posts is looked at again this often
+    # The group's table picture, while every player of the table is on his live page, is
+    # edited at most this often (bench/bench_load.py --webapp-seats 3: Bot API calls per
+    # action 0.73 at the group_interval, 0.4 at 10 s)
+    onlooker_pace: float = 10.0
     first: frozenset[Send] = TOUCHED_FIRST  # served ahead of the rest (outboxes, gate)
 
 
@@ -125,6 +134,17 @@ def catch_up_pace(pacing: Pacing) -> float:
     """How often a waiting seat's private picture follows the table: at most every
     ``table_pace`` seconds, and never more often than the group's picture can change."""
     return max(pacing.table_pace, pacing.group_interval)
+
+
+def table_picture_wait(pacing: Pacing, *, now: float, shown_at: float | None,
+                       onlookers_only: bool) -> float:
+    """Seconds until the group's table picture, last shown at ``shown_at``, may be edited
+    (0 or less: now, as far as this rule goes; the group's budget is the outbox's). Only
+    when it is ``onlookers_only`` (every player of the table on his live page) is it held,
+    to ``onlooker_pace``."""
+    if not onlookers_only or shown_at is None:
+        return 0.0
+    return shown_at + pacing.onlooker_pace - now
 
 
 def hand_hold(pacing: Pacing, *, own_change: bool, alone: bool = False,

@@ -22,8 +22,9 @@ from bot.i18n import t
 from bot.present import birds, errors
 from bot.present.chats import Chats
 from bot.present.courier import Courier
+from bot.present.live import LiveSeats, NoLive
 from bot.present.notes import Notes
-from bot.present.pacing import CHANGING_WAIT, Send, goes_first
+from bot.present.pacing import CHANGING_WAIT, Send, goes_first, table_picture_wait
 from bot.present.posts import SETTLEMENT_POSTING, STORE_RETRY, Post, Posts
 from bot.present.screens.group import (
     draw_table,
@@ -37,7 +38,7 @@ from bot.present.screens.seat import SeatMarks, robots_of
 from bot.present.screens.words import last_action
 from bot.present.shown import Shown
 from bot.store import Store, StoreUnavailable
-from bot.table import HandRecord, Table, TableService, TableStatus
+from bot.table import HandRecord, Table, TableService, TableStatus, robots
 from bot.table import birds as table_birds
 from engine.views import PublicView
 from render import render_settlement
@@ -62,6 +63,7 @@ class GroupPanels:
         self.app_link = app_link  # the live seat's link of a table (WEBAPP_SHORT_NAME)
         self.on_retry = on_retry  # a table to look at again (its topic refused a post)
         self._topic_retries: dict[int, asyncio.TimerHandle] = {}  # by table
+        self.live: LiveSeats = NoLive()  # seats on their live page (bot.present.live)
 
     def _slot(self, send: Send) -> Awaitable[None]:
         return self.chats.gate.slot(urgent=goes_first(self.chats.pacing, send))
@@ -247,7 +249,8 @@ class GroupPanels:
         async def edit(msg_id: int) -> None:
             await self.courier.edit_media(table.chat_id, msg_id, photo, caption, markup)
         if await self.posts.show(Post.picture(table, record), send, edit) is not None:
-            self.shown.hand(record).table = plan
+            shown = self.shown.hand(record)
+            shown.table, shown.table_at = plan, asyncio.get_running_loop().time()
         return 1
 
     def _app_button(self, table: Table, lang: str) -> InlineKeyboardMarkup | None:
@@ -269,7 +272,25 @@ class GroupPanels:
         shown = self.shown.hand(record)
         plan = table_screen(table, record, shown.trustee, lang)
         posted = self.posts.get(Post.picture(table, record)) is not None  # in this chat
-        return None if posted and shown.table == plan else plan
+        if posted and shown.table == plan:
+            return None
+        wait = table_picture_wait(self.chats.pacing, now=asyncio.get_running_loop().time(),
+                                  shown_at=shown.table_at if posted else None,
+                                  onlookers_only=self._onlookers_only(table, record))
+        if wait > 0:
+            self.chats.put_after(wait, table.chat_id, ("table", record.id),
+                                 lambda: self._table(table, record), Send.TABLE_PICTURE)
+            return None
+        return plan
+
+    def _onlookers_only(self, table: Table, record: HandRecord) -> bool:
+        """Whether the hand is being played and every player of it on his live page: its
+        picture in the group is for onlookers alone (:func:`table_picture_wait`)."""
+        if table.status != TableStatus.PLAYING or table.current is not record \
+                or record.hand.is_terminal():
+            return False
+        humans = [u for u in record.users if not robots.is_robot(u)]
+        return bool(humans) and all(self.live.holds(u) for u in humans)
 
     async def _settlement(self, table: Table, record: HandRecord) -> int:
         """Send the settlement, then keep its ready list current; buttons only while it is the

@@ -121,8 +121,9 @@ class Presenter:
     # --- the live seat (bot.present.live) ----------------------------------------------
 
     def hold_live(self, live: LiveSeats) -> None:
-        """Seats whose live page is open: their pictures wait."""
-        self.seats.live = live
+        """Seats whose live page is open: their pictures wait, and the group's picture of a
+        table played on live pages alone follows at the onlookers' pace."""
+        self.seats.live = self.panels.live = live
 
     def seat_released(self, table: Table, user_id: int) -> None:
         """The user's live page closed: his picture is brought up to date."""

@@ -311,7 +311,9 @@ class SeatMessages:
         # another seat discarded since (what it took before, and the draws, ride with it)
         moved = any(s != seat and a.startswith("d:") for s, a in record.hand.log[shown.log_at:])
         playing = table.status == TableStatus.PLAYING
-        change = SeatChange(fresh=shown.image is None, playing=playing,
+        # his live page may have opened since the change was queued: it shows it
+        change = SeatChange(live=self.live.holds(user_id), fresh=shown.image is None,
+                            playing=playing,
                             flushing=self.chats.flushing, now=asyncio.get_running_loop().time(),
                             held_since=shown.held_since, alone=alone_with_robots(record, seat),
                             moved=moved, moving_on=moved and self._moving_on(table, seat),

@@ -50,6 +50,7 @@ class HandShown:
 
     seats: dict[int, SeatShown] = field(default_factory=dict)
     table: tuple[PublicView, str] | None = None  # the group's table photo: view and caption
+    table_at: float | None = None  # loop time the group's table photo was last shown
     settle_caption: str | None = None
     totals: dict[int, int] | None = None  # table totals after this hand, by user
     birds: list[BirdRow] | None = None  # its birds (打鸟), as settled

@@ -33,6 +33,7 @@ class Registry:
         self.clock = clock
         self._tables: dict[int, Table] = {}
         self._by_place: dict[Place, int] = {}
+        self._table_of: dict[int, int] = {}  # user -> the table table_of_user found him at
 
     # --- lookup --------------------------------------------------------------------
 
@@ -54,7 +55,20 @@ class Registry:
         return self._tables[table_id] if table_id is not None else None
 
     def table_of_user(self, user_id: int) -> Table | None:
-        return next((t for t in self._tables.values() if t.seat_of(user_id) is not None), None)
+        """The table the user sits at. Asked on every press and every live page's update,
+        so the last answer is kept and checked, and all tables are looked through only when
+        it no longer holds (bench/bench_load.py: the look through 200 tables was a fifth of
+        the live pages' time)."""
+        known = self._tables.get(self._table_of.get(user_id, 0))
+        if known is not None and known.seat_of(user_id) is not None:
+            return known
+        table = next((t for t in self._tables.values() if t.seat_of(user_id) is not None),
+                     None)
+        if table is None:
+            self._table_of.pop(user_id, None)
+        else:
+            self._table_of[user_id] = table.id
+        return table
 
     def check_free(self, user_id: int) -> None:
         if self.table_of_user(user_id) is not None:

@@ -21,6 +21,7 @@ from bot.present.pacing import (
     next_ping_after,
     seat_picture,
     seat_wait,
+    table_picture_wait,
 )
 
 PACING = Pacing()
@@ -122,6 +123,16 @@ def test_a_seat_picture_is_sent_held_or_skipped() -> None:
     assert seat_picture(PACING, alone) == Picture.SEND
     assert seat_picture(PACING, replace(alone, moving_on=True)) == Picture.HOLD
 
+
+
+def test_the_group_picture_of_a_table_played_on_live_pages_follows_at_the_onlookers_pace() -> None:
+    """Only while every player is on his live page is the group's picture held, and then
+    to ``onlooker_pace`` after it was last shown; never before it was shown."""
+    pacing = Pacing(onlooker_pace=10.0)
+    assert table_picture_wait(pacing, now=104.0, shown_at=100.0, onlookers_only=True) == 6.0
+    assert table_picture_wait(pacing, now=110.0, shown_at=100.0, onlookers_only=True) <= 0
+    assert table_picture_wait(pacing, now=101.0, shown_at=100.0, onlookers_only=False) <= 0
+    assert table_picture_wait(pacing, now=101.0, shown_at=None, onlookers_only=True) <= 0
 
 
 @given(st.floats(1.0, 600.0), st.floats(0.5, 60.0))

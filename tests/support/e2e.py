@@ -24,7 +24,8 @@ def paced(scale: float) -> Pacing:
     minute window), private chats unpaced: what a fake on :func:`scaled_clock` ``(scale)``
     counts as Telegram's limits."""
     return Pacing(group_interval=Pacing().group_interval / scale, dm_interval=0.0,
-                  send_interval=0.0, group_window=Pacing().group_window / scale)
+                  send_interval=0.0, group_window=Pacing().group_window / scale,
+                  onlooker_pace=Pacing().onlooker_pace / scale)
 
 
 def scaled_clock(scale: float) -> Callable[[], float]:
