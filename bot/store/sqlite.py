@@ -40,32 +40,35 @@ def unavailable(error: BaseException) -> type[StoreUnavailable] | None:
 
 
 class SqliteConn:
-    """:class:`bot.store.conn.Conn` over an aiosqlite connection."""
+    """:class:`bot.store.conn.Conn` over an aiosqlite connection.
+
+    Each call is one hop to aiosqlite's thread and back: a transaction holds the store's one
+    connection for all of its statements, and under load each hop waits for a turn of the
+    busy event loop (bench/bench_load.py: a statement as execute, fetch and close, three
+    hops, held every table's move behind the lock for up to seconds)."""
 
     def __init__(self, db: aiosqlite.Connection, health: Health) -> None:
         self._db = db
         self._health = health
 
     async def one(self, sql: str, args: Sequence[object]) -> Row | None:
-        with self._health.watch():
-            async with self._db.execute(sql, args) as cur:
-                return await cur.fetchone()
+        rows = await self.all(sql, args)
+        return rows[0] if rows else None
 
     async def all(self, sql: str, args: Sequence[object]) -> list[Row]:
         with self._health.watch():
-            async with self._db.execute(sql, args) as cur:
-                return list(await cur.fetchall())
+            return list(await self._db.execute_fetchall(sql, args))
 
     async def run(self, sql: str, args: Sequence[object]) -> int:
         with self._health.watch():
-            async with self._db.execute(sql, args) as cur:
-                return cur.rowcount
+            # a write has run to its end: its cursor holds nothing and needs no closing hop
+            return (await self._db.execute(sql, args)).rowcount
 
     async def insert(self, sql: str, args: Sequence[object]) -> int:
         with self._health.watch():
-            async with self._db.execute(sql, args) as cur:
-                assert cur.lastrowid is not None
-                return cur.lastrowid
+            row = await self._db.execute_insert(sql, args)
+            assert row is not None
+            return int(row[0])
 
 
 async def migrate(db: aiosqlite.Connection) -> int:

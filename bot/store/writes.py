@@ -207,15 +207,12 @@ class Writes(ChallengeWrites, ClubWrites, CupWrites, PostWrites):
                             auto: bool = False) -> int:
         """Append a move to the hand's log under the next sequence number the store holds
         (so the log has no hole whatever the caller believes); returns that number."""
-        row = await self._conn.one(
-            "SELECT COALESCE(MAX(seq), -1) + 1 AS seq FROM actions WHERE hand_id = ?",
-            (hand_id,))
+        row = await self._conn.one(  # one statement: every move's transaction runs it
+            "INSERT INTO actions (hand_id, seq, seat, action, auto) VALUES (?, (SELECT"
+            " COALESCE(MAX(seq), -1) + 1 FROM actions WHERE hand_id = ?), ?, ?, ?)"
+            " RETURNING seq", (hand_id, hand_id, seat, action, int(auto)))
         assert row is not None
-        seq = int(row["seq"])
-        await self.exec(
-            "INSERT INTO actions (hand_id, seq, seat, action, auto) VALUES (?, ?, ?, ?, ?)",
-            hand_id, seq, seat, action, int(auto))
-        return seq
+        return int(row["seq"])
 
     async def finish_hand(self, hand_id: int, chat_id: int, users: Sequence[int],
                           points: Sequence[int], winner: int | None,
