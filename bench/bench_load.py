@@ -31,7 +31,8 @@ targets press -> answer p99 <= 300 ms, move -> next buttons p99 <= 2 s, no press
 
 Figures, over the play phase (after every table has started):
 
-* CPU ms per action: the bot process's user+system time / accepted actions.
+* CPU ms per action: the bot process's user+system time (its painting process's included,
+  bot.present.painter) / accepted actions.
 * press latency: from the fake handing a button-press update out in getUpdates to the bot's
   answerCallbackQuery for it (the first call an update gets); p50 / p99. Also, not targets:
   from a move to the next buttons shown at its table (how fast play goes round; a move made
@@ -45,7 +46,8 @@ Figures, over the play phase (after every table has started):
 * unanswered presses: handed out in the window and not answered 10 s after it ended.
 * capacity: tables one bot serves at this pace before Telegram's ~25-30 messages a second
   bind: that budget / (messages-or-edits per action x actions a second per table).
-* memory per table: the bot's RSS while all tables play minus its RSS at start, / tables.
+* memory per table: the bot's RSS (its painting process's included) while all tables play
+  minus its RSS at start, / tables.
 * store time per action: the bot's time waiting on its SQL statements and commits / accepted
   actions (``bench/store_timed_bot.py``).
 
@@ -94,16 +96,40 @@ TOKENS = [f"70000000{n:02d}:AAFakeTokenForTestsOnly_load{n:06d}" for n in range(
 Query = tuple[int, str]  # (the world of a bot's fake, a callback query id there)
 
 
+def _stat(pid: int) -> list[str]:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def with_children(pid: int) -> list[int]:
+    """The bot's process and its children (the painting process, bot.present.painter)."""
+    kids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError):
+                if int(_stat(int(entry.name))[1]) == pid:
+                    kids.append(int(entry.name))
+    return [pid, *kids]
+
+
 def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLK_TCK  # utime, stime (all threads)
+    """User and system time of the bot's process (all threads) and of its children."""
+    total = 0
+    for p in with_children(pid):
+        with contextlib.suppress(OSError):
+            fields = _stat(p)
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / CLK_TCK
 
 
 def rss_bytes(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) * 1024
-    raise RuntimeError("no VmRSS")
+    """The resident memory of the bot's process and of its children."""
+    total = 0
+    for p in with_children(pid):
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) * 1024
+    return total
 
 
 def pct(values: list[float], q: float) -> float:

@@ -41,6 +41,9 @@ class Config:
     seed: int | None = None  # tests and benchmarks: deals follow (seed, table, hand number)
     webhook: Webhook | None = None  # None: long polling
     webapp: WebAppConfig | None = None  # the live seat's server (WEBAPP_PORT); None: none
+    # RENDER_PROCESS: the pictures of play are painted in a process of their own (another
+    # core; bot.present.painter); 0: on a thread of the bot's process
+    render_process: bool = True
 
 
 @dataclass(frozen=True)
@@ -143,7 +146,17 @@ def load_config(environ: Mapping[str, str], env_file: Path | None = Path(".env")
         seed=_seed(values.get("BOT_SEED", "").strip()),
         webhook=_webhook(values, local_api=bool(values.get("BOT_API_BASE_URL", "").strip())),
         webapp=_webapp(values),
+        render_process=_switch(values, "RENDER_PROCESS", True),
     )
+
+
+def _switch(values: Mapping[str, str], key: str, default: bool) -> bool:
+    text = values.get(key, "").strip()
+    if not text:
+        return default
+    if text not in ("0", "1"):
+        raise ConfigError(f"{key} must be 1 (on) or 0 (off), got {text!r}")
+    return text == "1"
 
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")

@@ -6,6 +6,7 @@ the flow of a hand (``engine.state``) reads these fields and hard-codes none of 
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -132,6 +133,17 @@ class RuleSet:
         if self.two_seat:
             parts.append(self.two_seat)
         return "/".join(parts)
+
+    def __reduce__(self) -> tuple[Callable[[str], RuleSet], tuple[str]]:
+        """Pickled as its key (its 名堂 hold functions, which pickle cannot carry): another
+        process reads the same rules from the key. Only a rule set the key names in full."""
+        try:
+            named = get_rule_set(self.key)
+        except ValueError:
+            named = None
+        if named != self:
+            raise pickle.PicklingError(f"rules {self.key!r} differ from the rule set of that key")
+        return get_rule_set, (self.key,)
 
     def xing_seat(self, dealer: int) -> int | None:
         """The 醒家 of a hand dealt by ``dealer``: his opposite, when this shape has one."""

@@ -1,13 +1,12 @@
 """The chats the presenter writes to: one paced :class:`~bot.present.outbox.Outbox` each,
-jobs held back for later, the bot-wide :class:`~bot.present.gate.Gate`, the renderer's
-thread, a basic group's move to its supergroup, each group's language, and which private
+jobs held back for later, the bot-wide :class:`~bot.present.gate.Gate`, the painter
+(:mod:`bot.present.painter`), a basic group's move to its supergroup, each group's language, and which private
 chats refused the bot lately."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Hashable, Iterable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 
@@ -15,6 +14,7 @@ from bot.present.errors import quiet_rate_limiter
 from bot.present.gate import Gate
 from bot.present.outbox import Job, Outbox
 from bot.present.pacing import Pacing, Send, goes_first, group_wait
+from bot.present.painter import Painter
 from bot.store import Store
 
 Migrate = Callable[[int, int], Awaitable[None]]  # (old chat id, new chat id)
@@ -32,7 +32,8 @@ class _Held:
 
 class Chats:
     def __init__(self, store: Store, pacing: Pacing, default_lang: str,
-                 on_migrated: Migrate, sent_at: Mapping[int, float] | None = None) -> None:
+                 on_migrated: Migrate, sent_at: Mapping[int, float] | None = None,
+                 painter: Painter | None = None) -> None:
         self.store = store
         self.pacing = pacing
         self.default_lang = default_lang
@@ -45,9 +46,7 @@ class Chats:
         self._moved: dict[int, int] = {}  # basic group id -> its supergroup's id
         self._group_lang: dict[int, str] = {}
         self._unreached: set[int] = set()  # private chats that refused the bot (403) lately
-        # one thread renders: enough for the gate's pace (a picture takes ~5 ms), and every
-        # extra thread would keep its own malloc arena of picture-sized blocks
-        self._renderer = ThreadPoolExecutor(1, thread_name_prefix="render")
+        self.painter = painter if painter is not None else Painter()
         quiet_rate_limiter()  # a 429 is the outboxes' to answer, and to log
 
     def outbox(self, chat_id: Hashable) -> Outbox:
@@ -129,7 +128,11 @@ class Chats:
             self.flushing = False
 
     async def render(self, draw: Callable[..., bytes], *args: object) -> bytes:
-        return await asyncio.get_running_loop().run_in_executor(self._renderer, draw, *args)
+        return await self.painter.paint(draw, *args)
+
+    async def render_play(self, draw: Callable[..., bytes], *args: object) -> bytes:
+        """A picture of play (a seat's hand, the group's table): :meth:`Painter.paint_play`."""
+        return await self.painter.paint_play(draw, *args)
 
     def now(self, chat_id: int) -> int:
         """The chat's id now: a basic group's supergroup id once it was upgraded."""
@@ -163,7 +166,7 @@ class Chats:
 
     def shutdown(self) -> None:
         self.gate.cancel()
-        self._renderer.shutdown(wait=False, cancel_futures=True)
+        self.painter.shutdown()
         for held in self._held.values():
             held.task.cancel()
         for box in self._outboxes.values():

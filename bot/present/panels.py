@@ -237,7 +237,7 @@ class GroupPanels:
             return 0
         pub, caption = plan
         marks = SeatMarks(frozenset(self.shown.hand(record).trustee), robots_of(record))
-        photo = await self.chats.render(draw_table, pub, record.names, lang, marks)
+        photo = await self.chats.render_play(draw_table, pub, record.names, lang, marks)
         markup = self._app_button(table, lang)
 
         async def send() -> Message | None:

@@ -29,6 +29,7 @@ from bot.present.live import LiveSeats
 from bot.present.notes import Notes
 from bot.present.outbox import Outbox
 from bot.present.pacing import Pacing
+from bot.present.painter import Painter
 from bot.present.panels import GroupPanels
 from bot.present.posts import Post, Posts
 from bot.present.results import ResultMessages
@@ -46,14 +47,15 @@ class Presenter:
 
     def __init__(self, bot: Bot, store: Store, service: TableService, *, pacing: Pacing,
                  default_lang: str, username: str, webapp_url: str | None = None,
-                 app_short_name: str | None = None) -> None:
+                 app_short_name: str | None = None, paint_process: bool = False) -> None:
         self.bot = Courier(bot)
         self.store = store
         self.service = service
         self.pacing = pacing
         self.default_lang = default_lang
         self.username = username
-        self.chats = Chats(store, pacing, default_lang, self.migrate, self.bot.sent_at)
+        self.chats = Chats(store, pacing, default_lang, self.migrate, self.bot.sent_at,
+                           Painter(process=paint_process))
         self.notes = Notes(self.chats, self.bot)
         shown = Shown()
         self.posts = Posts(store)  # what the table's messages are, and where

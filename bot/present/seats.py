@@ -127,14 +127,14 @@ class SeatMessages:
         markup = self._with_app(markup, lang)
 
         async def send() -> Message:
-            photo = await self.chats.render(draw_hand, plan.view, record.names, lang,
+            photo = await self.chats.render_play(draw_hand, plan.view, record.names, lang,
                                             plan.marks, record.hand.rules)
             return await self.courier.send_photo(user_id, photo, caption=caption,
                                                  reply_markup=markup)
 
         async def edit(msg_id: int) -> None:
             if plan.image != shown.image:
-                photo = await self.chats.render(draw_hand, plan.view, record.names, lang,
+                photo = await self.chats.render_play(draw_hand, plan.view, record.names, lang,
                                                 plan.marks, record.hand.rules)
                 await self.courier.edit_media(user_id, msg_id, photo, caption, markup)
             else:
@@ -193,12 +193,12 @@ class SeatMessages:
                                    key=user_id)
 
         async def send() -> Message:
-            photo = await self.chats.render(draw_table, pub, record.names, lang, marks)
+            photo = await self.chats.render_play(draw_table, pub, record.names, lang, marks)
             return await self.courier.send_photo(user_id, photo, caption=caption)
 
         async def edit(msg_id: int) -> None:
             if image != shown.image:
-                photo = await self.chats.render(draw_table, pub, record.names, lang, marks)
+                photo = await self.chats.render_play(draw_table, pub, record.names, lang, marks)
                 await self.courier.edit_media(user_id, msg_id, photo, caption, None)
             else:
                 await self.courier.edit_caption(user_id, msg_id, caption, None)

@@ -144,7 +144,8 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
     presenter = Presenter(app.bot, store, service, pacing=config.pacing,
                           default_lang=config.default_lang, username=app.bot.username,
                           webapp_url=config.webapp.url if config.webapp else None,
-                          app_short_name=config.webapp.short_name if config.webapp else None)
+                          app_short_name=config.webapp.short_name if config.webapp else None,
+                          paint_process=config.render_process)
     assert app.job_queue is not None, "install python-telegram-bot[job-queue]"
     hub.presenter, hub.timers = presenter, Timers(app.job_queue, service)
     hub.notifier = Notifier(store, presenter, service)

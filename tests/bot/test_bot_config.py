@@ -44,6 +44,8 @@ def test_defaults() -> None:
     assert config == Config(token=GOOD)
     assert config.db_path == Path("paohuzi.sqlite3") and config.default_lang == "zh"
     assert config.ready_timeout == 120.0  # two minutes to press 再来一局
+    assert config.render_process  # painted on another core
+    assert not load_config({"BOT_TOKEN": GOOD, "RENDER_PROCESS": "0"}, None).render_process
 
 
 def test_the_token_is_not_in_the_repr() -> None:
@@ -58,6 +60,7 @@ def test_the_token_is_not_in_the_repr() -> None:
     ({"BOT_TOKEN": GOOD, "GROUP_EDIT_INTERVAL": "1"}, "GROUP_EDIT_INTERVAL"),
     ({"BOT_TOKEN": GOOD, "DM_EDIT_INTERVAL": "0.2"}, "DM_EDIT_INTERVAL"),
     ({"BOT_TOKEN": GOOD, "SEND_INTERVAL": "0.01"}, "SEND_INTERVAL"),
+    ({"BOT_TOKEN": GOOD, "RENDER_PROCESS": "yes"}, "RENDER_PROCESS"),
 ])
 def test_bad_settings(env: dict[str, str], message: str) -> None:
     with pytest.raises(ConfigError, match=message):

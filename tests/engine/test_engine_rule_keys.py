@@ -1,5 +1,8 @@
 """A table's rules travel as one key string (stored with each hand, in records and views)."""
 
+import pickle
+from dataclasses import replace
+
 import pytest
 
 from engine.rules import QQ, get_rule_set, table_rules
@@ -32,3 +35,13 @@ def test_shapes_not_offered_are_refused_readably(call, message: str) -> None:
 
 def test_no_xing_seat_without_a_sitting_out_shape() -> None:
     assert QQ.xing_seat(0) is None
+
+
+def test_a_rule_set_pickles_as_its_key_and_a_changed_one_does_not():
+    """Its 名堂 hold functions: it crosses to another process (the bot's painter) by its key,
+    and comes back as the very rule set the key names; rules the key does not name refuse."""
+    for key in ("qq", "hunan/2", "hunan/4", "four14", "hunan/2/setaside"):
+        rules = get_rule_set(key)
+        assert pickle.loads(pickle.dumps(rules)) is rules
+    with pytest.raises(pickle.PicklingError):
+        pickle.dumps(replace(get_rule_set("qq"), min_huxi=9))

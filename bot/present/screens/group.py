@@ -30,7 +30,7 @@ from render import render_table
 
 
 def draw_table(pub: PublicView, names: Sequence[str], lang: str, marks: SeatMarks) -> bytes:
-    """The group's picture (``render_table``), in the renderer's thread."""
+    """The group's picture (``render_table``), painted off the loop (bot.present.painter)."""
     return render_table(pub, names, lang, trustee=marks.trustee, robots=marks.robots)
 
 

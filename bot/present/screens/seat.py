@@ -52,7 +52,7 @@ def hand_signature(view: PrivateView, names: Sequence[str], lang: str,
 def draw_hand(view: PrivateView, names: Sequence[str], lang: str, marks: SeatMarks,
               rules: RuleSet) -> bytes:
     """The seat's picture (``render_hand``) with its 听 while the hand is played, in the
-    renderer's thread: the analyzer is not free, so 听 is computed only to draw, from the
+    painter's thread or process: the analyzer is not free, so 听 is computed only to draw, from the
     seat's own view only, off the event loop (the policy's threads share its caches too)."""
     ting = compute_ting(rules, view) if view.public.outcome is None else None
     return render_hand(view, names, lang, trustee=marks.trustee, robots=marks.robots, ting=ting)

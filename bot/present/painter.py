@@ -1,0 +1,59 @@
+"""Where the pictures are painted, off the event loop: a thread for every picture, and, when
+asked (``RENDER_PROCESS``, on by default in production), a process of its own for the
+pictures of play (a seat's hand, the group's table), which come many a second at a few
+hundred tables.
+
+Painting holds Python's lock for most of its ~10 ms, so a thread in the bot's process holds
+the loop up as often: every live page's update and every press waits behind it
+(``bench/bench_load.py --webapp-seats 3`` at 200 tables). A process paints on another core;
+its arguments (the views) and its picture cross by pickling. Should that process die, the
+picture is painted on the thread and the next one starts a new process."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+log = logging.getLogger(__name__)
+
+
+class Painter:
+    def __init__(self, process: bool = False) -> None:
+        # one thread: enough for the gate's pace, and every extra thread would keep its own
+        # malloc arena of picture-sized blocks
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="render")
+        self._process = process
+        self._pool: ProcessPoolExecutor | None = None
+
+    async def paint(self, draw: Callable[..., bytes], *args: object) -> bytes:
+        """A picture painted on the thread (``draw`` may be any callable)."""
+        return await asyncio.get_running_loop().run_in_executor(self._thread, draw, *args)
+
+    async def paint_play(self, draw: Callable[..., bytes], *args: object) -> bytes:
+        """A picture of play, in the painting process if there is one: ``draw`` a function
+        of a module and ``args`` plain values (they are pickled)."""
+        if not self._process:
+            return await self.paint(draw, *args)
+        if self._pool is None:
+            # spawned, not forked: a fork would copy the bot's threads' locks mid-use
+            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        pool = self._pool
+        try:
+            return await asyncio.get_running_loop().run_in_executor(pool, draw, *args)
+        except BrokenProcessPool:
+            log.warning("the painting process died: this picture is painted on the thread,"
+                        " the next one in a new process")
+            if self._pool is pool:
+                self._pool = None
+            pool.shutdown(wait=False)
+            return await self.paint(draw, *args)
+
+    def shutdown(self) -> None:
+        self._thread.shutdown(wait=False, cancel_futures=True)
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
