@@ -106,8 +106,8 @@ class Pacing:
     table_pace: float = 5.0
     topic_retry: float = 60.0  # a forum topic refusing posts is looked at again this often
     # The group's table picture, while every player of the table is on his live page, is
-    # edited at most this often (bench/bench_load.py --webapp-seats 3: Bot API calls per
-    # action 0.73 at the group_interval, 0.4 at 10 s)
+    # edited at most this often (bench/bench_load.py --webapp-seats 3 --think 3: 0.73 Bot
+    # API calls a move at the group_interval with 100 tables, 0.24 at 10 s with 200)
     onlooker_pace: float = 10.0
     first: frozenset[Send] = TOUCHED_FIRST  # served ahead of the rest (outboxes, gate)
 
