@@ -55,6 +55,15 @@ def ting(rules: RuleSet, view: PrivateView) -> Ting:
     return Ting(by_discard=tuple(by_discard))
 
 
+def waits_now(rules: RuleSet, view: PrivateView) -> tuple[Wait, ...]:
+    """:attr:`Ting.waits` alone: none while the seat must discard (its hand is a card over),
+    without the waits after each discard, which cost the analyzer a question per discard."""
+    if any(a.startswith("d:") for a in view.legal):
+        return ()
+    melds = tuple(_own_group(m) for m in view.melds)
+    return _waits(rules, tuple(C.counts(view.hand)), melds, view.no_win, _unseen(view))
+
+
 def _own_group(m: MeldView) -> Group:
     """The owner sees every card of his own melds."""
     assert all(k is not None for k in m.cards), "ting needs the owner's own view"

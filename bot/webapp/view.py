@@ -9,7 +9,7 @@ from bot.present.screens.seat import hand_caption, robots_of
 from bot.table import HandRecord, Table, TableStatus
 from engine import actions as A
 from engine import cards as C
-from engine.ting import ting as compute_ting
+from engine.ting import waits_now
 from engine.views import MeldView, PrivateView
 
 # the page's moves that are not a legal action of the hand: 托管's take-back and 再来一局
@@ -40,7 +40,8 @@ def seat_view(table: Table, record: HandRecord, seat: int, lang: str, *,
         "robot": s.seat in robots, "to_act": s.seat in pub.to_act, "me": s.seat == seat,
     } for s in pub.seats]
     playing = table.status == TableStatus.PLAYING and pub.outcome is None
-    ting = compute_ting(record.hand.rules, view) if playing else None
+    # its 听 as it stands (the waits after each discard are the picture's, not the page's)
+    waits = waits_now(record.hand.rules, view) if playing else None
     moves: list[dict[str, object]] = []
     decision = table.decisions.get(seat)
     version = decision.version if decision is not None else None
@@ -63,8 +64,8 @@ def seat_view(table: Table, record: HandRecord, seat: int, lang: str, *,
         "my_hand": list(view.hand), "kans": list(view.kans),
         "my_melds": [_meld(m) for m in view.melds], "huxi": view.huxi,
         "highlight": view.highlight,
-        "ting": None if ting is None else [{"card": w.card, "unseen": w.unseen}
-                                           for w in ting.waits],
+        "ting": None if waits is None else [{"card": w.card, "unseen": w.unseen}
+                                            for w in waits],
         "version": version, "moves": moves, "seconds_left": seconds_left,
         "over": outcome is not None,
         "points": None if outcome is None else list(outcome.points),

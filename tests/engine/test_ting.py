@@ -16,7 +16,7 @@ from engine import cards as C
 from engine.melds import Group, GroupKind
 from engine.rules import FOUR14, QQ
 from engine.state import Hand, IllegalAction
-from engine.ting import ting
+from engine.ting import ting, waits_now
 from engine.views import MeldView, Offer, OfferHow, PrivateView, PublicView, SeatView, Ting
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -184,6 +184,14 @@ def test_waits_are_the_analyzers_wins_and_by_discard_the_waits_after_each_discar
             if waits:
                 expected.append((d, waits))
         assert t.by_discard == tuple(expected)
+
+
+@SETTINGS
+@given(st.integers(0, 2**32), st.integers(0, 2))
+def test_waits_now_are_tings_waits(seed: int, dealer: int) -> None:
+    """The live page's 听 (``waits_now``) is ``ting``'s own waits, none while discarding."""
+    for v in random_views(seed, dealer)[::5]:
+        assert waits_now(QQ, v) == ting(QQ, v).waits
 
 
 @SETTINGS
