@@ -29,8 +29,6 @@ def main() -> None:
     config = _configured(load_config)
     # httpx logs every request URL at INFO, and those URLs contain the token.
     logging.getLogger("httpx").setLevel(logging.WARNING)
-    # the job queue's scheduler logs every turn timer it adds at INFO: a line a move
-    logging.getLogger("apscheduler").setLevel(logging.WARNING)
     from bot.claim import StartupError, claim_database  # after the config is known good
     from bot.telegram.app import run
     from bot.telegram.reach import reach_bot_api

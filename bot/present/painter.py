@@ -14,11 +14,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 log = logging.getLogger(__name__)
+
+PARENT_CHECK = 0.5  # seconds between two looks of the painting process at the bot's
 
 
 class Painter:
@@ -40,7 +45,8 @@ class Painter:
             return await self.paint(draw, *args)
         if self._pool is None:
             # spawned, not forked: a fork would copy the bot's threads' locks mid-use
-            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_leave_with, initargs=(os.getpid(),))
         pool = self._pool
         try:
             return await asyncio.get_running_loop().run_in_executor(pool, draw, *args)
@@ -57,3 +63,14 @@ class Painter:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+
+
+def _leave_with(bot_pid: int) -> None:
+    """In the painting process: end as soon as the bot's process is gone (killed, say), which
+    a worker waiting for its next picture would not notice; it would hold the bot's output
+    open and live on."""
+    def watch() -> None:
+        while os.getppid() == bot_pid:
+            time.sleep(PARENT_CHECK)
+        os._exit(0)
+    threading.Thread(target=watch, name="leave-with-bot", daemon=True).start()

@@ -1,13 +1,16 @@
-"""Turn timers on PTB's JobQueue: one job per table, named ``turn:{table_id}``; the
-deadlines themselves are :mod:`bot.table.clock`'s.
+"""Turn timers on the event loop: one per table; the deadlines themselves are
+:mod:`bot.table.clock`'s.
 
-After every change the job is removed by name and re-armed for the earliest moment some
+After every change the table's timer is cancelled and set again for the earliest moment some
 awaited seat is to be played for (its decision timed out, or it is in 托管 and the bot's short
 pause is over), or, between hands, for the end of the wait for 再来一局. The database holds no
 timer: on start every open table is simply re-armed (a wait for 再来一局 starts afresh).
 
-PTB shields a running job from the job queue's stop, so a move being played when the bot stops
-outlives the stop: :meth:`Timers.idle` waits for it before the store is closed.
+The loop's own timers, not PTB's job queue: a job there is three objects in a reference cycle
+(PTB's, APScheduler's and its trigger), made and dropped at every move, and adding one costs
+APScheduler a sorted insert and a log line (bench/bench_load.py at 200 tables: 4 % of the
+bot's loop, and garbage its full collections stop the loop for). When the bot stops,
+:meth:`Timers.stop` sets no more and :meth:`Timers.idle` waits for the moves being played.
 """
 
 from __future__ import annotations
@@ -15,59 +18,58 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from telegram.ext import CallbackContext, Job, JobQueue
-
+from bot.store import StoreUnavailable
 from bot.table import Refusal, Table, TableService
 from bot.table.work import UNSTORED
 
 log = logging.getLogger(__name__)
 
 
-def job_name(table_id: int) -> str:
-    return f"turn:{table_id}"
-
-
 class Timers:
-    def __init__(self, job_queue: JobQueue, service: TableService) -> None:
-        self.job_queue = job_queue
+    def __init__(self, service: TableService) -> None:
         self.service = service
-        self._firing: set[asyncio.Task[object]] = set()
-        # each table's armed job, not run yet: found by its name, the queue looks through
-        # every job (bench/bench_load.py: 2 % of the bot's time at 200 tables)
-        self._armed: dict[int, Job] = {}  # type: ignore[type-arg]
+        self._armed: dict[int, asyncio.TimerHandle] = {}  # by table: not fired yet
+        self._firing: set[asyncio.Task[None]] = set()
+        self._stopped = False
 
     def disarm(self, table: Table) -> None:
-        job = self._armed.pop(table.id, None)
-        if job is not None:
-            job.schedule_removal()
+        handle = self._armed.pop(table.id, None)
+        if handle is not None:
+            handle.cancel()
 
     def arm(self, table: Table) -> None:
         self.disarm(table)
         due = self.service.due_at(table)
-        if due is None:
+        if due is None or self._stopped:
             return
-        self._armed[table.id] = self.job_queue.run_once(
-            self._fire, when=max(0.0, due - self.service.clock()), name=job_name(table.id),
-            data=table.id)
+        self._armed[table.id] = asyncio.get_running_loop().call_later(
+            max(0.0, due - self.service.clock()), self._fire, table.id)
 
-    async def _fire(self, context: CallbackContext) -> None:  # type: ignore[type-arg]
-        assert context.job is not None
-        table_id = int(context.job.data)  # type: ignore[arg-type]
-        if self._armed.get(table_id) is context.job:
-            del self._armed[table_id]  # run: nothing to remove
-        task = asyncio.current_task()
-        assert task is not None
+    def _fire(self, table_id: int) -> None:
+        del self._armed[table_id]  # a timer set again cancels the one before: this is it
+        task = asyncio.get_running_loop().create_task(self._play(table_id))
         self._firing.add(task)
+        task.add_done_callback(self._firing.discard)
+
+    async def _play(self, table_id: int) -> None:
         try:
             await self.service.play_due(table_id)
         except Refusal as refusal:
             if refusal.code not in UNSTORED:  # not stored: armed again to try once more
-                raise
-        finally:
-            self._firing.discard(task)
+                log.error("table %s: its due move was refused", table_id, exc_info=refusal)
+        except StoreUnavailable:  # the store says that once (bot.store.health); armed again
+            pass
+        except Exception:
+            log.exception("table %s: its due move failed", table_id)
+
+    def stop(self) -> None:
+        """The bot stops: no timer fires from now on."""
+        self._stopped = True
+        for handle in self._armed.values():
+            handle.cancel()
+        self._armed.clear()
 
     async def idle(self) -> None:
-        """Wait for the moves being played by the timers (their errors are the error
-        handler's, as ever)."""
+        """Wait for the moves being played by the timers."""
         while self._firing:
             await asyncio.gather(*self._firing, return_exceptions=True)

@@ -147,7 +147,7 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
                           app_short_name=config.webapp.short_name if config.webapp else None,
                           paint_process=config.render_process)
     assert app.job_queue is not None, "install python-telegram-bot[job-queue]"
-    hub.presenter, hub.timers = presenter, Timers(app.job_queue, service)
+    hub.presenter, hub.timers = presenter, Timers(service)
     hub.notifier = Notifier(store, presenter, service)
     votes = Votes(service, store, presenter, app.job_queue, config.vote_timeout)
     # with BOT_SEED (tests, benchmarks) a challenge's deals and a cup's draw repeat as well
@@ -202,7 +202,8 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
 async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
     services: Services | None = app.bot_data.pop("services", None)
     if services is not None:
-        if services.hub.timers is not None:  # a move under way when the job queue stopped
+        if services.hub.timers is not None:  # no more timed moves; those under way end
+            services.hub.timers.stop()
             await services.hub.timers.idle()
         if services.hub.notifier is not None:  # notes being decided need the store
             await services.hub.notifier.idle()

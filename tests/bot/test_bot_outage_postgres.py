@@ -137,7 +137,9 @@ async def test_a_hand_goes_on_by_itself_after_killed_connections_and_a_crashed_s
         await db.close()
         await svc.presenter.idle()  # its settlement shown before the bot stops
         check_screens(screens(tg, app, group, alice, table), table, moves)
-    check_said_once(caplog)  # one line as the server went, one as it came back
+    # one line as the server went, one as it came back; a restart at once may be noticed by
+    # the pool before any call meets a dead connection (as the killed ones above)
+    check_said_once(caplog, (0, 1) if outage == "restart" else (1, 1))
 
 
 async def test_a_row_locked_by_another_session_holds_only_its_table(

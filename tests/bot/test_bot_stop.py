@@ -1,8 +1,7 @@
-"""A graceful stop while the clock is playing moves: the job queue's stop waits for the jobs
-running when it starts, but a move those jobs arm may start meanwhile, and PTB shields it from
-the cancelling that follows, so it outlives ``Application.stop``; the store is closed only
-after it (``bot.present.timers.Timers.idle``), and the move is stored, not lost in a closed
-pool."""
+"""A graceful stop while the clock is playing moves: the move under way when the stop begins
+is played to its end and stored before the store closes (``bot.present.timers.Timers.idle``),
+not lost in a closed pool, and no timed move starts once the stop has begun
+(``Timers.stop``): the moves it would make are the next run's, from what was stored."""
 
 from __future__ import annotations
 
@@ -27,35 +26,29 @@ async def test_a_move_under_way_at_a_stop_is_stored_before_the_store_closes(
     bot = running_bot(make_config(tg, db, action_timeout=0.2))  # every seat on the clock soon
     app = await bot.__aenter__()
     service = services(app).service
-    first, second = asyncio.Event(), asyncio.Event()
-    first_go_on, second_go_on = asyncio.Event(), asyncio.Event()
+    under_way, go_on = asyncio.Event(), asyncio.Event()
+    started_after: list[int] = []  # timed moves begun once the stop had begun
     play_due = service.play_due
 
     async def held(table_id: int) -> None:
-        if not first.is_set():  # running when the stop starts; arms the next move, which
-            first.set()         # starts before this one has ended
-            await first_go_on.wait()
-            await play_due(table_id)
-            await asyncio.wait_for(second.wait(), timeout=10)
-            return
-        second.set()
-        await second_go_on.wait()
+        if under_way.is_set():
+            started_after.append(table_id)
+        under_way.set()
+        await go_on.wait()
         await play_due(table_id)
 
     _, _, _, table = await one_human_two_computers(tg, app)
     service.play_due = held  # type: ignore[method-assign]
-    await asyncio.wait_for(first.wait(), timeout=10)
-    stopping = asyncio.create_task(bot.__aexit__(None, None, None))
-    await asyncio.sleep(0.2)  # the stop has begun: the job queue waits for the first move
-    first_go_on.set()
-    await asyncio.wait_for(second.wait(), timeout=10)
+    await asyncio.wait_for(under_way.wait(), timeout=10)
     hand_id = table.current.id
     before = stored_moves(db, hand_id)
+    stopping = asyncio.create_task(bot.__aexit__(None, None, None))
     await asyncio.sleep(1.0)
     assert not stopping.done()  # the stop waits for the move under way
-    second_go_on.set()
+    go_on.set()
     await asyncio.wait_for(stopping, timeout=10)
 
     after = stored_moves(db, hand_id)
     assert after > before
     assert after == len(table.current.hand.log)  # what was played is what is stored
+    assert started_after == []  # its next timed move is left to the next run

@@ -4,6 +4,10 @@ are the thread's to the byte, and a painting process that dies costs no picture.
 import multiprocessing
 import os
 import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 from bot.present.painter import Painter
 from bot.present.screens.group import draw_table
@@ -54,3 +58,43 @@ async def test_without_a_process_the_thread_paints():
         assert painters() == before
     finally:
         painter.shutdown()
+
+
+BOT = """
+import asyncio, multiprocessing
+from bot.present.painter import Painter
+from bot.present.screens.group import draw_table
+from bot.present.screens.seat import SeatMarks
+from engine.rules import get_rule_set
+from engine.state import Hand
+
+async def main():
+    painter = Painter(process=True)
+    view = Hand.new(get_rule_set("qq"), seed=7, dealer=0).public_view()
+    await painter.paint_play(draw_table, view, ("A", "B", "C"), "zh", SeatMarks())
+    print(multiprocessing.active_children()[0].pid, flush=True)
+    await asyncio.sleep(60)
+
+if __name__ == "__main__":  # not in the painting process, which imports this script again
+    asyncio.run(main())
+"""
+
+
+def test_the_painting_process_ends_with_a_killed_bot(tmp_path):
+    """A bot killed with -9 leaves no painter behind (it would hold the bot's output open)."""
+    script = tmp_path / "killed.py"
+    script.write_text(BOT)
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.Popen([sys.executable, str(script)], cwd=root, stdout=subprocess.PIPE,
+                            env={**os.environ, "PYTHONPATH": str(root)})
+    try:
+        painter = int(proc.stdout.readline())
+        proc.kill()
+        proc.wait(10)
+        deadline = time.monotonic() + 5
+        while Path(f"/proc/{painter}").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not Path(f"/proc/{painter}").exists(), "the painter outlived its bot"
+        assert proc.stdout.read() == b""  # and nothing holds the output open
+    finally:
+        proc.kill()
