@@ -50,11 +50,13 @@ rule set   X        margin [95 % interval]   deals  median (ms)  p99
 =========  =======  =======================  =====  ===========  ======
 qq         strong   +2.77 [+1.06, +4.49]     600    3.2          81
 hunan/3    strong   +0.09 [−0.07, +0.24]     400
+hunan/4    strong   +0.00 [−0.06, +0.06]     400    3.0          72
+four14     strong   +3.92 [+0.61, +7.24]     400    1.8          17
 qq         master   +1.23 [−1.33, +3.79]     200    136          302
 =========  =======  =======================  =====  ===========  ======
 
 Neither reaches its aim yet: strong over strong-1 at least +3 at qq and above 0 in every rule
-set, master above strong with the interval above 0. Variants of strong against it at qq (400
+set (four14 is; hunan/3 and hunan/4 are not), master above strong with the interval above 0. Variants of strong against it at qq (400
 deals): the win term weighed 2 −0.17 [−0.62, +0.28], the look ahead's gain weighed 1.5 −0.17
 [−0.79, +0.46], its best five discards looked ahead +1.10 [−1.76, +3.97] (p99 122 ms), a win
 declined when waiting is worth 2 times it (not 3) +0.10 [−0.04, +0.25], 胡息 weighed 1.5 −3.86
