@@ -42,6 +42,7 @@ from bot.telegram.buttons import button
 from bot.telegram.commands import NEW_MESSAGES, SCOPES, add_command_handlers, bot_commands
 from bot.telegram.env import Env
 from bot.telegram.ordering import OrderedPerSender
+from bot.telegram.request import AiohttpRequest
 from bot.webapp.live import LivePages
 from bot.webapp.relay import BotRelay
 from bot.webapp.server import Server, WebApp
@@ -253,6 +254,8 @@ def build_application(
     builder = (
         Application.builder()
         .token(config.token)
+        .request(AiohttpRequest())
+        .get_updates_request(AiohttpRequest(connections=1))
         .concurrent_updates(OrderedPerSender())
         .rate_limiter(rate_limiter or AIORateLimiter(max_retries=0))
         .post_init(lambda app: _post_init(app, config, rng))
