@@ -107,8 +107,9 @@ class Pacing:
     topic_retry: float = 60.0  # a forum topic refusing posts is looked at again this often
     # The group's table picture, while every player of the table is on his live page, is
     # edited at most this often (bench/bench_load.py --webapp-seats 3 --think 3: 0.73 Bot
-    # API calls a move at the group_interval with 100 tables, 0.24 at 10 s with 200)
-    onlooker_pace: float = 10.0
+    # API calls a move at the group_interval with 100 tables; at 200, 0.24 at 10 s, so
+    # 294-353 tables a token at 25-30 messages a second, short of 300 at the bot's 25)
+    onlooker_pace: float = 12.0
     first: frozenset[Send] = TOUCHED_FIRST  # served ahead of the rest (outboxes, gate)
 
 
