@@ -38,12 +38,10 @@ _Melds = tuple[Group, ...]
 
 def ting(rules: RuleSet, view: PrivateView) -> Ting:
     """The seat's waits now, and when it must discard, the waits after each discard."""
-    hand = tuple(C.counts(view.hand))
-    melds = tuple(_own_group(m) for m in view.melds)
-    unseen = _unseen(view)
     discards = [A.parse(a).card for a in view.legal if a.startswith("d:")]
     if not discards:
-        return Ting(waits=_waits(rules, hand, melds, view.no_win, unseen))
+        return Ting(waits=waits_now(rules, view))
+    hand, melds, unseen = _holding(view)
     by_discard = []
     for d in discards:
         assert d is not None
@@ -60,8 +58,14 @@ def waits_now(rules: RuleSet, view: PrivateView) -> tuple[Wait, ...]:
     without the waits after each discard, which cost the analyzer a question per discard."""
     if any(a.startswith("d:") for a in view.legal):
         return ()
-    melds = tuple(_own_group(m) for m in view.melds)
-    return _waits(rules, tuple(C.counts(view.hand)), melds, view.no_win, _unseen(view))
+    hand, melds, unseen = _holding(view)
+    return _waits(rules, hand, melds, view.no_win, unseen)
+
+
+def _holding(view: PrivateView) -> tuple[tuple[int, ...], _Melds, tuple[int, ...]]:
+    """The seat's hand as counts by kind, its melds as groups, and the copies of each kind
+    it has not seen."""
+    return tuple(C.counts(view.hand)), tuple(_own_group(m) for m in view.melds), _unseen(view)
 
 
 def _own_group(m: MeldView) -> Group:

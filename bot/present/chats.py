@@ -1,7 +1,7 @@
 """The chats the presenter writes to: one paced :class:`~bot.present.outbox.Outbox` each,
 jobs held back for later, the bot-wide :class:`~bot.present.gate.Gate`, the painter
-(:mod:`bot.present.painter`), a basic group's move to its supergroup, each group's language, and which private
-chats refused the bot lately."""
+(:mod:`bot.present.painter`), a basic group's move to its supergroup, each group's
+language, and which private chats refused the bot lately."""
 
 from __future__ import annotations
 

@@ -128,14 +128,14 @@ class SeatMessages:
 
         async def send() -> Message:
             photo = await self.chats.render_play(draw_hand, plan.view, record.names, lang,
-                                            plan.marks, record.hand.rules)
+                                                 plan.marks, record.hand.rules)
             return await self.courier.send_photo(user_id, photo, caption=caption,
                                                  reply_markup=markup)
 
         async def edit(msg_id: int) -> None:
             if plan.image != shown.image:
-                photo = await self.chats.render_play(draw_hand, plan.view, record.names, lang,
-                                                plan.marks, record.hand.rules)
+                photo = await self.chats.render_play(draw_hand, plan.view, record.names,
+                                                     lang, plan.marks, record.hand.rules)
                 await self.courier.edit_media(user_id, msg_id, photo, caption, markup)
             else:
                 await self.courier.edit_caption(user_id, msg_id, caption, markup)
@@ -313,8 +313,8 @@ class SeatMessages:
         playing = table.status == TableStatus.PLAYING
         # his live page may have opened since the change was queued: it shows it
         change = SeatChange(live=self.live.holds(user_id), fresh=shown.image is None,
-                            playing=playing,
-                            flushing=self.chats.flushing, now=asyncio.get_running_loop().time(),
+                            playing=playing, flushing=self.chats.flushing,
+                            now=asyncio.get_running_loop().time(),
                             held_since=shown.held_since, alone=alone_with_robots(record, seat),
                             moved=moved, moving_on=moved and self._moving_on(table, seat),
                             **known)
