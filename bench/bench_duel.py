@@ -40,8 +40,9 @@ RULES = ("qq", "hunan/4", "hunan/3", "four14")
 
 def player(spec: str) -> Player:
     """A level of ``engine.policy`` (``weak`` … ``master``), a former one it keeps
-    (``policy.BASELINES``: ``strong-1``) or ``module:function``."""
-    if spec in policy.LEVELS or spec in policy.BASELINES:
+    (``policy.BASELINES``: ``strong-1``), a candidate one (``policy.TRIALS``:
+    ``strong-learned``) or ``module:function``."""
+    if spec in policy.LEVELS or spec in policy.BASELINES or spec in policy.TRIALS:
         return partial(_at_level, level=spec)
     module, _, name = spec.partition(":")
     return getattr(importlib.import_module(module), name)

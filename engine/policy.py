@@ -69,8 +69,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 
 from engine import actions as A
+from engine import policy_learned as learned
 from engine.policy_eval import Weights
 from engine.policy_play import Style, best, judge, reason
 from engine.policy_search import Budget, pick, search, sure_gain
@@ -93,6 +95,12 @@ STYLES: dict[str, Style] = {
 BASELINES: dict[str, Style] = {
     "strong-1": Style(weights=_PARTIALS_COUNT_ONCE, lookahead=3),
 }
+# Candidate levels the bench measures (``--x strong-learned``); no table offers them until
+# they beat strong. strong-learned is strong with the correction distilled from the search
+# (engine.policy_learned): no gain yet, see the module docstring.
+TRIALS: dict[str, Style] = {
+    "strong-learned": replace(STYLES["strong"], correct=learned.correct),
+}
 # The searching levels: the strong style's best candidates played out in imagined worlds.
 SEARCHES: dict[str, Budget] = {
     "master": Budget(),
@@ -105,7 +113,7 @@ def _style(level: str) -> Style:
     if level in SEARCHES:
         return STYLES["strong"]
     try:
-        return STYLES[level] if level in STYLES else BASELINES[level]
+        return STYLES[level] if level in STYLES else {**BASELINES, **TRIALS}[level]
     except KeyError:
         raise ValueError(f"unknown level {level!r}; known: {', '.join(LEVELS)}") from None
 

@@ -11,7 +11,7 @@ A :class:`Style` holds what differs between the levels of :mod:`engine.policy`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from engine import actions as A
@@ -36,13 +36,16 @@ class Style:
     weights: Weights = field(default=DEFAULT)
     wait_factor: float = 3.0  # decline a win only when waiting is worth this many times it
     # A discard among the best ``lookahead`` (0: none) also gains ``look_weight`` times what
-    # the next card is expected to add to the holding it leaves (see _Table.next_card_gain).
+    # the next card is expected to add to the holding it leaves (see Table.next_card_gain).
     lookahead: int = 0
     look_weight: float = 1.0
     # A move that leaves the hand 听 (a discard, or a 吃/碰/过 with the discard to follow) also
     # gains ``win_weight`` times the points the next face-up card is expected to win it: each
-    # live winning card's win, 胡息 and 名堂 and all (_Table.win_worth).
+    # live winning card's win, 胡息 and 名堂 and all (Table.win_worth).
     win_weight: float = 0.0
+    # A correction of the judged values, given what was read of the table (the bench's trial
+    # strong-learned's is distilled from the search: engine.policy_learned.correct).
+    correct: Callable[[Table, list[Choice]], list[Choice]] | None = None
 
 
 @dataclass(frozen=True)
@@ -65,7 +68,7 @@ def best(view: PrivateView, public_events: Sequence[Event], style: Style) -> lis
 # ----- decisions ----------------------------------------------------------------------------
 
 
-class _Table:
+class Table:
     """Everything one decision needs, read once from the view and the public record."""
 
     def __init__(self, view: PrivateView, events: Sequence[Event], style: Style) -> None:
@@ -162,13 +165,21 @@ def judge_counted(view: PrivateView, events: Sequence[Event],
                   style: Style) -> tuple[list[Choice], int]:
     """:func:`judge`, and the readings its evaluation made (``Evaluator.memo_size``): what
     the judgement cost, counted without a clock (its evaluator lives for this decision)."""
+    t, judged = judge_table(view, events, style)
+    return judged, t.eval.memo_size()
+
+
+def judge_table(view: PrivateView, events: Sequence[Event],
+                style: Style) -> tuple[Table, list[Choice]]:
+    """:func:`judge`, and what it read of the table (for :mod:`engine.policy_learned`)."""
     if not view.legal:
         raise ValueError("no decision is awaited from this seat")
-    t = _Table(view, events, style)
-    return _judge(t), t.eval.memo_size()
+    t = Table(view, events, style)
+    judged = _judge(t)
+    return t, style.correct(t, judged) if style.correct else judged
 
 
-def _judge(t: _Table) -> list[Choice]:
+def _judge(t: Table) -> list[Choice]:
     style, legal = t.style, t.view.legal
     if A.HU in legal:
         return _win_or_wait(t)
@@ -183,7 +194,7 @@ def _judge(t: _Table) -> list[Choice]:
     return [_claim_choice(t, a) for a in legal]
 
 
-def _look_ahead(t: _Table, judged: list[Choice]) -> list[Choice]:
+def _look_ahead(t: Table, judged: list[Choice]) -> list[Choice]:
     """The best ``style.lookahead`` discards, each raised by what the next card is expected to
     add to the holding it leaves (the others stay as they are: below the best by more than
     any gain they could have, in practice)."""
@@ -198,7 +209,7 @@ def _look_ahead(t: _Table, judged: list[Choice]) -> list[Choice]:
     return out
 
 
-def _claim_choice(t: _Table, action: str) -> Choice:
+def _claim_choice(t: Table, action: str) -> Choice:
     offer = t.view.public.offer
     assert offer is not None
     card = offer.card
@@ -221,7 +232,7 @@ def _claim_choice(t: _Table, action: str) -> Choice:
     return Choice(action, t.after_take(hand, melds) + t.w.tempo, "take", (gained,))
 
 
-def _win_or_wait(t: _Table) -> list[Choice]:
+def _win_or_wait(t: Table) -> list[Choice]:
     """Win, unless this is a small win on another seat's or one's own drawn card while the
     hand, kept, wins on many live cards for far more (the declined kind turns 臭胡)."""
     view, offer = t.view, t.view.public.offer

@@ -16,10 +16,10 @@ from support.four14 import WAITS_369, four14
 from support.handkit import advance_until, card, hand, offered
 
 from engine import actions as A
-from engine import analyzer, policy, policy_eval, policy_info, policy_play
+from engine import analyzer, policy, policy_eval, policy_info, policy_learned, policy_play
 from engine import cards as C
 from engine.chi import chi_options
-from engine.policy import LEVELS, SEARCHES, STYLES, choose, evaluate, explain
+from engine.policy import LEVELS, SEARCHES, STYLES, TRIALS, choose, evaluate, explain
 from engine.policy_info import read
 from engine.policy_play import wait_value
 from engine.policy_search import Budget
@@ -95,7 +95,7 @@ def test_policy_modules_never_see_a_hand() -> None:
     for entry in (choose, evaluate):
         assert list(inspect.signature(entry).parameters) == ["view", "public_events", "rng", "level"]
     assert list(inspect.signature(explain).parameters) == ["view", "public_events", "lang"]
-    for module in (policy, policy_eval, policy_info, policy_play):
+    for module in (policy, policy_eval, policy_info, policy_play, policy_learned):
         tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
         imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
         imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
@@ -134,7 +134,7 @@ def _swapped_deck(h: Hand, seat: int, rng: random.Random) -> list[int]:
 def test_equal_view_and_record_give_equal_choice(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two hands that differ only in cards a seat cannot see, replayed with the same actions:
     wherever that seat's view and the public record agree, so does the policy's choice, at
-    every level (master on a small budget)."""
+    every level (master on a small budget) and the bench's trial levels."""
     monkeypatch.setitem(SEARCHES, "master", Budget(work=60_000, candidates=3, first=3, worlds=8))
     rng = random.Random(7)
     compared = 0
@@ -156,7 +156,8 @@ def test_equal_view_and_record_give_equal_choice(monkeypatch: pytest.MonkeyPatch
             if other.private_view(seat) != h.private_view(seat) or public(other) != public(h):
                 continue
             assert any(other._seats[s].hand != h._seats[s].hand for s in range(3) if s != seat)
-            for level in LEVELS if compared < 6 else STYLES:  # a search takes longer
+            levels = (*LEVELS, *TRIALS) if compared < 6 else (*STYLES, *TRIALS)
+            for level in levels:  # a search takes longer: master in the first few only
                 assert decide(other, seat, level=level) == decide(h, seat, level=level)
                 if level in SEARCHES:
                     assert evaluate(other.private_view(seat), public(other), level=level) == \
