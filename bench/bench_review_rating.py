@@ -6,14 +6,17 @@ and each rule set, seeded deals are played with that kind at one seat (the seat 
 the seed) and the strong computer player at the others; that seat's 复盘 is rated, and the
 median and the quartiles of its ratings are printed (hands in which it had no decision are
 left out). The same deals for every kind.
-Run: ``nice -n 10 python bench/bench_review_rating.py [deals per rule set]``.
+Run: ``nice -n 10 python bench/bench_review_rating.py [deals per rule set]`` (two processes).
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import random
 import statistics
 import sys
+import time
+from functools import partial
 
 from engine import policy
 from engine.review import review_hand
@@ -40,27 +43,34 @@ def played_hand(rules: RuleSet, seed: int, seat: int, kind: str) -> Hand:
     return h
 
 
-def ratings(kind: str, deals: int) -> list[int]:
-    out = []
+def ratings(kind: str, deals: int) -> tuple[list[int], list[float]]:
+    """The seat's ratings, and the CPU ms each of its reviews took."""
+    out, ms = [], []
     for rule_key in RULES:
         rules = get_rule_set(rule_key)
         for seed in range(deals):
             seat = seed % rules.players
             if seat == rules.xing_seat(seed % rules.players):
                 seat = (seat + 1) % rules.players  # the 醒家 makes no choice
-            rating = review_hand(played_hand(rules, seed, seat, kind), seat=seat).seat(seat).rating
+            hand = played_hand(rules, seed, seat, kind)
+            started = time.process_time()
+            rating = review_hand(hand, seat=seat).seat(seat).rating
+            ms.append((time.process_time() - started) * 1000)
             if rating is not None:
                 out.append(rating)
-    return out
+    return out, ms
 
 
 def main() -> None:
     deals = int(sys.argv[1]) if len(sys.argv) > 1 else 20
-    print(f"{deals} deals per rule set ({', '.join(RULES)}); rating of the one seat")
-    for kind in KINDS:
-        got = ratings(kind, deals)
-        q1, median, q3 = statistics.quantiles(got, n=4)
-        print(f"{kind:>7}: median {median:.0f}  quartiles {q1:.0f}–{q3:.0f}  (n={len(got)})")
+    print(f"{deals} deals per rule set ({', '.join(RULES)}); rating of the one seat, and the "
+          "CPU time of its review (the review plays out the moves off the strong choice)")
+    with multiprocessing.Pool(2) as pool:
+        for kind, (got, ms) in zip(KINDS, pool.map(partial(ratings, deals=deals), KINDS),
+                                   strict=True):
+            q1, median, q3 = statistics.quantiles(got, n=4)
+            print(f"{kind:>7}: median {median:.0f}  quartiles {q1:.0f}–{q3:.0f}  (n={len(got)})"
+                  f"  review {statistics.median(ms):.0f} ms median, {max(ms):.0f} ms max")
 
 
 if __name__ == "__main__":

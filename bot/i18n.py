@@ -333,7 +333,8 @@ ZH: dict[str, str] = {
     "review_rating": "评分:{rating}/100(100 = 每一步都和强电脑一样好;作参考:随机乱打约 {random},电脑 弱 约 {weak}、中 约 {medium})",
     "review_unrated": "这一局没有需要你选择的时候,没有评分。",
     "review_costliest": "代价最大的几步:",
-    "review_moment": "· 第 {step} 步:{played}(应{better}),约少 {loss} 分{pic}",
+    "review_moment": "· 第 {step} 步:{played}(应{better}),约少 {loss} 分{how}{pic}",
+    "review_played_out": "(推演 {worlds} 局的平均)",
     "review_flawless": "没有一步比强者的选择差。",
     "review_pictures": "下面 {n} 张图(📷),是你当时看到的牌桌:只画少了 {costly} 分以上、放弃胡牌或拆了听的时刻,最多 {most} 张。",
     "review_step": "第 {step} 步",
@@ -954,7 +955,8 @@ EN: dict[str, str] = {
     "review_rating": "Rating: {rating}/100 (100 = every choice as good as the strong computer's; for reference: random play ≈ {random}, computer 弱 weak ≈ {weak}, 中 medium ≈ {medium})",
     "review_unrated": "You had no choice to make in this hand: no rating.",
     "review_costliest": "The costliest moments:",
-    "review_moment": "· Step {step}: {played} (better: {better}), about {loss} points lost{pic}",
+    "review_moment": "· Step {step}: {played} (better: {better}), about {loss} points lost{how}{pic}",
+    "review_played_out": " (on average over {worlds} played-out deals)",
     "review_flawless": "No choice was worse than the strong player's.",
     "review_pictures": "Below, {n} {n:plural:picture:pictures} (📷) of the table as you saw it "
                        "then: only moments that lost {costly} points or more, declined a 胡 or "

@@ -63,6 +63,14 @@ declined when waiting is worth 2 times it (not 3) +0.10 [−0.04, +0.25], 胡息
 [−5.89, −1.83], 0.9 +0.52 over 1000 deals (+1.04 [−1.35, +3.42] and, seed 20261202, +0.17
 [−1.55, +1.89]; p99 115 ms); at hunan/3 the win term weighed 3 +0.01 [−0.26, +0.28]. None
 was taken.
+
+A correction of strong distilled from the search (:mod:`engine.policy_learned`, trained by
+``scripts/train_policy.py`` on 20,725 searched decisions) is the bench's trial level
+``strong-learned``: against strong, qq +0.38 [−2.75, +3.51] (400 deals, 3.2 ms median, 69 ms
+p99), hunan/3 −0.07 [−0.52, +0.39], hunan/4 +0.01 [−0.41, +0.44], four14 +0.83 [−3.96,
++5.63] (400 each); its claims alone −0.34 [−1.67, +1.00], its discards alone −0.56 [−2.25,
++1.13] (qq, 1000 deals each). Not taken: what the search's greedy rollouts measure does not
+carry over to play against strong players.
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.policy_eval import Weights
 from engine.policy_play import Choice, Style, judge_counted
 from engine.policy_rollout import MOVE_COST, Rollout
 from engine.policy_worlds import sample, seed_of
@@ -73,12 +74,19 @@ def search(view: PrivateView, public_events: Sequence[Event], style: Style,
     if len(judged) == 1:
         return judged, []
     order = sorted(judged, key=lambda c: -c.value)[: budget.candidates]
-    actions = [c.action for c in order]
-    rollout = Rollout(get_rule_set(view.public.rule_set), style.weights)
-    spent = READING_COST * readings
+    return judged, play_out(view, public_events, [c.action for c in order], style.weights,
+                            budget, spent=READING_COST * readings)
+
+
+def play_out(view: PrivateView, public_events: Sequence[Event], actions: list[str],
+             weights: Weights, budget: Budget, spent: int = 0) -> list[Searched]:
+    """Each of ``actions`` (legal now) played out in the same imagined worlds by the rollout's
+    players of ``weights``, next to the first: the verdicts in that order, empty when no world
+    was played within the budget (``spent`` of its work already gone)."""
+    rollout = Rollout(get_rule_set(view.public.rule_set), weights)
     worlds = sample(view, public_events, random.Random(seed_of(view, public_events)))
     active = list(range(len(actions)))
-    weights: list[float] = []
+    weights_of: list[float] = []
     points: list[dict[int, int]] = []  # per world: candidate -> the seat's points
     # work a rollout takes: guessed from the cards left to draw until a world has been played
     per_rollout = float(MOVE_COST * (view.public.stock_count + 10))
@@ -96,13 +104,14 @@ def search(view: PrivateView, public_events: Sequence[Event], style: Style,
             hand.apply(view.seat, actions[i])
             row[i] = rollout.play(hand, view.seat)
         per_rollout = (rollout.work - before) / len(active)
-        weights.append(world.weight)
+        weights_of.append(world.weight)
         points.append(row)
         if len(points) >= budget.first:
-            active = [i for i in active if i == 0 or _alive(i, weights, points, budget.drop)]
+            active = [i for i in active
+                      if i == 0 or _alive(i, weights_of, points, budget.drop)]
     if not points:
-        return judged, []
-    return judged, [_verdict(a, i, weights, points) for i, a in enumerate(actions)]
+        return []
+    return [_verdict(a, i, weights_of, points) for i, a in enumerate(actions)]
 
 
 def _gain(i: int, weights: list[float], points: list[dict[int, int]]) -> tuple[float, float]:

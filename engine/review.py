@@ -8,14 +8,18 @@ and 逃跑 / 解散 entries are no decision. At each decision the strong player
 know then — its :class:`~engine.views.PrivateView` and the public events so far — so no
 verdict uses a card the seat could not see, nor anything that happened later.
 
-* **loss** of a decision: the best action's value minus the value of the action played (0 when
-  the seat played a best one), in the strong player's units (roughly points per hand).
+* **loss** of a decision, in points: where the seat played other than the strong player's
+  choice, both moves are played out in the same deals of the hidden cards its view allows
+  (:func:`engine.policy_search.play_out`, as 大师 searches), and the loss is how many points
+  the played move scored less on average over them (0 when it scored as much or more); for a
+  win on offer, the values are points already (the win against waiting). 0 where the seat
+  played the strong choice. So a loss means the same at every decision: points over played-out
+  deals, never the judgement's own units, which only rank the moves of one decision.
 * **rating** of a seat, 0–100: ``100 / (1 + mean loss per decision / RATING_SCALE)``, rounded.
   Playing like the strong player everywhere gives 100; losing ``RATING_SCALE`` points a
-  decision on average gives 50; random play scores about 15, the weak computer player 25
-  and the medium one 56 (``RATING_ANCHORS``, which the 复盘's text quotes); 大师, judged by
-  the strong player it searches from, scores 100 at the median too. ``None`` for a seat
-  that had no real decision.
+  decision on average gives 50; random play, the weak and the medium computer players score
+  ``RATING_ANCHORS`` (which the 复盘's text quotes; ``bench/bench_review_rating.py``).
+  ``None`` for a seat that had no real decision.
 * **flags** (``Flag.kind``):
 
   - ``missed_win``: 胡 was legal and the seat did something else — every such decision, with
@@ -33,13 +37,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine import actions as A
 from engine import analyzer, claims, policy
 from engine import cards as C
 from engine.melds import Group
+from engine.policy_search import Budget, play_out
 from engine.record import FORMAT
 from engine.rules import RuleSet, get_rule_set
 from engine.state import Hand
@@ -47,10 +52,16 @@ from engine.ting import ting
 from engine.views import Event, OfferHow, PrivateView, Win
 
 RATING_SCALE = 0.5  # mean loss per decision (points) at which the rating is 50
+# What the played-out deals of one seat's review may cost (rough microseconds of one core, as
+# engine.policy_search counts work): its decisions off the strong choice share it alike, none
+# more than a quarter, each at most WORLDS deals (bench/bench_review_rating.py times it).
+REVIEW_WORK = 250_000
+WORLDS = 16
 # What the rating gives random play and the weak and medium computer players (the strong one,
-# judged by itself, scores 100): the medians over seeded deals of every rule set, measured
-# by bench/bench_review_rating.py; the 复盘's text quotes them as the rating's anchor.
-RATING_ANCHORS = {"random": 15, "weak": 25, "medium": 56}
+# judged by itself, scores 100, and so does 大师 at the median): the medians over 40 seeded
+# deals each of qq, hunan/4 and four14, measured by bench/bench_review_rating.py with the
+# losses played out; the 复盘's text quotes them as the rating's anchor.
+RATING_ANCHORS = {"random": 21, "weak": 22, "medium": 65}
 COSTLY_LOSS = 2.0  # points: a choice at least this far below the best is flagged costly
 TOP = 3  # moments the bot shows a player
 KINDS = ("missed_win", "broke_ting", "costly")
@@ -62,6 +73,7 @@ _TEXTS = {
         "missed_disagree": "；强者会胡",
         "broke_ting": "拆了听：{played} 后不再听牌；{better} 仍听 {waits}",
         "costly": "{played}(应{better}),约少 {loss} 分",
+        "costly_played_out": "{played}(应{better}):推演 {worlds} 局，平均约少 {loss} 分",
         "sep": "、",
     },
     "en": {
@@ -70,6 +82,7 @@ _TEXTS = {
         "missed_disagree": "; the strong player would win",
         "broke_ting": "Broke 听: after {played} the hand is no longer 听; {better} kept it 听 on {waits}",
         "costly": "About {loss} points lost: {played} (better: {better})",
+        "costly_played_out": "{loss} points less on average over {worlds} deals: {played} (better: {better})",
         "sep": " ",
     },
 }
@@ -86,6 +99,10 @@ class Decision:
     best: str  # the strong player's choice (the first best in legal order)
     played: str
     view: PrivateView  # what the seat could see, for the picture of this moment
+    # points the played move scored less than the best over ``worlds`` played-out deals (None:
+    # not played out, the values are points: a win on offer, or the best was played)
+    lost: float | None = None
+    worlds: int = 0
 
     @property
     def move_no(self) -> int:
@@ -99,6 +116,8 @@ class Decision:
 
     @property
     def loss(self) -> float:
+        if self.lost is not None:
+            return self.lost
         v = self.value
         return max(0.0, v[self.best] - v[self.played])
 
@@ -109,6 +128,7 @@ class Decision:
             "best": self.best,
             "played": self.played,
             "loss": round(self.loss, 2),
+            "worlds": self.worlds,
         }
 
 
@@ -229,8 +249,8 @@ def review_hand(
     rules = done.rules
     hand = Hand.new(rules, seed=done.seed, dealer=done.dealer, base=done.base,
                     deck=None if done.seed is not None else done.deck)
-    decisions: dict[int, list[Decision]] = {s: [] for s in wanted}
-    flags: list[Flag] = []
+    # per seat: each decision with the public record then and whether the seat was 听
+    decisions: dict[int, list[tuple[Decision, list[Event], bool]]] = {s: [] for s in wanted}
     was_ting = dict.fromkeys(wanted, False)  # 听 just before the entry that made it discard
     for step, (actor, action) in enumerate(done.log):
         for s in wanted:
@@ -240,15 +260,21 @@ def review_hand(
         if actor in decisions and len(hand.legal_actions(actor)) > 1:
             view = hand.private_view(actor)
             events = [e for e in hand.history if e.visible_to is None]
-            d = _decide(view, events, step, action)
-            decisions[actor].append(d)
-            flags += _flags(rules, d, events, hand.base, was_ting[actor], lang)
+            decisions[actor].append((_decide(view, events, step, action), events,
+                                     was_ting[actor]))
         hand.apply_logged(actor, action)
+    flags: list[Flag] = []
+    for s, made in decisions.items():
+        measured = _played_out([(d, events) for d, events, _ in made])
+        decisions[s] = [(d, events, t) for d, (_, events, t) in zip(measured, made, strict=True)]
+        flags += [f for d, events, t in decisions[s]
+                  for f in _flags(rules, d, events, hand.base, t, lang)]
+    flags.sort(key=lambda f: (f.step, f.seat))
     return Review(
         rules=rules.key,
         lang=lang,
         steps=len(done.log),
-        seats=tuple(SeatReview(s, tuple(decisions[s])) for s in wanted),
+        seats=tuple(SeatReview(s, tuple(d for d, _, _ in decisions[s])) for s in wanted),
         flags=tuple(flags),
     )
 
@@ -264,6 +290,23 @@ def _decide(view: PrivateView, events: list[Event], step: int, played: str) -> D
     if values[played] >= values[best]:
         best = played  # a tie with the best is the best
     return Decision(view.seat, step, ordered, best, played, view)
+
+
+def _played_out(made: list[tuple[Decision, list[Event]]]) -> list[Decision]:
+    """The decisions with the loss of each one played off the strong choice (a win on offer
+    aside) measured in played-out deals, within the review's work (:data:`REVIEW_WORK`)."""
+    off = [d for d, _ in made if d.played != d.best and A.HU not in d.value]
+    work = min(REVIEW_WORK // 4, REVIEW_WORK // max(1, len(off)))
+    budget = Budget(work=work, candidates=2, first=WORLDS + 1, worlds=WORLDS)
+    out = []
+    for d, events in made:
+        if d in off:
+            searched = play_out(d.view, events, [d.best, d.played],
+                                policy.STYLES["strong"].weights, budget)
+            lost = max(0.0, -searched[1].gain) if searched else 0.0
+            d = replace(d, lost=lost, worlds=searched[1].worlds if searched else 0)
+        out.append(d)
+    return out
 
 
 def _flags(
@@ -289,8 +332,8 @@ def _flags(
             )
             out.append(Flag(d.seat, d.step, "broke_ting", text, better))
     if d.loss >= COSTLY_LOSS:
-        text = words["costly"].format(played=played, better=A.label(d.best, lang),
-                                      loss=f"{d.loss:.1f}")
+        text = words["costly_played_out" if d.worlds else "costly"].format(
+            played=played, better=A.label(d.best, lang), loss=f"{d.loss:.1f}", worlds=d.worlds)
         out.append(Flag(d.seat, d.step, "costly", text, d.best))
     return out
 

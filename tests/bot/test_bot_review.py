@@ -83,7 +83,7 @@ async def test_each_human_is_offered_his_own_review_and_nobody_elses(tg: FakeTel
         record = table.current
         await svc.presenter.idle()
         assert review_data(hand_message(tg, users[0])) == []  # not while the hand is played
-        await play_hand(tg, app, users, group, random.Random(4))
+        await play_hand(tg, app, users, group, random.Random(5))
         played = await played_hand(app, record.id)
         for user in users:  # each one's result offers it, his hand message does not
             assert review_data(result_message(tg, user, table, record)) == [cb.review(record.id)]

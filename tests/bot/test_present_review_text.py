@@ -33,7 +33,7 @@ def texts() -> list[tuple[str, PlayedHand, int]]:
 
 
 def test_the_review_reads_as_coaching_with_an_anchored_rating() -> None:
-    seen_pictures = seen_none = False
+    seen_pictures = seen_none = seen_played_out = False
     for text, p, seat in texts():
         review = review_hand(record_of(p), seat=seat)
         mine = review.seat(seat)
@@ -45,6 +45,9 @@ def test_the_review_reads_as_coaching_with_an_anchored_rating() -> None:
             coaching = f"· 第 {d.move_no} 步:{A.label(d.played)}(应{A.label(d.best)}),约少 "
             line = next(x for x in lines if x.startswith(coaching))
             assert line.endswith(" 📷") == (d.step in drawn)
+            # a loss off the strong choice is an average over played-out deals, and says so
+            assert (f"(推演 {d.worlds} 局的平均)" in line) == bool(d.worlds)
+            seen_played_out = seen_played_out or bool(d.worlds)
         costly = f"{COSTLY_LOSS:g}"
         if drawn:
             seen_pictures = True
@@ -53,4 +56,4 @@ def test_the_review_reads_as_coaching_with_an_anchored_rating() -> None:
         elif mine.costliest():
             seen_none = True
             assert lines[-1] == t("zh", "review_no_pictures", costly=costly)
-    assert seen_pictures and seen_none
+    assert seen_pictures and seen_none and seen_played_out

@@ -22,11 +22,15 @@ from support.review import (
 
 from engine import actions as A
 from engine import policy
+from engine import review as review_module
+from engine.policy_search import Searched
 from engine.record import export_hand
 from engine.replay import replay_views
 from engine.review import (
     COSTLY_LOSS,
     RATING_SCALE,
+    REVIEW_WORK,
+    WORLDS,
     Decision,
     SeatReview,
     declined_win,
@@ -59,7 +63,14 @@ def test_decisions_are_the_entries_with_a_real_choice(rules: RuleSet, seed: int)
             assert h.log[d.step] == (d.seat, d.played)
             assert [a for a, _ in d.values] == list(d.view.legal)
             assert d.value[d.best] == max(d.value.values())
-            assert d.loss >= 0 and (d.loss == 0) == (d.value[d.played] == d.value[d.best])
+            assert d.loss >= 0
+            if d.value[d.played] == d.value[d.best]:
+                assert d.loss == 0 and d.lost is None  # the strong choice, or as good
+            elif A.HU in d.value:
+                assert d.lost is None and d.loss == d.value[d.best] - d.value[d.played]
+            else:  # played out: points over the deals (none when no deal fit the budget)
+                assert d.lost is not None and 0 <= d.worlds <= WORLDS
+                assert d.worlds or d.loss == 0
 
 
 # ----- flags against their oracles ----------------------------------------------------------
@@ -222,6 +233,37 @@ def test_the_review_of_a_record_is_deterministic(rules: RuleSet, seed: int, lang
 def decision(step: int, loss: float) -> Decision:
     view = Hand.new(RULES[0], seed=1, dealer=0).private_view(0)
     return Decision(0, step, (("a", 1.0), ("b", 1.0 - loss)), "a", "b" if loss else "a", view)
+
+
+def test_a_loss_off_the_strong_choice_is_what_the_played_out_deals_measure(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Like with like: a decision played off the strong choice (no win on offer) loses the
+    points the played move scored less than the strong one over the same played-out deals,
+    0 when it scored more; the costly text says over how many deals. Every such decision of
+    a seat shares the review's work, none gets more than a quarter of it."""
+    asked: list[tuple[list[str], int]] = []
+
+    def measured(view, events, actions, weights, budget):
+        asked.append((actions, budget.work))
+        gain = -7.5 if len(asked) % 2 else 3.0  # the played move: 7.5 points worse, or better
+        return [Searched(actions[0], 0.0, 0.0, 0.0, 9), Searched(actions[1], gain, gain, 1.0, 9)]
+
+    monkeypatch.setattr(review_module, "play_out", measured)
+    for seed in range(40):
+        h = played(RULES[0], seed)
+        asked.clear()
+        for lang, word in (("zh", "推演 9 局"), ("en", "over 9 deals")):
+            review = review_hand(h, seat=0, lang=lang)
+            off = [d for d in review.seats[0].decisions
+                   if d.played != d.best and A.HU not in d.value]
+            assert [a for a, _ in asked] == [[d.best, d.played] for d in off]
+            for i, d in enumerate(off):
+                assert (d.loss, d.worlds) == ((7.5, 9) if i % 2 == 0 else (0.0, 9))
+                costly = [f for f in review.flags_of(0) if f.step == d.step and f.kind == "costly"]
+                assert bool(costly) == (i % 2 == 0) and all(word in f.text for f in costly)
+            works = {work for _, work in asked}
+            assert len(works) <= 1 and all(w <= REVIEW_WORK // 4 for w in works)
+            asked.clear()
 
 
 def test_rating_and_the_costliest_moments() -> None:

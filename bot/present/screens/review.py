@@ -44,8 +44,8 @@ def review_text(review: Review, seat: int, played: PlayedHand, lang: str) -> str
     """The review's text, worded as coaching: the hand, the seat's rating with what random
     play and each computer level score (:data:`~engine.review.RATING_ANCHORS`), its
     :data:`~engine.review.TOP` costliest moments (counted from 1 as on the pictures and in
-    /replay: the move played, the one it should have been, the points it cost; 📷 where a
-    picture follows), and which moments get a picture and why the others do not."""
+    /replay: the move played, the one it should have been, the points it cost and, where they
+    were measured in played-out deals, over how many; 📷 where a picture follows), and which moments get a picture and why the others do not."""
     mine = review.seat(seat)
     title = t(lang, "review_title", table=played.table_number, hand=played.table_no, id=played.id)
     lines = [title]
@@ -61,6 +61,7 @@ def review_text(review: Review, seat: int, played: PlayedHand, lang: str) -> str
         lines.append(t(lang, "review_costliest"))
         lines += [t(lang, "review_moment", step=d.move_no, played=A.label(d.played, lang),
                     better=A.label(d.best, lang), loss=f"{d.loss:.1f}",
+                    how=t(lang, "review_played_out", worlds=d.worlds) if d.worlds else "",
                     pic=" 📷" if d.step in drawn else "") for d in costliest]
     costly = f"{COSTLY_LOSS:g}"
     if drawn:
