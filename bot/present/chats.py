@@ -166,8 +166,8 @@ class Chats:
 
     def shutdown(self) -> None:
         self.gate.cancel()
-        self.painter.shutdown()
         for held in self._held.values():
             held.task.cancel()
         for box in self._outboxes.values():
             box.cancel()
+        self.painter.shutdown()  # after the jobs that paint are told to stop

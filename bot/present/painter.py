@@ -33,15 +33,20 @@ class Painter:
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="render")
         self._process = process
         self._pool: ProcessPoolExecutor | None = None
+        self._closed = False
 
     async def paint(self, draw: Callable[..., bytes], *args: object) -> bytes:
-        """A picture painted on the thread (``draw`` may be any callable)."""
+        """A picture painted on the thread (``draw`` may be any callable). Once the painter
+        is shut down, the job asking is cancelled: the bot is stopping, and a job that was
+        under way then meets this, not an executor that refuses it as an error."""
+        if self._closed:
+            raise asyncio.CancelledError("the painter is shut down: the bot is stopping")
         return await asyncio.get_running_loop().run_in_executor(self._thread, draw, *args)
 
     async def paint_play(self, draw: Callable[..., bytes], *args: object) -> bytes:
         """A picture of play, in the painting process if there is one: ``draw`` a function
         of a module and ``args`` plain values (they are pickled)."""
-        if not self._process:
+        if not self._process or self._closed:
             return await self.paint(draw, *args)
         if self._pool is None:
             # spawned, not forked: a fork would copy the bot's threads' locks mid-use
@@ -59,6 +64,7 @@ class Painter:
             return await self.paint(draw, *args)
 
     def shutdown(self) -> None:
+        self._closed = True
         self._thread.shutdown(wait=False, cancel_futures=True)
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)

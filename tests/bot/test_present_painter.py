@@ -1,6 +1,7 @@
 """The painter (bot.present.painter): the pictures of play painted in a process of their own
 are the thread's to the byte, and a painting process that dies costs no picture."""
 
+import asyncio
 import multiprocessing
 import os
 import signal
@@ -8,6 +9,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+import pytest
 
 from bot.present.painter import Painter
 from bot.present.screens.group import draw_table
@@ -78,6 +81,18 @@ async def main():
 if __name__ == "__main__":  # not in the painting process, which imports this script again
     asyncio.run(main())
 """
+
+
+async def test_a_picture_asked_for_after_shutdown_cancels_its_job():
+    """A job under way when the bot stops, asking for a picture after the painter is shut
+    down, is cancelled as the stopping bot's jobs are (the outbox logged the executor's
+    refusal as an error)."""
+    for painter in (Painter(), Painter(process=True)):
+        painter.shutdown()
+        draw, *args = pictures()[0]
+        for paint in (painter.paint, painter.paint_play):
+            with pytest.raises(asyncio.CancelledError):
+                await paint(draw, *args)
 
 
 def test_the_painting_process_ends_with_a_killed_bot(tmp_path):
