@@ -46,6 +46,12 @@ class Style:
     # A correction of the judged values, given what was read of the table (the bench's trial
     # strong-learned's is distilled from the search: engine.policy_learned.correct).
     correct: Callable[[Table, list[Choice]], list[Choice]] | None = None
+    # Weights of their own for the rule sets (by RuleSet.id) where others play better.
+    rule_weights: tuple[tuple[str, Weights], ...] = ()
+
+    def weights_for(self, rules: RuleSet) -> Weights:
+        """The weights this style plays ``rules`` with."""
+        return dict(self.rule_weights).get(rules.id, self.weights)
 
 
 @dataclass(frozen=True)
@@ -76,7 +82,7 @@ class Table:
         self.rules: RuleSet = get_rule_set(view.public.rule_set)
         self.know: Knowledge = read(view, events)
         self.style = style
-        self.w = weights = style.weights
+        self.w = weights = style.weights_for(self.rules)
         self.hand = C.counts(view.hand)
         self.melds = tuple(Group(m.kind, tuple(m.cards)) for m in view.melds)  # type: ignore[arg-type]
         self.chou = frozenset(view.chou)

@@ -74,7 +74,8 @@ def search(view: PrivateView, public_events: Sequence[Event], style: Style,
     if len(judged) == 1:
         return judged, []
     order = sorted(judged, key=lambda c: -c.value)[: budget.candidates]
-    return judged, play_out(view, public_events, [c.action for c in order], style.weights,
+    weights = style.weights_for(get_rule_set(view.public.rule_set))
+    return judged, play_out(view, public_events, [c.action for c in order], weights,
                             budget, spent=READING_COST * readings)
 
 

@@ -447,3 +447,20 @@ def test_a_discard_leaving_the_hand_ting_gains_what_its_wins_are_worth() -> None
             assert after.value == pytest.approx(before.value + (worth if before.args[6] else 0))
             raised += after.value > before.value
     assert raised > 0
+
+
+@pytest.mark.parametrize("rules", [QQ, HUNAN, FOUR14], ids=lambda r: r.key)
+def test_strong_plays_each_rule_set_with_its_weights(rules: RuleSet) -> None:
+    """At 湖南 the strong level judges with weights of its own (the 胡息 short of 15 cost,
+    being 听 counts); elsewhere with its common ones. Some 湖南 decision comes out otherwise."""
+    strong = STYLES["strong"]
+    own = dict(strong.rule_weights).get(rules.id, strong.weights)
+    assert (own != strong.weights) == (rules.id == "hunan")
+    as_own = replace(strong, weights=own, rule_weights=())
+    common = replace(strong, rule_weights=())
+    differ = 0
+    for view, events in _decisions(range(4), rules):
+        values = [c.value for c in policy_play.judge(view, events, strong)]
+        assert values == [c.value for c in policy_play.judge(view, events, as_own)]
+        differ += values != [c.value for c in policy_play.judge(view, events, common)]
+    assert (differ > 0) == (rules.id == "hunan")
