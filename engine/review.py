@@ -61,7 +61,7 @@ WORLDS = 16
 # judged by itself, scores 100, and so does 大师 at the median): the medians over 40 seeded
 # deals each of qq, hunan/4 and four14, measured by bench/bench_review_rating.py with the
 # losses played out; the 复盘's text quotes them as the rating's anchor.
-RATING_ANCHORS = {"random": 21, "weak": 22, "medium": 65}
+RATING_ANCHORS = {"random": 20, "weak": 24, "medium": 60}
 COSTLY_LOSS = 2.0  # points: a choice at least this far below the best is flagged costly
 TOP = 3  # moments the bot shows a player
 KINDS = ("missed_win", "broke_ting", "costly")
