@@ -60,13 +60,15 @@ qq         master   +1.23 [−1.33, +3.79]     200    136          302
 
 At qq the first 600 of those deals had read +2.77 [+1.06, +4.49]; the 1000 say +1.22. At 湖南
 strong plays weights of its own (``_HUNAN_READY``): 胡息 short of 15 cost 6 each and being 听
-is worth 4, found against strong's common weights at hunan/3 (400 deals each: the shortfall
-costing 4, 6 or 8 +0.12 to +0.14, then being 听 worth 4 +0.19 [+0.02, +0.36]; worth 8, the
-win term weighed 2, 1 a live winning copy, 胡息 weighed 1.0 or a shortfall of 10 changed
-nothing; at hunan/4 five discards looked ahead −0.11, a partial worth 3.5 +0.20 [−0.06,
-+0.46] but at hunan/3 −0.41 [−0.77, −0.05]); at two seats they changed nothing (hunan/2/min21
-+0.22 [−0.50, +0.93], hunan/2/setaside −0.08 [−0.39, +0.22] over strong-1); the shortfall cost 6 at qq −0.30 [−0.94, +0.34] (1000), at four14 −0.99 [−1.98,
-−0.00], and being 听 worth 4 at qq −0.09 [−0.88, +0.70] (1000), so the others keep theirs.
+is worth 4. They were found against strong's common weights at hunan/3, 400 deals each: the
+shortfall costing 4, 6 or 8 gained +0.12 to +0.14, then being 听 worth 4 +0.19 [+0.02, +0.36];
+being 听 worth 8, the win term weighed 2, 1 a live winning copy, 胡息 weighed 1.0 or a
+shortfall of 10 changed nothing. At hunan/4 five discards looked ahead gave −0.11, a partial
+worth 3.5 +0.20 [−0.06, +0.46] (but at hunan/3 −0.41 [−0.77, −0.05]). At two seats the
+weights changed nothing: over strong-1, hunan/2/min21 +0.22 [−0.50, +0.93], hunan/2/setaside
+−0.08 [−0.39, +0.22]. Elsewhere they lost: the shortfall costing 6 at qq −0.30 [−0.94,
++0.34] (1000 deals), at four14 −0.99 [−1.98, −0.00]; being 听 worth 4 at qq −0.09 [−0.88,
++0.70] (1000), so qq and four14 keep the common weights.
 Neither reaches its aim yet: strong over strong-1 at least +3 at qq and above 0 in every rule
 set (four14 is, hunan/3 over 1000 deals, not quite over 400; hunan/4's interval holds 0),
 master above strong with the interval above 0. Variants of strong against it at qq (400

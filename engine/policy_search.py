@@ -23,7 +23,6 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.policy_eval import Weights
 from engine.policy_play import Choice, Style, judge_counted
 from engine.policy_rollout import MOVE_COST, Rollout
 from engine.policy_worlds import sample, seed_of
@@ -74,17 +73,18 @@ def search(view: PrivateView, public_events: Sequence[Event], style: Style,
     if len(judged) == 1:
         return judged, []
     order = sorted(judged, key=lambda c: -c.value)[: budget.candidates]
-    weights = style.weights_for(get_rule_set(view.public.rule_set))
-    return judged, play_out(view, public_events, [c.action for c in order], weights,
+    return judged, play_out(view, public_events, [c.action for c in order], style,
                             budget, spent=READING_COST * readings)
 
 
 def play_out(view: PrivateView, public_events: Sequence[Event], actions: list[str],
-             weights: Weights, budget: Budget, spent: int = 0) -> list[Searched]:
+             style: Style, budget: Budget, spent: int = 0) -> list[Searched]:
     """Each of ``actions`` (legal now) played out in the same imagined worlds by the rollout's
-    players of ``weights``, next to the first: the verdicts in that order, empty when no world
-    was played within the budget (``spent`` of its work already gone)."""
-    rollout = Rollout(get_rule_set(view.public.rule_set), weights)
+    players of the style's weights for the rule set, next to the first: the verdicts in that
+    order, empty when no world was played within the budget (``spent`` of its work already
+    gone)."""
+    rules = get_rule_set(view.public.rule_set)
+    rollout = Rollout(rules, style.weights_for(rules))
     worlds = sample(view, public_events, random.Random(seed_of(view, public_events)))
     active = list(range(len(actions)))
     weights_of: list[float] = []

@@ -298,12 +298,11 @@ def _played_out(made: list[tuple[Decision, list[Event]]]) -> list[Decision]:
     off = [d for d, _ in made if d.played != d.best and A.HU not in d.value]
     work = min(REVIEW_WORK // 4, REVIEW_WORK // max(1, len(off)))
     budget = Budget(work=work, candidates=2, first=WORLDS + 1, worlds=WORLDS)
-    strong = policy.STYLES["strong"]
     out = []
     for d, events in made:
         if d in off:
-            weights = strong.weights_for(get_rule_set(d.view.public.rule_set))
-            searched = play_out(d.view, events, [d.best, d.played], weights, budget)
+            searched = play_out(d.view, events, [d.best, d.played], policy.STYLES["strong"],
+                                budget)
             lost = max(0.0, -searched[1].gain) if searched else 0.0
             d = replace(d, lost=lost, worlds=searched[1].worlds if searched else 0)
         out.append(d)

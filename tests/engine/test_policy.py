@@ -454,7 +454,7 @@ def test_strong_plays_each_rule_set_with_its_weights(rules: RuleSet) -> None:
     """At 湖南 the strong level judges with weights of its own (the 胡息 short of 15 cost,
     being 听 counts); elsewhere with its common ones. Some 湖南 decision comes out otherwise."""
     strong = STYLES["strong"]
-    own = dict(strong.rule_weights).get(rules.id, strong.weights)
+    own = strong.weights_for(rules)
     assert (own != strong.weights) == (rules.id == "hunan")
     as_own = replace(strong, weights=own, rule_weights=())
     common = replace(strong, rule_weights=())
