@@ -66,7 +66,19 @@ class Choice:
 
 def best(view: PrivateView, public_events: Sequence[Event], style: Style) -> list[Choice]:
     """The top-valued candidates (exact ties kept, in legal order)."""
-    judged = judge(view, public_events, style)
+    return _ties(judge(view, public_events, style))
+
+
+def ranked(judged: list[Choice]) -> list[Choice]:
+    """``judged`` best first, led by :func:`best`'s candidates in legal order (values within a
+    rounding error of the top count as tied), so that the first is what the level chooses
+    without an rng."""
+    top = _ties(judged)
+    rest = sorted((c for c in judged if c not in top), key=lambda c: -c.value)
+    return [*top, *rest]
+
+
+def _ties(judged: list[Choice]) -> list[Choice]:
     top = max(c.value for c in judged)
     return [c for c in judged if c.value >= top - _TIE]
 

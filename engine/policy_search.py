@@ -23,7 +23,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.policy_play import Choice, Style, judge_counted
+from engine.policy_play import Choice, Style, judge_counted, ranked
 from engine.policy_rollout import MOVE_COST, Rollout
 from engine.policy_worlds import sample, seed_of
 from engine.rules import get_rule_set
@@ -72,7 +72,7 @@ def search(view: PrivateView, public_events: Sequence[Event], style: Style,
     judged, readings = judge_counted(view, public_events, style)
     if len(judged) == 1:
         return judged, []
-    order = sorted(judged, key=lambda c: -c.value)[: budget.candidates]
+    order = ranked(judged)[: budget.candidates]
     return judged, play_out(view, public_events, [c.action for c in order], style,
                             budget, spent=READING_COST * readings)
 
@@ -152,7 +152,7 @@ def pick(judged: list[Choice], searched: list[Searched], budget: Budget) -> str:
     """The searched candidate that surely gains most over the strong choice
     (:func:`sure_gain` above 0), or the strong choice."""
     if not searched:
-        return max(judged, key=lambda c: c.value).action
+        return ranked(judged)[0].action
     best, most = searched[0].action, 0.0
     for s in searched[1:]:
         gain = sure_gain(s, budget)

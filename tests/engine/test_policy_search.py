@@ -11,6 +11,7 @@ import pytest
 
 from engine import actions as A
 from engine.policy import SEARCHES, STYLES, choose, evaluate
+from engine.policy_play import Choice, ranked
 from engine.policy_search import Budget, pick, search
 from engine.policy_worlds import clues, sample, seed_of
 from engine.rules import FOUR14, HUNAN, QQ, RuleSet, get_rule_set
@@ -97,6 +98,15 @@ def test_search_is_legal_deterministic_and_keeps_the_strong_choice_unless_sure()
             assert searched[0].action == strong and searched[0].gain == 0.0
             assert chosen == strong or any(
                 s.action == chosen and s.gain > SMALL.z * s.error for s in searched)
+
+
+def test_the_strong_choice_leads_on_a_rounding_tie() -> None:
+    """Values a rounding error apart are tied, and the strong level takes the first in legal
+    order: the search starts from that move too, so that without a sure gain it plays it."""
+    judged = [Choice("d:x1", 1.0, "discard"), Choice("d:x2", 5.0 - 1e-12, "discard"),
+              Choice("d:x3", 5.0, "discard")]
+    assert [c.action for c in ranked(judged)] == ["d:x2", "d:x3", "d:x1"]
+    assert pick(judged, [], SMALL) == "d:x2"
 
 
 @pytest.mark.parametrize("rules", [QQ, HUNAN, FOUR14], ids=lambda r: r.key)
