@@ -81,7 +81,8 @@ wins more often did not gain either (declining when waiting is worth as much as 
 1.5 times it, or at 3 times it as now but with fewer than 8 cards left too: −0.02 to +0.09,
 1000 deals each): the rollouts' greedy players mislead the search there. Nor does searching
 longer help: master with 1.5 times the work (280,000) −0.39 [−1.85, +1.08] over 1000 qq deals
-(89 ms median, 192 ms p99).
+(89 ms median, 192 ms p99); and trusting the search more loses: a gain of 1 standard error
+(not 2) enough to overrule strong −2.31 [−3.83, −0.79] (1000 qq deals).
 
 The levels in order, each over the one below (400 deals each):
 
