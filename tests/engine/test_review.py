@@ -243,7 +243,7 @@ def test_a_loss_off_the_strong_choice_is_what_the_played_out_deals_measure(
     a seat shares the review's work, none gets more than a quarter of it."""
     asked: list[tuple[list[str], int]] = []
 
-    def measured(view, events, actions, weights, budget):
+    def measured(view, events, actions, style, budget):
         asked.append((actions, budget.work))
         gain = -7.5 if len(asked) % 2 else 3.0  # the played move: 7.5 points worse, or better
         return [Searched(actions[0], 0.0, 0.0, 0.0, 9), Searched(actions[1], gain, gain, 1.0, 9)]
