@@ -79,8 +79,15 @@ def ranked(judged: list[Choice]) -> list[Choice]:
 
 
 def _ties(judged: list[Choice]) -> list[Choice]:
-    top = max(c.value for c in judged)
-    return [c for c in judged if c.value >= top - _TIE]
+    tied = set(tied_for_best([(c.action, c.value) for c in judged]))
+    return [c for c in judged if c.action in tied]
+
+
+def tied_for_best(values: Sequence[tuple[str, float]]) -> list[str]:
+    """The actions of ``values`` whose value is the top's, up to a rounding error (so sums
+    added in another order tie), in the order given: the first is what the level chooses."""
+    top = max(v for _, v in values)
+    return [a for a, v in values if v >= top - _TIE]
 
 
 # ----- decisions ----------------------------------------------------------------------------

@@ -44,6 +44,7 @@ from engine import actions as A
 from engine import analyzer, claims, policy
 from engine import cards as C
 from engine.melds import Group
+from engine.policy_play import tied_for_best
 from engine.policy_search import Budget, play_out
 from engine.record import FORMAT
 from engine.rules import RuleSet, get_rule_set
@@ -286,9 +287,8 @@ def _discarding(legal: Iterable[str]) -> bool:
 def _decide(view: PrivateView, events: list[Event], step: int, played: str) -> Decision:
     values = policy.evaluate(view, events)
     ordered = tuple((a, float(values[a])) for a in view.legal)
-    best = max(ordered, key=lambda av: av[1])[0]  # max keeps the first of equal values
-    if values[played] >= values[best]:
-        best = played  # a tie with the best is the best
+    tied = tied_for_best(ordered)
+    best = played if played in tied else tied[0]  # a tie with the best is the best
     return Decision(view.seat, step, ordered, best, played, view)
 
 
