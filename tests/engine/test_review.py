@@ -287,11 +287,11 @@ def test_a_move_a_rounding_error_below_the_top_is_the_best(
 
     monkeypatch.setattr(review_module.policy, "evaluate", hair_apart)
     monkeypatch.setattr(review_module, "play_out", never)
-    h = played(RULES[0], 3)
-    decisions = [d for r in review_hand(h).seats for d in r.decisions]
+    review = review_hand(played(RULES[0], 3))
+    decisions = [d for r in review.seats for d in r.decisions]
     assert any(d.played == d.view.legal[0] for d in decisions)
     assert all(d.best == d.played and d.loss == 0 for d in decisions)
-    assert not [f for f in review_hand(h).flags if f.kind == "costly"]
+    assert not [f for f in review.flags if f.kind == "costly"]
 
 
 def test_rating_and_the_costliest_moments() -> None:
