@@ -125,6 +125,21 @@ p99), hunan/3 −0.07 [−0.52, +0.39], hunan/4 +0.01 [−0.41, +0.44], four14 +
 +5.63] (400 each); its claims alone −0.34 [−1.67, +1.00], its discards alone −0.56 [−2.25,
 +1.13] (qq, 1000 deals each). Not taken: what the search's greedy rollouts measure does not
 carry over to play against strong players.
+
+A teacher of real play measured no gain either (2026-12-07). From 24,000 qq hands of strong
+against itself, a quarter of its discards taken at random among its best three (so that what a
+change costs is measured, not guessed), a linear fit of each hand's points on what the discard
+left: another of its best three costs 3.68 points a time on average, and the cards' colours and sizes
+count for the 名堂 (+9.7 ± 1.3 points for each big card beyond 14, +5.1 ± 0.7 for each small
+card beyond 12, +19.6 ± 5.5 for no red card left), but re-ranking strong's best three discards
+by that fit gained +0.64 [−0.98, +2.26], +0.45 [−1.20, +2.10] and −0.06 [−1.80, +1.68] over
+1000 qq deals each (seeds 20261202 to 20261204): such choices are rare. Nor did the look ahead
+counting a card only a 吃 can take at 0.6 of its worth (the share of a round's face-up cards a
+seat may 吃 at three seats): +0.82 [−0.32, +1.96] (400 qq deals), −0.08 [−0.37, +0.21] (1000,
+seed 20261202); nor a partial's worth shrinking with the stock, times (stock + 10) / 29:
++0.78 [−0.66, +2.22] (400; pairs shrinking too +0.14; times (stock + 5) / 24 +0.42). The three
+together measured +1.56, +0.58, +1.38 and +0.29 over 1000 qq deals each of seeds 20261201 to
+20261204; over the three seeds not used to choose them, +0.75 [−0.22, +1.72]. None was taken.
 """
 
 from __future__ import annotations
