@@ -129,22 +129,22 @@ carry over to play against strong players.
 A teacher of real play measured no gain either (2026-12-07). From 24,000 qq hands of strong
 against itself, a quarter of its discards taken at random among its best three (so that what a
 change costs is measured, not guessed), a linear fit of each hand's points on what the discard
-left: another of its best three costs 3.68 points a time on average, and the cards' colours and sizes
-count for the 名堂 (+9.7 ± 1.3 points for each big card beyond 14, +5.1 ± 0.7 for each small
-card beyond 12, +19.6 ± 5.5 for no red card left), but re-ranking strong's best three discards
-by that fit gained +0.64 [−0.98, +2.26], +0.45 [−1.20, +2.10] and −0.06 [−1.80, +1.68] over
-1000 qq deals each (seeds 20261202 to 20261204): such choices are rare. The same for its
-吃/碰/过 (16,000 hands, 221,230 claims, 37,057 taken at random): another choice costs 3.89
-points a time, each 胡息 taken counts +0.42 ± 0.12 beyond strong's value, but re-ranking by
-the fit gained +0.45 [−0.59, +1.49] and −0.24 [−1.30, +0.83] (1000 qq deals, seeds 20261202
-and 20261203), both fits together +0.09 [−1.62, +1.80] and +0.71 [−1.23, +2.65] (seeds
-20261203 and 20261204). Nor did the look ahead
-counting a card only a 吃 can take at 0.6 of its worth (the share of a round's face-up cards a
-seat may 吃 at three seats): +0.82 [−0.32, +1.96] (400 qq deals), −0.08 [−0.37, +0.21] (1000,
-seed 20261202); nor a partial's worth shrinking with the stock, times (stock + 10) / 29:
-+0.78 [−0.66, +2.22] (400; pairs shrinking too +0.14; times (stock + 5) / 24 +0.42). The three
-together measured +1.56, +0.58, +1.38 and +0.29 over 1000 qq deals each of seeds 20261201 to
-20261204; over the three seeds not used to choose them, +0.75 [−0.22, +1.72]. None was taken.
+left: another of its best three costs 3.68 points a time on average, and the cards' colours and
+sizes count for the 名堂 (+9.7 ± 1.3 points for each big card beyond 14, +5.1 ± 0.7 for each
+small card beyond 12, +19.6 ± 5.5 for no red card left), but re-ranking strong's best three
+discards by that fit gained +0.64 [−0.98, +2.26], +0.45 [−1.20, +2.10] and −0.06 [−1.80, +1.68]
+over 1000 qq deals each (seeds 20261202 to 20261204): such choices are rare. The same for its
+吃/碰/过 (16,000 hands, 221,230 claims, 37,057 taken at random): another choice costs 3.89 points
+a time, each 胡息 taken counts +0.42 ± 0.12 beyond strong's value, but re-ranking by the fit
+gained +0.45 [−0.59, +1.49] and −0.24 [−1.30, +0.83] (1000 qq deals, seeds 20261202 and
+20261203), both fits together +0.09 [−1.62, +1.80] and +0.71 [−1.23, +2.65] (seeds 20261203 and
+20261204). Nor did the look ahead counting a card only a 吃 can take at 0.6 of its worth (the
+share of a round's face-up cards a seat may 吃 at three seats): +0.82 [−0.32, +1.96] (400 qq
+deals), −0.08 [−0.37, +0.21] (1000, seed 20261202); nor a partial's worth shrinking with the
+stock, times (stock + 10) / 29: +0.78 [−0.66, +2.22] (400; pairs shrinking too +0.14; times
+(stock + 5) / 24 +0.42). The three together measured +1.56, +0.58, +1.38 and +0.29 over 1000 qq
+deals each of seeds 20261201 to 20261204; over the three seeds not used to choose them, +0.75
+[−0.22, +1.72]. None was taken.
 """
 
 from __future__ import annotations
