@@ -145,6 +145,19 @@ stock, times (stock + 10) / 29: +0.78 [−0.66, +2.22] (400; pairs shrinking too
 (stock + 5) / 24 +0.42). The three together measured +1.56, +0.58, +1.38 and +0.29 over 1000 qq
 deals each of seeds 20261201 to 20261204; over the three seeds not used to choose them, +0.75
 [−0.22, +1.72]. None was taken.
+
+What master's search lacks was measured too (2026-12-07, scratch players against strong, 400
+qq deals): the same search in worlds that deal the other seats their true hands (the stock's
+order still shuffled) gains +7.09 [+4.39, +9.80], with the true stock too +12.39 [+8.92,
++15.87]; in the worlds the record allows it gains nothing (−0.20 over 1000). But the record
+says little about those hands. Over 494,396 unseen cards at sampled decisions of 3,000 strong
+qq hands, a fit of where each card is (which seat's hand, or the stock) on what the record
+shows of its kind and seat gains 0.027 nats a card over an even spread (1.058 against 1.085,
+2.5 %): a kind the seat discarded is 0.30 times as likely in its hand, a kind never turned face
+up 2.66 times, a discarded neighbour, other size or 二七十 partner and a 吃 or 碰 let go by
+0.98 to 1.21 times. Master's worlds dealt by those odds: +0.37 [−2.10, +2.84]. The hidden hands
+are worth much, and the record cannot tell them; a stronger player must play better in the
+worlds it already imagines.
 """
 
 from __future__ import annotations
