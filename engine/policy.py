@@ -61,9 +61,11 @@ hunan/4    master   −0.24 [−0.50, +0.03]     400    70           186
 four14     master   −0.85 [−5.50, +3.79]     400    61           162
 =========  =======  =======================  =====  ===========  ======
 
-At qq the first 600 of those deals had read +2.77 [+1.06, +4.49]; the 1000 say +1.22. At 湖南
-strong plays weights of its own (``_HUNAN_READY``): 胡息 short of 15 cost 6 each and being 听
-is worth 4. They were found against strong's common weights at hunan/3, 400 deals each: the
+At qq the first 600 of those deals had read +2.77 [+1.06, +4.49]; the 1000 say +1.22. At
+hunan/4 two more runs of 1000 deals read +0.03 [−0.07, +0.14] and +0.08 [−0.03, +0.18] (seeds
+20261202 and 20261203, 2.6 ms median, 52–54 ms p99); the 3000 together +0.08 [+0.01, +0.15].
+At 湖南 strong plays weights of its own (``_HUNAN_READY``): 胡息 short of 15 cost 6 each and
+being 听 is worth 4. They were found against strong's common weights at hunan/3, 400 deals each: the
 shortfall costing 4, 6 or 8 gained +0.12 to +0.14, then being 听 worth 4 +0.19 [+0.02, +0.36];
 being 听 worth 8, the win term weighed 2, 1 a live winning copy, 胡息 weighed 1.0 or a
 shortfall of 10 changed nothing. At hunan/4 five discards looked ahead gave −0.11, a partial
@@ -99,8 +101,8 @@ four14     +6.46 [+1.45, +11.46]     +18.48 [+12.07, +24.89]
 =========  ========================  ========================
 
 Neither reaches its aim yet: strong over strong-1 at least +3 at qq and above 0 in every
-rule set (four14 is, hunan/3 over 1000 deals, not quite over 400; hunan/4's interval holds
-0), master above strong with the interval above 0 (it is not: the ladder stops at strong).
+rule set (four14 is, hunan/3 over 1000 deals, not quite over 400, hunan/4 barely over 3000),
+master above strong with the interval above 0 (it is not: the ladder stops at strong).
 Variants of strong against it at qq (400 deals): the win term weighed 2 −0.17 [−0.62, +0.28],
 the look ahead's gain weighed 1.5 −0.17 [−0.79, +0.46], its best five discards looked ahead
 +1.10 [−1.76, +3.97] (p99 122 ms), a win declined when waiting is worth 2 times it (not 3)
