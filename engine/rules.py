@@ -7,7 +7,8 @@ the flow of a hand (``engine.state``) reads these fields and hard-codes none of 
 from __future__ import annotations
 
 import pickle
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
@@ -123,16 +124,35 @@ class RuleSet:
     # four14: a non-dealer's win with his dealt cards untouched (before he draws, takes or
     # discards anything) is 地胡, scored like 天胡; without it his 亮张 win is a 天胡 (qq).
     dihu: bool = False
+    # House rules (房规; the "House rules" section of each docs/rules page), set only by
+    # with_house_rules: ``house`` names them, the fields below and min_huxi, mingtang,
+    # zimo_bonus and the 海底 bonuses carry their effect.
+    house: tuple[str, ...] = ()  # the house words, canonical order, defaults dropped
+    cap: int = 0  # 封顶: the most a loser pays the winner in one hand (0: no cap)
+    zimo_double: bool = False  # 自摸翻倍: a 自摸 doubles the loss instead of adding zimo_bonus
+    first_dealer: str = "random"  # who deals the first hand: "random" or "opener" (the bot's)
+    dealer_stays: bool = True  # 连庄: a dealer who wins deals again (False: his 下家 deals)
 
     @property
-    def key(self) -> str:
-        """The table's rules as one string, stored with every hand: ``get_rule_set(key)``."""
+    def base_key(self) -> str:
+        """The key without house words: the rule set and its table shape."""
         parts = [self.id]
         if len(self.seat_choices) > 1:
             parts.append(str(self.players))
         if self.two_seat:
             parts.append(self.two_seat)
         return "/".join(parts)
+
+    @property
+    def key(self) -> str:
+        """The table's rules as one string, stored with every hand: ``get_rule_set(key)``.
+        The base key, then ``+word`` per house word (``hunan/3+起胡10+封顶100+无名堂``)."""
+        return "+".join((self.base_key, *self.house))
+
+    @property
+    def house_label(self) -> str:
+        """The house words as the table shows them: ``起胡10 · 封顶100 · 无名堂`` ('' if none)."""
+        return " · ".join(self.house)
 
     def __reduce__(self) -> tuple[Callable[[str], RuleSet], tuple[str]]:
         """Pickled as its key (its 名堂 hold functions, which pickle cannot carry): another
@@ -262,7 +282,14 @@ def _shaped(base: RuleSet, seats: int, two_seat: str | None) -> RuleSet:
 
 
 def get_rule_set(key: str) -> RuleSet:
-    """The rules named by a :attr:`RuleSet.key` (``qq``, ``hunan/4``, ``hunan/2/setaside``…)."""
+    """The rules named by a :attr:`RuleSet.key` (``qq``, ``hunan/4``, ``hunan/2/setaside``,
+    ``hunan/3+起胡10+封顶100``…). Raises ``ValueError`` for anything it does not fully read."""
+    base_key, *words = key.split("+")
+    rules = _base_rules(base_key)
+    return with_house_rules(rules, words) if words else rules
+
+
+def _base_rules(key: str) -> RuleSet:
     rule_id, *shape = key.split("/")
     try:
         seats = int(shape[0]) if shape else None
@@ -273,3 +300,218 @@ def get_rule_set(key: str) -> RuleSet:
     if shape and key not in (rules.key, rules.key.removesuffix(f"/{rules.two_seat}")):
         raise ValueError(f"bad rules key {key!r}")
     return rules
+
+
+# ----- house rules (房规): the "House rules" section of each docs/rules page ---------------
+
+QIHU_RANGE: dict[str, tuple[int, int]] = {"qq": (6, 21), "hunan": (6, 21), "four14": (6, 15)}
+QIHU_CHOICES: dict[str, tuple[int, ...]] = {
+    "qq": (6, 10, 15, 18, 21), "hunan": (6, 10, 15, 18, 21), "four14": (6, 9, 12, 15),
+}
+CAP_RANGE = (5, 1000)
+CAP_CHOICES = (10, 20, 50, 100)
+NO_CAP, NO_MINGTANG, MINGTANG_ON, NO_HAIDI, HAIDI_ON = "不封顶", "无名堂", "有名堂", "无海底", "有海底"
+ZIMO_DOUBLE, ZIMO_NONE = "自摸翻倍", "自摸不加"
+DEALER_RANDOM, DEALER_OPENER = "庄随机", "开桌人庄"
+STAYS, NO_STAYS = "连庄", "不连庄"
+_NUMBER = re.compile(r"(起胡|封顶)([1-9][0-9]{0,3})")
+
+
+class HouseRuleError(ValueError):
+    """A house word not understood or not allowed: ``word`` the offending word (None when the
+    words as a whole are at fault), ``allowed`` the words and ranges that may be said instead."""
+
+    def __init__(self, message: str, word: str | None, allowed: Iterable[str]) -> None:
+        super().__init__(message)
+        self.word = word
+        self.allowed = tuple(allowed)
+
+
+@dataclass(frozen=True)
+class HouseOption:
+    """One house option a table offers (⚙): its name, the words to choose from (the default
+    among them) and the word in force."""
+
+    name: str
+    choices: tuple[str, ...]
+    current: str
+
+
+def _zimo_default(base: RuleSet) -> str:
+    """The word for the rule set's own 自摸 bonus: one 囤 (hunan) or one 底数 (qq, four14)."""
+    return "自摸加囤" if base.mingtang_multiply else "自摸加底"
+
+
+def _has_haidi(base: RuleSet) -> bool:
+    return bool(base.haidi_plain_bonus or base.haidi_mingtang_bonus)
+
+
+def _option_of(base: RuleSet, word: str) -> tuple[str, int | None] | None:
+    """(option, value) that ``word`` sets at ``base``'s table; None when it means nothing there.
+    Options: 起胡 封顶 名堂 无<名堂> 海底 自摸 首局庄 连庄; a value for 起胡 and 封顶 only."""
+    number = _NUMBER.fullmatch(word)
+    if number:
+        return number[1], int(number[2])
+    if word == NO_CAP:
+        return "封顶", 0
+    if word in (NO_MINGTANG, MINGTANG_ON):
+        return "名堂", None
+    if word.startswith("无") and word[1:] in {m.name for m in base.mingtang}:
+        return word, None
+    if word in (NO_HAIDI, HAIDI_ON) and _has_haidi(base):
+        return "海底", None
+    if word in (_zimo_default(base), ZIMO_DOUBLE, ZIMO_NONE):
+        return "自摸", None
+    if word in (DEALER_RANDOM, DEALER_OPENER):
+        return "首局庄", None
+    if word in (STAYS, NO_STAYS):
+        return "连庄", None
+    return None
+
+
+def _allowed_words(base: RuleSet) -> tuple[str, ...]:
+    """Every word (or range) a table of ``base``'s shape takes, for an error's ``allowed``."""
+    low, high = QIHU_RANGE[base.id]
+    return (
+        f"起胡{low}–{high}", f"封顶{CAP_RANGE[0]}–{CAP_RANGE[1]}", NO_CAP, MINGTANG_ON, NO_MINGTANG,
+        *(f"无{m.name}" for m in base.mingtang), *((HAIDI_ON, NO_HAIDI) if _has_haidi(base) else ()),
+        _zimo_default(base), ZIMO_DOUBLE, ZIMO_NONE, DEALER_RANDOM, DEALER_OPENER, STAYS, NO_STAYS,
+    )
+
+
+def _house_base(rules: RuleSet) -> RuleSet:
+    """The rules without their house words (a rule set built by hand keeps its fields)."""
+    return _base_rules(rules.base_key) if rules.house else rules
+
+
+def with_house_rules(rules: RuleSet, words: Iterable[str]) -> RuleSet:
+    """``rules``' table shape with exactly the house rules ``words`` (any order; its own house
+    words are replaced). A word equal to the default is accepted and dropped. Raises
+    :class:`HouseRuleError` for an unknown word, a value out of range, a word said twice or
+    two words that contradict each other."""
+    return _housed(_house_base(rules), tuple(words))
+
+
+@cache
+def _housed(base: RuleSet, words: tuple[str, ...]) -> RuleSet:
+    """One object per (shape, house rules), whatever order the words came in: the analyzer's
+    cache is per rules object."""
+    rules = _read_words(base, words)
+    return _one_object.setdefault((base, rules.house), rules)
+
+
+_one_object: dict[tuple[RuleSet, tuple[str, ...]], RuleSet] = {}
+
+
+def _read_words(base: RuleSet, words: tuple[str, ...]) -> RuleSet:
+    chosen: dict[str, tuple[str, int | None]] = {}
+    for word in words:
+        option = _option_of(base, word)
+        if option is None:
+            raise HouseRuleError(
+                f"unknown house rule {word!r} for {base.base_key}", word, _allowed_words(base))
+        name, value = option
+        if name in chosen:
+            said = chosen[name][0]
+            why = "repeated" if said == word else f"contradicts {said!r}"
+            raise HouseRuleError(f"house rule {word!r} {why}", word, (said,))
+        if name == "起胡":
+            low, high = QIHU_RANGE[base.id]
+            if not low <= value <= high:  # type: ignore[operator]
+                raise HouseRuleError(f"{word!r}: 起胡 must be {low}–{high}", word,
+                                     (f"起胡{low}–{high}",))
+        if name == "封顶" and value and not CAP_RANGE[0] <= value <= CAP_RANGE[1]:
+            raise HouseRuleError(f"{word!r}: 封顶 must be {CAP_RANGE[0]}–{CAP_RANGE[1]}", word,
+                                 (f"封顶{CAP_RANGE[0]}–{CAP_RANGE[1]}", NO_CAP))
+        chosen[name] = (word, value)
+    toggles = [name for name in chosen if name.startswith("无")]
+    if chosen.get("名堂", ("",))[0] == NO_MINGTANG and toggles:
+        word = chosen[toggles[0]][0]
+        raise HouseRuleError(f"house rule {word!r} contradicts {NO_MINGTANG!r}", word,
+                             (NO_MINGTANG,))
+    return _apply(base, chosen)
+
+
+def _apply(base: RuleSet, chosen: dict[str, tuple[str, int | None]]) -> RuleSet:
+    """The rule set with the chosen options in force; ``house`` keeps the words that differ
+    from the defaults, in the canonical order of :func:`house_options`."""
+    changes: dict[str, Any] = {}
+    house: list[str] = []
+    qihu = chosen.get("起胡", ("", None))[1]
+    if qihu is not None and qihu != base.min_huxi:
+        changes["min_huxi"] = qihu
+        house.append(f"起胡{qihu}")
+    cap = chosen.get("封顶", ("", None))[1]
+    if cap:
+        changes["cap"] = cap
+        house.append(f"封顶{cap}")
+    if chosen.get("名堂", ("",))[0] == NO_MINGTANG:
+        changes["mingtang"] = ()
+        house.append(NO_MINGTANG)
+    off = [m.name for m in base.mingtang if f"无{m.name}" in chosen]
+    if off:
+        changes["mingtang"] = tuple(m for m in base.mingtang if m.name not in off)
+        house.extend(f"无{name}" for name in off)
+    if chosen.get("海底", ("",))[0] == NO_HAIDI:
+        changes.update(haidi_plain_bonus=0, haidi_mingtang_bonus=0)
+        house.append(NO_HAIDI)
+    zimo = chosen.get("自摸", ("",))[0]
+    if zimo in (ZIMO_DOUBLE, ZIMO_NONE):
+        changes.update(zimo_bonus=0, zimo_double=zimo == ZIMO_DOUBLE)
+        house.append(zimo)
+    if chosen.get("首局庄", ("",))[0] == DEALER_OPENER:
+        changes["first_dealer"] = "opener"
+        house.append(DEALER_OPENER)
+    if chosen.get("连庄", ("",))[0] == NO_STAYS:
+        changes["dealer_stays"] = False
+        house.append(NO_STAYS)
+    return replace(base, house=tuple(house), **changes) if house else base
+
+
+def house_options(rules: RuleSet) -> tuple[HouseOption, ...]:
+    """The house options a table of ``rules``' shape offers (⚙), each with the word in force.
+    The per-名堂 words (``无对对胡``…) are taken as words but not offered here."""
+    base = _house_base(rules)
+    qihu = sorted({*QIHU_CHOICES[base.id], base.min_huxi})
+    said = set(rules.house)
+    options = [
+        HouseOption("起胡", tuple(f"起胡{n}" for n in qihu), f"起胡{rules.min_huxi}"),
+        HouseOption("封顶", (NO_CAP, *(f"封顶{n}" for n in CAP_CHOICES)),
+                    f"封顶{rules.cap}" if rules.cap else NO_CAP),
+        HouseOption("名堂", (MINGTANG_ON, NO_MINGTANG),
+                    NO_MINGTANG if NO_MINGTANG in said else MINGTANG_ON),
+    ]
+    if _has_haidi(base):
+        options.append(HouseOption("海底", (HAIDI_ON, NO_HAIDI),
+                                   NO_HAIDI if NO_HAIDI in said else HAIDI_ON))
+    zimo = ZIMO_DOUBLE if ZIMO_DOUBLE in said else ZIMO_NONE if ZIMO_NONE in said else None
+    options += [
+        HouseOption("自摸", (_zimo_default(base), ZIMO_DOUBLE, ZIMO_NONE),
+                    zimo or _zimo_default(base)),
+        HouseOption("首局庄", (DEALER_RANDOM, DEALER_OPENER),
+                    DEALER_OPENER if rules.first_dealer == "opener" else DEALER_RANDOM),
+        HouseOption("连庄", (STAYS, NO_STAYS), STAYS if rules.dealer_stays else NO_STAYS),
+    ]
+    return tuple(options)
+
+
+def with_house_choice(rules: RuleSet, word: str) -> RuleSet:
+    """``rules`` with one option set to ``word`` (a ⚙ button): the other house words stay,
+    except those it replaces (``无名堂`` replaces the per-名堂 words, and one of those
+    ``无名堂``). Raises :class:`HouseRuleError` as :func:`with_house_rules`."""
+    base = _house_base(rules)
+    option = _option_of(base, word)
+    if option is None:
+        raise HouseRuleError(f"unknown house rule {word!r} for {base.base_key}", word,
+                             _allowed_words(base))
+    name = option[0]
+
+    def replaced(other: str) -> bool:
+        other_name = _option_of(base, other)[0]  # type: ignore[index]
+        if name == "名堂":  # 有名堂 / 无名堂 replace the per-名堂 words too
+            return other_name == name or other_name.startswith("无")
+        if name.startswith("无"):  # a per-名堂 word replaces 无名堂
+            return other_name in (name, "名堂")
+        return other_name == name
+
+    return with_house_rules(base, [*(w for w in rules.house if not replaced(w)), word])
