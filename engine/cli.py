@@ -119,7 +119,7 @@ def win_json(win: Win | None) -> dict[str, Any]:
         "fan": win.fan,
         "di": win.di,
         "points": {"winner": win.winner_points, "loser": win.loser_points},
-    }
+    } | ({"uncapped_loser_points": win.uncapped_loser_points} if win.capped else {})
 
 
 def analyze_lines(lines: Iterable[str], out: IO[str], rules: RuleSet = QQ) -> int:

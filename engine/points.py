@@ -18,11 +18,13 @@ from engine.views import Outcome
 @dataclass(frozen=True)
 class SeatPoints:
     """One seat's points for the hand: ``total``, and of it the ``xing`` (醒筹 paid, or as the
-    醒家 collected) and the ``birds`` part (paid to or got from the birds)."""
+    醒家 collected) and the ``birds`` part (paid to or got from the birds). ``capped``: 封顶
+    cut what this seat paid the winner (``Outcome.uncapped_points`` has the uncut figures)."""
 
     total: int
     xing: int = 0
     birds: int = 0
+    capped: bool = False
 
     @property
     def play(self) -> int:
@@ -42,8 +44,8 @@ def hand_points(rules: RuleSet, outcome: Outcome, dealer: int,
             if payee == outcome.xing:
                 xing[payer] -= amount
                 xing[payee] += amount
-    return tuple(SeatPoints(p + e, x, e)
-                 for p, x, e in zip(outcome.points, xing, extra, strict=True))
+    return tuple(SeatPoints(p + e, x, e, seat in outcome.capped)
+                 for seat, (p, x, e) in enumerate(zip(outcome.points, xing, extra, strict=True)))
 
 
 def signed(points: int) -> str:

@@ -39,6 +39,9 @@ def result_summary(outcome: Outcome | None) -> dict[str, Any] | None:
         summary["bird_card"] = C.to_ascii(outcome.bird_card)
     if outcome.fed_by is not None:  # four14: the seat whose discard was won on
         summary["fed_by"] = outcome.fed_by
+    if outcome.uncapped_points is not None:  # 封顶 (house rule) cut what the losers paid
+        summary |= {"capped": list(outcome.capped),
+                    "uncapped_points": list(outcome.uncapped_points)}
     if outcome.win is not None:
         summary |= {
             "huxi": outcome.win.huxi,

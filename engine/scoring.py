@@ -45,11 +45,15 @@ def mingtang(rules: RuleSet, stats: HandStats) -> tuple[tuple[str, int], ...]:
 
 
 def di_shu(rules: RuleSet, huxi: int, *, zimo: bool, tianhu: bool) -> int:
-    """底数 x for 胡息 ``huxi``; 自摸 adds ``rules.zimo_bonus`` (天胡 included)."""
+    """底数 x for 胡息 ``huxi``; 自摸 adds ``rules.zimo_bonus`` (天胡 included). A win that
+    reaches the 起胡 counts at least 1 (a lowered 起胡, docs/rules/qq.md, House rules: 起胡;
+    at the rule sets' own 起胡 the formula gives 1 or more there already)."""
     if tianhu:
         x = (rules.tianhu_mult * huxi - rules.tianhu_offset) // rules.di_divisor
     else:
         x = (huxi - rules.di_offset) // rules.di_divisor + rules.di_plus
+    if huxi >= rules.min_huxi and x < 1:
+        x = 1
     return x + (rules.zimo_bonus if zimo else 0)
 
 
@@ -74,13 +78,20 @@ def settle(
     """Score an arrangement: 胡息 H = sum of the groups' 胡息; each loser pays x·f·d.
 
     The winner receives what the losers pay, so a hand's points sum to zero. A 地胡 (four14)
-    takes the 天胡 底数: the seed names both as 起手 wins and gives one formula.
+    takes the 天胡 底数: the seed names both as 起手 wins and gives one formula. House rules
+    (docs/rules/qq.md, House rules): 自摸翻倍 doubles the loss; 封顶 caps it, and the win keeps
+    the uncapped loss in ``uncapped_loser_points``.
     """
     huxi = sum(g.huxi for g in groups)
     named = mingtang(rules, hand_stats(all_cards, groups))
     fan = total_fan(rules, named, haidi=haidi)
     x = di_shu(rules, huxi, zimo=zimo, tianhu=tianhu or dihu)
     loss = x * fan * base
+    if zimo and rules.zimo_double:
+        loss *= 2
+    uncapped = None
+    if rules.cap and loss > rules.cap:
+        uncapped, loss = -loss, rules.cap
     return Win(
         groups=tuple(groups),
         huxi=huxi,
@@ -94,6 +105,7 @@ def settle(
         dihu=dihu,
         winner_points=(rules.playing_seats - 1) * loss,
         loser_points=-loss,
+        uncapped_loser_points=uncapped,
     )
 
 

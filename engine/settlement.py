@@ -9,7 +9,7 @@ win everyone pays alike).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine import analyzer, scoring
 from engine.rules import RuleSet
@@ -64,6 +64,14 @@ class Settlement:
         for i in losers:
             points[i] = win.loser_points
         return self._with_xing_stake(points, losers)
+
+    def uncapped(self, seat: int, win: Win, losers: Sequence[int]) -> tuple[int, ...] | None:
+        """The points :meth:`win` would give without 封顶 (None when the cap did not apply)."""
+        if win.uncapped_loser_points is None:
+            return None
+        loss = win.uncapped_loser_points
+        return self.win(seat, replace(win, winner_points=-loss * len(losers), loser_points=loss),
+                        losers)
 
     def escape(self, seat: int, penalty: int) -> tuple[int, ...]:
         """逃跑: ``seat`` pays ``penalty`` to each other playing seat, and the 醒筹."""

@@ -419,8 +419,11 @@ class Hand:
 
     def _win(self, seat: int, win: Win, fed_by: int | None = None) -> None:
         """Every other playing seat pays; a discard win names its discarder in ``fed_by``."""
-        points = self._settle.win(seat, win, [i for i in self._order_from(seat) if i != seat])
-        self._finish(Outcome(OutcomeKind.WIN, points, winner=seat, win=win, fed_by=fed_by))
+        losers = [i for i in self._order_from(seat) if i != seat]
+        points = self._settle.win(seat, win, losers)
+        uncapped = self._settle.uncapped(seat, win, losers)
+        self._finish(Outcome(OutcomeKind.WIN, points, winner=seat, win=win, fed_by=fed_by,
+                             capped=tuple(losers) if uncapped else (), uncapped_points=uncapped))
 
     # ----- views --------------------------------------------------------------------
 
@@ -524,10 +527,13 @@ def cards_of(hand: Hand, seat: int) -> tuple[tuple[int, ...], tuple[Group, ...]]
 def next_dealer(
     rules: RuleSet, dealer: int, outcome: Outcome, draws_in_row: int
 ) -> tuple[int, int]:
-    """(next dealer, consecutive 荒庄 count): the winner deals; after N 荒庄 the 下家 does
+    """(next dealer, consecutive 荒庄 count): the winner deals (a dealer who wins deals again,
+    连庄; under the house rule 不连庄 his 下家 deals instead); after N 荒庄 the 下家 does
     (``draws_before_dealer_passes``; 0: the dealer deals again however many, as after 开荒醒)."""
     if outcome.kind == OutcomeKind.WIN:
         assert outcome.winner is not None
+        if outcome.winner == dealer and not rules.dealer_stays:
+            return (dealer + 1) % rules.players, 0
         return outcome.winner, 0
     if outcome.kind == OutcomeKind.DRAW:
         passes = rules.draws_before_dealer_passes

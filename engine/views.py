@@ -85,6 +85,14 @@ class Win:
     winner_points: int  # + 2·x·f·d
     loser_points: int  # − x·f·d, paid by each loser
     dihu: bool = False  # 地胡 (four14): a non-dealer wins before he has drawn, taken or discarded
+    # 封顶 (house rule): what each loser would have paid without the cap; None when it did not
+    # apply (loser_points is then the whole loss)
+    uncapped_loser_points: int | None = None
+
+    @property
+    def capped(self) -> bool:
+        """Whether 封顶 cut this win's payments."""
+        return self.uncapped_loser_points is not None
 
 
 class OutcomeKind(StrEnum):
@@ -104,6 +112,10 @@ class Outcome:
     xing: int | None = None  # the hand's 醒家 (hunan, 4 seats): his points are 醒筹
     bird_card: int | None = None  # the last stock card, which names the seat birds follow
     fed_by: int | None = None  # the seat whose discard was won on (four14), else None
+    # 封顶 (house rule): the seats whose payment to the winner was capped, and every seat's
+    # points as they would have been without the cap (None when it did not apply)
+    capped: tuple[int, ...] = ()
+    uncapped_points: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True)
