@@ -5,9 +5,11 @@ or webhook (the database is claimed first, :mod:`bot.claim`)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 import re
+import signal
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -271,15 +273,43 @@ def run(config: Config) -> None:
     Raises :class:`StartupError` when another process took the bot's token meanwhile."""
     app = build_application(config)
     hook = config.webhook
+    loop = asyncio.new_event_loop()  # PTB runs on the thread's loop: this one
+    asyncio.set_event_loop(loop)
+    stop_once_on_signals(loop)
     if hook is None:
-        app.run_polling(allowed_updates=ALLOWED_UPDATES)
+        app.run_polling(allowed_updates=ALLOWED_UPDATES, stop_signals=None)
     else:
         # setWebhook is called with the URL and the secret at start; PTB's server refuses any
         # request whose X-Telegram-Bot-Api-Secret-Token header is not the secret (403).
         app.run_webhook(listen=hook.listen, port=hook.port, url_path=hook.path,
                         webhook_url=hook.url, secret_token=hook.secret,
-                        allowed_updates=ALLOWED_UPDATES)
+                        allowed_updates=ALLOWED_UPDATES, stop_signals=None)
     if (lost := app.bot_data.get("claim_lost")) is not None:
         raise StartupError(f"bot {lost} is now served by another paohuzi-bot on DATABASE_URL,"
                            " which started while this one's connection to the database was"
                            " away; this one stopped (one process per bot token)")
+
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGABRT)  # PTB's own
+
+
+def stop_once_on_signals(loop: asyncio.AbstractEventLoop) -> None:
+    """The first stop signal ends the run as PTB's own handler does (``SystemExit`` out of the
+    loop, then its orderly stop: updater, application, the store closed last); later ones
+    are only logged. PTB's handler raises at every signal, and a second one during the stop
+    broke it off half way, the store's thread left open and the process hanging: what
+    ``make run`` met, since make passes the SIGTERM its process group got on to the bot,
+    which so gets two."""
+    stopping = False
+
+    def stop(sig: signal.Signals) -> None:
+        nonlocal stopping
+        if stopping:
+            log.info("%s: already stopping", sig.name)
+            return
+        stopping = True
+        log.info("%s: stopping", sig.name)
+        raise SystemExit
+
+    for sig in STOP_SIGNALS:
+        loop.add_signal_handler(sig, stop, sig)
