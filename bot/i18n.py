@@ -50,6 +50,7 @@ ZH: dict[str, str] = {
     "cmd_history": "本群最近的牌局",
     "cmd_calc": "算胡:/calc 手牌 [+ 牌]",
     "cmd_export": "导出上一局记录(可验证)",
+    "cmd_timezone": "本群时区(管理员)",
     "cmd_addbot": "加一位电脑玩家(/addbot 弱|中|强|大师 设水平)",
     "cmd_removebot": "请走一位电脑玩家",
     "help": (
@@ -128,6 +129,9 @@ ZH: dict[str, str] = {
     "lang_set": "本群语言已设为中文。",
     "lang_usage": "用法:/lang zh 或 /lang en(仅管理员)。",
     "only_admin": "只有群管理员可以修改群设置。",
+    "timezone_now": "本群时区:{zone}。管理员可用 /timezone 时区名 修改,例如 {examples}。",
+    "timezone_bad": "没有这个时区。请用 IANA 时区名,例如 {examples}。",
+    "timezone_set": "本群时区已设为 {zone},现在是 {now}。挑战的截止时间按这个时区显示。",
     # hand DM
     "dm_caption": "第 {table} 桌 · 第 {hand} 局 · 胡息 {huxi}",
     "dm_turn_discard": "请出牌",
@@ -162,6 +166,14 @@ ZH: dict[str, str] = {
         "开局时公布的 🔒 是这个 SHA-256 的前 8 位。验证:python -m engine verify {file}"
     ),
     "export_none": "本群还没有打完的牌局可以导出。",
+    "export_usage": "用法:/export 导出上一局的记录;/export 挑战 N 导出已结束的复式挑战 #N。",
+    "export_challenge_none": "本群没有复式挑战 #{id}。",
+    "export_challenge_open": "复式挑战 #{id} 还没结束:种子要到结束时才公布,结束后再导出。",
+    "export_challenge_caption": (
+        "⚔️ 复式挑战 #{id} 的完整记录:{players} 人,每人 {hands} 局\n种子 {seeds}\n"
+        "SHA-256 {sha}(开赛时卡片上公布的就是它)\n"
+        "验证:python -m engine verify {file}(核对种子、每一局、每位玩家的得分和电脑的每一步)"
+    ),
     # leaderboards
     "rank_group": "🏅 本群排行榜 · {rules}(前 {n} 名)",
     "rank_global": "🏅 总排行榜 · {rules}(前 {n} 名)",
@@ -511,6 +523,7 @@ ZH: dict[str, str] = {
     "challenge_same": "🔍 {name}:每一步都和 {best} 一样",
     "challenge_diff": "🔍 {name}:第 {deal} 局第 {n} 次决定起不同:{name} {his},{best} {theirs}",
     "btn_challenge_diff": "🔍 {name}",
+    "challenge_diff_sent": "{name} 和第一名第一次不同的那一步:图已私聊发给你。",
     "challenge_diff_caption": "🔍 复式挑战 #{id} · {name} 与 {best} 第 {deal} 局第 {n} 次决定起不同:"
                               "\n{name}:{his}\n{best}:{theirs}",
     "challenge_dm_head": "复式挑战 #{id} · 第 {k}/{n} 局 · 🔒 {fp} · 胡息 {huxi}",
@@ -654,6 +667,7 @@ EN: dict[str, str] = {
     "cmd_history": "this group's last hands",
     "cmd_calc": "judge a hand: /calc cards [+ card]",
     "cmd_export": "the last hand's record (verifiable)",
+    "cmd_timezone": "the group's time zone (admins)",
     "cmd_addbot": "add a computer player (/addbot 弱|中|强|大师 sets the level)",
     "cmd_removebot": "remove a computer player",
     "help": (
@@ -732,6 +746,11 @@ EN: dict[str, str] = {
     "lang_set": "This group's language is now English.",
     "lang_usage": "Usage: /lang zh or /lang en (admins only).",
     "only_admin": "Only group admins can change the group's settings.",
+    "timezone_now": "This group's time zone: {zone}. Admins change it with /timezone NAME, "
+                    "e.g. {examples}.",
+    "timezone_bad": "No such time zone. Use an IANA name, e.g. {examples}.",
+    "timezone_set": "This group's time zone is now {zone}; it is {now}. Challenge deadlines "
+                    "are shown in it.",
     "dm_caption": "Table {table} · hand {hand} · 胡息 {huxi}",
     "dm_turn_discard": "Your discard",
     "dm_turn_claim": "Your choice",
@@ -762,6 +781,17 @@ EN: dict[str, str] = {
         "Check it: python -m engine verify {file}"
     ),
     "export_none": "No finished hand to export in this group yet.",
+    "export_usage": "Usage: /export sends the last hand's record; /export 挑战 N (or "
+                    "/export challenge N) an ended 复式挑战 #N.",
+    "export_challenge_none": "This group has no 复式挑战 #{id}.",
+    "export_challenge_open": "复式挑战 #{id} has not ended: its seeds stay secret until it "
+                             "ends. Export it then.",
+    "export_challenge_caption": (
+        "Full record of ⚔️ 复式挑战 #{id}: {players} players, {hands} hands each\nSeeds {seeds}\n"
+        "SHA-256 {sha} (the one its card showed from the start)\n"
+        "Check it: python -m engine verify {file} (the seeds, every hand, every player's "
+        "points and every computer move)"
+    ),
     "rank_group": "🏅 This group's top {n} · {rules}",
     "rank_global": "🏅 Top {n} of all groups · {rules}",
     "rank_line": (
@@ -1155,6 +1185,8 @@ EN: dict[str, str] = {
     "challenge_diff": "🔍 {name}: first differs at hand {deal}, decision {n}: {name} {his}, "
                       "{best} {theirs}",
     "btn_challenge_diff": "🔍 {name}",
+    "challenge_diff_sent": "{name} first differed from the winner here: the picture is in your "
+                           "private chat.",
     "challenge_diff_caption": "🔍 复式挑战 #{id} · {name} and {best} first differ at hand {deal}, "
                               "decision {n}:\n{name}: {his}\n{best}: {theirs}",
     "challenge_dm_head": "复式挑战 #{id} · hand {k}/{n} · 🔒 {fp} · 胡息 {huxi}",

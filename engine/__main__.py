@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable
 from typing import IO
 
-from engine import cli, record
+from engine import cli, duplicate, record
 
 Runner = Callable[[argparse.Namespace, IO[str], IO[str]], int]
 
@@ -27,9 +27,11 @@ COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Runner
         cli.cmd_simulate,
     ),
     "verify": (
-        "replay an exported hand record (JSON) and confirm its seed, deck, moves and result",
-        lambda parser: parser.add_argument("file", help="the hand record, as /export gives it"),
-        record.cmd_verify,
+        "replay an exported hand record (JSON) and confirm its seed, deck, moves and result;"
+        " a 复式挑战's record: its seeds' SHA-256, every deal and every computer move too",
+        lambda parser: parser.add_argument("file", help="the record, as /export gives it"),
+        lambda args, stdin, stdout: record.cmd_verify(args, stdin, stdout,
+                                                      duplicate.verify_any),
     ),
     "review": (
         "复盘 of an exported hand record: each seat's decisions against the strong player's"

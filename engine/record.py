@@ -8,6 +8,7 @@ through the engine and confirms the commitment, the deck, every move and the res
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -117,13 +118,15 @@ def verify(doc: Any) -> Verdict:
     return v
 
 
-def cmd_verify(args: Any, stdin: Any, stdout: Any) -> int:
-    """``python -m engine verify FILE``: 0 verified, 1 the record fails a check, 2 not a record."""
+def cmd_verify(args: Any, stdin: Any, stdout: Any,
+               check: Callable[[Any], Verdict] = verify) -> int:
+    """``python -m engine verify FILE``: 0 verified, 1 the record fails a check, 2 not a record
+    (``check``: what reads the record; ``engine.duplicate.verify_any`` takes a challenge's too)."""
     import json
 
     try:
         with open(args.file, encoding="utf-8") as f:
-            verdict = verify(json.load(f))
+            verdict = check(json.load(f))
     except (OSError, ValueError) as e:
         print(json.dumps({"error": str(e)}, ensure_ascii=False), file=stdout)
         return 2

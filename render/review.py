@@ -87,47 +87,50 @@ def layout_moment(
         scene.text(M, y, line, FLAG_PX, T.TEXT, anchor="lm")
     scene.add(Box(Rect(M, head - 8, WIDTH - 2 * M, 2), fill=T.FELT_LINE))
     for item in inner.items:
-        scene.add(_moved(item, head))
-    scene.named.update({k: _down(r, head) for k, r in inner.named.items()})
+        scene.add(moved(item, head))
+    scene.named.update({k: down(r, head) for k, r in inner.named.items()})
+    seat = decision.seat
     if better is not None and A.parse(better).kind == "pass":
-        _pass_mark(scene, decision)
-        _outline(scene, decision, decision.played, PLAYED)  # the 吃, 碰 or 胡 it should not have
+        pass_mark(scene, seat, BETTER)
+        outline(scene, seat, decision.played, PLAYED)  # the 吃, 碰 or 胡 it should not have
     elif better is not None:
-        _outline(scene, decision, better, BETTER)
+        outline(scene, seat, better, BETTER)
         if A.parse(decision.played).kind == "discard":
-            _outline(scene, decision, decision.played, PLAYED)
+            outline(scene, seat, decision.played, PLAYED)
     return scene
 
 
-def _pass_mark(scene: Scene, decision: Decision) -> None:
-    """A better 过: a green 过 label on the card on offer, over its lower part (a green frame
-    would read as a card to take; under the card it would cover the hand)."""
-    slot = marked_slot(scene, decision, A.PASS)
+def pass_mark(scene: Scene, seat: int, colour: T.RGB) -> None:
+    """A 过 marked: a 过 label on the card on offer, over its lower part (a frame would read
+    as a card to take; under the card it would cover the hand)."""
+    slot = marked_slot(scene, seat, A.PASS)
     if slot is None:
         return
     label = A.label(A.PASS, "zh")  # the game term alone: "过 Pass" is wider than the card
     w = round(fonts.font(PASS_PX, bold=True).getlength(label)) + PASS_PX
     v = slot.visible
     h = round(PASS_PX * 1.5)
-    rect = pill(scene, v.x + (v.w - w) // 2, v.bottom - h - 4, label, PASS_PX, BETTER,
+    rect = pill(scene, v.x + (v.w - w) // 2, v.bottom - h - 4, label, PASS_PX, colour,
                 T.FELT_DARK)
     scene.named[f"mark:{A.PASS}"] = rect
 
 
-def _outline(scene: Scene, decision: Decision, action: str, colour: T.RGB) -> None:
-    slot = marked_slot(scene, decision, action)
+def outline(scene: Scene, seat: int, action: str, colour: T.RGB, gap: int = 0) -> None:
+    """The card of ``action`` (:func:`marked_slot`) framed in ``colour``, ``gap`` pixels
+    further out (a second frame around the same card)."""
+    slot = marked_slot(scene, seat, action)
     if slot is not None:
-        rect = slot.visible.grow(OUTLINE)
+        rect = slot.visible.grow(OUTLINE + gap)
         scene.named[f"mark:{action}"] = rect
         scene.add(Box(rect, outline=colour, width=OUTLINE, radius=8))
 
 
-def marked_slot(scene: Scene, decision: Decision, action: str) -> CardSlot | None:
+def marked_slot(scene: Scene, seat: int, action: str) -> CardSlot | None:
     """The card an action is shown on: a discard's card in the seat's hand (the lowest of its
     kind, the one shown whole), any other answer's card on offer."""
     parsed = A.parse(action)
     if parsed.kind == "discard":
-        mine = [c for c in scene.cards if c.role == "hand" and c.seat == decision.seat
+        mine = [c for c in scene.cards if c.role == "hand" and c.seat == seat
                 and c.kind == parsed.card and not c.locked]
         return max(mine, key=lambda c: c.rect.y, default=None)
     return next((c for c in scene.cards if c.role == "offer"), None)
@@ -156,17 +159,17 @@ def _tokens(text: str) -> list[str]:
     return re.findall(r"[!-~]+|\s|[^\x00-\x7f]", text)
 
 
-def _down(r: Rect, dy: int) -> Rect:
+def down(r: Rect, dy: int) -> Rect:
     return replace(r, y=r.y + dy)
 
 
-def _moved(item: Item, dy: int) -> Item:
+def moved(item: Item, dy: int) -> Item:
     """``item`` drawn ``dy`` pixels lower."""
     if isinstance(item, CardSlot):
-        return replace(item, rect=_down(item.rect, dy), visible=_down(item.visible, dy))
+        return replace(item, rect=down(item.rect, dy), visible=down(item.visible, dy))
     if isinstance(item, Text):
         return replace(item, y=item.y + dy)
-    return replace(item, rect=_down(item.rect, dy))
+    return replace(item, rect=down(item.rect, dy))
 
 
 def render_moment(review: Review, seat: int, step: int, names: Sequence[str]) -> bytes:

@@ -71,7 +71,8 @@ class ChallengeMessages:
 
             return await self.cards.show(
                 ("challenge", challenge_id), target, row.thread_id, row.card_msg_id,
-                screens.card_text(row, await self.service.standings(row), lang),
+                screens.card_text(row, await self.service.standings(row), lang,
+                                  await self.store.chat_timezone(row.chat_id)),
                 screens.card_keyboard(row, lang), remember)
         self.chats.put(shown.chat_id, ("challenge", challenge_id), job)
 

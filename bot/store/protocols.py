@@ -199,6 +199,9 @@ class Store(ChallengeStore, CupStore, PostStore, Protocol):
     async def chat_lang(self, chat_id: int) -> str | None:
         ...
 
+    async def chat_timezone(self, chat_id: int) -> str | None:
+        ...
+
     async def open_tables(self, bot_id: int | None = None) -> list[TableRow]:
         ...
 
@@ -328,6 +331,9 @@ class Store(ChallengeStore, CupStore, PostStore, Protocol):
         ...
 
     async def set_chat_lang(self, chat_id: int, lang: str, title: str | None = None) -> None:
+        ...
+
+    async def set_chat_timezone(self, chat_id: int, zone: str) -> None:
         ...
 
     # the club's (:mod:`bot.store.club`)

@@ -63,6 +63,11 @@ class Queries(ChallengeReads, ClubReads, CupReads, PostReads, ABC):
         row = await self._one("SELECT lang FROM chats WHERE chat_id = ?", chat_id)
         return row["lang"] if row else None
 
+    async def chat_timezone(self, chat_id: int) -> str | None:
+        """The group's time zone (an IANA name), None when its admins set none."""
+        row = await self._one("SELECT zone FROM chat_timezones WHERE chat_id = ?", chat_id)
+        return row["zone"] if row else None
+
     async def open_tables(self, bot_id: int | None = None) -> list[TableRow]:
         """The open tables of one bot (the store may serve several), or of every bot."""
         if bot_id is None:
@@ -397,6 +402,12 @@ class Queries(ChallengeReads, ClubReads, CupReads, PostReads, ABC):
         rows = await self._all("SELECT user_id, lang_choice FROM users"
                                " WHERE lang_choice IS NOT NULL")
         return {r["user_id"]: r["lang_choice"] for r in rows}
+
+    async def set_chat_timezone(self, chat_id: int, zone: str) -> None:
+        async with self.transaction() as tx:
+            await tx.exec("INSERT INTO chat_timezones (chat_id, zone) VALUES (?, ?)"
+                          " ON CONFLICT (chat_id) DO UPDATE SET zone = excluded.zone",
+                          chat_id, zone)
 
     async def set_chat_lang(self, chat_id: int, lang: str, title: str | None = None) -> None:
         async with self.transaction() as tx:

@@ -68,6 +68,10 @@ class Writes(ChallengeWrites, ClubWrites, CupWrites, PostWrites):
                         " WHERE chat_id = ? ON CONFLICT DO NOTHING", new, old)
         await self.exec("DELETE FROM apart WHERE chat_id = ?", old)
         await self.exec("UPDATE seasons SET chat_id = ? WHERE chat_id = ?", new, old)
+        await self.exec("INSERT INTO chat_timezones (chat_id, zone) SELECT CAST(? AS BIGINT),"
+                        " zone FROM chat_timezones WHERE chat_id = ? ON CONFLICT DO NOTHING",
+                        new, old)
+        await self.exec("DELETE FROM chat_timezones WHERE chat_id = ?", old)
         await self.exec(
             "INSERT INTO scores (chat_id, rule_set, user_id, points, hands, wins, birds)"
             " SELECT CAST(? AS BIGINT), rule_set, user_id, points, hands, wins, birds FROM scores"

@@ -4,8 +4,8 @@ privately from the same seat against computer players that play the same way eve
 A challenge is a rule set, a few deals' seeds (their SHA-256 shown when it opens, the seeds
 once it ends) and a deadline. A participant plays seat :data:`HUMAN` of every deal in turn;
 the other seats are the strong computer player (``engine.policy.choose``) with an rng fixed
-by the deal's seed, the seat and the step (:func:`robot_rng`), so its move is a function of
-the position alone: two participants who make the same choices see the same game. Only his
+by the deal's seed, the seat and the step (``engine.duplicate.robot_rng``), so its move is a
+function of the position alone: two participants who make the same choices see the same game. Only his
 own decisions are stored (``bot.store.challenges``): replaying them rebuilds the game, also
 after a restart. Standings: points over the deals he finished, then fewer decisions off
 the strong player's choice (:func:`standings`).
@@ -13,7 +13,6 @@ the strong player's choice (:func:`standings`).
 
 from __future__ import annotations
 
-import hashlib
 import random
 import re
 from collections.abc import Sequence
@@ -21,13 +20,11 @@ from dataclasses import dataclass, field
 
 from bot.store.challenges import ChallengeMove, ChallengePlayerRow
 from bot.table.model import Refusal
-from engine import policy
+from engine.duplicate import HUMAN, dealer_of, strong_choice
 from engine.rules import RuleSet
 from engine.state import Hand
-from engine.views import Event, PrivateView
+from engine.views import PrivateView
 
-HUMAN = 0  # every participant plays this seat of every deal
-LEVEL = "strong"
 DEFAULT_HANDS, MAX_HANDS = 1, 8
 DEFAULT_DEADLINE = 24 * 3600
 MIN_DEADLINE, MAX_DEADLINE = 10 * 60, 7 * 24 * 3600
@@ -65,35 +62,6 @@ def split_args(args: Sequence[str]) -> tuple[list[str], int, int]:
 
 def new_seeds(rng: random.Random, hands: int) -> tuple[int, ...]:
     return tuple(rng.getrandbits(63) for _ in range(hands))
-
-
-def seeds_commitment(seeds: Sequence[int]) -> str:
-    """The SHA-256 shown on the card: of the seeds written ``s1,s2,…`` (checkable once they
-    are revealed)."""
-    return hashlib.sha256(",".join(map(str, seeds)).encode()).hexdigest()
-
-
-def dealer_of(rules: RuleSet, deal: int) -> int:
-    """The dealer of deal ``deal``: the seats in turn, skipping any that would make the
-    participant a 醒家 (who sits the hand out)."""
-    dealers = [d for d in range(rules.players) if rules.xing_seat(d) != HUMAN]
-    return dealers[deal % len(dealers)]
-
-
-def robot_rng(seed: int, seat: int, step: int) -> random.Random:
-    """The rng of a computer decision (it only breaks the policy's exact ties): fixed by the
-    deal, the seat and the number of actions so far."""
-    return random.Random(f"{seed}:{seat}:{step}")
-
-
-def _public(hand: Hand) -> list[Event]:
-    return [e for e in hand.history if e.visible_to is None]
-
-
-def strong_choice(hand: Hand, seed: int, seat: int) -> str:
-    return policy.choose(hand.private_view(seat), _public(hand), robot_rng(seed, seat,
-                                                                            len(hand.log)),
-                         level=LEVEL)
 
 
 @dataclass

@@ -10,7 +10,6 @@ from telegram import Update
 from bot import links
 from bot.i18n import t
 from bot.present.screens import challenge as screens
-from bot.present.screens.seat import draw_hand
 from bot.table import Refusal
 from bot.table.challenge_service import ChallengeService
 from bot.table.challenges import split_args
@@ -18,6 +17,7 @@ from bot.telegram.env import Context, Env, refusal_text, topic_of
 from bot.telegram.lobby import rules_from_args
 from bot.telegram.press import Pressed, Reply, on
 from engine import actions as A
+from render.difference import render_difference
 
 END_WORD = "end"
 START_PAYLOAD = "x"  # /start x<challenge id>: 参加 for one who had not opened the bot yet
@@ -97,16 +97,17 @@ def start_payload(challenge_id: int) -> str:
 @on("w")
 async def difference(p: Pressed) -> Reply:
     """The final card's 🔍: the picture of the position where that player first left the
-    best one's choices, with both, sent to the presser's private chat."""
+    best one's choices, both marked (:mod:`render.difference`), sent to the presser's
+    private chat."""
     row, his, best, diff, deal = await _service(p.env).difference(p.press.table_id,
                                                                   p.press.version)
     person = await p.env.person(p.user)
     if not await p.env.can_dm(person):
         return Reply(None, url=f"https://t.me/{p.env.presenter.username}")
     rules, view = deal.hand.rules, deal.view()
-    marks = screens.MARKS_OF[rules.players]
     p.env.presenter.photo(
-        p.user.id, lambda lang: draw_hand(view, screens.seat_names(rules, lang), lang, marks,
-                                          rules),
+        p.user.id, lambda lang: render_difference(
+            view, row.id, diff.deal + 1, diff.seq + 1, (his.player.name, diff.his),
+            (best.player.name, diff.best), screens.seat_names(rules, lang), lang),
         lambda lang: screens.diff_caption(row, his, best, diff, lang), lang=p.lang)
-    return Reply(t(p.lang, "verify_sent"))
+    return Reply(t(p.lang, "challenge_diff_sent", name=his.player.name))

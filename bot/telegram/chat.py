@@ -1,7 +1,8 @@
-"""/start, /help, /lang and what the bot does not know: the chat-level commands."""
+"""/start, /help, /lang, /timezone and what the bot does not know: the chat-level commands."""
 
 from __future__ import annotations
 
+import time
 from functools import partial
 
 from telegram import Chat, Update, User
@@ -9,7 +10,7 @@ from telegram.error import TelegramError
 
 from bot import links
 from bot.i18n import CATALOGS, isolate, t
-from bot.present import replays
+from bot.present import replays, zones
 from bot.present import verify as fairness_check
 from bot.table import Refusal
 from bot.telegram import challenge, info, replay, verify
@@ -109,6 +110,31 @@ async def lang(env: Env, update: Update, context: Context) -> None:
         await env.store.set_chat_lang(chat.id, wanted, chat.title)
         env.presenter.set_group_lang(chat.id, wanted)
         env.reply_group(chat, thread, "lang_set")
+
+
+async def timezone(env: Env, update: Update, context: Context) -> None:
+    """/timezone [zone]: the group's time zone (:mod:`bot.present.zones`), in which its
+    times are shown; without a word, the current one. An admin sets it; a zone that is not
+    one gets examples, and nothing changes."""
+    chat, user = env.group_chat(update), update.effective_user
+    if chat is None or user is None:
+        return
+    thread = topic_of(update)
+    args = context.args or []
+    examples = ", ".join(zones.EXAMPLES)
+    if not args:
+        now = await env.store.chat_timezone(chat.id) or zones.DEFAULT
+        env.reply_group(chat, thread, "timezone_now", zone=now, examples=examples)
+        return
+    zone = zones.zone_named(args[0]) if len(args) == 1 else None
+    if zone is None:
+        env.reply_group(chat, thread, "timezone_bad", examples=examples)
+    elif not await env.is_admin(context, chat.id, user.id):
+        env.reply_group(chat, thread, "only_admin")
+    else:
+        await env.store.set_chat_timezone(chat.id, zone)
+        env.reply_group(chat, thread, "timezone_set", zone=zone,
+                        now=zones.local_time(time.time(), zone))
 
 
 async def own_lang(env: Env, chat: Chat, user: User, wanted: str) -> None:

@@ -71,6 +71,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("rules", info.rules, GP),
     Command("lang", chat.lang, A | P),
     Command("apart", club.apart, A),
+    Command("timezone", chat.timezone, A),
     Command("challenge", challenge.challenge, G),
     Command("season", club_scores.season, G),
     Command("stats", club_scores.stats, G),

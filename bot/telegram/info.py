@@ -92,9 +92,13 @@ async def history(env: Env, update: Update, context: Context) -> None:
 
 
 async def export(env: Env, update: Update, context: Context) -> None:
-    """/export: the group's last finished hand as a verifiable JSON document."""
+    """/export: the group's last finished hand as a verifiable JSON document; /export 挑战 N
+    the group's ended 复式挑战 #N (every player's deals)."""
     chat = env.group_chat(update)
     if chat is None:
+        return
+    if context.args:
+        await _export_challenge(env, update, chat, context.args)
         return
     last = await env.store.finished_hands(chat.id, 1)
     if not last:
@@ -105,3 +109,28 @@ async def export(env: Env, update: Update, context: Context) -> None:
     env.presenter.document(chat.id, name, data, lambda lang: t(
         lang, "export_caption", no=played.no, seed=played.seed, sha=sha, file=name),
         thread_id=topic_of(update))
+
+
+CHALLENGE_WORDS = frozenset({"挑战", "challenge"})
+
+
+async def _export_challenge(env: Env, update: Update, chat: Chat, args: list[str]) -> None:
+    """/export 挑战 N: refused (nothing sent) for anything but an ended challenge of this
+    group; an open one's seeds are its deals."""
+    number = args[1] if len(args) == 2 and args[0].lower() in CHALLENGE_WORDS else ""
+    if not (number.isascii() and number.isdigit() and 0 < int(number) < 2**31):
+        env.answer_key(update, "export_usage")
+        return
+    row = await env.store.challenge(int(number))
+    if row is None or row.chat_id != chat.id or env.challenges is None:
+        env.answer(update, lambda lang: t(lang, "export_challenge_none", id=number))
+        return
+    if row.status == "open":
+        env.answer(update, lambda lang: t(lang, "export_challenge_open", id=row.id))
+        return
+    table = await env.challenges.standings(row)
+    runs = {s.player.user_id: await env.challenges.run(row, s.player.user_id) for s in table}
+    name, data, sha = fairness.challenge_file(row, table, runs)
+    env.presenter.document(chat.id, name, data, lambda lang: t(
+        lang, "export_challenge_caption", id=row.id, players=len(table), hands=len(row.seeds),
+        seeds=",".join(map(str, row.seeds)), sha=sha, file=name), thread_id=topic_of(update))

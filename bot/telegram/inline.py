@@ -70,7 +70,8 @@ async def inline(env: Env, update: Update, context: Context) -> None:
         players = await env.store.challenge_players(open_row.id)
         if service is None or any(p.user_id == user.id for p in players):
             continue
-        text = challenge_screens.card_text(open_row, await service.standings(open_row), lang)
+        text = challenge_screens.card_text(open_row, await service.standings(open_row), lang,
+                                           await env.store.chat_timezone(open_row.chat_id))
         results.append(_card(env, f"challenge{open_row.id}", t(lang, "share_challenge"),
                              text, challenge.start_payload(open_row.id),
                              t(lang, "btn_challenge_join")))

@@ -18,10 +18,11 @@ from support.fakebot import FakeTelegram
 from bot import callbacks as cb
 from bot.i18n import t
 from bot.present import fairness
-from bot.present.screens.challenge import deadline_text
+from bot.present.screens.challenge import deadline_text, seat_names
 from bot.table import Person
-from bot.table.challenges import first_difference
+from bot.table.challenges import first_difference, position_at
 from engine.rules import get_rule_set
+from render.difference import render_difference
 
 
 async def test_two_players_see_the_same_game_and_a_restart_resumes(tg: FakeTelegram,
@@ -44,7 +45,7 @@ async def test_two_players_see_the_same_game_and_a_restart_resumes(tg: FakeTeleg
         assert row is not None and len(row.seeds) == 2 and row.rules == "qq"
         # two hours from the command, and the card says when
         assert asked + 7200 <= row.deadline <= time.time() + 7200
-        assert t("zh", "challenge_card_deadline", at=deadline_text(row.deadline)) in \
+        assert t("zh", "challenge_card_deadline", at=deadline_text(row.deadline, None)) in \
             card.text.splitlines()
         sha = re.search(r"SHA-256:([0-9a-f]{64})", card.text)
         assert sha is not None and "参加" in str(card.keyboard)
@@ -125,10 +126,15 @@ async def test_two_players_see_the_same_game_and_a_restart_resumes(tg: FakeTeleg
         # its 🔍: the position where they first differed, privately: the picture Bob had then
         before = len(tg.messages(cat))
         answer = await tg.press_button(final, cat, f"🔍 {second}")
-        assert answer.text == t("zh", "verify_sent")
+        assert answer.text == t("zh", "challenge_diff_sent", name=second)
         [shown] = await tg.wait_for(lambda: tg.messages(cat)[before:] or None)
         assert shown.caption.startswith(f"🔍 复式挑战 #{row.id}")
-        assert shown.photo_bytes == bob_now  # up to there both had the same game
+        # Bob's position then (up to there both had the same game), both choices marked
+        rules = get_rule_set(row.rules)
+        there = position_at(rules, row.seeds, moves[by_name[second]], diff)
+        assert shown.photo_bytes == render_difference(
+            there.view(), row.id, 1, half + 1, (second, diff.his), (best, diff.best),
+            seat_names(rules, "zh"), "zh")
         # the card lost its 参加; a press of it now is refused
         closed = await tg.wait_for(lambda: (m := tg.message(group, card.message_id))
                                    and not m.keyboard and m)
@@ -158,7 +164,7 @@ async def test_leaving_counts_what_was_played_and_the_end_takes_the_buttons(tg: 
         row = await svc.store.open_challenge(group.id)
         # the defaults: qq, and 24 hours on the card
         assert row.rules == "qq" and asked + 86400 <= row.deadline <= time.time() + 86400
-        assert t("zh", "challenge_card_deadline", at=deadline_text(row.deadline)) in card.text
+        assert t("zh", "challenge_card_deadline", at=deadline_text(row.deadline, None)) in card.text
         for user in (ann, bob):
             assert (await tg.press_button(card, user, "参加")).text == \
                 t("zh", "challenge_joined")

@@ -10,7 +10,6 @@ very same bytes.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -19,10 +18,12 @@ from bot.i18n import t
 from bot.present import fairness
 from bot.present.screens.seat import DISCARDS_PER_ROW, SeatMarks
 from bot.present.screens.words import hand_outcome_lines, rules_label, signed
+from bot.present.zones import local_time
 from bot.store.challenges import ChallengeRow
 from bot.table import robots
-from bot.table.challenges import HUMAN, Deal, Difference, Run, Standing, seeds_commitment
+from bot.table.challenges import HUMAN, Deal, Difference, Run, Standing
 from engine import actions as A
+from engine.duplicate import seeds_commitment
 from engine.rules import RuleSet, get_rule_set
 
 MAX_DIFF_BUTTONS = 40  # of Telegram's 100 buttons a message
@@ -36,8 +37,9 @@ def seat_names(rules: RuleSet, lang: str) -> list[str]:
             for s in range(rules.players)]
 
 
-def deadline_text(deadline: float) -> str:
-    return datetime.fromtimestamp(deadline, UTC).strftime("%Y-%m-%d %H:%M UTC")
+def deadline_text(deadline: float, zone: str | None) -> str:
+    """The deadline in the group's time zone (:mod:`bot.present.zones`)."""
+    return local_time(deadline, zone)
 
 
 def _head(row: ChallengeRow, lang: str) -> list[str]:
@@ -57,11 +59,13 @@ def _standing_line(place: int, s: Standing, hands: int, lang: str, over: bool) -
              played=s.played, hands=hands, offs=s.offs)
 
 
-def card_text(row: ChallengeRow, table: Sequence[Standing], lang: str) -> str:
-    """The group's card while the challenge is open (and once it ended: its last state)."""
+def card_text(row: ChallengeRow, table: Sequence[Standing], lang: str,
+              zone: str | None = None) -> str:
+    """The group's card while the challenge is open (and once it ended: its last state);
+    ``zone``: the group's time zone, None for the default one."""
     lines = _head(row, lang)
     lines.append(t(lang, "challenge_card_deadline" if row.status == "open"
-                   else "challenge_card_ended", at=deadline_text(row.deadline)))
+                   else "challenge_card_ended", at=deadline_text(row.deadline, zone)))
     if table:
         lines.append(t(lang, "challenge_standings"))
         lines += [_standing_line(i, s, len(row.seeds), lang, row.status != "open")
