@@ -6,6 +6,7 @@ import pickle
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from support.housekit import BASE_KEYS, house_words
 
 from engine.rules import (
     HouseOption,
@@ -15,8 +16,6 @@ from engine.rules import (
     with_house_choice,
     with_house_rules,
 )
-
-BASE_KEYS = ("qq", "hunan/4", "hunan/3", "hunan/2/min21", "hunan/2/setaside", "four14")
 
 
 def test_todays_keys_are_unchanged_and_carry_no_house_words() -> None:
@@ -132,31 +131,7 @@ def test_a_button_changes_one_option_and_keeps_the_others() -> None:
     assert with_house_choice(rules, "起胡15").key == "qq+封顶20+无对对胡"
 
 
-def _words(rules_key: str) -> st.SearchStrategy[list[str]]:
-    """Random consistent house words for a shape, defaults among them."""
-    rules = get_rule_set(rules_key)
-    low, high = {"four14": (6, 15)}.get(rules.id, (6, 21))
-    names = [m.name for m in rules.mingtang]
-    mingtang = st.one_of(
-        st.just(["无名堂"]), st.just(["有名堂"]), st.just([]),
-        st.lists(st.sampled_from(names), unique=True).map(lambda ns: [f"无{n}" for n in ns]),
-    )
-    one = st.sampled_from
-    zimo = "自摸加囤" if rules.mingtang_multiply else "自摸加底"
-    parts = st.tuples(
-        st.one_of(st.just([]), st.integers(low, high).map(lambda n: [f"起胡{n}"])),
-        st.one_of(st.just([]), st.just(["不封顶"]),
-                  st.integers(5, 1000).map(lambda n: [f"封顶{n}"])),
-        mingtang,
-        one([[], ["无海底"], ["有海底"]]) if rules.id != "hunan" else st.just([]),
-        one([[], [zimo], ["自摸翻倍"], ["自摸不加"]]),
-        one([[], ["庄随机"], ["开桌人庄"]]),
-        one([[], ["连庄"], ["不连庄"]]),
-    )
-    return parts.map(lambda ps: [w for p in ps for w in p])
-
-
-@given(st.sampled_from(BASE_KEYS).flatmap(lambda k: st.tuples(st.just(k), _words(k),
+@given(st.sampled_from(BASE_KEYS).flatmap(lambda k: st.tuples(st.just(k), house_words(k),
                                                               st.randoms())))
 def test_any_consistent_words_make_a_key_that_reads_back(case) -> None:
     key, words, rng = case
