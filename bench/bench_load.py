@@ -147,6 +147,7 @@ class Load:
         self.target = actions
         self.rng = rng
         self.accepted = 0
+        self.accepted_at: Counter[int] = Counter()  # group id -> actions accepted at its table
         self.refused = 0
         self.playing = False
         # queries by (world, query id): each bot's fake numbers its own
@@ -264,6 +265,7 @@ class Load:
         if data.startswith("a:"):
             if (answer.text or "").startswith("✓"):  # the move, confirmed
                 self.accepted += 1
+                self.accepted_at[self.table_of[user.id]] += 1
                 if self.accepted >= self.target:
                     self.done.set()
             else:

@@ -24,10 +24,12 @@ class PageSeats:
             load, per_table, base, token, rng
         self.users: set[int] = set()  # who plays by his page
         self.auth: dict[int, str] = {}
+        self.base_of: dict[int, str] = {}  # user -> the page's address (its bot's server)
         self.views: dict[int, dict] = {}  # user -> his latest view
         self.pressed: set[tuple[int, int]] = set()  # (user, version) pressed already
         self.moved: dict[int, tuple[float, int, set[int]]] = {}  # group -> (t, presser, seen)
         self.updates: list[float] = []  # move -> another page seat's next view (seconds)
+        self.update_groups: list[int] = []  # the table (group id) of each of ``updates``
         self.session: aiohttp.ClientSession | None = None
 
     def chosen(self, users: list[Any]) -> list[Any]:
@@ -36,18 +38,36 @@ class PageSeats:
         self.users.update(u.id for u in picked)
         return picked
 
-    async def open(self, users: list[Any]) -> None:
+    async def open(self, users: list[Any], base: str | None = None,
+                   token: str | None = None) -> None:
+        """The table's page seats open their pages: at ``base`` signed by ``token`` (their
+        bot's; by default those given at construction)."""
         if self.session is None:
             # no pool limit: each page seat holds its WebSocket connection open
             self.session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
         for user in self.chosen(users):
-            self.auth[user.id] = "tma " + init_data(self.token, user.id, user.first_name)
-            ws = await self.session.ws_connect(self.base + "ws", max_msg_size=0)
-            await ws.send_str(self.auth[user.id][4:])
-            self.load._spawn(self._read(user.id, ws))
+            self.auth[user.id] = "tma " + init_data(token or self.token, user.id,
+                                                    user.first_name)
+            self.base_of[user.id] = base or self.base
+            self.load._spawn(self._page(user.id))
+
+    async def _page(self, user_id: int, tries: int = 20) -> None:
+        """The seat's page, open while the run lasts. A shared page server (``python -m bot
+        webapp``) learns of a new table from its bot a moment after the deal: a page refused
+        before it has shown anything is opened again, 0.5 s later."""
+        assert self.session is not None
+        for _ in range(tries):
+            ws = await self.session.ws_connect(self.base_of[user_id] + "ws", max_msg_size=0)
+            await ws.send_str(self.auth[user_id][4:])
+            await self._read(user_id, ws)
+            if user_id in self.views:
+                return
+            await asyncio.sleep(0.5)
 
     async def _read(self, user_id: int, ws: aiohttp.ClientWebSocketResponse) -> None:
         async for msg in ws:
+            if msg.type != aiohttp.WSMsgType.TEXT:
+                break
             view = json.loads(msg.data)
             if view is None:
                 continue
@@ -57,6 +77,7 @@ class PageSeats:
             if moved is not None and user_id != moved[1] and user_id not in moved[2]:
                 moved[2].add(user_id)
                 self.updates.append(time.perf_counter() - moved[0])
+                self.update_groups.append(group)
             self.react(user_id)
 
     def react(self, user_id: int) -> None:
@@ -81,13 +102,14 @@ class PageSeats:
             {"version": version, "index": move["index"]}
         if "index" in move:
             self.move_made(load.table_of[user_id], user_id)
-        async with self.session.post(self.base + "api/move", json=body,
+        async with self.session.post(self.base_of[user_id] + "api/move", json=body,
                                      headers={"Authorization": self.auth[user_id]}) as r:
             answer = await r.json()
         if "index" not in move:
             return
         if r.status == 200 and answer["text"].startswith("✓"):
             load.accepted += 1
+            load.accepted_at[load.table_of[user_id]] += 1
             if load.accepted >= load.target:
                 load.done.set()
         else:
