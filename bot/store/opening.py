@@ -64,7 +64,7 @@ def why_postgres(url: str, error: BaseException) -> str:
     if isinstance(error, asyncpg.InvalidPasswordError):
         return f"{where}: the password was refused ({_first_line(error)})"
     if isinstance(error, asyncpg.InvalidCatalogNameError):
-        return f"{where}: {_first_line(error)} (create it: see README, Deploying)"
+        return f"{where}: {_first_line(error)} (create it: see docs/operators.md, PostgreSQL)"
     if isinstance(error, OSError):
         return f"{where}: cannot connect to {address(url)}: {error.strerror or error}"
     if isinstance(error, ValueError):

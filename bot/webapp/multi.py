@@ -1,5 +1,5 @@
 """``python -m bot webapp``: one live seat server for several bots on one PostgreSQL store,
-each bot playing in a process of its own (README "Deploying"). This process keeps a copy of
+each bot playing in a process of its own (docs/operators.md, "Several bots"). This process keeps a copy of
 every bot's open tables, read from the store and reloaded when the bot announces a change
 (:mod:`bot.webapp.relay`), and sends each press to the table's bot; it writes nothing. After
 its notification connection was lost and made again, it reads every table again.

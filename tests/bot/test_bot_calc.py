@@ -120,12 +120,15 @@ def _examples(text: str) -> list[str]:
 
 
 def test_every_example_in_help_usage_and_readme_works_as_typed() -> None:
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    sources = [readme, *(t(lang, key) for lang in ("zh", "en")
+    root = Path(__file__).resolve().parents[2]
+    pages = [(root / name).read_text(encoding="utf-8")
+             for name in ("README.md", "docs/players.md")]
+    sources = [*pages, *(t(lang, key) for lang in ("zh", "en")
                          for key in ("help", "calc_usage"))]
     examples = [e for text in sources for e in _examples(text)]
-    # README, /help and the usage in both languages; README and /help with a four14 example
-    assert len(examples) == 8
+    # README, the players' guide, /help and the usage in both languages; the guide and
+    # /help with a four14 example
+    assert len(examples) == 9
     assert sum(e.startswith("four14 ") for e in examples) == 3
     for example in examples:
         verdict = calc.reply(example, "zh")

@@ -132,7 +132,7 @@ def test_a_wrong_password_or_a_missing_database_is_one_line(
     asyncio.run(_empty_store(db))
     assert _refused(_copy_store(tmp_path, str(db), missing)) == (
         f'the destination {missing}: database "no_such_db" does not exist (create it: see'
-        ' README, Deploying)')
+        ' docs/operators.md, PostgreSQL)')
     assert not target.exists()
 
 

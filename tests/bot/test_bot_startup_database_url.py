@@ -55,7 +55,7 @@ async def test_a_missing_database(tmp_path: Path, postgres_server: str) -> None:
     url = _with(postgres_server, path="/no_such_db")
     assert await _refused(tmp_path, url) == (
         f'paohuzi-bot: DATABASE_URL {url}: database "no_such_db" does not exist (create it:'
-        ' see README, Deploying)')
+        ' see docs/operators.md, PostgreSQL)')
 
 
 async def test_a_port_that_is_not_a_number(tmp_path: Path) -> None:
