@@ -10,7 +10,7 @@ from typing import IO, Any
 from engine import cards as C
 from engine.analyzer import analyze, check_cards
 from engine.melds import TABLE_KINDS, Group, GroupKind
-from engine.rules import QQ, RuleSet, get_rule_set, table_rules
+from engine.rules import QQ, RuleSet, get_rule_set, table_rules, with_house_rules
 from engine.views import Win
 
 _FIELDS = {"hand", "melds", "card", "source", "haidi", "tianhu", "base", "rules"}
@@ -143,12 +143,14 @@ def cmd_analyze(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> in
 
 
 def simulated_rules(rules: str, players: int | None) -> RuleSet:
-    """``--rules KEY`` (``hunan/4``), or ``--rules ID --players N`` (``hunan`` and 4)."""
+    """``--rules KEY`` (``hunan/4``, ``hunan/3+起胡10``), or ``--rules ID --players N``
+    (``hunan`` and 4; house words may follow the id: ``hunan+封顶100``)."""
     if players is None:
         return get_rule_set(rules)
-    if "/" in rules:
+    rule_id, *words = rules.split("+")
+    if "/" in rule_id:
         raise ValueError(f"--players goes with a rule set id such as 'hunan', not {rules!r}")
-    return table_rules(rules, players)
+    return with_house_rules(table_rules(rule_id, players), words)
 
 
 def cmd_simulate(args: argparse.Namespace, stdin: IO[str], stdout: IO[str]) -> int:

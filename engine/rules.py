@@ -424,7 +424,8 @@ def _read_words(base: RuleSet, words: tuple[str, ...]) -> RuleSet:
             raise HouseRuleError(f"{word!r}: 封顶 must be {CAP_RANGE[0]}–{CAP_RANGE[1]}", word,
                                  (f"封顶{CAP_RANGE[0]}–{CAP_RANGE[1]}", NO_CAP))
         chosen[name] = (word, value)
-    toggles = [name for name in chosen if name.startswith("无")]
+    # 无名堂 takes every 名堂 and the 海底 bonus away: a per-名堂 or 海底 word contradicts it
+    toggles = [name for name in chosen if name.startswith("无") or name == "海底"]
     if chosen.get("名堂", ("",))[0] == NO_MINGTANG and toggles:
         word = chosen[toggles[0]][0]
         raise HouseRuleError(f"house rule {word!r} contradicts {NO_MINGTANG!r}", word,
@@ -445,8 +446,8 @@ def _apply(base: RuleSet, chosen: dict[str, tuple[str, int | None]]) -> RuleSet:
     if cap:
         changes["cap"] = cap
         house.append(f"封顶{cap}")
-    if chosen.get("名堂", ("",))[0] == NO_MINGTANG:
-        changes["mingtang"] = ()
+    if chosen.get("名堂", ("",))[0] == NO_MINGTANG:  # every win a 平胡: 番 1 (×1)
+        changes.update(mingtang=(), haidi_plain_bonus=0, haidi_mingtang_bonus=0)
         house.append(NO_MINGTANG)
     off = [m.name for m in base.mingtang if f"无{m.name}" in chosen]
     if off:
@@ -481,7 +482,7 @@ def house_options(rules: RuleSet) -> tuple[HouseOption, ...]:
         HouseOption("名堂", (MINGTANG_ON, NO_MINGTANG),
                     NO_MINGTANG if NO_MINGTANG in said else MINGTANG_ON),
     ]
-    if _has_haidi(base):
+    if _has_haidi(base) and NO_MINGTANG not in said:  # 海底 counts only where 名堂 do
         options.append(HouseOption("海底", (HAIDI_ON, NO_HAIDI),
                                    NO_HAIDI if NO_HAIDI in said else HAIDI_ON))
     zimo = ZIMO_DOUBLE if ZIMO_DOUBLE in said else ZIMO_NONE if ZIMO_NONE in said else None
@@ -497,8 +498,8 @@ def house_options(rules: RuleSet) -> tuple[HouseOption, ...]:
 
 def with_house_choice(rules: RuleSet, word: str) -> RuleSet:
     """``rules`` with one option set to ``word`` (a ⚙ button): the other house words stay,
-    except those it replaces (``无名堂`` replaces the per-名堂 words, and one of those
-    ``无名堂``). Raises :class:`HouseRuleError` as :func:`with_house_rules`."""
+    except those it replaces (``无名堂`` replaces the per-名堂 and 海底 words, and one of
+    those ``无名堂``). Raises :class:`HouseRuleError` as :func:`with_house_rules`."""
     base = _house_base(rules)
     option = _option_of(base, word)
     if option is None:
@@ -508,9 +509,9 @@ def with_house_choice(rules: RuleSet, word: str) -> RuleSet:
 
     def replaced(other: str) -> bool:
         other_name = _option_of(base, other)[0]  # type: ignore[index]
-        if name == "名堂":  # 有名堂 / 无名堂 replace the per-名堂 words too
-            return other_name == name or other_name.startswith("无")
-        if name.startswith("无"):  # a per-名堂 word replaces 无名堂
+        if name == "名堂":  # 有名堂 / 无名堂 replace the per-名堂 and 海底 words too
+            return other_name in (name, "海底") or other_name.startswith("无")
+        if name.startswith("无") or name == "海底":  # a per-名堂 or 海底 word: 无名堂 goes
             return other_name in (name, "名堂")
         return other_name == name
 

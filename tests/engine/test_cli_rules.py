@@ -31,6 +31,8 @@ def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
         (("--rules", "hunan", "--players", "2"), "hunan/2/min21"),
         (("--rules", "hunan/2/setaside"), "hunan/2/setaside"),
         ((), "qq"),
+        (("--rules", "hunan/3+封顶100+起胡10"), "hunan/3+起胡10+封顶100"),
+        (("--rules", "hunan+无名堂", "--players", "3"), "hunan/3+无名堂"),
     ],
 )
 def test_simulate_plays_the_rules_asked_for(args: tuple[str, ...], key: str) -> None:
@@ -46,6 +48,8 @@ def test_simulate_plays_the_rules_asked_for(args: tuple[str, ...], key: str) -> 
         (("--rules", "hunan/5"), "not 5"),
         (("--rules", "hunan/4", "--players", "3"), "rule set id"),
         (("--rules", "mahjong"), "unknown rule set"),
+        (("--rules", "hunan/3+起胡30"), "6–21"),
+        (("--rules", "hunan+加倍", "--players", "3"), "unknown house rule"),
     ],
 )
 def test_simulate_refuses_rules_not_offered(args: tuple[str, ...], message: str) -> None:
@@ -72,13 +76,27 @@ def test_analyze_reads_the_rules_key_of_each_line() -> None:
     assert h3["points"] == {"winner": 48, "loser": -24} == h4["points"]
 
 
-@pytest.mark.parametrize(("rules", "message"), [("hunan/9", "not 9"), (4, "rules key")])
+def test_analyze_reads_house_words_in_the_rules_key() -> None:
+    lines = [{**HONG_DUI, "rules": r} for r in ("hunan/3+无名堂", "hunan/3+封顶10+自摸翻倍")]
+    done = run("analyze", stdin="".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines))
+    plain, capped = (json.loads(line) for line in done.stdout.splitlines())
+    assert done.returncode == 0
+    assert plain["mingtang"] == [] and plain["points"] == {"winner": 8, "loser": -4}
+    assert capped["points"] == {"winner": 20, "loser": -10}
+    assert capped["uncapped_loser_points"] == -24
+
+
+@pytest.mark.parametrize(("rules", "message"), [
+    ("hunan/9", "not 9"), (4, "rules key"), ("hunan/3+起胡10+加倍", "unknown house rule '加倍'"),
+    ("hunan/3+无名堂+无红胡", "contradicts"), ("hunan/3+起胡10+", "unknown house rule ''"),
+])
 def test_analyze_refuses_a_bad_rules_key(rules, message: str) -> None:
     done = run("analyze", stdin=json.dumps({**HONG_DUI, "rules": rules}) + "\n")
     assert done.returncode == 2 and message in json.loads(done.stdout)["error"]
 
 
-@pytest.mark.parametrize("key", ["hunan/4", "hunan/3", "hunan/2/min21", "hunan/2/setaside"])
+@pytest.mark.parametrize("key", ["hunan/4", "hunan/3", "hunan/2/min21", "hunan/2/setaside",
+                                 "hunan/4+起胡10+封顶5+不连庄", "qq+无名堂+自摸翻倍"])
 def test_verify_replays_records_of_every_hunan_shape(key: str, tmp_path) -> None:
     rng = random.Random(key)
     hand = play_random(Hand.new(get_rule_set(key), seed=rng.getrandbits(32), dealer=1), rng)

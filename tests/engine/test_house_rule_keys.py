@@ -77,6 +77,8 @@ def test_with_house_rules_replaces_the_house_words_it_had() -> None:
         ("qq+自摸翻倍+自摸不加", "自摸不加", "自摸翻倍"),
         ("qq+无名堂+无对对胡", "无对对胡", "无名堂"),
         ("qq+无对对胡+无名堂", "无对对胡", "无名堂"),
+        ("qq+无名堂+无海底", "无海底", "无名堂"),
+        ("qq+有海底+无名堂", "有海底", "无名堂"),
         ("qq+封顶100+不封顶", "不封顶", "封顶100"),
     ],
 )
@@ -121,6 +123,10 @@ def test_every_offered_choice_is_a_word_the_key_takes() -> None:
                 chosen = with_house_choice(rules, word)
                 assert {o.name: o.current for o in house_options(chosen)}[option.name] == word
                 assert get_rule_set(chosen.key) is chosen
+                for other in house_options(chosen):  # every ⚙ button works after another
+                    assert other.current in other.choices
+                    for again in other.choices:
+                        with_house_choice(chosen, again)
 
 
 def test_a_button_changes_one_option_and_keeps_the_others() -> None:
@@ -129,6 +135,10 @@ def test_a_button_changes_one_option_and_keeps_the_others() -> None:
     assert with_house_choice(rules, "无名堂").key == "qq+起胡10+封顶20+无名堂"
     assert with_house_choice(get_rule_set("qq+无名堂"), "无乌胡").key == "qq+无乌胡"
     assert with_house_choice(rules, "起胡15").key == "qq+封顶20+无对对胡"
+    no_haidi = get_rule_set("qq+无海底")
+    assert with_house_choice(no_haidi, "无名堂").key == "qq+无名堂"
+    assert with_house_choice(get_rule_set("qq+无名堂"), "无海底").key == "qq+无海底"
+    assert "海底" not in {o.name for o in house_options(get_rule_set("qq+无名堂"))}
 
 
 @given(st.sampled_from(BASE_KEYS).flatmap(lambda k: st.tuples(st.just(k), house_words(k),

@@ -141,6 +141,8 @@ def test_wu_haidi_drops_the_haidi_bonus() -> None:
                       haidi=True)
     assert (with_haidi.fan, without.fan) == (2, 1)
     assert without.haidi  # still a 海底 win, worth nothing more
+    plain = analyze(get_rule_set("qq+无名堂"), hand, [], card("五"), source="other", haidi=True)
+    assert plain.fan == 1  # 无名堂: every win 番 1, 海底 included
 
 
 # ----- 自摸 ---------------------------------------------------------------------------------
