@@ -125,13 +125,18 @@ def test_one_mingtang_off_leaves_the_others() -> None:
     assert [n for n, _ in win.mingtang] == ["乌胡", "对对胡"] and win.fan == 10
 
 
-@pytest.mark.parametrize("key", ["four14"])
-def test_wu_mingtang_at_four14(key: str) -> None:
+def test_the_four14_worked_example_of_its_house_rules() -> None:
+    """docs/rules/four14.md, House rules: 10 胡息, x = 2, 红胡 2 + 小字胡 10, d = 3."""
     hand = counts(TEN_HAND_FOUR14)
-    full = analyze(get_rule_set(key), hand, TEN_MELDS, card("十"), source="other")
-    assert full.fan > 1
-    plain = analyze(get_rule_set(f"{key}+无名堂"), hand, TEN_MELDS, card("十"), source="other")
-    assert (plain.mingtang, plain.fan) == ((), 1)
+
+    def loss(key: str) -> tuple[int, int | None] | None:
+        win = analyze(get_rule_set(key), hand, TEN_MELDS, card("十"), source="other")
+        return None if win is None else (win.loser_points, win.uncapped_loser_points)
+
+    assert loss("four14") == loss("four14+起胡10") == (-72, None)
+    assert loss("four14+起胡11") is None
+    assert loss("four14+起胡10+封顶5") == (-5, -72)
+    assert loss("four14+无名堂") == (-6, None)
 
 
 def test_wu_haidi_drops_the_haidi_bonus() -> None:
