@@ -103,8 +103,9 @@ def _configured(load: Callable[[Mapping[str, str]], T]) -> T:
         settings = load(os.environ)
     except ConfigError as e:
         _fail(str(e))
-    logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-                        level=logging.INFO)
+    from bot.logs import setup
+
+    setup(json_lines=bool(getattr(settings, "log_json", False)))  # LOG_FORMAT
     return settings
 
 

@@ -44,6 +44,10 @@ class Config:
     # RENDER_PROCESS: the pictures of play are painted in a process of their own (another
     # core; bot.present.painter); 0: on a thread of the bot's process
     render_process: bool = True
+    # METRICS_PORT: /healthz and /metrics served on metrics_host (bot.metrics); None: not
+    metrics_port: int | None = None
+    metrics_host: str = "127.0.0.1"
+    log_json: bool = False  # LOG_FORMAT=json: a JSON object a line (bot.logs); else text
 
 
 @dataclass(frozen=True)
@@ -64,13 +68,14 @@ class Webhook:
 
 @dataclass(frozen=True)
 class WebAppConfig:
-    """The live seat (Mini App): served on ``127.0.0.1:port`` at ``url``'s path, behind the
+    """The live seat (Mini App): served on ``listen:port`` at ``url``'s path, behind the
     operator's HTTPS proxy; init data older than ``max_age`` seconds is refused."""
 
     url: str  # the public https address every seat picture's 🀄 button opens
     port: int | None  # None: served by ``python -m bot webapp`` for every bot on DATABASE_URL
     max_age: float = 86400.0
     short_name: str | None = None  # the Mini App's (BotFather's /newapp): groups' 🀄 links
+    listen: str = "127.0.0.1"  # WEBAPP_LISTEN: 0.0.0.0 in a container behind its proxy
 
     @property
     def path(self) -> str:
@@ -147,7 +152,30 @@ def load_config(environ: Mapping[str, str], env_file: Path | None = Path(".env")
         webhook=_webhook(values, local_api=bool(values.get("BOT_API_BASE_URL", "").strip())),
         webapp=_webapp(values),
         render_process=_switch(values, "RENDER_PROCESS", True),
+        metrics_port=_port(values, "METRICS_PORT"),
+        metrics_host=values.get("METRICS_HOST", "").strip() or "127.0.0.1",
+        log_json=_log_format(values) == "json",
     )
+
+
+LOG_FORMATS = ("text", "json")
+
+
+def _log_format(values: Mapping[str, str]) -> str:
+    text = values.get("LOG_FORMAT", "").strip() or "text"
+    if text not in LOG_FORMATS:
+        raise ConfigError(f"LOG_FORMAT must be one of {', '.join(LOG_FORMATS)}, got {text!r}")
+    return text
+
+
+def _port(values: Mapping[str, str], key: str) -> int | None:
+    """An optional port number: None when empty."""
+    text = values.get(key, "").strip()
+    if not text:
+        return None
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise ConfigError(f"{key} must be a port number (1-65535), got {text!r}")
+    return int(text)
 
 
 def _switch(values: Mapping[str, str], key: str, default: bool) -> bool:
@@ -189,7 +217,8 @@ def _webapp(values: Mapping[str, str]) -> WebAppConfig | None:
                           f"@BotFather's /newapp (3-30 letters, digits or _), got {short_name!r}")
     return WebAppConfig(url=url, port=int(port_text) if port_text else None,
                         max_age=_number(values, "WEBAPP_MAX_AGE", 86400.0, 60.0),
-                        short_name=short_name)
+                        short_name=short_name,
+                        listen=values.get("WEBAPP_LISTEN", "").strip() or "127.0.0.1")
 
 
 def _webhook(values: Mapping[str, str], *, local_api: bool) -> Webhook | None:
@@ -235,10 +264,15 @@ def _database_url(values: Mapping[str, str]) -> str | None:
 class SharedWebApp:
     """``python -m bot webapp``: one live seat server for every bot (``tokens``) on one
     PostgreSQL store; ``config`` holds the rest (DATABASE_URL, WEBAPP_URL, WEBAPP_PORT,
-    WEBAPP_MAX_AGE, ACTION_TIMEOUT, DEFAULT_LANG), read as the bots read theirs."""
+    WEBAPP_MAX_AGE, WEBAPP_LISTEN, ACTION_TIMEOUT, DEFAULT_LANG, METRICS_PORT, LOG_FORMAT),
+    read as the bots read theirs."""
 
     tokens: tuple[str, ...]
     config: Config
+
+    @property
+    def log_json(self) -> bool:
+        return self.config.log_json
 
 
 def load_shared_webapp(environ: Mapping[str, str],

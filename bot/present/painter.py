@@ -21,6 +21,8 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
+from bot.metrics import PAINTER_QUEUE
+
 log = logging.getLogger(__name__)
 
 PARENT_CHECK = 0.5  # seconds between two looks of the painting process at the bot's
@@ -39,6 +41,10 @@ class Painter:
         """A picture painted on the thread (``draw`` may be any callable). Once the painter
         is shut down, the job asking is cancelled: the bot is stopping, and a job that was
         under way then meets this, not an executor that refuses it as an error."""
+        with PAINTER_QUEUE.track_inprogress():
+            return await self._on_thread(draw, *args)
+
+    async def _on_thread(self, draw: Callable[..., bytes], *args: object) -> bytes:
         if self._closed:
             raise asyncio.CancelledError("the painter is shut down: the bot is stopping")
         return await asyncio.get_running_loop().run_in_executor(self._thread, draw, *args)
@@ -46,8 +52,12 @@ class Painter:
     async def paint_play(self, draw: Callable[..., bytes], *args: object) -> bytes:
         """A picture of play, in the painting process if there is one: ``draw`` a function
         of a module and ``args`` plain values (they are pickled)."""
+        with PAINTER_QUEUE.track_inprogress():
+            return await self._in_process(draw, *args)
+
+    async def _in_process(self, draw: Callable[..., bytes], *args: object) -> bytes:
         if not self._process or self._closed:
-            return await self.paint(draw, *args)
+            return await self._on_thread(draw, *args)
         if self._pool is None:
             # spawned, not forked: a fork would copy the bot's threads' locks mid-use
             self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
@@ -61,7 +71,7 @@ class Painter:
             if self._pool is pool:
                 self._pool = None
             pool.shutdown(wait=False)
-            return await self.paint(draw, *args)
+            return await self._on_thread(draw, *args)
 
     def shutdown(self) -> None:
         self._closed = True

@@ -52,6 +52,11 @@ class Signals:
         self._db = db
         self._up.set()
 
+    async def check(self) -> str | None:
+        """``/healthz``'s check (:mod:`bot.metrics`): None while the connection is up."""
+        return None if self._up.is_set() else \
+            "notifications: the connection to the store was lost (connecting again)"
+
     def _lost(self, _conn: object) -> None:
         self._db = None
         self._up.clear()

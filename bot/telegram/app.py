@@ -28,6 +28,7 @@ from telegram.ext import (
 from bot.claim import StartupError
 from bot.config import Config
 from bot.i18n import CATALOGS, t
+from bot.metrics import HANDS_FINISHED, Gauges, MetricsServer
 from bot.present.challenges import ChallengeMessages
 from bot.present.cups import CupMessages
 from bot.present.notify import Notifier
@@ -35,14 +36,16 @@ from bot.present.presenter import Presenter
 from bot.present.timers import Timers
 from bot.present.votes import Votes
 from bot.store import Store, StoreUnusable, open_store
+from bot.store.health import probe
 from bot.store.signals import Signals
-from bot.table import HandRecord, Table, TableService
+from bot.table import HandRecord, Table, TableService, TableStatus
 from bot.table.challenge_service import ChallengeService
 from bot.table.cup_service import CupService
 from bot.telegram import chat, inline, system
 from bot.telegram.buttons import button
 from bot.telegram.commands import NEW_MESSAGES, SCOPES, add_command_handlers, bot_commands
 from bot.telegram.env import Env
+from bot.telegram.health import Arrivals, arrived
 from bot.telegram.ordering import OrderedPerSender
 from bot.telegram.request import AiohttpRequest
 from bot.webapp.live import LivePages
@@ -80,6 +83,7 @@ class Hub:
 
     def settled(self, table: Table, record: HandRecord) -> None:
         assert self.presenter
+        HANDS_FINISHED.inc()
         self._live(table)
         self.presenter.settled(table, record)
         if self.cups is not None:
@@ -119,10 +123,12 @@ class Services:
     cups: CupService | None = field(default=None, repr=False)
     webapp: Server | None = field(default=None, repr=False)
     signals: Signals | None = field(default=None, repr=False)
+    metrics: MetricsServer | None = field(default=None, repr=False)
+    arrivals: Arrivals | None = field(default=None, repr=False)
 
 
 async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
-                     rng: random.Random | None) -> None:
+                     rng: random.Random | None, arrivals: Arrivals) -> None:
     try:
         store = await open_store(config.database_url or config.db_path)
     except StoreUnusable as e:  # checked before the start (bot.__main__), gone since
@@ -162,6 +168,7 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
     cup_messages = CupMessages(presenter.chats, presenter.bot, store)
     cups.observer = cup_messages
     hub.cups = cups
+    app.add_handler(TypeHandler(Update, partial(arrived, arrivals)), group=-3)
     _add_handlers(app, Env(service, presenter, store, config.default_lang, votes, challenges,
                            cups, cup_messages, chosen_langs=await store.lang_choices()))
     server = signals = None
@@ -169,7 +176,7 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
         web = WebApp.local(service, config.token, config.webapp.path,
                            max_age=config.webapp.max_age, trustee_of=presenter.public_trustee,
                            released=presenter.page_closed, default_lang=config.default_lang)
-        server = Server(web, config.webapp.port)
+        server = Server(web, config.webapp.port, config.webapp.listen)
         await server.start()
         hub.pages = web.pages
         presenter.hold_live(web.pages)
@@ -178,8 +185,18 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
         hub.relay = BotRelay(signals, service, app.bot.id, presenter.page_closed)
         await hub.relay.start()
         presenter.hold_live(hub.relay)
+    metrics = None
+    if config.metrics_port is not None:
+        pages = server.webapp.pages.open_count if server is not None else lambda: 0
+        metrics = MetricsServer(
+            config.metrics_port, config.metrics_host,
+            [arrivals.check, partial(probe, store.health, store.schema_version)],
+            Gauges(lambda: (tb.status.value for tb in service.tables()), pages,
+                   states=[s.value for s in TableStatus if s != TableStatus.CLOSED]))
+        await metrics.start()
+        arrivals.start()
     app.bot_data["services"] = Services(store, service, presenter, hub, votes, challenges,
-                                        cups, server, signals)
+                                        cups, server, signals, metrics, arrivals)
 
     for lang in CATALOGS:
         code = None if lang == config.default_lang else lang
@@ -215,6 +232,9 @@ async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
         if services.hub.relay is not None and services.signals is not None:
             services.hub.relay.close()
             await services.signals.close()
+        if services.metrics is not None and services.arrivals is not None:
+            await services.arrivals.stop()
+            await services.metrics.stop()
         services.presenter.shutdown()
         if services.challenges is not None:
             services.challenges.shutdown()
@@ -253,14 +273,16 @@ def build_application(
     from a real server). Changes stay ordered per table (every ``TableService`` change takes
     that table's lock) and per chat and user (see :class:`OrderedPerSender`).
     """
+    polls = AiohttpRequest(connections=1)
     builder = (
         Application.builder()
         .token(config.token)
         .request(AiohttpRequest())
-        .get_updates_request(AiohttpRequest(connections=1))
+        .get_updates_request(polls)
         .concurrent_updates(OrderedPerSender())
         .rate_limiter(rate_limiter or AIORateLimiter(max_retries=0))
-        .post_init(lambda app: _post_init(app, config, rng))
+        .post_init(lambda app: _post_init(app, config, rng, Arrivals(
+            polls, webhook=app.bot if config.webhook is not None else None)))
         .post_shutdown(_post_shutdown)
     )
     if config.api_base_url:

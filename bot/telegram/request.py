@@ -7,13 +7,20 @@ the event loop for 100-300 ms at a few hundred tables (``bench/bench_load.py``: 
 collector off, a move reached the other live pages in 64 ms at the 99th percentile instead of
 196). aiohttp leaves next to none. PTB's own wrapper (``BaseRequest.post``) still turns the
 answers into results and errors; here only the transport errors are mapped, as PTB's httpx
-request does: a timeout to ``TimedOut``, anything else on the way to ``NetworkError``."""
+request does: a timeout to ``TimedOut``, anything else on the way to ``NetworkError``.
+
+Every call is counted by method and outcome and timed (:mod:`bot.metrics`); the time of the
+last call answered is kept for ``/healthz`` (a getUpdates answered: updates can arrive)."""
 
 from __future__ import annotations
+
+import time
 
 import aiohttp
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
+
+from bot.metrics import BOT_API_CALLS, BOT_API_SECONDS, outcome
 
 # PTB's own defaults (HTTPXRequest): seconds
 READ, WRITE, CONNECT, POOL, MEDIA_WRITE = 5.0, 5.0, 5.0, 1.0, 20.0
@@ -26,6 +33,7 @@ class AiohttpRequest(BaseRequest):
     def __init__(self, connections: int = 256) -> None:
         self._connections = connections
         self._session: aiohttp.ClientSession | None = None
+        self.answered_at: float | None = None  # time.monotonic() of the last 2xx answer
 
     @property
     def read_timeout(self) -> float:
@@ -65,14 +73,24 @@ class AiohttpRequest(BaseRequest):
             read + write + connect + pool,  # type: ignore[operator]
             connect=None if connect is None or pool is None else connect + pool,
             sock_connect=connect, sock_read=read)
+        api_method, status = url.rpartition("/")[2], None
+        started = time.monotonic()
         try:
             async with self._session.request(method, url, data=_body(request_data),
                                              timeout=timeout) as response:
-                return response.status, await response.read()
+                body = await response.read()
+                status = response.status
+                return status, body
         except (TimeoutError, aiohttp.ServerTimeoutError) as error:
             raise TimedOut from error
         except aiohttp.ClientError as error:
             raise NetworkError(f"aiohttp.{type(error).__name__}: {error}") from error
+        finally:
+            ended = time.monotonic()
+            BOT_API_CALLS.labels(api_method, outcome(status)).inc()
+            BOT_API_SECONDS.labels(api_method).observe(ended - started)
+            if status is not None and 200 <= status < 300:
+                self.answered_at = ended
 
 
 def _given(value: object, default: float) -> float | None:

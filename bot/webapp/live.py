@@ -41,6 +41,10 @@ class LivePages:
         """The users with a page open."""
         return list(self._sockets)
 
+    def open_count(self) -> int:
+        """The pages open (a user may have several)."""
+        return sum(len(sockets) for sockets in self._sockets.values())
+
     def opened(self, user_id: int, socket: Socket) -> None:
         if user_id not in self._sockets:
             self._held(user_id)

@@ -11,13 +11,16 @@ import asyncio
 import logging
 import signal
 import uuid
+from functools import partial
 from typing import Any
 
 from bot.config import SharedWebApp
 from bot.i18n import t
+from bot.metrics import Gauges, MetricsServer
 from bot.store import Store, open_store
+from bot.store.health import probe
 from bot.store.signals import Signals
-from bot.table import HandRecord, Table, TableService
+from bot.table import HandRecord, Table, TableService, TableStatus
 from bot.webapp.press import checked
 from bot.webapp.relay import (
     ANSWERS,
@@ -176,8 +179,18 @@ async def serve(shared: SharedWebApp) -> None:
     await remote.start()  # first listen, then read: no change falls in between
     for side in sides.values():
         await side.service.registry.load_open()
-    server = Server(web, config.webapp.port)
+    server = Server(web, config.webapp.port, config.webapp.listen)
     await server.start()
+    metrics = None
+    if config.metrics_port is not None:
+        metrics = MetricsServer(
+            config.metrics_port, config.metrics_host,
+            [partial(probe, store.health, store.schema_version), signals.check],
+            Gauges(lambda: (tb.status.value for side in sides.values()
+                            for tb in side.service.tables()),
+                   lambda: sum(side.pages.open_count() for side in sides.values()),
+                   states=[s.value for s in TableStatus if s != TableStatus.CLOSED]))
+        await metrics.start()
     renewing = asyncio.get_running_loop().create_task(remote.renew_holds())
     log.info("serving the live seats of %d bots", len(sides))
     stop = asyncio.Event()
@@ -188,6 +201,8 @@ async def serve(shared: SharedWebApp) -> None:
         await stop.wait()
     finally:
         renewing.cancel()
+        if metrics is not None:
+            await metrics.stop()
         await server.stop()
         remote.close()
         await signals.close()

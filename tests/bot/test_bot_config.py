@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -177,3 +178,29 @@ def test_env_example_documents_every_webhook_setting_at_its_default() -> None:
     hook = load_config({"BOT_TOKEN": GOOD, "WEBHOOK_URL": "https://b.example/h",
                         "WEBHOOK_SECRET": "S3CRET"}, example).webhook
     assert hook is not None and (hook.port, hook.listen) == (8443, "0.0.0.0")
+
+
+def test_every_setting_read_is_in_env_example_and_every_one_there_is_read() -> None:
+    """The settings are the quoted upper-case names bot/config.py reads."""
+    read = set(re.findall(r'"([A-Z][A-Z0-9_]{2,})"', (ROOT / "bot" / "config.py").read_text()))
+    example = parse_dotenv((ROOT / ".env.example").read_text(encoding="utf-8"))
+    assert read == example.keys()
+
+
+def test_metrics_and_log_settings() -> None:
+    example = ROOT / ".env.example"
+    shipped = load_config({"BOT_TOKEN": GOOD}, example)
+    assert (shipped.metrics_port, shipped.metrics_host, shipped.log_json) == \
+        (None, "127.0.0.1", False)  # off, this machine only, lines for people
+    config = load_config({"BOT_TOKEN": GOOD, "METRICS_PORT": "9100", "METRICS_HOST": "0.0.0.0",
+                          "LOG_FORMAT": "json"}, None)
+    assert (config.metrics_port, config.metrics_host, config.log_json) == \
+        (9100, "0.0.0.0", True)
+    for env, message in (({"METRICS_PORT": "http"}, "METRICS_PORT must be a port number"),
+                         ({"METRICS_PORT": "70000"}, "METRICS_PORT must be a port number"),
+                         ({"LOG_FORMAT": "xml"}, "LOG_FORMAT must be one of text, json")):
+        with pytest.raises(ConfigError, match=message):
+            load_config({"BOT_TOKEN": GOOD, **env}, None)
+    page = {"BOT_TOKEN": GOOD, "WEBAPP_PORT": "8080", "WEBAPP_URL": "https://p.example/live"}
+    assert load_config(page, example).webapp.listen == "127.0.0.1"  # type: ignore[union-attr]
+    assert load_config({**page, "WEBAPP_LISTEN": "0.0.0.0"}, None).webapp.listen == "0.0.0.0"  # type: ignore[union-attr]

@@ -4,6 +4,7 @@ stderr and exit 2, never a traceback; an unreachable Bot API is one line per att
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import subprocess
 import sys
@@ -123,3 +124,22 @@ async def test_a_token_the_bot_api_refuses_is_one_line(fake_tg: FakeTelegram,
     assert await refused_start(tmp_path, env) == [
         f"paohuzi-bot: the Bot API at {fake_tg.base_url} refuses BOT_TOKEN (revoked or"
         " mistyped? or BOT_API_BASE_URL is not a Bot API)"]
+
+
+async def test_log_format_json_is_one_json_object_a_line(tmp_path: Path) -> None:
+    base = f"http://127.0.0.1:{free_port()}/bot"
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", cwd=tmp_path,
+        env=bot_env(GOOD, base, DB_PATH=str(tmp_path / "db.sqlite3"), LOG_FORMAT="json"),
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    assert proc.stderr is not None
+    try:
+        line = (await asyncio.wait_for(proc.stderr.readline(), 30)).decode()
+    finally:
+        proc.terminate()
+        await asyncio.wait_for(proc.communicate(), 30)
+    record = json.loads(line)
+    assert record.keys() == {"time", "level", "logger", "message"}
+    assert (record["level"], record["logger"]) == ("WARNING", "bot.telegram.reach")
+    assert record["message"].startswith(f"cannot reach the Bot API at {base} (")
+    assert record["time"].endswith("+00:00")
