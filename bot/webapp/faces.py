@@ -1,30 +1,45 @@
-"""The pictures' card faces (:mod:`render.cards`) as PNG files, and their fonts
-(:mod:`render.fonts`), for the page: it needs no font of the phone's for Chinese."""
+"""The pictures' card faces (:mod:`render.cards`) as PNG files — one sprite of them all, so the
+page's cards come in one request, and each alone — and their font (:mod:`render.fonts`), which
+the page loads last, for a phone without Chinese fonts of its own."""
 
 from __future__ import annotations
 
 import io
 from functools import cache
 
+from PIL import Image
+
 from engine import cards as C
 from render import cards, fonts
 from render import theme as T
 
-BACK = "back"
+BACK, SPRITE = "back", "sprite"
 
 
 @cache
 def png(name: str) -> bytes | None:
-    """``0``…``19`` a card kind's face, ``back`` a face-down card; None for any other name."""
+    """``0``…``19`` a card kind's face, ``back`` a face-down card, ``sprite`` all of them in
+    one row (kind k at column k, the back last); None for any other name."""
     if name == BACK:
         image = cards.back(T.OWN)
-    elif name.isdigit() and int(name) < C.KINDS:
+    elif name == SPRITE:
+        image = sprite()
+    elif name.isascii() and name.isdigit() and int(name) < C.KINDS:
         image = cards.face(int(name), T.OWN)
     else:
         return None
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)
     return out.getvalue()
+
+
+def sprite() -> Image.Image:
+    faces = [cards.face(k, T.OWN) for k in range(C.KINDS)] + [cards.back(T.OWN)]
+    w, h = faces[0].size
+    out = Image.new("RGBA", (w * len(faces), h), (0, 0, 0, 0))
+    for i, face in enumerate(faces):
+        out.paste(face, (i * w, 0))
+    return out
 
 
 FONTS = {"regular.otf": fonts.REGULAR}  # the bold subset lacks words of the page's

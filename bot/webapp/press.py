@@ -1,6 +1,7 @@
 """A live page's press, applied through the same TableService calls as the buttons
 (:mod:`bot.telegram.seat`, the lobby's): ``{"version": v, "index": i}`` as a button press, or
-``{"move": "takeback"}`` / ``{"move": "again"}``. Answered ``(status, text)``: 200 with the
+``{"move": "takeback"}`` / ``{"move": "again", "mark": m}`` (``m``: the hand whose
+settlement it was pressed on, checked as the settlement button's mark is). Answered ``(status, text)``: 200 with the
 button's answer, 409 refused (stale, not his turn…: nothing changed), 400 malformed. In the
 bot's own process (:mod:`bot.webapp.server`) or in the bot's process for the shared server
 (:mod:`bot.webapp.relay`)."""
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 from bot.i18n import t
 from bot.present.screens.words import refusal_text
-from bot.table import Refusal, TableService
+from bot.table import Refusal, TableService, TableStatus
 from bot.webapp.view import AGAIN, TAKE_BACK
 from engine import actions as A
 
@@ -19,13 +20,21 @@ def checked(body: object) -> dict[str, object]:
     on to another process."""
     if not isinstance(body, dict):
         raise ValueError("not an object")
-    if body.get("move") in (TAKE_BACK, AGAIN):
-        return {"move": body["move"]}
+    if body.get("move") == TAKE_BACK:
+        return {"move": TAKE_BACK}
+    if body.get("move") == AGAIN:
+        mark = body.get("mark")
+        if not _small_int(mark):
+            raise ValueError("again needs its settlement's mark")
+        return {"move": AGAIN, "mark": mark}
     version, index = body.get("version"), body.get("index")
-    if not all(isinstance(v, int) and not isinstance(v, bool) and abs(v) < 2**31
-               for v in (version, index)):
+    if not (_small_int(version) and _small_int(index)):
         raise ValueError("version and index are integers")
     return {"version": version, "index": index}
+
+
+def _small_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and abs(v) < 2**53
 
 
 async def apply(service: TableService, table_id: int, user_id: int, lang: str,
@@ -38,7 +47,10 @@ async def apply(service: TableService, table_id: int, user_id: int, lang: str,
         if press.get("move") == TAKE_BACK:
             await service.take_back(table_id, user_id)
             return 200, t(lang, "autoplay_off")
-        if press.get("move") == AGAIN:
+        if press.get("move") == AGAIN:  # as the settlement's button (bot.telegram.press)
+            mark = press["mark"]
+            assert isinstance(mark, int)
+            service.check_live(table_id, TableStatus.BETWEEN, mark)
             await service.again(table_id, user_id)
             return 200, t(lang, "ok")
         version, index = press["version"], press["index"]

@@ -25,21 +25,20 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from pathlib import Path
 
 from aiohttp import WSMsgType, web
 
 from bot.i18n import lang_of, t
-from bot.table import HandRecord, Table, TableService, TableStatus
-from bot.webapp import faces
+from bot.table import HandRecord, Table, TableService
+from bot.webapp import faces, page
 from bot.webapp.initdata import BadInitData, WebUser, validate
 from bot.webapp.limits import RateLimit
 from bot.webapp.live import LivePages
 from bot.webapp.press import apply
-from bot.webapp.view import seat_view
+from bot.webapp.settled import SettledFacts
+from bot.webapp.view import clocks, seat_view
 
 log = logging.getLogger(__name__)
-PAGE = Path(__file__).with_name("static") / "index.html"
 FIRST_MESSAGE_TIMEOUT = 10.0  # seconds a WebSocket may take to send its init data
 CLOSE_UNAUTHORIZED, CLOSE_FORBIDDEN = 4401, 4403
 
@@ -68,6 +67,7 @@ class Side:
     trustee_of: Callable[[HandRecord], frozenset[int]]
     press: Press
     pages: LivePages = field(init=False)
+    settled: SettledFacts = field(init=False)
 
 
 class WebApp:
@@ -87,7 +87,8 @@ class WebApp:
         for side in self.sides:
             side.pages = LivePages(partial(self._view_text, side),
                                    partial(released, side), partial(held, side))
-        self._page = PAGE.read_bytes()
+            side.settled = SettledFacts(side.service, side.pages.changed)
+        self._page = page.html()
 
     @classmethod
     def local(cls, service: TableService, token: str, path: str, *, max_age: float,
@@ -150,14 +151,9 @@ class WebApp:
     # --- views -----------------------------------------------------------------------
 
     def view(self, side: Side, s: Seated) -> dict[str, object]:
-        seconds = None
-        decision, player = s.table.decisions.get(s.seat), s.table.players[s.seat]
-        service = side.service
-        if s.table.status == TableStatus.PLAYING and decision is not None and decision.legal \
-                and not player.autoplay:
-            seconds = max(0, round(service.deadline(s.table, s.seat) - service.clock()))
-        return seat_view(s.table, s.record, s.seat, s.lang,
-                         trustee=side.trustee_of(s.record), seconds_left=seconds)
+        return seat_view(s.table, s.record, s.seat, s.lang, trustee=side.trustee_of(s.record),
+                         clocks=clocks(side.service, s.table, s.record, s.seat),
+                         settled=side.settled.of(s.table, s.record))
 
     def _view_text(self, side: Side, user_id: int) -> str | None:
         seated = self.seated(side, user_id)

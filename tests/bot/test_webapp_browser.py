@@ -1,12 +1,15 @@
 """The live seat in a real browser (headless Chromium, support.webapp): two seats play a hand
 to its end through their pages while the third plays by its pictures; the pages show exactly
-each seat's legal moves, the pictures of seats whose page is open are not edited and catch
-up once it closes, forged init data is refused, and the hand's end offers 再来一局; a restart
-of the bot reconnects an open page to the same hand."""
+each seat's legal moves, a discard takes two taps (the card, then the confirm control) and
+shows its 听 when picked, the pictures of seats whose page is open are not edited and catch
+up once it closes, forged or expired init data gets a screen saying what to do, and the
+hand's end is a settlement sheet (how it ended, each seat's points and running total, the
+再来一局 countdown); a restart of the bot reconnects an open page to the same hand."""
 
 import asyncio
 import random
 import signal
+import time
 from contextlib import ExitStack
 
 import pytest
@@ -24,8 +27,20 @@ from support.webapp import (
 )
 
 from bot.i18n import t
+from bot.present.screens.words import outcome_lines
+from bot.webapp.view import seat_ting
 from engine import actions as A
 from engine import policy
+from engine.points import signed
+
+SHEET = """return [...document.querySelectorAll('#sheet tr')].map(r =>
+    [...r.querySelectorAll('td')].map(d => d.textContent))"""
+
+
+def screen_text(page) -> str:
+    return page._here().execute_script(
+        "const s = document.getElementById('screen');"
+        "return s.classList.contains('on') ? s.innerText : ''")
 
 
 async def test_a_hand_played_through_the_pages(fake_tg, tmp_path):
@@ -48,12 +63,14 @@ async def test_a_hand_played_through_the_pages(fake_tg, tmp_path):
                 await asyncio.to_thread(pages[seat].wait, lambda p: p.state() == "live")
             forged = await asyncio.to_thread(
                 Page, driver, page_url(base, init_data("1:" + "x" * 35, by_seat[0].id)))
-            await asyncio.to_thread(forged.wait, lambda p: p.state() == "refused")
+            await asyncio.to_thread(forged.wait, lambda p: p.state() == "expired")
+            assert t("zh", "webapp_expired") in await asyncio.to_thread(screen_text, forged)
             await asyncio.to_thread(forged.close)
             await svc.presenter.idle()
             held = {s: edits_to(tg, by_seat[s]) for s in pages}
 
             rng = random.Random(5)
+            picked_ting = 0
             for step in range(400):
                 await svc.presenter.idle()
                 if table.status != "playing":
@@ -82,6 +99,16 @@ async def test_a_hand_played_through_the_pages(fake_tg, tmp_path):
                 assert shown["my_hand"] == list(view.hand)
                 for other in shown["seats"]:
                     assert "hand" not in other  # the others' cards: a count only
+                after = dict(seat_ting(record.hand.rules, view).by_discard)
+                if after:  # the first tap on a discard that leaves the hand 听: its waits
+                    card = next(iter(after))
+                    await asyncio.to_thread(page.pick, card)
+                    ting = await asyncio.to_thread(page._here().execute_script,
+                                                   "return document.getElementById('ting')"
+                                                   ".textContent")
+                    assert all(f"{p['char']}×{w.unseen}" in ting for w in after[card]
+                               for p in [shown["cards"][str(w.card)]]), ting
+                    picked_ting += 1
                 answer = await asyncio.to_thread(page.click, label)
                 assert answer in (t("zh", "played", move=label),
                                   t("zh", "claim_pending", move=label))
@@ -90,10 +117,26 @@ async def test_a_hand_played_through_the_pages(fake_tg, tmp_path):
             await svc.presenter.idle()
             assert {s: edits_to(tg, by_seat[s]) for s in pages} == held  # pictures held
 
-            # the hand's end: the result and 再来一局 on the page
+            # the hand's end: the settlement sheet, and 再来一局 on it
             again = t("zh", "btn_again")
             await asyncio.to_thread(pages[0].wait, lambda p: again in p.moves())
-            assert (await asyncio.to_thread(pages[0].view))["over"]
+            shown = await asyncio.to_thread(pages[0].view)
+            assert shown["over"]
+            totals = await svc.store.table_totals(table.id)
+            outcome = record.hand.outcome
+            want_rows = [[record.names[s] + (" 胡" if s == outcome.winner else ""),
+                          signed(outcome.points[s]), f"累计 {signed(totals.get(u, 0))}"]
+                         for s, u in enumerate(record.users)]
+            rows = await asyncio.to_thread(pages[0].wait, lambda p: (
+                r := p._here().execute_script(SHEET)) == want_rows and r,
+                what="the sheet's points and totals")
+            assert rows == want_rows
+            sheet = await asyncio.to_thread(lambda: pages[0]._here().execute_script(
+                "return document.getElementById('sheet').innerText"))
+            for line in outcome_lines(record, "zh"):
+                assert line in sheet
+            assert "秒内按「再来一局」" in sheet
+            print("discards picked with their 听 shown:", picked_ting)
             await asyncio.to_thread(pages[0].screenshot, tmp_path / "over.png")
             assert await asyncio.to_thread(pages[0].click, again) == t("zh", "ok")
             assert table.players[0].ready
@@ -134,6 +177,55 @@ async def test_a_restart_reconnects_the_page_to_the_same_hand(fake_tg, tmp_path)
             await asyncio.to_thread(page.wait, lambda p: p.state() == "live", 30)
             after = await asyncio.to_thread(page.view)
             same = ("table", "hand", "seat", "my_hand", "my_melds", "seats", "offer", "moves")
-            assert {k: after[k] for k in same} == {k: before[k] for k in same}
+
+            def timeless(view: dict) -> dict:  # the clocks have ticked meanwhile
+                return {k: [{**s, "seconds": None} for s in view[k]] if k == "seats"
+                        else view[k] for k in same}
+
+            assert timeless(after) == timeless(before)
         finally:
             await stop_bot(proc, signal.SIGKILL)
+
+
+async def test_a_page_that_cannot_play_says_why_and_what_to_do(fake_tg, tmp_path):
+    """Init data that expires while the page is open: the next press shows the 失效 screen
+    (not a silent failure); one already expired, the same at once, in the user's language;
+    a user who is not seated, a screen saying so. Each has the button back to the chat."""
+    tg, port = fake_tg, free_port()
+    base = f"http://127.0.0.1:{port}/app/"
+    config = make_config(tg, tmp_path / "db.sqlite3", webapp=webapp_config(port))
+    max_age = config.webapp.max_age
+    with ExitStack() as stack:
+        driver = await asyncio.to_thread(stack.enter_context, chromium())
+        async with running_bot(config) as app:
+            users, group, lobby, svc, table = await start_hand(tg, app)
+            await svc.presenter.idle()
+            dealer = next(s for s, d in table.decisions.items() if d.legal)
+            user = next(u for u in users if u.id == table.current.users[dealer])
+            soon = time.time() - max_age + 4  # valid for 4 more seconds
+            page = await asyncio.to_thread(
+                Page, driver, page_url(base, init_data(tg.token, user.id, auth_date=soon)))
+            await asyncio.to_thread(page.wait, lambda p: p.state() == "live" and p.moves())
+            await asyncio.sleep(max(0.0, soon + max_age + 1 - time.time()))
+            version = table.decisions[dealer].version
+            kind = await asyncio.to_thread(lambda: page._here().execute_script(
+                "return document.querySelector('#hand [data-move]').dataset.kind"))
+            await asyncio.to_thread(page.pick, int(kind))
+            await asyncio.to_thread(lambda: page._here().find_element(
+                "css selector", "[data-confirm]").click())
+            await asyncio.to_thread(page.wait, lambda p: p.state() == "expired")
+            text = await asyncio.to_thread(screen_text, page)
+            assert t("zh", "webapp_expired") in text and t("zh", "webapp_back") in text
+            assert table.decisions[dealer].version == version  # nothing was played
+
+            old = init_data(tg.token, user.id, lang="en", auth_date=time.time() - max_age - 5)
+            stale = await asyncio.to_thread(Page, driver, page_url(base, old))
+            await asyncio.to_thread(stale.wait, lambda p: p.state() == "expired")
+            text = await asyncio.to_thread(screen_text, stale)
+            assert t("en", "webapp_expired") in text and t("en", "webapp_back") in text
+
+            dave = tg.user("Dave")
+            unseated = await asyncio.to_thread(
+                Page, driver, page_url(base, init_data(tg.token, dave.id, "Dave")))
+            await asyncio.to_thread(unseated.wait, lambda p: p.state() == "not_seated")
+            assert t("zh", "webapp_not_seated") in await asyncio.to_thread(screen_text, unseated)

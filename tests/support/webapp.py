@@ -128,12 +128,39 @@ class Page:
     def view(self) -> dict:
         return self._here().execute_script("return window.seatView()")
 
+    def busy(self) -> bool:
+        """Views wait to be shown (the page paces other seats' moves) or a press is out."""
+        return self._here().execute_script("return window.pageBusy()")
+
+    def sheet_ready(self) -> bool:
+        """The settlement sheet is up."""
+        return self._here().execute_script(
+            "return document.getElementById('sheet').classList.contains('on')")
+
+    def pick(self, kind: int) -> None:
+        """The first tap of a discard: the card ``kind`` rises, its 听 shows."""
+        from selenium.webdriver.common.by import By
+        self._here().find_element(By.CSS_SELECTOR, f'#hand .c.legal[data-kind="{kind}"]').click()
+        self.wait(lambda p: p._here().execute_script(
+            "return !!document.querySelector('#hand .c.sel')"), what=f"card {kind} picked")
+
     def click(self, label: str, timeout: float = 15.0) -> str:
-        """Click the move and return the answer the page shows (its toast)."""
+        """Play the move and return the answer the page shows (its toast): a claim or a
+        button with one tap; a discard with two, the card (it rises) and then the confirm
+        control (``data-confirm``)."""
         from selenium.webdriver.common.by import By
         driver = self._here()
         driver.execute_script("document.getElementById('toast').textContent = ''")
-        driver.find_element(By.CSS_SELECTOR, f'[data-move="{label}"]').click()
+        target = driver.find_element(By.CSS_SELECTOR, f'[data-move="{label}"]')
+        discard = target.get_attribute("data-discard")
+        picked = "sel" in (target.get_attribute("class") or "").split()
+        target.click()  # a discard picked already: this second tap plays it
+        if discard and not picked:
+            assert driver.execute_script("return document.getElementById('toast').textContent"
+                                         ) == "", "one tap played a discard"
+            self.wait(lambda p: p._here().execute_script(
+                "return !!document.querySelector('#hand .c.sel')"), timeout, f"{label} picked")
+            driver.find_element(By.CSS_SELECTOR, "[data-confirm]").click()
         return self.wait(lambda p: p._here().execute_script(
             "return document.getElementById('toast').textContent"), timeout, f"{label}'s answer")
 
