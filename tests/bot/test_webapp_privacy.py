@@ -3,7 +3,8 @@
 counterfactual test of tests/engine/test_engine_claim_privacy.py, applied to the app's
 messages: one of X's concealed cards is swapped for a card still in the stock, and every
 other seat's payload (the 醒家's too, at a four-seat 湖南 table) must not change. Every rule
-set and seat count, two deals each."""
+set and seat count, two deals each. Its 听 (after each discard too) is its own view's, and its
+clocks name no seat asked about a claim: only its own and a discard's, which the table sees."""
 
 import copy
 import random
@@ -14,7 +15,7 @@ from support.service import Counting
 
 from bot.store import Store
 from bot.table import HandRecord, Person, Refusal, Table, TableService
-from bot.webapp.view import seat_view
+from bot.webapp.view import clocks, seat_view
 from engine.rules import table_rules
 from engine.state import Hand
 
@@ -38,8 +39,9 @@ def counterfactual(hand: Hand, x: int, rng: random.Random) -> Hand | None:
     return cf
 
 
-def views(table: Table, record: HandRecord, seat: int) -> dict:
-    return seat_view(table, record, seat, "zh", trustee=frozenset(), seconds_left=None)
+def views(service: TableService, table: Table, record: HandRecord, seat: int) -> dict:
+    return seat_view(table, record, seat, "zh", trustee=frozenset(),
+                     clocks=clocks(service, table, record, seat))
 
 
 async def play_one(service: TableService, table: Table, people: list[Person],
@@ -85,10 +87,14 @@ async def test_a_seats_payload_never_shows_anothers_hidden_cards(tmp_path, rule_
                 other = replace(record, hand=cf)
                 for y in range(seats):
                     if y != x:
-                        assert views(table, other, y) == views(table, record, y), (x, y)
+                        assert views(service, table, other, y) == \
+                            views(service, table, record, y), (x, y)
                         compared += 1
+            to_act = set(record.hand.public_view().to_act)
+            for y in range(seats):
+                assert set(clocks(service, table, record, y).seats) <= {y} | to_act
             await play_one(service, table, people, rng)
-        assert views(table, table.current, 0)["over"]
+        assert views(service, table, table.current, 0)["over"]
     finally:
         await store.close()
     assert compared > 20 * (seats - 1)
