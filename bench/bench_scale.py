@@ -170,18 +170,23 @@ async def drill(args: argparse.Namespace, url: str, port: int) -> None:
             t0 = time.perf_counter()
             sem = asyncio.Semaphore(20)
 
-            async def one(k: int, n: int) -> tuple[FakeTelegram, FakeChat]:
+            async def one(k: int, n: int) -> tuple[FakeTelegram, FakeChat] | None:
                 async with sem:
-                    fake, group = await seat(tgs[k], load, n)
+                    try:
+                        fake, group = await seat(tgs[k], load, n)
+                    except (TimeoutError, LookupError) as error:  # a loaded machine: said
+                        print(f"table {n} of token {k + 1} not seated: {error!r:.200}")
+                        return None
                     group_bot[group.id] = k
                     if load.pages is not None:
                         await load.pages.open(load.groups[group.id],
                                               bases[k if args.live == "own" else 0], fake.token)
                     return fake, group
 
-            seated = await asyncio.gather(*(one(k, k * args.tables + n)
-                                            for k in range(args.bots)
-                                            for n in range(args.tables)))
+            seated = [t for t in await asyncio.gather(*(one(k, k * args.tables + n)
+                                                        for k in range(args.bots)
+                                                        for n in range(args.tables)))
+                      if t is not None]
             print(f"{len(seated)} tables ({args.bots} tokens x {args.tables}) seated and dealt "
                   f"in {time.perf_counter() - t0:.0f} s", flush=True)
             # play
@@ -220,7 +225,7 @@ async def drill(args: argparse.Namespace, url: str, port: int) -> None:
                      for f, n in zip(tgs, calls0, strict=True)]
             refused = [sum(e.code == 429 for e in f.world.errors[n:])
                        for f, n in zip(tgs, errors0, strict=True)]
-            await asyncio.sleep(GRACE)
+            await asyncio.sleep(args.grace)
             report(args, load, group_bot, elapsed, calls, refused, cpu, server_cpu, pg, xacts,
                    (busy1 - busy0, all1 - all0), mine, (load0, load1))
             print(f"logs: {tmp}")
@@ -340,6 +345,8 @@ def main() -> None:
     parser.add_argument("--delay-ms", type=float, default=100,
                         help="round trip added to every Bot API call (ms)")
     parser.add_argument("--seconds", type=float, default=240, help="seconds of play")
+    parser.add_argument("--grace", type=float, default=GRACE,
+                        help="seconds after play for the presses in flight to be answered")
     parser.add_argument("--live", choices=("own", "shared"), default="own",
                         help="each bot serves its pages, or one `python -m bot webapp` for all")
     parser.add_argument("--database-url",
