@@ -1,15 +1,19 @@
 """The scale drill: several bot tokens on one PostgreSQL, many tables each, at human pace.
 
-    python bench/bench_scale.py [--bots 4] [--tables 200] [--webapp-seats 2] [--think 3]
+    python bench/bench_scale.py [--bots 4] [--tables 200] [--picture-tables 20]
+                                [--webapp-seats 3] [--think 3]
                                 [--delay-ms 100] [--seconds 240] [--live own|shared]
                                 [--database-url postgresql://USER@HOST:PORT/DB]
 
 What one machine carries as a whole: ``--bots`` bot processes (``python -m bot``, one token
 each, ``bench/store_timed_bot.py``) on one PostgreSQL database, each with ``--tables``
 three-seat tables, all through one fake Bot API (tests/support/fakebot, ``--delay-ms`` from
-the bots) and the simulated players of ``bench/bench_load.py``: ``--webapp-seats`` of each
-table's seats play on the live seat page (``bench/webapp_seats.py``), the others by their
-pictures, each press 0.5–1.5 × ``--think`` seconds after its buttons show. ``--live own``
+the bots) and the simulated players of ``bench/bench_load.py``: at ``--picture-tables`` of a
+token's tables every seat plays by its pictures, at the others ``--webapp-seats`` seats play
+on the live seat page (``bench/webapp_seats.py``) and the rest by pictures, each press
+0.5–1.5 × ``--think`` seconds after its buttons show. (Telegram's ~30 messages a second a
+bot are what bind: a table of pictures costs about ten times the Bot API calls of a table of
+pages, and one picture seat at a table of pages costs about as much as all three.) ``--live own``
 (the default): each bot serves its own pages (``WEBAPP_PORT``); ``--live shared``: one
 ``python -m bot webapp`` serves every bot's pages. Without ``--database-url`` a throwaway
 PostgreSQL server is started (tests/support/postgres.py) and removed at the end. The run
@@ -178,7 +182,7 @@ async def drill(args: argparse.Namespace, url: str, port: int) -> None:
                         print(f"table {n} of token {k + 1} not seated: {error!r:.200}")
                         return None
                     group_bot[group.id] = k
-                    if load.pages is not None:
+                    if load.pages is not None and n % args.tables >= args.picture_tables:
                         await load.pages.open(load.groups[group.id],
                                               bases[k if args.live == "own" else 0], fake.token)
                     return fake, group
@@ -274,7 +278,8 @@ def report(args: argparse.Namespace, load: Load, group_bot: dict[int, int], elap
     answer = [(load.answered[q] - t) * 1000 for q, t in load.handed.items()
               if q in load.answered]
     total = sum(actions.values())
-    seats = f"{args.webapp_seats} page + {3 - args.webapp_seats} picture seat(s) a table"
+    seats = (f"{min(args.picture_tables, args.tables)} by pictures, the others "
+             f"{args.webapp_seats} page + {3 - args.webapp_seats} picture seat(s)")
     print(f"\n{args.bots} tokens x {args.tables} tables ({seats}), think {args.think} s, "
           f"Bot API {args.delay_ms:.0f} ms away, live pages: {args.live}; "
           f"{elapsed:.0f} s of play")
@@ -338,8 +343,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--bots", type=int, default=4)
     parser.add_argument("--tables", type=int, default=200, help="tables a token")
-    parser.add_argument("--webapp-seats", type=int, default=2,
+    parser.add_argument("--webapp-seats", type=int, default=3,
                         help="seats a table (0-3) on the live page; the others by pictures")
+    parser.add_argument("--picture-tables", type=int, default=20,
+                        help="tables a token whose seats all play by pictures")
     parser.add_argument("--think", type=float, default=3.0,
                         help="seconds a player takes to press (0.5-1.5 x this)")
     parser.add_argument("--delay-ms", type=float, default=100,

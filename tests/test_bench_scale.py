@@ -1,7 +1,7 @@
 """The scale drill's code path (bench/bench_scale.py) with tiny numbers: two tokens on one
-PostgreSQL, a table each with a page seat and two picture seats, a few seconds of play; it
-stops by itself and prints its figures per token and in all. The figures themselves are the
-bench's business (docs/operators.md), not this test's."""
+PostgreSQL, two tables each (one by pictures, one with two page seats and a picture seat),
+a few seconds of play; it stops by itself and prints its figures per token and in all. The
+figures themselves are the bench's business (docs/operators.md), not this test's."""
 
 from __future__ import annotations
 
@@ -15,13 +15,13 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_the_drill_runs_and_reports_every_token(postgres_server: str) -> None:
     run = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "bench_scale.py"), "--bots", "2", "--tables", "1",
-         "--webapp-seats", "1", "--think", "0.3", "--delay-ms", "0", "--seconds", "8", "--grace", "2",
+        [sys.executable, str(ROOT / "bench" / "bench_scale.py"), "--bots", "2", "--tables", "2", "--picture-tables", "1",
+         "--webapp-seats", "2", "--think", "0.3", "--delay-ms", "0", "--seconds", "8", "--grace", "2",
          "--database-url", postgres_server],
         capture_output=True, text=True, timeout=240, cwd=ROOT)
     assert run.returncode == 0, run.stderr[-3000:]
     out = run.stdout
-    assert "2 tables (2 tokens x 1) seated and dealt" in out
+    assert "4 tables (2 tokens x 2) seated and dealt" in out
     rows = {m[1]: float(m[2]) for m in re.finditer(r"^\s+(\d|all)\s+([\d.]+)\s", out, re.M)}
     assert set(rows) == {"1", "2", "all"}, out
     # the tables played (on a loaded machine a token's one table may not move in the window)
