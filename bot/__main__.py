@@ -3,7 +3,9 @@ wait for the Bot API (:mod:`bot.telegram.reach`) and run (long polling, or a web
 WEBHOOK_URL). Start-up errors are one line and exit 2.
 
 ``python -m bot copy-store SRC DST`` copies a whole store into an empty one instead;
-``python -m bot webapp`` serves the live seat of several bots sharing one PostgreSQL store."""
+``python -m bot webapp`` serves the live seat of several bots sharing one PostgreSQL store;
+``python -m bot backup DEST`` / ``restore SRC`` back the SQLite store up and restore it;
+``python -m bot healthcheck`` asks the running bot's ``/healthz`` (METRICS_PORT)."""
 
 from __future__ import annotations
 
@@ -25,6 +27,12 @@ def main() -> None:
         return
     if sys.argv[1:2] == ["webapp"]:
         shared_webapp()
+        return
+    if sys.argv[1:2] in (["backup"], ["restore"]):
+        backup_or_restore(sys.argv[1], sys.argv[2:])
+        return
+    if sys.argv[1:2] == ["healthcheck"]:
+        healthcheck()
         return
     config = _configured(load_config)
     # httpx logs every request URL at INFO, and those URLs contain the token.
@@ -78,6 +86,60 @@ def copy_store(args: list[str]) -> None:
         asyncio.run(copy(*args))
     except (CopyError, OSError) as e:
         _fail(f"copy-store: {e}")
+
+
+def backup_or_restore(command: str, args: list[str]) -> None:
+    """``backup DEST``: the store at DB_PATH backed up into the new file DEST, the bot
+    running or not; ``restore SRC``: the backup SRC restored into DB_PATH, a file with no
+    store yet, the bot stopped (:mod:`bot.store.backup`). One line said, or one line and
+    exit 2."""
+    what = "DEST" if command == "backup" else "SRC"
+    if len(args) != 1:
+        _fail(f"usage: python -m bot {command} {what} (a file; the store is DB_PATH's)")
+    try:
+        config = load_config(os.environ)
+    except ConfigError as e:
+        _fail(str(e))
+    if config.database_url:
+        _fail(f"{command}: DATABASE_URL names a PostgreSQL store: back it up with pg_dump and "
+              "restore it with pg_restore (docs/deploy.md, Backups)")
+    from pathlib import Path
+
+    from bot.store.backup import BackupError, backup, restore
+
+    try:
+        if command == "backup":
+            done = backup(config.db_path, Path(args[0]))
+        else:
+            done = restore(Path(args[0]), config.db_path)
+    except (BackupError, OSError) as e:
+        _fail(f"{command}: {e}")
+    print(f"{command}: {done.path} ({done.size} bytes): {done.tables} tables, "
+          f"{done.hands} hands")
+
+
+def healthcheck() -> None:
+    """Exit 0 when the bot's (or the live seat server's) ``/healthz`` on METRICS_PORT says
+    200, else print why and exit 1: a container's health check, with no curl in the image."""
+    import urllib.error
+    import urllib.request
+
+    from bot.config import load_health_port
+
+    try:
+        host, port = load_health_port(os.environ)
+    except ConfigError as e:
+        _fail(str(e))
+    host = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    try:
+        with urllib.request.urlopen(f"http://{host}:{port}/healthz", timeout=10) as answer:
+            print(answer.read().decode().strip())
+    except urllib.error.HTTPError as e:
+        print(e.read().decode().strip() or f"HTTP {e.code}")
+        sys.exit(1)
+    except OSError as e:
+        print(f"no answer on {host}:{port}: {e}")
+        sys.exit(1)
 
 
 def shared_webapp() -> None:

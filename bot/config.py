@@ -158,6 +158,17 @@ def load_config(environ: Mapping[str, str], env_file: Path | None = Path(".env")
     )
 
 
+def load_health_port(environ: Mapping[str, str],
+                     env_file: Path | None = Path(".env")) -> tuple[str, int]:
+    """METRICS_HOST and METRICS_PORT alone (``python -m bot healthcheck``, which needs no
+    token: the live seat's server has WEBAPP_TOKENS instead)."""
+    values = _values(environ, env_file)
+    port = _port(values, "METRICS_PORT")
+    if port is None:
+        raise ConfigError("METRICS_PORT is not set: the health check asks /healthz there")
+    return values.get("METRICS_HOST", "").strip() or "127.0.0.1", port
+
+
 LOG_FORMATS = ("text", "json")
 
 

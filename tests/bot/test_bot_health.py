@@ -7,13 +7,15 @@ metrics as Prometheus' own parser reads them."""
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
+import sys
 import time
 from pathlib import Path
 
 import aiohttp
 from prometheus_client.parser import text_string_to_metric_families
-from support.botproc import free_port
+from support.botproc import ROOT, free_port
 from support.e2e import hand_message, make_config, running_bot, services
 from support.fakebot import FakeTelegram
 from support.outage import hand_with_tuoguan
@@ -42,6 +44,18 @@ async def until_status(port: int, status: int, within: float = WITHIN) -> str:
             return body
         assert time.monotonic() < deadline, (got, body)
         await asyncio.sleep(0.5)
+
+
+async def healthcheck(port: int) -> tuple[int, str]:
+    """``python -m bot healthcheck`` (a container's): its exit status and what it printed."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "healthcheck", cwd=ROOT / "tests",
+        env={"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(ROOT),
+             "METRICS_PORT": str(port)},
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+    out, _ = await asyncio.wait_for(proc.communicate(), 30)
+    assert proc.returncode is not None
+    return proc.returncode, out.decode()
 
 
 Samples = dict[str, list[tuple[dict[str, str], float]]]
@@ -75,9 +89,12 @@ async def test_healthz_says_503_when_the_bot_api_goes_away(tg: FakeTelegram,
     port = free_port()
     async with running_bot(make_config(tg, tmp_path / "db.sqlite3", metrics_port=port)):
         assert await get(port, "/healthz") == (200, "ok\n")
+        assert await healthcheck(port) == (0, "ok\n")
         await tg.stop()  # connections to it refused from now on
         body = await until_status(port, 503)
         assert body.startswith("updates: the Bot API has not answered getUpdates for"), body
+        code, out = await healthcheck(port)
+        assert code == 1 and out.startswith("updates: the Bot API has not answered"), out
         found = await metrics(port)
         assert value(found, "paohuzi_bot_api_calls_total", method="getUpdates", outcome="error") > 0
 
