@@ -98,7 +98,7 @@ class PageSeats:
             return
         if load.think:
             await asyncio.sleep(self.rng.uniform(0.5, 1.5) * load.think)
-        body = {"move": "again"} if move.get("move") == "again" else \
+        body = {"move": "again", "mark": move.get("mark")} if move.get("move") == "again" else \
             {"version": version, "index": move["index"]}
         if "index" in move:
             self.move_made(load.table_of[user_id], user_id)
