@@ -421,6 +421,14 @@ ZH: dict[str, str] = {
                     "(不写则不变,默认强)。",
     # the club: standing tables (常驻桌), /tables, /apart (docs/club.md)
     "cmd_tables": "本群开着的牌桌,一键入座",
+    "cmd_play": "快速加入:坐到本群第一张有空位的常驻桌(/play hunan)",
+    "play_usage": "用法:/play [规则] [人数] [局数],例:/play、/play hunan、/play 湖南 4人 8局。"
+                  "坐到本群第一张合适的常驻桌;都满了就在新话题里开一张一样的。",
+    "play_none": "本群没有合适的常驻桌。管理员可用 /new … 常驻 开一张(例:/new hunan 4 8局 常驻)。",
+    "play_all_full": "合适的常驻桌都满了。满桌开新桌要在话题群(Topics)里,并让我有管理话题的权限;"
+                     "或等一会儿,或用 /tables 看别的桌。",
+    "play_seated": "✅ {name} 已入座第 {table} 桌({rules})。",
+    "play_topic": "常驻 · {rules} · {n}",
     "cmd_apart": "管理员:让两位玩家不同桌(/apart @a @b;/apart off @a @b)",
     "help_club": (
         "俱乐部:管理员 /new … 常驻 开常驻桌(代开,不必入座;每场结束、人走光或重启后回到大厅,"
@@ -433,6 +441,11 @@ ZH: dict[str, str] = {
     "lobby_admin": "群管理员",
     "new_usage_standing": "常驻桌(管理员):加 常驻,例:/new hunan 4 8局 常驻;单局 为一局一局地打。",
     "lobby_standing": "常驻桌(管理员代开):每场结束、人走光或重启后都回到大厅,规则不变,直到管理员 /stop。",
+    "btn_ready": "准备",
+    "seat_ready": "{n}. {name} ✓",
+    "lobby_await_ready": "上一场结束了(见总结算)。要接着打请按「准备」:{seconds} 秒内没按的离座,"
+                         "空位留给新来的人(/play 或「加入」)。人齐且都准备好就自动开局。",
+    "lobby_ready_timeout": "⌛ {names} 没有按「准备」,已离座,座位空出来了。",
     "tables_none": "本群现在没有开着的牌桌。发 /new 开一桌。",
     "tables_none_private": "你玩过的群里现在没有开着的牌桌。",
     "tables_head": "本群的牌桌:",
@@ -1084,6 +1097,16 @@ EN: dict[str, str] = {
                     "that level (unchanged if none is given; 强 strong by default).",
     # the club: standing tables (常驻桌), /tables, /apart (docs/club.md)
     "cmd_tables": "this group's open tables, a seat in one press",
+    "cmd_play": "quick join: a seat at this group's first standing table with room (/play hunan)",
+    "play_usage": "Usage: /play [rules] [seats] [hands], e.g. /play, /play hunan, /play 湖南 4人 8局: "
+                  "a seat at the group's first fitting standing table; when all are full, a new "
+                  "one like them in a new topic.",
+    "play_none": "No standing table here fits. An admin opens one with /new … 常驻 (e.g. "
+                 "/new hunan 4 8局 常驻).",
+    "play_all_full": "Every fitting standing table is full. A new one needs a group with topics "
+                     "(a forum) where I may manage topics; or wait a moment, or see /tables.",
+    "play_seated": "✅ {name} sits at table {table} ({rules}).",
+    "play_topic": "常驻 · {rules} · {n}",
     "cmd_apart": "admins: keep two players apart (/apart @a @b; /apart off @a @b)",
     "help_club": (
         "Club: admins open a standing table with /new … 常驻 (代开: they need not sit; back in "
@@ -1103,6 +1126,13 @@ EN: dict[str, str] = {
     "lobby_standing": "Standing table (常驻, opened by an admin): back in this lobby with the "
                       "same rules after each match, when its last player leaves and after a "
                       "restart, until an admin sends /stop.",
+    "btn_ready": "准备 Ready",
+    "seat_ready": "{n}. {name} ✓",
+    "lobby_await_ready": "The last match is over (see its 总结算). To play on, press 准备 Ready: "
+                         "whoever has not within {seconds} s leaves his seat to newcomers "
+                         "(/play or 加入 Join). The match deals once the table is full and "
+                         "everyone is ready.",
+    "lobby_ready_timeout": "⌛ {names} did not press 准备 Ready in time: their seats are free.",
     "tables_none": "No open table in this group: send /new to open one.",
     "tables_none_private": "No open table in the groups you play in.",
     "tables_head": "This group's tables:",

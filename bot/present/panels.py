@@ -172,7 +172,8 @@ class GroupPanels:
         """Send or edit the lobby; once play starts, edit it a last time without buttons."""
         lang = await self.chats.group_lang(table.chat_id)
         text = lobby_text(table, lang, timer=self._timer(table),
-                          full_start_delay=self.service.start_delay(table))
+                          full_start_delay=self.service.start_delay(table),
+                          ready_timeout=self.service.ready_timeout)
         bird_line = birds.waiting_line(table.rules, await table_birds.waiting(self.store, table), lang)
         text += f"\n\n{bird_line}" if bird_line and table.status == TableStatus.LOBBY else ""
         shown, post = self.shown.table(table), Post.lobby(table)

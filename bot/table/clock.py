@@ -105,6 +105,8 @@ def due_at(table: Table, pace: Pace) -> float | None:
         return table.between_since + pace.ready_timeout
     if table.status == TableStatus.LOBBY and table.full_since is not None:
         return table.full_since + start_delay(table, pace)
+    if table.status == TableStatus.LOBBY and table.between_since is not None:
+        return table.between_since + pace.ready_timeout  # a standing table after a match
     hand = table.hand
     if hand is None:
         return None

@@ -43,6 +43,17 @@ async def create(tx: Tx, bot_id: int, place: Place, opener: Person, rules: RuleS
                  players=players, rules=rules, match_hands=match_hands, standing=standing)
 
 
+async def create_like(tx: Tx, bot_id: int, place: Place, like: Table) -> Table:
+    """满桌开新桌: a standing table at ``place`` with the rules and options of ``like`` (its
+    rule set, seats, 局数, 底分, timer, computer level) and its opener, empty."""
+    opener = Person(like.opener_id, "", "zh")  # a standing table's opener does not sit
+    table = await create(tx, bot_id, place, opener, like.rules, like.match_hands, True)
+    await tx.update_table(table.id, base=like.base, timer=like.timer,
+                          robot_level=like.robot_level)
+    table.base, table.timer, table.robot_level = like.base, like.timer, like.robot_level
+    return table
+
+
 def check_seated(table: Table, user_id: int) -> int:
     """The user's seat, or ``not_seated``."""
     seat = table.seat_of(user_id)
@@ -80,25 +91,54 @@ def robot_for(table: Table, lang: str) -> tuple[int, str]:
 
 
 def seat(table: Table, seat: int, person: Person, now: float) -> None:
-    """Memory side of seating ``person`` (written by the caller)."""
-    table.players[seat] = Player(person.user_id, person.name, person.lang)
+    """Memory side of seating ``person`` (written by the caller, ready at a standing table:
+    :func:`sits_ready`)."""
+    table.players[seat] = Player(person.user_id, person.name, person.lang,
+                                 ready=sits_ready(table))
     mark_full(table, now)
+
+
+def sits_ready(table: Table) -> bool:
+    """One who sits down at a standing table has pressed 准备 by sitting (it matters only
+    in its lobby after a match, :func:`awaits_ready`)."""
+    return table.standing
 
 
 def mark_full(table: Table, now: float) -> None:
     """Start the countdown of a lobby whose last seat just filled (kept while it stays full;
-    someone leaving forgets it, see :func:`drop`)."""
-    if not (table.status == TableStatus.LOBBY and table.full):
+    someone leaving forgets it, see :func:`drop`). A standing table back in its lobby after
+    a match counts down only once everyone seated pressed 准备 (:func:`awaits_ready`)."""
+    if not (table.status == TableStatus.LOBBY and table.full) or awaits_ready(table):
         table.full_since = None
     elif table.full_since is None:
         table.full_since = now
 
 
 def after_match(table: Table) -> bool:
-    """The lobby a finished match went back to: it deals when the opener presses 开局 (a
-    full table's countdown starts only when someone sits down again)."""
+    """The lobby a finished match went back to (until the next match's first deal)."""
     return table.status == TableStatus.LOBBY and table.current is not None \
         and table.current.match_place is not None and table.match is None
+
+
+def waits_for_begin(table: Table) -> bool:
+    """A lobby after a match that deals only when someone seated presses 开局 (a full
+    table's countdown starts only when someone sits down again); a standing table's deals
+    by itself instead (:func:`awaits_ready`)."""
+    return after_match(table) and not table.standing
+
+
+def awaits_ready(table: Table) -> bool:
+    """A standing table back in its lobby after a match with someone seated who has not
+    pressed 准备 yet: who has not within ``READY_TIMEOUT`` is unseated, as between hands,
+    and the table deals once full of ready players (newcomers sit down ready)."""
+    return table.standing and after_match(table) \
+        and any(not (p.ready or p.robot) for p in table.players.values())
+
+
+def unready(table: Table) -> tuple[int, ...]:
+    """The seats of humans who did not press 再来一局 (between hands) or 准备 (in a standing
+    table's lobby after a match)."""
+    return tuple(s for s, p in sorted(table.players.items()) if not (p.ready or p.robot))
 
 
 def everyone_ready(table: Table) -> bool:
@@ -238,7 +278,9 @@ def drop(table: Table, *seats: int) -> None:
     for s in seats + emptied(table, *seats):
         table.players.pop(s)
     table.status = TableStatus.CLOSED if closes else TableStatus.LOBBY
-    table.between_since = table.full_since = None
+    table.full_since = None
+    if not awaits_ready(table):  # else the others' wait for 准备 goes on
+        table.between_since = None
 
 
 async def close(tx: Tx, table: Table) -> None:

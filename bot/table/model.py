@@ -154,6 +154,8 @@ class Table:
     # the names of those unseated for not pressing 再来一局 in time, whom the observer is
     # yet to hear of (memory only, like ``ended_match``)
     unseated_names: tuple[str, ...] = ()
+    # what they did not press: 再来一局 between hands, 准备 in a standing table's lobby
+    unseated_from_lobby: bool = False
     # the opener has the lobby's ⚙ settings keyboard open (memory only)
     settings_open: bool = False
     decisions: dict[int, Decision] = field(default_factory=dict)

@@ -56,8 +56,13 @@ def refresh_decisions(table: Table, now: float) -> None:
 
 
 def mark_between(table: Table, now: float) -> None:
-    """Start (or forget) the wait for 再来一局 after a change of status."""
-    table.between_since = now if table.status == TableStatus.BETWEEN else None
+    """Start (or forget) the wait for 再来一局 after a change of status, or for 准备 in a
+    standing table's lobby after a match (kept while someone there has not pressed it)."""
+    if table.status == TableStatus.BETWEEN or lobby.awaits_ready(table):
+        if table.between_since is None or table.status == TableStatus.BETWEEN:
+            table.between_since = now
+    else:
+        table.between_since = None
 
 
 async def deal(tx: Tx, store: Store, table: Table, rng: random.Random, seed: int | None,

@@ -189,7 +189,7 @@ class Registry:
         now = self.clock()
         play.refresh_decisions(table, now)
         play.mark_between(table, now)
-        if not lobby.after_match(table):  # that lobby waits for 开局, restarted or not
+        if not lobby.waits_for_begin(table):  # that lobby waits for 开局, restarted or not
             lobby.mark_full(table, now)
         return table
 

@@ -120,6 +120,9 @@ class TableService:
                 if table.status == TableStatus.BETWEEN:
                     await self._unseat_unready(table, tx)
                     return
+                if table.status == TableStatus.LOBBY and table.full_since is None:
+                    await self._unseat_unready(table, tx)  # a standing table after a match
+                    return
                 if table.status == TableStatus.LOBBY:
                     await play.deal(tx, self.store, table, self.random, self.seed, now)
                     return
@@ -132,12 +135,15 @@ class TableService:
                 return
 
     async def _unseat_unready(self, table: Table, tx: Tx) -> None:
-        """Every human who did not press 再来一局 in time is unseated (no penalty: the hand
-        is over) and the table goes back to the lobby, or closes if no human is left."""
-        gone = tuple(s for s, p in sorted(table.players.items()) if not (p.ready or p.robot))
+        """Every human who did not press 再来一局 (or, in a standing table's lobby after a
+        match, 准备) in time is unseated (no penalty: the hand is over) and the table goes
+        back to the lobby, or closes if no human is left (a standing table waits in it)."""
+        gone = lobby.unready(table)
+        table.unseated_from_lobby = table.status == TableStatus.LOBBY
         await lobby.unseat(tx, table, *gone)
         table.unseated_names = tuple(table.players[s].name for s in gone)
         lobby.drop(table, *gone)
+        lobby.mark_full(table, self.clock())
 
     # --- lobby -----------------------------------------------------------------------
 
@@ -159,6 +165,15 @@ class TableService:
         return await self.work.add(lambda tx: lobby.create(
             tx, self.bot_id, (chat_id, thread_id), opener, rules, match_hands, standing))
 
+    async def open_like(self, like: Table, thread_id: int) -> Table:
+        """满桌开新桌: a standing table like ``like`` (its rules, options and opener) in the
+        topic ``thread_id`` of its group, empty (:func:`bot.table.lobby.create_like`)."""
+        if self.registry.in_chat(like.chat_id, thread_id) is not None:
+            raise Refusal("table_exists")
+        await owners.check_place_free(self.store, self.bot_id, like.chat_id, thread_id)
+        return await self.work.add(lambda tx: lobby.create_like(
+            tx, self.bot_id, (like.chat_id, thread_id), like))
+
     async def join(self, table_id: int, person: Person) -> Table:
         """Seat ``person``; refused next to one an admin keeps him apart from (/apart)."""
         apart = await self.store.apart_from(self.get(table_id).chat_id, person.user_id)
@@ -171,6 +186,8 @@ class TableService:
             lobby.check_apart(table, apart)
             await owners.check_seat_free(tx, person.user_id)
             await tx.add_seat(table.id, seat, person.user_id)
+            if lobby.sits_ready(table):
+                await tx.update_seat(table.id, seat, ready=1)
             lobby.seat(table, seat, person, self.clock())
         return table
 
@@ -249,9 +266,19 @@ class TableService:
         return placed
 
     async def begin(self, table_id: int, user_id: int) -> Table:
+        """开局: deal a full table at once. In a standing table's lobby after a match the
+        same button is 准备: the player keeps his seat, and the table counts down to its deal
+        once full of ready players (:func:`bot.table.lobby.awaits_ready`)."""
         async with self.work.change(table_id) as (table, tx):
-            lobby.check_seated(table, user_id)
+            seat = lobby.check_seated(table, user_id)
             lobby.check_not_playing(table)
+            if lobby.awaits_ready(table):
+                if not table.players[seat].ready:
+                    await tx.update_seat(table.id, seat, ready=1)
+                    table.players[seat].ready = True
+                play.mark_between(table, self.clock())
+                lobby.mark_full(table, self.clock())
+                return table
             if not table.full:
                 raise Refusal("need_seats", n=str(table.rules.players))
             await play.deal(tx, self.store, table, self.random, self.seed, self.clock())

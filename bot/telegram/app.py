@@ -105,8 +105,9 @@ class Hub:
         assert self.presenter
         if table.private:  # nothing of a private table is said in its group
             return
+        key = "lobby_ready_timeout" if table.unseated_from_lobby else "ready_timeout"
         self.presenter.note(table.chat_id, lambda lang: t(
-            lang, "ready_timeout", names=t(lang, "name_sep").join(names)),
+            lang, key, names=t(lang, "name_sep").join(names)),
             thread_id=table.thread_id)
 
 

@@ -21,7 +21,18 @@ from telegram import (
 from telegram.ext import Application, CommandHandler, filters
 
 from bot.i18n import t
-from bot.telegram import challenge, chat, club, club_scores, cup, info, lobby, replay, votes
+from bot.telegram import (
+    challenge,
+    chat,
+    club,
+    club_scores,
+    cup,
+    info,
+    lobby,
+    quick,
+    replay,
+    votes,
+)
 from bot.telegram.env import Context, Env
 
 
@@ -60,6 +71,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("replace", votes.replace, G),
     Command("notify", votes.notify, G),
     Command("tables", club.tables, GP),
+    Command("play", quick.play, G),
     Command("rank", info.rank, GP),
     Command("me", info.me, GP),
     Command("history", info.history, G),

@@ -9,16 +9,24 @@ from bot import callbacks as cb
 from bot.i18n import rule_set_name, t
 from bot.present.screens.words import level_label, match_label, rules_label, timer_label
 from bot.table import BASES, LEVELS, MATCHES, TIMERS, Table
+from bot.table.lobby import awaits_ready
 from engine.rules import RULE_SETS
 
 
-def lobby_text(table: Table, lang: str, *, timer: float, full_start_delay: float) -> str:
+def lobby_text(table: Table, lang: str, *, timer: float, full_start_delay: float,
+               ready_timeout: float = 0.0) -> str:
     """Who sits where, the rules (``timer``: the decision timer in force), the match and the
     computer players' level; a full table says once that it deals in ``full_start_delay``
-    seconds (no ticking edits; nothing when it deals at once)."""
-    seats = "\n".join(
-        t(lang, "seat_line", n=s + 1, name=table.players[s].name) if s in table.players
-        else t(lang, "seat_empty", n=s + 1) for s in table.seats)
+    seconds (no ticking edits; nothing when it deals at once). A standing table back after
+    a match marks who pressed 准备 and says the others leave after ``ready_timeout``."""
+    waiting = awaits_ready(table)
+
+    def seat_line(s: int) -> str:
+        player = table.players[s]
+        key = "seat_ready" if waiting and (player.ready or player.robot) else "seat_line"
+        return t(lang, key, n=s + 1, name=player.name)
+    seats = "\n".join(seat_line(s) if s in table.players else t(lang, "seat_empty", n=s + 1)
+                      for s in table.seats)
     opener = next((p.name for p in table.players.values() if p.user_id == table.opener_id),
                   t(lang, "lobby_admin") if table.standing else "—")
     rules = t(lang, "lobby_rules", rules=rules_label(table.rules, lang), base=table.base,
@@ -27,8 +35,10 @@ def lobby_text(table: Table, lang: str, *, timer: float, full_start_delay: float
     rules += " · " + t(lang, "lobby_level", level=level_label(table.robot_level, lang))
     text = t(lang, "lobby", table=table.no, opener=opener, seats=seats, rules=rules,
              n=table.rules.players)
-    if table.configurable and table.current is not None:  # back after a match
-        text += "\n\n" + t(lang, "match_over_next")
+    if waiting:
+        text += "\n\n" + t(lang, "lobby_await_ready", seconds=f"{ready_timeout:g}")
+    elif table.configurable and table.current is not None and not table.standing:
+        text += "\n\n" + t(lang, "match_over_next")  # back after a match
     if table.standing:
         text += "\n\n" + t(lang, "lobby_standing")
     if table.full_since is not None and full_start_delay > 0:
@@ -48,7 +58,8 @@ def lobby_keyboard(table: Table, lang: str, *, mark: int, timer: float,
         return InlineKeyboardButton(t(lang, key), callback_data=cb.group(kind, table.id, mark))
     free = not table.full
     first = [button("btn_join", "j")] if free else []
-    first += [button("btn_leave", "l"), button("btn_begin", "b")]
+    first += [button("btn_leave", "l"),
+              button("btn_ready" if awaits_ready(table) else "btn_begin", "b")]
     second = [button("btn_addbot", "r")] if free else []
     second.append(InlineKeyboardButton(t(lang, "btn_deeplink"), url=deep_link))
     rows = [first, second, *bird_row(table, mark, lang)]
