@@ -430,9 +430,23 @@ ZH: dict[str, str] = {
     "play_seated": "✅ {name} 已入座第 {table} 桌({rules})。",
     "play_topic": "常驻 · {rules} · {n}",
     "cmd_apart": "管理员:让两位玩家不同桌(/apart @a @b;/apart off @a @b)",
+    "cmd_club": "俱乐部设置:自动准备、每天解散次数、杯赛禁止解散(管理员修改)",
+    "club_settings": "⚙ 俱乐部设置\n自动准备:{auto_ready}(常驻桌每场结束后,在座的人自动准备好下一场)\n"
+                     "解散:{limit}\n杯赛禁止解散:{cup}\n"
+                     "管理员修改:/club 自动准备 开 · /club 解散 3(或 不限)· /club 杯赛禁止解散 开",
+    "club_on": "开",
+    "club_off": "关",
+    "club_no_limit": "不限次数",
+    "club_limit": "每人每天最多发起 {n} 次",
+    "club_usage": "用法:/club 自动准备 开|关 · /club 解散 次数|不限(每人每天,0–99)· "
+                  "/club 杯赛禁止解散 开|关。只发 /club 看现在的设置。",
+    "club_admin_only": "只有群管理员可以改俱乐部设置。发 /club 可以看现在的设置。",
+    "dissolve_limit_reached": "今天你已经发起过 {n} 次解散了(本群每人每天最多 {n} 次),明天再来。",
+    "dissolve_cup_forbidden": "本群的杯赛禁止解散(管理员的 /club 设置)。",
     "help_club": (
         "俱乐部:管理员 /new … 常驻 开常驻桌(代开,不必入座;每场结束、人走光或重启后回到大厅,"
-        "规则不变,直到 /stop)· /tables 看本群的牌桌并入座 · /apart @a @b 让两人不同桌\n"
+        "规则不变,直到 /stop)· /play 快速加入常驻桌(都满了就开新桌)· /tables 看本群的牌桌并入座 · "
+        "/apart @a @b 让两人不同桌 · /club 俱乐部设置(自动准备、解散次数、杯赛禁止解散)\n"
         "/season 本赛季排行(/season new 管理员开新赛季)· /stats 今日战绩(week、season)· "
         "/void N 理由 管理员作废一局 · /dispute N 本局玩家申诉(公平性验证和复盘)\n"
         "本机器人只记积分和排名,从不记账:没有上下分、转分、买卖积分、分成、欠账或提现。"
@@ -1108,11 +1122,29 @@ EN: dict[str, str] = {
     "play_seated": "✅ {name} sits at table {table} ({rules}).",
     "play_topic": "常驻 · {rules} · {n}",
     "cmd_apart": "admins: keep two players apart (/apart @a @b; /apart off @a @b)",
+    "cmd_club": "club settings: 自动准备, 解散 votes a day, no 解散 at cups (admins change them)",
+    "club_settings": "⚙ Club settings\n自动准备 auto-ready: {auto_ready} (at a standing table, "
+                     "whoever is seated when a match ends is ready for the next)\n"
+                     "解散: {limit}\n杯赛禁止解散 no 解散 at cups: {cup}\n"
+                     "Admins change them: /club autoready on · /club dissolve 3 (or off) · "
+                     "/club cupnodissolve on",
+    "club_on": "on",
+    "club_off": "off",
+    "club_no_limit": "no limit",
+    "club_limit": "at most {n} votes a member a day",
+    "club_usage": "Usage: /club autoready on|off · /club dissolve N|off (votes a member may "
+                  "propose a day, 0–99) · /club cupnodissolve on|off (the Chinese words work "
+                  "too). /club alone shows the settings.",
+    "club_admin_only": "Only the group's admins change the club settings. /club shows them.",
+    "dissolve_limit_reached": "You have proposed 解散 {n} times today (this group allows {n} a "
+                              "member a day): try again tomorrow.",
+    "dissolve_cup_forbidden": "This group's cups allow no 解散 (an admin's /club setting).",
     "help_club": (
         "Club: admins open a standing table with /new … 常驻 (代开: they need not sit; back in "
         "its lobby with its rules after each match, when its last player leaves and after a "
-        "restart, until /stop) · /tables this group's tables, sit in one press · /apart @a @b "
-        "keeps two players apart\n"
+        "restart, until /stop) · /play a seat at a standing table (a new one when all are full) "
+        "· /tables this group's tables, sit in one press · /apart @a @b keeps two players "
+        "apart · /club the club's settings (自动准备, 解散 votes a day, no 解散 at cups)\n"
         "/season this season's standings (/season new: admins start the next) · /stats today's "
         "figures (week, season) · /void N reason: an admin voids a hand · /dispute N: a player "
         "of that hand asks for its fairness check and 复盘\n"

@@ -11,16 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 from bot.commands.stats import RECENT, TOP, rules_name
 from bot.i18n import t
 from bot.store import ClubRow, RankRow, Season, Span, Store
+from bot.store.club import day_start
 from engine.rules import RULE_SETS
 from render.club_stats import render_club_stats
 from render.leaderboard import BoardRow, render_leaderboard
 
-CLUB_UTC_OFFSET = timedelta(hours=8)  # a club's day: China's
 NAME_MAX = 32  # characters of a season's name
 TODAY, WEEK, SEASON = "today", "week", "season"
 PERIOD_WORDS = {"today": TODAY, "今天": TODAY, "今日": TODAY, "week": WEEK, "本周": WEEK,
@@ -130,15 +130,6 @@ def stats_query(args: Sequence[str], table_rule_set: str) -> StatsQuery | None:
         else:
             return None
     return StatsQuery(period, rule_set)
-
-
-def day_start(now: datetime, days_back: int = 0) -> str:
-    """The start of the club's day ``days_back`` days before ``now``'s, as the schema keeps
-    times (UTC)."""
-    local = (now.astimezone(UTC) + CLUB_UTC_OFFSET).replace(hour=0, minute=0, second=0,
-                                                            microsecond=0)
-    start = local - timedelta(days=days_back) - CLUB_UTC_OFFSET
-    return start.strftime("%Y-%m-%d %H:%M:%S")
 
 
 async def stats_span(store: Store, chat_id: int, period: str,

@@ -16,6 +16,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import TelegramError
@@ -26,6 +27,7 @@ from bot.i18n import t
 from bot.present.errors import transient
 from bot.present.presenter import Presenter
 from bot.store import Store, VoteRow
+from bot.store.club import day_start
 from bot.table import ABSENT_HANDS, Person, Refusal, Table, TableService
 from bot.table import votes as rules
 from bot.table.votes import DISSOLVE, REPLACE
@@ -74,6 +76,7 @@ class Votes:
         self.seconds = seconds
         self.clock = clock
         self._open: dict[int, Vote] = {}  # by table id
+        self.cup_table: Callable[[int], bool] = lambda table_id: False  # a 群杯's table?
         self._lock = asyncio.Lock()  # proposals and answers, one at a time
 
     def open_vote(self, table_id: int) -> Vote | None:
@@ -86,8 +89,23 @@ class Votes:
         async with self._lock:
             table = self._proposable(table_id, person.user_id)
             hand_id = rules.dissolved_hand(table)
+            await self._check_club(table, person.user_id)
             await self._open_vote(table, DISSOLVE, person, rules.voters(table, person.user_id),
                                   hand_id)
+
+    async def _check_club(self, table: Table, user_id: int) -> None:
+        """The group's club settings (/club): 禁止解散 at a 群杯's tables, and the 解散
+        votes a member may propose a club day (counted here, once allowed)."""
+        settings = await self.store.club_settings(table.chat_id)
+        if settings.cup_no_dissolve and self.cup_table(table.id):
+            raise Refusal("dissolve_cup_forbidden")
+        limit = settings.dissolve_limit
+        if limit is not None:
+            asked = await self.store.dissolve_asks(table.chat_id, user_id, day_start(
+                datetime.now(UTC)))
+            if asked >= limit:
+                raise Refusal("dissolve_limit_reached", n=str(limit))
+        await self.store.add_dissolve_ask(table.chat_id, user_id)
 
     async def propose_replace(self, table_id: int, person: Person) -> None:
         """/replace: a computer player for the first seat in 托管 for ``ABSENT_HANDS`` whole

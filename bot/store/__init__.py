@@ -21,6 +21,7 @@ from bot.store.protocols import Store, Tx
 from bot.store.rows import (
     QQ_ID,
     BirdRow,
+    ClubSettings,
     HandRow,
     MatchRow,
     PlayedHand,
@@ -36,6 +37,7 @@ from bot.store.schema import MIGRATIONS, SCHEMA_VERSION
 from bot.store.writes import PlaceTaken
 
 __all__ = [
+    "ClubSettings",
     "MIGRATIONS",
     "QQ_ID",
     "SCHEMA_VERSION",

@@ -1,11 +1,26 @@
 """The club's store: pairs of players an admin keeps apart in a group (/apart), players found
-by their username, and the groups a player plays in. Written once for every backend: each
+by their username, the groups a player plays in, the group's club settings (/club) and the
+解散 votes its members proposed (their daily limit). Written once for every backend: each
 store's queries are these."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
+from bot.store import conn
 from bot.store.reads import Queries
-from bot.store.rows import UserRow
+from bot.store.rows import ClubSettings, UserRow
+
+CLUB_UTC_OFFSET = timedelta(hours=8)  # a club's day: China's
+
+
+def day_start(now: datetime, days_back: int = 0) -> str:
+    """The start of the club's day ``days_back`` days before ``now``'s, as the schema keeps
+    times (UTC)."""
+    local = (now.astimezone(UTC) + CLUB_UTC_OFFSET).replace(hour=0, minute=0, second=0,
+                                                            microsecond=0)
+    start = local - timedelta(days=days_back) - CLUB_UTC_OFFSET
+    return start.strftime("%Y-%m-%d %H:%M:%S")
 
 
 def pair(a: int, b: int) -> tuple[int, int]:
@@ -57,3 +72,33 @@ class ClubQueries(Queries):
         rows = await self._all("SELECT chat_id FROM scores WHERE user_id = ? UNION"
                                " SELECT chat_id FROM notify WHERE user_id = ?", user_id, user_id)
         return {r["chat_id"] for r in rows}
+
+    async def club_settings(self, chat_id: int) -> ClubSettings:
+        """The group's club settings (/club); all off when none were set."""
+        row = await self._one("SELECT * FROM club_settings WHERE chat_id = ?", chat_id)
+        if row is None:
+            return ClubSettings()
+        return ClubSettings(bool(row["auto_ready"]), row["dissolve_limit"],
+                            bool(row["cup_no_dissolve"]))
+
+    async def set_club_settings(self, chat_id: int, by: int, settings: ClubSettings) -> None:
+        async with self.transaction() as tx:
+            await tx.exec(
+                "INSERT INTO club_settings (chat_id, auto_ready, dissolve_limit,"
+                " cup_no_dissolve, set_by) VALUES (?, ?, ?, ?, ?) ON CONFLICT (chat_id) DO"
+                " UPDATE SET auto_ready = excluded.auto_ready, dissolve_limit ="
+                " excluded.dissolve_limit, cup_no_dissolve = excluded.cup_no_dissolve,"
+                " set_by = excluded.set_by", chat_id, int(settings.auto_ready),
+                settings.dissolve_limit, int(settings.cup_no_dissolve), by)
+
+    async def dissolve_asks(self, chat_id: int, user_id: int, since: str) -> int:
+        """How many 解散 votes the member proposed in the group since ``since`` (as the
+        schema keeps times: :func:`day_start`)."""
+        row = await self._one("SELECT count(*) AS n FROM dissolve_asks WHERE chat_id = ?"
+                              " AND user_id = ? AND asked_at >= ?", chat_id, user_id, since)
+        return int(row["n"]) if row is not None else 0
+
+    async def add_dissolve_ask(self, chat_id: int, user_id: int) -> None:
+        async with self.transaction() as tx:
+            await tx.exec("INSERT INTO dissolve_asks (chat_id, user_id, asked_at)"
+                          " VALUES (?, ?, ?)", chat_id, user_id, conn.now())

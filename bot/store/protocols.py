@@ -20,6 +20,7 @@ from bot.store.posts import PostStore, PostTx
 from bot.store.rows import (
     QQ_ID,
     BirdRow,
+    ClubSettings,
     HandRow,
     MatchRow,
     PlayedHand,
@@ -351,4 +352,16 @@ class Store(ChallengeStore, CupStore, PostStore, Protocol):
         ...
 
     async def groups_of(self, user_id: int) -> set[int]:
+        ...
+
+    async def club_settings(self, chat_id: int) -> ClubSettings:
+        ...
+
+    async def set_club_settings(self, chat_id: int, by: int, settings: ClubSettings) -> None:
+        ...
+
+    async def dissolve_asks(self, chat_id: int, user_id: int, since: str) -> int:
+        ...
+
+    async def add_dissolve_ask(self, chat_id: int, user_id: int) -> None:
         ...

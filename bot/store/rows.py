@@ -14,6 +14,15 @@ def rule_set_id(key: str) -> str:
 
 
 @dataclass(frozen=True)
+class ClubSettings:
+    """A group's club settings (/club, docs/club.md); all off by default."""
+
+    auto_ready: bool = False  # 自动准备: a standing table's seated are ready after a match
+    dissolve_limit: int | None = None  # 解散 votes a member may propose a day (None: any)
+    cup_no_dissolve: bool = False  # 禁止解散 at a 群杯's tables
+
+
+@dataclass(frozen=True)
 class UserRow:
     user_id: int
     name: str

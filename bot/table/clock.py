@@ -89,9 +89,12 @@ def _computer_discards_since_human(table: Table) -> int:
 def start_delay(table: Table, pace: Pace) -> float:
     """A full lobby's wait before it deals: time for someone who joined to change his mind.
     A human sitting only with computer players filled the table himself, and no other human
-    could still leave: it deals at once."""
+    could still leave: it deals at once, unless a match just ended there (a standing
+    table's players, ready at once by the club's 自动准备, see its 总结算 first)."""
     humans = sum(not p.robot for p in table.players.values())
-    return pace.full_start_delay if humans > 1 else 0.0
+    after_match = table.current is not None and table.current.match_place is not None \
+        and table.match is None
+    return pace.full_start_delay if humans > 1 or after_match else 0.0
 
 
 def due_at(table: Table, pace: Pace) -> float | None:

@@ -134,6 +134,10 @@ class CupService:
 
     # --- the tables ----------------------------------------------------------------------
 
+    def is_table(self, table_id: int) -> bool:
+        """Is it one of a running cup's tables?"""
+        return table_id in self._of_table
+
     def settled(self, table_id: int) -> None:
         """A hand of a table ended, or the table closed (told by the table service's
         observer)."""

@@ -135,6 +135,13 @@ def awaits_ready(table: Table) -> bool:
         and any(not (p.ready or p.robot) for p in table.players.values())
 
 
+async def ready_all(tx: Tx, table: Table) -> None:
+    """Everyone seated is ready (自动准备), store and memory."""
+    for s in unready(table):
+        await tx.update_seat(table.id, s, ready=1)
+        table.players[s].ready = True
+
+
 def unready(table: Table) -> tuple[int, ...]:
     """The seats of humans who did not press 再来一局 (between hands) or 准备 (in a standing
     table's lobby after a match)."""

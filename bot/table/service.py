@@ -376,8 +376,14 @@ class TableService:
 
     async def _apply(self, tx: Tx, table: Table, seat: int, action: str, *, auto: bool,
                      leaving: bool = False) -> None:
-        """Every move goes through here (tests watch it): :func:`bot.table.play.apply`."""
+        """Every move goes through here (tests watch it): :func:`bot.table.play.apply`. A
+        standing table's match that ends in a group whose club has 自动准备 on leaves
+        everyone seated ready for the next (/club, docs/club.md)."""
         await play.apply(tx, table, seat, action, auto=auto, now=self.clock(), leaving=leaving)
+        if lobby.awaits_ready(table) and (await self.store.club_settings(table.chat_id)).auto_ready:
+            await lobby.ready_all(tx, table)
+            play.mark_between(table, self.clock())
+            lobby.mark_full(table, self.clock())
 
     async def take_back(self, table_id: int, user_id: int) -> Table:
         """Switch 托管 off: the seat's clock starts afresh."""

@@ -169,6 +169,7 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
     cup_messages = CupMessages(presenter.chats, presenter.bot, store)
     cups.observer = cup_messages
     hub.cups = cups
+    votes.cup_table = cups.is_table
     app.add_handler(TypeHandler(Update, partial(arrived, arrivals)), group=-3)
     _add_handlers(app, Env(service, presenter, store, config.default_lang, votes, challenges,
                            cups, cup_messages, chosen_langs=await store.lang_choices()))

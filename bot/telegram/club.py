@@ -1,10 +1,12 @@
 """The club's commands of a group: /tables (its open tables, each with a seat button; in a
-private chat those of the groups one plays in) and /apart (an admin keeps two players from
-ever sitting at one table of the group). A standing table is /new's (``常驻``,
+private chat those of the groups one plays in), /apart (an admin keeps two players from
+ever sitting at one table of the group) and /club (its settings: 自动准备, a daily limit of
+解散 votes, 禁止解散 at a 群杯's tables). A standing table is /new's (``常驻``,
 :mod:`bot.telegram.lobby`); what a club is and is not: docs/club.md."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 
 from telegram import Chat, Update, User
@@ -12,6 +14,7 @@ from telegram import Chat, Update, User
 from bot import callbacks as cb
 from bot.i18n import t
 from bot.present.screens.tables import Listed, has_seat, tables_keyboard, tables_text
+from bot.store import ClubSettings
 from bot.table import Refusal, Table
 from bot.telegram.chat import chat_title
 from bot.telegram.env import Context, Env, refusal_text, topic_of
@@ -129,3 +132,62 @@ async def apart(env: Env, update: Update, context: Context) -> None:
     key = ("apart_set" if on else "apart_off") if changed else \
         ("apart_already" if on else "apart_not_set")
     env.answer(update, lambda lang: t(lang, key, a=a_name, b=b_name))
+
+
+# /club's words: a setting (Chinese or English), then its value
+SETTING_WORDS = {"自动准备": "auto_ready", "autoready": "auto_ready",
+                 "解散": "dissolve_limit", "解散次数": "dissolve_limit", "dissolve": "dissolve_limit",
+                 "杯赛禁止解散": "cup_no_dissolve", "cupnodissolve": "cup_no_dissolve"}
+ON_WORDS, OFF_WORDS = frozenset({"开", "on"}), frozenset({"关", "off"})
+NO_LIMIT_WORDS = frozenset({"不限", "off"})
+MAX_DISSOLVE_LIMIT = 99
+
+
+def club_change(args: list[str], settings: ClubSettings) -> ClubSettings:
+    """The settings ``/club <setting> <value>`` makes of ``settings``: ``自动准备 开|关``,
+    ``解散 N|不限`` (votes a member may propose a day, 0…99), ``杯赛禁止解散 开|关`` (and
+    their English words); ``club_usage`` for anything else."""
+    if len(args) != 2 or args[0].lower() not in SETTING_WORDS:
+        raise Refusal("club_usage")
+    setting, value = SETTING_WORDS[args[0].lower()], args[1].lower()
+    if setting == "dissolve_limit":
+        if value in NO_LIMIT_WORDS:
+            return replace(settings, dissolve_limit=None)
+        if value.isascii() and value.isdigit() and int(value) <= MAX_DISSOLVE_LIMIT:
+            return replace(settings, dissolve_limit=int(value))
+        raise Refusal("club_usage")
+    if value not in ON_WORDS | OFF_WORDS:
+        raise Refusal("club_usage")
+    return replace(settings, **{setting: value in ON_WORDS})
+
+
+def club_text(settings: ClubSettings, lang: str) -> str:
+    def on(flag: bool) -> str:
+        return t(lang, "club_on" if flag else "club_off")
+    limit = t(lang, "club_no_limit") if settings.dissolve_limit is None else \
+        t(lang, "club_limit", n=settings.dissolve_limit)
+    return t(lang, "club_settings", auto_ready=on(settings.auto_ready), limit=limit,
+             cup=on(settings.cup_no_dissolve))
+
+
+async def club(env: Env, update: Update, context: Context) -> None:
+    """/club: the group's club settings; an admin's ``/club <setting> <value>`` changes one
+    (:func:`club_change`) and is answered with them all."""
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None:
+        return
+    if chat.type == Chat.PRIVATE:
+        env.answer_key(update, "group_only")
+        return
+    settings = await env.store.club_settings(chat.id)
+    args = list(context.args or ())
+    try:
+        if args:
+            if not await env.is_admin(context, chat.id, user.id):
+                raise Refusal("club_admin_only")
+            settings = club_change(args, settings)
+            await env.store.set_club_settings(chat.id, user.id, settings)
+    except Refusal as r:
+        env.answer(update, partial(refusal_text, r))
+        return
+    env.answer(update, partial(club_text, settings))

@@ -84,6 +84,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("lang", chat.lang, A | P),
     Command("apart", club.apart, A),
     Command("timezone", chat.timezone, A),
+    Command("club", club.club, G),
     Command("challenge", challenge.challenge, G),
     Command("season", club_scores.season, G),
     Command("stats", club_scores.stats, G),

@@ -51,7 +51,7 @@ async def _play_match(tg: FakeTelegram, table: Table, users: list[FakeUser],
         record = table.current
         for user in users:
             await tg.press(carrier.chat, carrier.message_id, user, f"g:{table.id}:{record.id}")
-        await tg.wait_for(lambda: table.status == "playing" and table.current is not record)
+        await tg.wait_for(lambda r=record: table.status == "playing" and table.current is not r)
 
 
 def _buttons(tg: FakeTelegram, app: Application, forum: FakeChat,  # type: ignore[type-arg]
