@@ -1,0 +1,72 @@
+"""/rules: the rules of a table in a few lines, and the rule set's full page as a document.
+
+The summary is read from the :class:`~engine.rules.RuleSet` (seats, 门子, 胡息, 底数, how 名堂
+combine, 醒家, 打鸟, the two-seat option), so a new rule set is summarised without new code;
+only its name is a catalog entry. The full pages are ``docs/rules/<id>.md`` in the source tree
+(found there by a checkout and by ``pip install -e``), installed by a wheel under
+``<prefix>/share/paohuzi-bot/rules`` (``[tool.setuptools.data-files]`` in pyproject.toml).
+"""
+
+from __future__ import annotations
+
+import sysconfig
+from collections.abc import Sequence
+from pathlib import Path
+
+from bot.commands.stats import rules_name
+from bot.i18n import t
+from engine.rules import RULE_SETS, RuleSet, table_rules
+
+SOURCE_PAGES = Path(__file__).resolve().parents[2] / "docs" / "rules"
+INSTALLED_PAGES = Path("share") / "paohuzi-bot" / "rules"  # under sysconfig's "data" path
+
+
+def pages_dir() -> Path:
+    """Where the rule pages are: the source tree's, else the installed copy."""
+    if SOURCE_PAGES.is_dir():
+        return SOURCE_PAGES
+    return Path(sysconfig.get_path("data")) / INSTALLED_PAGES
+
+
+def page(rule_id: str) -> tuple[str, bytes] | None:
+    """(file name, contents) of a rule set's full page, None when it is not written yet."""
+    path = pages_dir() / f"{rule_id}.md"
+    return (path.name, path.read_bytes()) if path.is_file() else None
+
+
+def asked_rules(args: Sequence[str], current: RuleSet) -> RuleSet | None:
+    """/rules' arguments: none for ``current`` (the chat's table's), else a rule set id and
+    optionally a seat count and a two-seat option (``hunan 2 setaside``); None when they name
+    no rules offered."""
+    if not args:
+        return current
+    rule_id, *shape = (a.lower() for a in args)
+    if rule_id not in RULE_SETS or len(shape) > 2 or (shape and not shape[0].isdigit()):
+        return None
+    try:
+        return table_rules(rule_id, int(shape[0]) if shape else None,
+                           shape[1] if len(shape) > 1 else None)
+    except ValueError:
+        return None
+
+
+def summary(rules: RuleSet, lang: str) -> str:
+    """The rules in a few lines: name and seats, how to win, how points are counted, and
+    what this shape of table adds (醒家, 打鸟, the two-seat option)."""
+    lines = [t(lang, "rules_head", rules=rules_name(rules.id, lang), seats=rules.players),
+             t(lang, "rules_win", groups=rules.groups_to_win, min=rules.min_huxi),
+             t(lang, "rules_discard_win" if rules.win_on_discard else "rules_draw_win"),
+             t(lang, "rules_points", offset=rules.di_offset, divisor=rules.di_divisor,
+               plus=f" + {rules.di_plus}" if rules.di_plus else "", zimo=rules.zimo_bonus),
+             t(lang, "rules_fan_multiply" if rules.mingtang_multiply else "rules_fan_add")]
+    if rules.sits_out:
+        lines.append(t(lang, "rules_xing"))
+    if rules.birds:
+        lines.append(t(lang, "rules_birds"))
+    if rules.two_seat is not None:
+        lines.append(t(lang, f"rules_two_{rules.two_seat}"))
+    return "\n".join(lines)
+
+
+def usage(lang: str) -> str:
+    return t(lang, "rules_usage", choices="|".join(RULE_SETS))

@@ -1,0 +1,100 @@
+"""群杯 on Telegram's side of the presenter (a :class:`bot.table.cup_service.CupObserver`):
+the group's card, edited in place (the sign-up list, then the standings after each round),
+the final card (a new message), and the forum topic of each of the cup's tables.
+
+The cards are jobs in the group's outbox under one key per cup, so a burst of changes is
+one call made from the stored state when it runs (:mod:`bot.present.outbox`); the card is
+edited only when its text changed.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from telegram.error import TelegramError
+
+from bot.i18n import t
+from bot.present.cards import Cards
+from bot.present.chats import Chats
+from bot.present.courier import Courier
+from bot.present.screens import cup as screens
+from bot.store import Store
+from bot.store.cups import CupRow
+from bot.table.cups import Cup, standings
+
+log = logging.getLogger(__name__)
+
+
+class CupMessages:
+    def __init__(self, chats: Chats, courier: Courier, store: Store) -> None:
+        self.chats = chats
+        self.courier = courier
+        self.store = store
+        self.cards = Cards(chats, courier)
+
+    def cup_card(self, shown: CupRow) -> None:
+        cup_id = shown.id
+
+        async def job() -> int:
+            row = await self.store.cup(cup_id)
+            if row is None:
+                return 0
+            cup = Cup.loads(row.state)
+            target = self.chats.now(row.chat_id)
+            lang = await self.chats.group_lang(target)
+
+            async def remember(msg_id: int) -> None:
+                async with self.store.transaction() as tx:
+                    await tx.set_cup(cup_id, card=msg_id)
+
+            return await self.cards.show(
+                ("cup", cup_id), target, row.thread_id, row.card_msg_id,
+                screens.card_text(row, cup, standings(cup), lang),
+                screens.card_keyboard(row, lang), remember)
+        self.chats.put(shown.chat_id, ("cup", cup_id), job)
+
+    def cup_over(self, shown: CupRow) -> None:
+        cup_id = shown.id
+
+        async def job() -> int:
+            row = await self.store.cup(cup_id)
+            if row is None or row.final_msg_id is not None:
+                return 0
+            cup = Cup.loads(row.state)
+            target = self.chats.now(row.chat_id)
+            lang = await self.chats.group_lang(target)
+            await self.cards.slot(target)
+            msg = await self.courier.send_message(
+                target, screens.final_text(row, cup, standings(cup), lang),
+                message_thread_id=row.thread_id)
+            async with self.store.transaction() as tx:
+                await tx.set_cup(cup_id, final=msg.message_id)
+            return 1
+        self.chats.put(shown.chat_id, ("cup-final", cup_id), job)
+
+    def cup_standings(self, row: CupRow, thread_id: int | None) -> None:
+        """``/cup`` during a cup: its standings as a new message where it was asked."""
+        async def job() -> int:
+            fresh = await self.store.cup(row.id) or row
+            target = self.chats.now(fresh.chat_id)
+            lang = await self.chats.group_lang(target)
+            cup = Cup.loads(fresh.state)
+            await self.cards.slot(target)
+            await self.courier.send_message(target, screens.card_text(
+                fresh, cup, standings(cup), lang), reply_markup=screens.card_keyboard(
+                fresh, lang), message_thread_id=thread_id)
+            return 1
+        self.chats.put(row.chat_id, ("cup-ask", row.id), job)
+
+    async def cup_topic(self, row: CupRow, no: int) -> int | None:
+        """A topic named for the table, made by the bot; None when it may not (not a forum,
+        not an admin with the right to manage topics)."""
+        target = self.chats.now(row.chat_id)
+        lang = await self.chats.group_lang(target)
+        try:
+            topic = await self.courier.bot.create_forum_topic(
+                target, t(lang, "cup_topic", id=row.id, no=no))
+        except TelegramError as e:
+            log.info("no topic for cup %s in %s: %s", row.id, target, e)
+            return None
+        return topic.message_thread_id

@@ -1,0 +1,82 @@
+"""The screens of a 群杯 (:mod:`bot.table.cups`): the group's card (the sign-up list with
+报名, then the standings after each round), and the final card (🏆, the podium, every
+player's place, every round's tables, the draw's proof)."""
+
+from __future__ import annotations
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot import callbacks as cb
+from bot.i18n import t
+from bot.present.screens.words import rules_label, signed
+from bot.store.cups import CupRow
+from bot.table.cups import MAX_PLAYERS, Cup, Standing, commitment, draw, jie
+from engine.rules import get_rule_set
+
+MEDALS = ("🥇", "🥈", "🥉")
+
+
+def _head(row: CupRow, cup: Cup, lang: str) -> str:
+    return t(lang, "cup_head", id=row.id, rules=rules_label(get_rule_set(cup.rules), lang),
+             rounds=cup.rounds, hands=cup.hands)
+
+
+def _rows(table: list[Standing], lang: str) -> list[str]:
+    return [t(lang, "cup_row", place=k, name=s.player.name, jie=s.jie,
+              points=signed(s.points)) + (t(lang, "cup_left") if s.player.left else "")
+            for k, s in enumerate(table, 1)]
+
+
+def card_text(row: CupRow, cup: Cup, table: list[Standing], lang: str) -> str:
+    lines = [_head(row, cup, lang)]
+    if row.status == "signup":
+        names = t(lang, "name_sep").join(p.name for p in cup.players)
+        lines += [t(lang, "cup_signup", n=len(cup.players), max=MAX_PLAYERS, names=names),
+                  t(lang, "cup_seal", sha=commitment(cup.seed)),
+                  t(lang, "cup_how", seats=cup.seats)]
+        return "\n".join(lines)
+    done = sum(1 for rnd in cup.tables if all(x.points is not None for x in rnd))
+    lines.append(t(lang, "cup_done") if row.status == "done" else
+                 t(lang, "cup_round", k=cup.round, n=cup.rounds, played=done))
+    return "\n".join(lines + _rows(table, lang))
+
+
+def card_keyboard(row: CupRow, lang: str) -> InlineKeyboardMarkup | None:
+    if row.status != "signup":
+        return None
+    return InlineKeyboardMarkup([[InlineKeyboardButton(
+        t(lang, "btn_cup_join"), callback_data=cb.cup_join(row.id))]])
+
+
+def final_text(row: CupRow, cup: Cup, table: list[Standing], lang: str) -> str:
+    names = {p.id: p.name for p in cup.players}
+    lines = [t(lang, "cup_final_head", id=row.id,
+               name=table[0].player.name if table else "—")]
+    lines.append("  ".join(f"{MEDALS[k]} {s.player.name}" for k, s in enumerate(table[:3])))
+    lines += _rows(table, lang)
+    lines.append(t(lang, "cup_final_rounds"))  # what the figures of the tables' lines are
+    for k, rnd in enumerate(cup.tables, 1):
+        lines.append(t(lang, "cup_final_round", k=k))
+        for ct in rnd:
+            points = ct.points or {}
+            seated = [f"{names.get(u, '—')} {signed(points.get(str(u), 0))}"
+                      f"({jie(points, u, cup.seats) if str(u) in points else 0})"
+                      for u in ct.seats if u is not None]
+            robots = sum(1 for u in ct.seats if u is None)
+            extra = t(lang, "cup_final_robots", n=robots) if robots else ""
+            lines.append(t(lang, "cup_final_table", no=ct.no, seats=", ".join(seated)) + extra)
+    lines.append(t(lang, "cup_final_proof", seed=cup.seed, sha=commitment(cup.seed),
+                   order=",".join(str(p.id) for p in cup.players)))
+    if cup.swaps:
+        lines.append(t(lang, "cup_final_swaps", swaps=", ".join(
+            _swap(cup, names, a, b, lang) for a, b in cup.swaps)))
+    return "\n".join(lines)
+
+
+def _swap(cup: Cup, names: dict[int, str], a: int, b: int, lang: str) -> str:
+    """One swap of the first round for /apart (``Cup.swaps``): positions in the draw's order
+    (from 1), a computer player in a seat past its end."""
+    order = draw(cup.seed, [p.id for p in cup.players])
+    computer = t(lang, "webapp_robot")
+    x, y = (names[order[k]] if k < len(order) else computer for k in (a, b))
+    return t(lang, "cup_final_swap", a=a + 1, b=b + 1, x=x, y=y)

@@ -1,0 +1,92 @@
+"""The lobby screen: its text (seats, rules, match, computer level), its main keyboard and the opener's ⚙
+keyboard, and the 打鸟 row the lobby and the settlement share."""
+
+from __future__ import annotations
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot import callbacks as cb
+from bot.i18n import rule_set_name, t
+from bot.present.screens.words import level_label, match_label, rules_label, timer_label
+from bot.table import BASES, LEVELS, MATCHES, TIMERS, Table
+from engine.rules import RULE_SETS
+
+
+def lobby_text(table: Table, lang: str, *, timer: float, full_start_delay: float) -> str:
+    """Who sits where, the rules (``timer``: the decision timer in force), the match and the
+    computer players' level; a full table says once that it deals in ``full_start_delay``
+    seconds (no ticking edits; nothing when it deals at once)."""
+    seats = "\n".join(
+        t(lang, "seat_line", n=s + 1, name=table.players[s].name) if s in table.players
+        else t(lang, "seat_empty", n=s + 1) for s in table.seats)
+    opener = next((p.name for p in table.players.values() if p.user_id == table.opener_id),
+                  t(lang, "lobby_admin") if table.standing else "—")
+    rules = t(lang, "lobby_rules", rules=rules_label(table.rules, lang), base=table.base,
+              timer=timer_label(timer, lang))
+    rules += "\n" + t(lang, "lobby_match", label=match_label(table.match_hands, lang))
+    rules += " · " + t(lang, "lobby_level", level=level_label(table.robot_level, lang))
+    text = t(lang, "lobby", table=table.no, opener=opener, seats=seats, rules=rules,
+             n=table.rules.players)
+    if table.configurable and table.current is not None:  # back after a match
+        text += "\n\n" + t(lang, "match_over_next")
+    if table.standing:
+        text += "\n\n" + t(lang, "lobby_standing")
+    if table.full_since is not None and full_start_delay > 0:
+        text += "\n\n" + t(lang, "lobby_full", seconds=f"{full_start_delay:g}")
+    return text
+
+
+def lobby_keyboard(table: Table, lang: str, *, mark: int, timer: float,
+                   deep_link: str) -> InlineKeyboardMarkup:
+    """加入 and 加电脑 while a seat is free; 离开 and 开局 always; ⚙ before the first deal
+    (the opener's settings keyboard instead while he has it open). ``mark`` is the table's
+    button mark, ``deep_link`` the 入座 link to the bot's private chat."""
+    if table.settings_open and table.configurable:
+        return settings_keyboard(table, mark, lang, timer)
+
+    def button(key: str, kind: str) -> InlineKeyboardButton:
+        return InlineKeyboardButton(t(lang, key), callback_data=cb.group(kind, table.id, mark))
+    free = not table.full
+    first = [button("btn_join", "j")] if free else []
+    first += [button("btn_leave", "l"), button("btn_begin", "b")]
+    second = [button("btn_addbot", "r")] if free else []
+    second.append(InlineKeyboardButton(t(lang, "btn_deeplink"), url=deep_link))
+    rows = [first, second, *bird_row(table, mark, lang)]
+    if table.configurable:
+        rows.append([InlineKeyboardButton(t(lang, "btn_settings"),
+                                          callback_data=cb.option(table.id, mark, "m"))])
+    return InlineKeyboardMarkup(rows)
+
+
+def bird_row(table: Table, mark: int, lang: str) -> list[list[InlineKeyboardButton]]:
+    """The 打鸟 button, as a keyboard row, at a table whose rules have birds."""
+    if not table.rules.birds:
+        return []
+    return [[InlineKeyboardButton(t(lang, "btn_bird"), callback_data=cb.bird(table.id, mark))]]
+
+
+def settings_keyboard(table: Table, mark: int, lang: str, timer: float) -> InlineKeyboardMarkup:
+    """The lobby's ⚙ keyboard: one row per option (rule set, seats, 两人 option, 底分,
+    timer: ``timer`` is the one in force, the bot's default until one is chosen; 局数; the
+    computer players' level), the option in force ticked, and 返回. (A hook for more options: a row here and
+    a setting in ``TableService.configure``.)"""
+    def button(label: str, code: str, on: bool) -> InlineKeyboardButton:
+        return InlineKeyboardButton(("✓ " if on else "") + label,
+                                    callback_data=cb.option(table.id, mark, code))
+    rules = table.rules
+    rows = [[button(rule_set_name(rid, lang), f"r{rid}", rid == rules.id) for rid in RULE_SETS]]
+    if len(rules.seat_choices) > 1:
+        rows.append([button(t(lang, "rules_seats", n=n), f"s{n}", n == rules.players)
+                     for n in rules.seat_choices])
+    if rules.players == 2 and rules.two_seat_choices:
+        rows.append([button(t(lang, f"two_{o}"), f"x{o}", o == rules.two_seat)
+                     for o in rules.two_seat_choices])
+    rows.append([button(t(lang, "settings_base", base=b), f"b{b}", b == table.base)
+                 for b in BASES])
+    rows.append([button(timer_label(s, lang), f"t{s}", s == timer) for s in TIMERS])
+    rows.append([button(match_label(n, lang), f"h{n}", n == table.match_hands) for n in MATCHES])
+    rows.append([button(t(lang, "settings_level", level=level_label(level, lang)), f"l{level}",
+                        level == table.robot_level) for level in LEVELS])
+    rows.append([InlineKeyboardButton(t(lang, "btn_settings_back"),
+                                      callback_data=cb.option(table.id, mark, "k"))])
+    return InlineKeyboardMarkup(rows)

@@ -1,0 +1,354 @@
+"""What callers type against: a store of record (:class:`Store`) and the writes of one of
+its transactions (:class:`Tx`), whatever the backend.
+
+The methods are documented where they are written once for every backend,
+:class:`bot.store.reads.Queries` and :class:`bot.store.writes.Writes`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from contextlib import AbstractAsyncContextManager
+from pathlib import Path
+from typing import Protocol
+
+from bot.store.challenges import ChallengeStore, ChallengeTx
+from bot.store.club_scores import ClubRow, Season, Span, Voided
+from bot.store.cups import CupStore, CupTx
+from bot.store.health import Health
+from bot.store.posts import PostStore, PostTx
+from bot.store.rows import (
+    QQ_ID,
+    BirdRow,
+    HandRow,
+    MatchRow,
+    PlayedHand,
+    RankRow,
+    Score,
+    SeatRow,
+    TableRow,
+    UserRow,
+    VoteRow,
+)
+
+
+class Tx(ChallengeTx, CupTx, PostTx, Protocol):
+    """The writes inside one :meth:`Store.transaction`."""
+
+    async def exec(self, sql: str, *args: object) -> int:
+        ...
+
+    async def upsert_user(self, user_id: int, name: str, username: str | None,
+                          lang: str | None, dm_ok: bool = False) -> None:
+        ...
+
+    async def move_chat(self, old: int, new: int) -> None:
+        ...
+
+    async def create_table(self, chat_id: int, opener_id: int, base: int, rules: str = "qq",
+                           timer: int | None = None, thread_id: int | None = None,
+                           bot_id: int = 0, private: bool = False) -> int:
+        ...
+
+    async def seated_at(self, user_id: int) -> list[TableRow]:
+        ...
+
+    async def claim_tables(self, bot_id: int) -> int:
+        ...
+
+    async def lock_user(self, user_id: int) -> None:
+        ...
+
+    async def next_hand_no(self, chat_id: int) -> int:
+        ...
+
+    async def table_number(self, table_id: int) -> int:
+        ...
+
+    async def lock_chat(self, chat_id: int) -> None:
+        ...
+
+    async def update_table(self, table_id: int, **cols: object) -> None:
+        ...
+
+    async def update_hand(self, hand_id: int, **cols: object) -> None:
+        ...
+
+    async def create_match(self, table_id: int, hands: int) -> int:
+        ...
+
+    async def update_match(self, match_id: int, **cols: object) -> None:
+        ...
+
+    async def close_table(self, table_id: int, version: int) -> None:
+        ...
+
+    async def add_seat(self, table_id: int, seat: int, user_id: int) -> None:
+        ...
+
+    async def move_seat(self, table_id: int, seat: int, to: int) -> None:
+        ...
+
+    async def remove_seat(self, table_id: int, seat: int) -> None:
+        ...
+
+    async def update_seat(self, table_id: int, seat: int, **cols: object) -> None:
+        ...
+
+    async def reset_seats(self, table_id: int) -> None:
+        ...
+
+    async def create_hand(self, table_id: int, no: int, table_no: int, rule_set: str,
+                          seed: int, dealer: int) -> int:
+        ...
+
+    async def append_action(self, hand_id: int, seat: int, action: str,
+                            auto: bool = False) -> int:
+        ...
+
+    async def finish_hand(self, hand_id: int, chat_id: int, users: Sequence[int],
+                          points: Sequence[int], winner: int | None,
+                          counted: bool = True, zimo: bool = False,
+                          huxi: int | None = None) -> None:
+        ...
+
+    async def toggle_bird(self, table_id: int, user_id: int) -> bool:
+        ...
+
+    async def deal_birds(self, table_id: int, hand_id: int, seated: Sequence[int],
+                         allowed: bool) -> None:
+        ...
+
+    async def bird_users(self, hand_id: int) -> list[int]:
+        ...
+
+    async def settle_bird(self, hand_id: int, chat_id: int, user_id: int, seat: int | None,
+                          points: int) -> None:
+        ...
+
+    async def add_vote(self, table_id: int, kind: str, proposer: int) -> int:
+        ...
+
+    async def set_vote_msg(self, vote_id: int, msg_id: int) -> None:
+        ...
+
+    async def drop_vote(self, vote_id: int) -> None:
+        ...
+
+    async def subscribe(self, chat_id: int, user_id: int, on: bool) -> None:
+        ...
+
+    async def mark_notified(self, table_id: int, user_id: int) -> bool:
+        ...
+
+    # a club's seasons and voids (bot.store.club_scores.ClubWrites)
+
+    async def close_season(self, chat_id: int, by: int, name: str | None) -> Season | None:
+        ...
+
+    async def void_hand(self, hand_id: int, by: int, reason: str) -> Voided | None:
+        ...
+
+
+class Store(ChallengeStore, CupStore, PostStore, Protocol):
+    """The store of record: every read, and the transactions that write."""
+
+    health: Health  # whether its last call reached it (:mod:`bot.store.health`)
+
+    @classmethod
+    async def open(cls, where: Path | str) -> Store:
+        """Open (creating and migrating as needed) the store at a SQLite path or a
+        ``sqlite:///``/``postgresql://`` URL: :func:`bot.store.open_store`."""
+        from bot.store.factory import open_store
+
+        return await open_store(where)
+
+    async def close(self) -> None:
+        ...
+
+    def transaction(self) -> AbstractAsyncContextManager[Tx]:
+        ...
+
+    async def schema_version(self) -> int:
+        ...
+
+    async def claim(self, bot_id: int, on_lost: Callable[[], None] = ...) -> bool:
+        """Serve ``bot_id`` from this process alone: False when another process serves it.
+        ``on_lost``: called if the claim is lost later (another process took it while this
+        one's connection to the store was away); the process must then stop serving."""
+
+    # whole tables, by the schema's names (copy-store, benchmarks)
+
+    async def columns(self, table: str) -> list[str]:
+        ...
+
+    async def count(self, table: str) -> int:
+        ...
+
+    def dump(self, table: str, columns: Sequence[str],
+             batch: int = 10_000) -> AsyncIterator[list[tuple[object, ...]]]:
+        ...
+
+    async def load(self, table: str, columns: Sequence[str],
+                   rows: Iterable[Sequence[object]]) -> None:
+        ...
+
+    async def user(self, user_id: int) -> UserRow | None:
+        ...
+
+    async def chat_lang(self, chat_id: int) -> str | None:
+        ...
+
+    async def chat_timezone(self, chat_id: int) -> str | None:
+        ...
+
+    async def open_tables(self, bot_id: int | None = None) -> list[TableRow]:
+        ...
+
+    async def seated_at(self, user_id: int) -> list[TableRow]:
+        ...
+
+    async def table_at(self, chat_id: int, thread_id: int | None) -> TableRow | None:
+        ...
+
+    async def seats(self, table_id: int) -> list[SeatRow]:
+        ...
+
+    async def last_hand(self, table_id: int) -> HandRow | None:
+        ...
+
+    async def unposted_hands(self, bot_id: int | None = None) -> list[tuple[int, HandRow]]:
+        ...
+
+    async def table(self, table_id: int) -> TableRow | None:
+        ...
+
+    async def open_votes(self, bot_id: int | None = None) -> list[VoteRow]:
+        ...
+
+    async def absent_hands(self, table_id: int, user_id: int, last: int) -> int:
+        ...
+
+    async def subscribers(self, chat_id: int) -> list[int]:
+        ...
+
+    async def next_hand_no(self, chat_id: int) -> int:
+        ...
+
+    async def next_table_hand_no(self, table_id: int) -> int:
+        ...
+
+    async def table_totals(self, table_id: int) -> dict[int, int]:
+        ...
+
+    async def score(self, user_id: int, chat_id: int | None = None,
+                    rule_set: str = QQ_ID) -> tuple[int, int, int]:
+        ...
+
+    async def scores(self, user_id: int, chat_id: int | None = None) -> dict[str, Score]:
+        ...
+
+    async def ranking(self, chat_id: int | None = None, limit: int = 10,
+                      rule_set: str = QQ_ID) -> list[RankRow]:
+        ...
+
+    async def waiting_birds(self, table_id: int) -> list[BirdRow]:
+        ...
+
+    async def hand_birds(self, hand_id: int) -> list[BirdRow]:
+        ...
+
+    async def finished_hands(self, chat_id: int, limit: int) -> list[PlayedHand]:
+        ...
+
+    async def running_match(self, table_id: int) -> MatchRow | None:
+        ...
+
+    async def match(self, match_id: int) -> MatchRow | None:
+        ...
+
+    async def unposted_matches(self, bot_id: int | None = None) -> list[MatchRow]:
+        ...
+
+    async def match_place(self, hand_id: int) -> tuple[int, int] | None:
+        ...
+
+    async def match_played(self, match_id: int) -> list[PlayedHand]:
+        ...
+
+    async def best_hand(self, user_id: int, rule_set: str = QQ_ID) -> PlayedHand | None:
+        ...
+
+    async def hand_in_chat(self, chat_id: int, no: int) -> tuple[int, str] | None:
+        ...
+
+    async def played_hand(self, hand_id: int) -> tuple[int, PlayedHand] | None:
+        ...
+
+    async def last_played_id(self, user_id: int) -> int | None:
+        ...
+
+    async def recent_points(self, user_ids: Sequence[int], rule_set: str,
+                            chat_id: int | None = None, last: int = 20) -> dict[int, list[int]]:
+        ...
+
+    async def user_hands(self, user_id: int, rule_set: str, last: int) -> list[PlayedHand]:
+        ...
+
+    # a club's figures (bot.store.club_scores.ClubReads)
+
+    async def seasons(self, chat_id: int) -> list[Season]:
+        ...
+
+    async def season(self, chat_id: int, no: int | None = None) -> Season | None:
+        ...
+
+    async def season_ranking(self, chat_id: int, span: Span, rule_set: str,
+                             limit: int = 10) -> list[RankRow]:
+        ...
+
+    async def season_recent(self, chat_id: int, span: Span, rule_set: str,
+                            user_ids: list[int], last: int = 20) -> dict[int, list[int]]:
+        ...
+
+    async def club_stats(self, chat_id: int, span: Span, rule_set: str) -> list[ClubRow]:
+        ...
+
+    async def upsert_user(self, user_id: int, name: str, username: str | None,
+                          lang: str | None, dm_ok: bool = False) -> None:
+        ...
+
+    async def subscribe(self, chat_id: int, user_id: int, on: bool) -> None:
+        ...
+
+    async def set_quiet(self, user_id: int, quiet: bool) -> None:
+        ...
+
+    async def set_user_lang(self, user_id: int, lang: str) -> None:
+        ...
+
+    async def lang_choices(self) -> dict[int, str]:
+        ...
+
+    async def set_chat_lang(self, chat_id: int, lang: str, title: str | None = None) -> None:
+        ...
+
+    async def set_chat_timezone(self, chat_id: int, zone: str) -> None:
+        ...
+
+    # the club's (:mod:`bot.store.club`)
+
+    async def user_by_username(self, username: str) -> UserRow | None:
+        ...
+
+    async def apart_pairs(self, chat_id: int) -> list[tuple[int, int]]:
+        ...
+
+    async def apart_from(self, chat_id: int, user_id: int) -> set[int]:
+        ...
+
+    async def set_apart(self, chat_id: int, a: int, b: int, by: int, on: bool) -> bool:
+        ...
+
+    async def groups_of(self, user_id: int) -> set[int]:
+        ...

@@ -1,0 +1,214 @@
+"""群杯 (a group cup), without Telegram and without the store: its sign-up list, the draw of
+the first round's seats from a committed seed, 节分 and the Swiss re-seating of the next
+rounds, and the standings.
+
+A cup's state is one JSON document (:meth:`Cup.dumps`), written whole with each change. The
+draw is :func:`draw`: the sign-up list in order, shuffled by ``random.Random(seed)``; the
+seed's SHA-256 is shown from the sign-up on and the seed itself on the final card, so
+anyone can replay the draw. After a round each table's seats get 节分 by place (3, 2, 1,
+then 0; equal points share the better place), and the next round seats the players by
+standings (节分, then points, then sign-up order) table by table: the top players meet.
+Computer players fill the last table of a round; they have no place in the standings.
+Either way, :func:`keep_apart` then parts any pair an admin keeps apart (/apart) by swaps
+that follow from the seats alone, so the draw stays checkable from the seed: the first
+round's swaps are kept (``Cup.swaps``) for the final card's proof.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections.abc import Collection
+from dataclasses import asdict, dataclass, field
+
+MAX_PLAYERS = 36  # a cup's sign-up list is full at this many
+ROUNDS = range(1, 9)  # 轮数 a cup may have
+HANDS = range(1, 9)  # 每轮局数
+
+
+@dataclass
+class Entrant:
+    id: int
+    name: str
+    lang: str
+    left: bool = False  # he left: a computer player took his seat, he keeps what he scored
+
+
+@dataclass
+class CupTable:
+    """One table of a round: its number, its table (once opened), the users seated at its
+    seats (None: a computer player) and, once its hands are played, each user's points."""
+
+    no: int
+    seats: list[int | None]
+    table_id: int | None = None
+    points: dict[str, int] | None = None  # by str(user id): JSON keys are strings
+
+
+@dataclass
+class Cup:
+    rules: str  # a RuleSet.key
+    seats: int  # seats a table has
+    rounds: int
+    hands: int  # per round
+    seed: int
+    players: list[Entrant] = field(default_factory=list)
+    tables: list[list[CupTable]] = field(default_factory=list)  # by round
+    topics: dict[str, int] = field(default_factory=dict)  # forum topic by str(table no)
+    # its tables play in the players' private chats (no topics to be had): the group sees
+    # only the cup's cards, and every entrant must have opened the bot
+    private: bool = False
+    # the first round's swaps for /apart (keep_apart): positions in the draw's order
+    swaps: list[list[int]] = field(default_factory=list)
+
+    def dumps(self) -> str:
+        return json.dumps(asdict(self), ensure_ascii=False, sort_keys=True)
+
+    @classmethod
+    def loads(cls, text: str) -> Cup:
+        raw = json.loads(text)
+        raw["players"] = [Entrant(**p) for p in raw["players"]]
+        raw["tables"] = [[CupTable(**t) for t in rnd] for rnd in raw["tables"]]
+        return cls(**raw)
+
+    @property
+    def round(self) -> int:
+        """The round in play (or just played), from 1; 0 before the start."""
+        return len(self.tables)
+
+    def entrant(self, user_id: int) -> Entrant | None:
+        return next((p for p in self.players if p.id == user_id), None)
+
+    def round_done(self) -> bool:
+        return bool(self.tables) and all(t.points is not None for t in self.tables[-1])
+
+    def table_of(self, table_id: int) -> CupTable | None:
+        if not self.tables:
+            return None
+        return next((t for t in self.tables[-1] if t.table_id == table_id), None)
+
+
+def commitment(seed: int) -> str:
+    """What the sign-up card shows: the SHA-256 of the seed written in decimal."""
+    return hashlib.sha256(str(seed).encode()).hexdigest()
+
+
+def draw(seed: int, user_ids: list[int]) -> list[int]:
+    """The first round's order: the sign-up order shuffled by the seed."""
+    order = list(user_ids)
+    random.Random(seed).shuffle(order)
+    return order
+
+
+def seat_tables(order: list[int], seats: int) -> list[CupTable]:
+    """The players in ``order`` table by table; computer players fill the last one."""
+    tables = []
+    for k in range(0, len(order), seats):
+        chunk: list[int | None] = list(order[k:k + seats])
+        tables.append(CupTable(len(tables) + 1, chunk + [None] * (seats - len(chunk))))
+    return tables
+
+
+def jie(points: dict[str, int], user_id: int, seats: int) -> int:
+    """节分 at one table: 3 for the first place, 2, 1, then 0; equal points share the better
+    place (computer players take places too)."""
+    mine = points[str(user_id)]
+    place = sum(1 for p in points.values() if p > mine)
+    return max(0, min(3, seats) - place)
+
+
+@dataclass(frozen=True)
+class Standing:
+    player: Entrant
+    jie: int
+    points: int
+    results: tuple[tuple[int, int] | None, ...]  # (节分, points) by round; None: not seated
+
+
+def standings(cup: Cup) -> list[Standing]:
+    """Every entrant by 节分, then points, then sign-up order."""
+    rows = []
+    for k, p in enumerate(cup.players):
+        results: list[tuple[int, int] | None] = []
+        for rnd in cup.tables:
+            found = next((t for t in rnd if p.id in t.seats and t.points is not None
+                          and str(p.id) in t.points), None)
+            results.append(None if found is None or found.points is None else
+                           (jie(found.points, p.id, cup.seats), found.points[str(p.id)]))
+        done = [r for r in results if r is not None]
+        rows.append((k, Standing(p, sum(j for j, _ in done), sum(x for _, x in done),
+                                 tuple(results))))
+    rows.sort(key=lambda r: (-r[1].jie, -r[1].points, r[0]))
+    return [s for _, s in rows]
+
+
+def keep_apart(tables: list[CupTable], apart: Collection[tuple[int, int]]) -> list[list[int]]:
+    """Part every pair kept apart (/apart) that ``tables`` seat together, in place. Seat by
+    seat in the round's order, one who sits after one he is kept apart from at his table
+    changes places with the nearest seat of another table (the next table's first on a
+    tie) where neither of the two then sits next to one he is kept apart from; with no such
+    seat he sits the round out (a computer player plays it). The swaps made, as pairs of
+    positions in the round's order."""
+    pairs = {frozenset(p) for p in apart}
+    seats = len(tables[0].seats) if tables else 1
+    flat = [u for t in tables for u in t.seats]
+
+    def clash(user: int | None, k: int, upto: int) -> bool:
+        """Is ``user``, put at position ``k``, kept apart from one of its table's seats
+        before ``upto``, ``k`` aside?"""
+        first = k - k % seats
+        return user is not None and any(
+            i != k and frozenset((user, flat[i])) in pairs for i in range(first, upto))
+
+    def table_end(k: int) -> int:
+        return k - k % seats + seats
+
+    swaps = []
+    for k, user in enumerate(flat):
+        if not clash(user, k, k):
+            continue
+        others = sorted((j for j in range(len(flat)) if j // seats != k // seats),
+                        key=lambda j: (abs(j - k), j < k))
+        j = next((j for j in others if not clash(user, j, table_end(j))
+                  and not clash(flat[j], k, table_end(k))), None)
+        if j is None:
+            flat[k] = None
+            continue
+        flat[k], flat[j] = flat[j], user
+        swaps.append(sorted((k, j)))
+    for t in tables:
+        t.seats = flat[(t.no - 1) * seats:t.no * seats]
+    return swaps
+
+
+def next_round(cup: Cup, apart: Collection[tuple[int, int]] = ()
+               ) -> tuple[list[CupTable], list[list[int]]]:
+    """The next round's tables, the first round's from the draw, later ones Swiss, with
+    their swaps for the pairs kept ``apart`` (:func:`keep_apart`)."""
+    order = draw(cup.seed, [p.id for p in cup.players]) if not cup.tables else \
+        [s.player.id for s in standings(cup) if not s.player.left]
+    tables = seat_tables(order, cup.seats)
+    return tables, keep_apart(tables, apart)
+
+
+ROUNDS_WORD, HANDS_WORD = "轮", "局"
+DEFAULT_ROUNDS, DEFAULT_HANDS = 3, 1
+
+
+def split_args(args: list[str]) -> tuple[list[str], int, int]:
+    """``/cup`` arguments: (the rule-set words, rounds, hands a round), ``3轮`` and ``2局``;
+    ValueError for a count out of range."""
+    rest, rounds, hands = [], DEFAULT_ROUNDS, DEFAULT_HANDS
+    for word in args:
+        for suffix, allowed in ((ROUNDS_WORD, ROUNDS), (HANDS_WORD, HANDS)):
+            count = word.removesuffix(suffix)
+            if word.endswith(suffix) and count.isdigit():
+                if int(count) not in allowed:
+                    raise ValueError(word)
+                rounds, hands = (int(count), hands) if suffix == ROUNDS_WORD \
+                    else (rounds, int(count))
+                break
+        else:
+            rest.append(word)
+    return rest, rounds, hands

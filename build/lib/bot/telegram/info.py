@@ -1,0 +1,136 @@
+"""/rules, /calc, /rank, /me, /history and /export: answers computed by :mod:`bot.commands`
+(and ``bot.present.fairness``), sent in the chat and forum topic they were asked in."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from telegram import Chat, Update
+
+from bot.commands import calc as calculator
+from bot.commands import rulebook, stats
+from bot.i18n import t
+from bot.present import fairness
+from bot.telegram.env import Context, Env, topic_of
+
+
+async def rules(env: Env, update: Update, context: Context) -> None:
+    """/rules [rule set [seats [option]]]: the rules of the chat's table (or those named)
+    in a few lines, as the caption of the rule set's full page."""
+    chat = update.effective_chat
+    if chat is None:
+        return
+    asked = rulebook.asked_rules(context.args or [], env.chat_rules(chat, update))
+    if asked is None:
+        env.answer(update, rulebook.usage)
+        return
+    found = rulebook.page(asked.id)
+    if found is None:
+        env.answer(update, lambda lang: "\n".join(
+            (rulebook.summary(asked, lang), t(lang, "rules_no_page"))))
+        return
+    name, data = found
+    env.presenter.document(chat.id, name, data, lambda lang: "\n".join(
+        (rulebook.summary(asked, lang), t(lang, "rules_page"))),
+        lang=env.chat_lang(update), thread_id=topic_of(update))
+
+
+async def calc(env: Env, update: Update, context: Context) -> None:
+    """/calc [rule set] cards [melds] [+ card] [自摸], in any chat."""
+    msg = update.effective_message
+    if msg is None or not msg.text:
+        return
+    parts = msg.text.split(maxsplit=1)
+    text = parts[1] if len(parts) > 1 else ""
+    env.answer(update, lambda lang: calculator.reply(text, lang))
+
+
+async def rank(env: Env, update: Update, context: Context) -> None:
+    """/rank [rule set] [all]: the top players of one rule set (the chat's table's by
+    default) in this group, or with ``all`` (and in private) in every group."""
+    chat = update.effective_chat
+    if chat is None:
+        return
+    query = stats.rank_query(context.args or [], chat.type == Chat.PRIVATE,
+                             env.chat_rules(chat, update).id)
+    if query is None:
+        env.answer(update, stats.rank_usage)
+        return
+    rows = await env.store.ranking(None if query.everyone else chat.id, stats.TOP,
+                                   rule_set=query.rule_set)
+    if not rows:
+        env.answer(update, lambda lang: stats.rank_text(rows, lang, query))
+        return
+    board = await stats.board_rows(env.store, rows, query, chat.id)
+    env.picture(update, partial(stats.draw_board, board, query),
+                lambda lang: stats.rank_text(rows, lang, query))
+
+
+async def me(env: Env, update: Update, context: Context) -> None:
+    """/me: one's points, 等级, hands, wins and best hand (and this group's share), as
+    the caption of the player card of one rule set (see :func:`bot.commands.stats.card_part`)."""
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None:
+        return
+    person = await env.person(user)
+    here = None if chat.type == Chat.PRIVATE else chat.id
+    mine = await stats.me_data(env.store, user.id, person.name, here)
+    table = None if here is None else env.service.in_chat(chat.id, topic_of(update))
+    part = stats.card_part(mine, None if table is None else table.rules.id)
+    played = await env.store.user_hands(user.id, part.rule_set, stats.CARD_HANDS)
+    env.picture(update, partial(stats.draw_card, person.name, user.id, part, played),
+                lambda lang: stats.me_text(mine, lang))
+
+
+async def history(env: Env, update: Update, context: Context) -> None:
+    """/history: the group's last finished hands."""
+    chat = env.group_chat(update)
+    if chat is None:
+        return
+    items = await stats.history_data(env.store, chat.id)
+    env.answer(update, lambda lang: stats.history_text(items, lang))
+
+
+async def export(env: Env, update: Update, context: Context) -> None:
+    """/export: the group's last finished hand as a verifiable JSON document; /export 挑战 N
+    the group's ended 复式挑战 #N (every player's deals)."""
+    chat = env.group_chat(update)
+    if chat is None:
+        return
+    if context.args:
+        await _export_challenge(env, update, chat, context.args)
+        return
+    last = await env.store.finished_hands(chat.id, 1)
+    if not last:
+        env.answer_key(update, "export_none")
+        return
+    played = last[0]
+    name, data, sha = fairness.export_file(played)
+    env.presenter.document(chat.id, name, data, lambda lang: t(
+        lang, "export_caption", no=played.no, seed=played.seed, sha=sha, file=name),
+        thread_id=topic_of(update))
+
+
+CHALLENGE_WORDS = frozenset({"挑战", "challenge"})
+
+
+async def _export_challenge(env: Env, update: Update, chat: Chat, args: list[str]) -> None:
+    """/export 挑战 N: refused (nothing sent) for anything but an ended challenge of this
+    group; an open one's seeds are its deals."""
+    number = args[1] if len(args) == 2 and args[0].lower() in CHALLENGE_WORDS else ""
+    if not (number.isascii() and number.isdigit() and 0 < int(number) < 2**31):
+        env.answer_key(update, "export_usage")
+        return
+    row = await env.store.challenge(int(number))
+    if row is None or row.chat_id != chat.id or env.challenges is None:
+        env.answer(update, lambda lang: t(lang, "export_challenge_none", id=number))
+        return
+    if row.status == "open":
+        env.answer(update, lambda lang: t(lang, "export_challenge_open", id=row.id))
+        return
+    table = await env.challenges.standings(row)
+    runs = {s.player.user_id: await env.challenges.run(row, s.player.user_id) for s in table}
+    name, data, sha = fairness.challenge_file(row, table, runs)
+    env.presenter.document(chat.id, name, data, lambda lang: t(
+        lang, "export_challenge_caption", id=row.id, players=len(table), hands=len(row.seeds),
+        seeds=",".join(map(str, row.seeds)), sha=sha, file=name), thread_id=topic_of(update))

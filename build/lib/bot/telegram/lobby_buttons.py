@@ -1,0 +1,93 @@
+"""The group's buttons: the lobby's (join, leave, 开局, a computer player, ⚙ settings), the
+settlement's (再来一局, leave) and 打鸟 on either. Each carries the mark of the lobby or
+settlement it was shown with (:mod:`bot.callbacks`)."""
+
+from __future__ import annotations
+
+from bot.i18n import rule_set_name, t
+from bot.present.screens.words import level_label, match_label, timer_label
+from bot.table import Refusal, Table, TableStatus
+from bot.telegram.press import Pressed, Reply, on
+
+# a ⚙ option code's letter: the setting it changes (see bot.callbacks)
+OPTION_SETTINGS = {"r": "rules", "s": "seats", "x": "two_seat", "b": "base", "t": "timer",
+                   "h": "match", "l": "level"}
+
+
+@on("j", live=TableStatus.LOBBY)
+async def join(p: Pressed) -> Reply:
+    person = await p.env.person(p.user)
+    if not await p.env.can_dm(person):
+        return Reply(None, url=p.env.presenter.deep_link(p.press.table_id))
+    await p.env.service.join(p.press.table_id, person)
+    return Reply(t(p.lang, "ok"))
+
+
+async def _leave(p: Pressed) -> Reply:
+    """Never a 逃跑: no hand runs under a live group button."""
+    await p.env.service.leave(p.press.table_id, p.user.id)
+    return Reply(t(p.lang, "ok"))
+
+
+on("l", live=TableStatus.LOBBY)(_leave)
+on("q", live=TableStatus.BETWEEN)(_leave)
+
+
+@on("b", live=TableStatus.LOBBY)
+async def begin(p: Pressed) -> Reply:
+    await p.env.service.begin(p.press.table_id, p.user.id)
+    return Reply(None)
+
+
+@on("r", live=TableStatus.LOBBY)
+async def add_robot(p: Pressed) -> Reply:
+    table = p.env.service.get(p.press.table_id)
+    await p.env.service.add_robot(table.id, p.user.id,
+                                  await p.env.presenter.group_lang(table.chat_id))
+    return Reply(t(p.lang, "ok"))
+
+
+@on("g", live=TableStatus.BETWEEN)
+async def again(p: Pressed) -> Reply:
+    await p.env.service.again(p.press.table_id, p.user.id)
+    return Reply(t(p.lang, "ready"))
+
+
+@on("o", live=TableStatus.LOBBY)
+async def option(p: Pressed) -> Reply:
+    """A ⚙ button: open or close the settings keyboard, or set one option; its toast says
+    what it did at once ("底分 → 2"), the keyboard follows at the group's pace."""
+    code = p.press.option
+    if code in ("m", "k"):
+        await p.env.service.show_settings(p.press.table_id, p.user.id, code == "m")
+        return Reply(t(p.lang, "settings_shown" if code == "m" else "settings_hidden"))
+    setting = OPTION_SETTINGS.get(code[0])
+    if setting is None:
+        raise Refusal("bad_option")
+    table = await p.env.service.configure(p.press.table_id, p.user.id, setting, code[1:])
+    return Reply(t(p.lang, "option_set", setting=t(p.lang, f"option_{setting}"),
+                   value=_option_value(table, setting, p.lang,
+                                       p.env.service.action_timeout)))
+
+
+def _option_value(table: Table, setting: str, lang: str, default_timer: float) -> str:
+    """The option ``setting`` of the table as now set, in words (``default_timer``: the
+    bot's, until one is chosen)."""
+    rules = table.rules
+    values = {"rules": lambda: rule_set_name(rules.id, lang),
+              "seats": lambda: t(lang, "rules_seats", n=rules.players),
+              "two_seat": lambda: t(lang, f"two_{rules.two_seat}"),
+              "base": lambda: str(table.base),
+              "timer": lambda: timer_label(
+                  default_timer if table.timer is None else table.timer, lang),
+              "match": lambda: match_label(table.match_hands, lang),
+              "level": lambda: level_label(table.robot_level, lang)}
+    return values[setting]()
+
+
+@on("n")
+async def bird(p: Pressed) -> Reply:
+    """打鸟: the lobby lists the bird by the presser's name."""
+    await p.env.person(p.user)
+    placed = await p.env.service.toggle_bird(p.press.table_id, p.press.version, p.user.id)
+    return Reply(t(p.lang, "bird_placed" if placed else "bird_withdrawn"))
