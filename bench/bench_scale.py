@@ -312,9 +312,10 @@ def report(args: argparse.Namespace, load: Load, group_bot: dict[int, int], elap
           + (f", page server {server_cpu / elapsed:.0%}" if args.live == "shared" else ""))
     busy, whole = machine
     cores = os.cpu_count() or 1
+    used = busy / whole * cores * elapsed  # CPU seconds the machine's cores were busy
     print(f"machine          {busy / whole:.0%} busy over {cores} cores; this harness (fake "
           f"Telegram, players) {mine / elapsed:.0%} of a core; everything else "
-          f"{max(busy - ours - mine, 0) / elapsed:.0%} of a core; load average "
+          f"{max(used - ours - mine, 0) / elapsed:.0%} of a core; load average "
           f"{loadavg[0][0]:.1f} -> {loadavg[1][0]:.1f}")
     print(f"press -> answer  p50 {pct(answer, .5):7.1f} ms   p99 {pct(answer, .99):7.1f} ms "
           f"(picture seats); unanswered {len(load.handed) - len(answer)} of {len(load.handed)}")
