@@ -17,6 +17,7 @@ from pathlib import Path
 
 import aiohttp
 import asyncpg
+from prometheus_client.parser import text_string_to_metric_families
 from support.botproc import ROOT, fake_env, start_bot, stop_bot
 from support.chooser import choice
 from support.fakebot import FakeTelegram
@@ -147,8 +148,10 @@ async def test_one_server_for_two_bots(fake_tg: FakeTelegram, fresh_postgres_url
                 "WEBAPP_URL": base}
     a = await start_bot(tg_a, tmp_path, fake_env(tg_a, **settings), log=tmp_path / "a.log")
     b = await start_bot(tg_b, tmp_path, fake_env(tg_b, **settings), log=tmp_path / "b.log")
+    metrics_port = free_port()
     web_env = {**fake_env(tg_a, **settings), "WEBAPP_PORT": str(port),
-               "WEBAPP_TOKENS": f"{tg_a.token},{tg_b.token}", "PYTHONPATH": str(ROOT)}
+               "WEBAPP_TOKENS": f"{tg_a.token},{tg_b.token}", "PYTHONPATH": str(ROOT),
+               "METRICS_PORT": str(metrics_port)}
     del web_env["BOT_TOKEN"]
     web = await start_webapp(web_env, base, tmp_path / "web.log")
     db = await asyncpg.connect(fresh_postgres_url)
@@ -178,6 +181,16 @@ async def test_one_server_for_two_bots(fake_tg: FakeTelegram, fresh_postgres_url
             assert await seat_status(tg_b.token, alice.id) == 403  # seated at A's, not B's
             assert await seat_status(tg_b.token, dave.id) == 200
             assert await seat_status(UNSERVED, dave.id) == 401
+
+            # its own health and metrics (METRICS_PORT): both bots' tables, the store's calls
+            async with http.get(f"http://127.0.0.1:{metrics_port}/healthz") as r:
+                assert (r.status, await r.text()) == (200, "ok\n")
+            async with http.get(f"http://127.0.0.1:{metrics_port}/metrics") as r:
+                found = {s.name: s for f in text_string_to_metric_families(await r.text())
+                         for s in f.samples if s.labels.get("state") in (None, "playing")}
+            assert found["paohuzi_tables"].value == 2
+            assert found["paohuzi_store_call_seconds_count"].value > 0
+            assert found["paohuzi_live_pages_open"].value == 0  # play_one_move's are closed
     finally:
         await db.close()
         web.terminate()
