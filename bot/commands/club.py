@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from bot.commands.stats import RECENT, TOP, rules_name
+from bot.commands.stats import RECENT, TOP, asked_board, rules_name
 from bot.i18n import t
 from bot.store import ClubRow, RankRow, Season, Span, Store
 from bot.store.club import day_start
@@ -40,21 +40,20 @@ class SeasonQuery:
 
 
 def season_query(args: Sequence[str], table_rule_set: str) -> SeasonQuery | None:
-    """/season [N] [rule set], or /season new [name]; None for anything else."""
+    """/season [N] [rule set] [房规…], or /season new [name]; None for anything else."""
     if args and args[0].lower() in NEW_WORDS:
         name = " ".join(args[1:]).strip() or None
         if name is not None and len(name) > NAME_MAX:
             return None
         return SeasonQuery(table_rule_set, new=True, name=name)
-    rule_set, no = table_rule_set, None
-    for word in (a.lower() for a in args):
-        if word in RULE_SETS:
-            rule_set = word
-        elif word.isdigit() and no is None and 0 < int(word) < 2**31:
+    no, words = None, []
+    for word in args:
+        if word.isdigit() and no is None and 0 < int(word) < 2**31:
             no = int(word)
         else:
-            return None
-    return SeasonQuery(rule_set, no)
+            words.append(word)
+    rule_set = asked_board(words, table_rule_set)
+    return None if rule_set is None else SeasonQuery(rule_set, no)
 
 
 def season_label(season: Season, lang: str) -> str:
@@ -120,16 +119,15 @@ class StatsQuery:
 
 
 def stats_query(args: Sequence[str], table_rule_set: str) -> StatsQuery | None:
-    """/stats [today|week|season] [rule set], in any order; None for another word."""
-    period, rule_set = TODAY, table_rule_set
-    for word in (a.lower() for a in args):
-        if word in PERIOD_WORDS:
-            period = PERIOD_WORDS[word]
-        elif word in RULE_SETS:
-            rule_set = word
+    """/stats [today|week|season] [rule set] [房规…], in any order; None for another word."""
+    period, words = TODAY, []
+    for word in args:
+        if word.lower() in PERIOD_WORDS:
+            period = PERIOD_WORDS[word.lower()]
         else:
-            return None
-    return StatsQuery(period, rule_set)
+            words.append(word)
+    rule_set = asked_board(words, table_rule_set)
+    return None if rule_set is None else StatsQuery(period, rule_set)
 
 
 async def stats_span(store: Store, chat_id: int, period: str,

@@ -25,9 +25,18 @@ from dataclasses import dataclass
 
 from bot.i18n import rule_set_name, t
 from bot.present.fairness import replay
-from bot.store import QQ_ID, PlayedHand, RankRow, Score, Store
+from bot.store import (
+    QQ_ID,
+    PlayedHand,
+    RankRow,
+    Score,
+    Store,
+    board_of,
+    board_rule_set,
+    board_words,
+)
 from engine.points import signed
-from engine.rules import RULE_SETS, level_title
+from engine.rules import RULE_SETS, level_title, table_rules, with_house_rules
 from engine.views import Outcome, OutcomeKind
 from render.leaderboard import BoardRow, render_leaderboard
 from render.player_card import PlayerCard, render_player_card
@@ -49,18 +58,36 @@ class RankQuery:
 
 
 def rank_query(args: Sequence[str], private: bool, table_rule_set: str) -> RankQuery | None:
-    """/rank's arguments, in any order: a rule set id (default ``table_rule_set``, the
-    group's table's) and ``all`` (every group; always so in a private chat). None when a
-    word is neither."""
-    rule_set, everyone = table_rule_set, private
-    for word in (a.lower() for a in args):
-        if word in ALL_WORDS:
+    """/rank's arguments, in any order: a rule set id and house rules (default
+    ``table_rule_set``, the group's table's board: :mod:`bot.store.boards`) and ``all``
+    (every group; always so in a private chat). None when a word is none of these."""
+    everyone = private
+    rest = []
+    for word in args:
+        if word.lower() in ALL_WORDS:
             everyone = True
-        elif word in RULE_SETS:
-            rule_set = word
         else:
-            return None
-    return RankQuery(rule_set, everyone)
+            rest.append(word)
+    board = asked_board(rest, table_rule_set)
+    return None if board is None else RankQuery(board, everyone)
+
+
+def asked_board(words: Sequence[str], table_board: str) -> str | None:
+    """The leaderboard (:mod:`bot.store.boards`) ``words`` name: a rule set id and house
+    rules (``hunan 起胡10``); house rules alone are of the table's rule set, nothing at all
+    is the table's board ``table_board``. None when a word is neither."""
+    if not words:
+        return table_board
+    rule_id, house = board_rule_set(table_board), []
+    for word in words:
+        if word.lower() in RULE_SETS:
+            rule_id = word.lower()
+        else:
+            house.append(word)
+    try:
+        return board_of(with_house_rules(table_rules(rule_id), house).key)
+    except ValueError:  # a HouseRuleError too
+        return None
 
 
 def rank_usage(lang: str) -> str:
@@ -68,8 +95,10 @@ def rank_usage(lang: str) -> str:
 
 
 def rules_name(rule_set: str, lang: str) -> str:
-    """A rule set's name, from its id (``hunan``) or a rules key (``hunan/4``)."""
-    return rule_set_name(rule_set.partition("/")[0], lang)
+    """A board's name, from a rule set id (``hunan``), a board (``hunan+起胡10``) or a rules
+    key (``hunan/4``): its rule set's name and its house rules (``湖南跑胡子 · 起胡10``)."""
+    board = board_of(rule_set)
+    return " · ".join((rule_set_name(board_rule_set(board), lang), *board_words(board)))
 
 
 def rank_text(rows: list[RankRow], lang: str, query: RankQuery) -> str:
@@ -133,7 +162,8 @@ class Me:
 def played_order(rule_sets: Sequence[str]) -> list[str]:
     """Rule set ids in the order the engine lists them (unknown ones last): qq when none."""
     known = list(RULE_SETS)
-    order = sorted(rule_sets, key=lambda r: (known.index(r) if r in known else len(known), r))
+    order = sorted(rule_sets, key=lambda r: (
+        known.index(board_rule_set(r)) if board_rule_set(r) in known else len(known), r))
     return order or [QQ_ID]
 
 

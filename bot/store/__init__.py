@@ -13,6 +13,7 @@ Layout: :mod:`.rows` (what reads return), :mod:`.protocols` (what callers type a
 :mod:`.health` (what a backend raises when the store cannot take a call now, said once).
 """
 
+from bot.store.boards import board_of, board_rule_set, board_words
 from bot.store.club_scores import ClubRow, Season, Span, Voided
 from bot.store.factory import open_store
 from bot.store.health import StoreBusy, StoreUnavailable
@@ -31,7 +32,6 @@ from bot.store.rows import (
     TableRow,
     UserRow,
     VoteRow,
-    rule_set_id,
 )
 from bot.store.schema import MIGRATIONS, SCHEMA_VERSION
 from bot.store.writes import PlaceTaken
@@ -61,6 +61,8 @@ __all__ = [
     "UserRow",
     "VoteRow",
     "Voided",
+    "board_of",
+    "board_rule_set",
+    "board_words",
     "open_store",
-    "rule_set_id",
 ]

@@ -14,18 +14,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bot.store.boards import board_of, in_board
 from bot.store.conn import Conn, Row, now
-from bot.store.rows import RankRow, rule_set_id
+from bot.store.rows import RankRow
 
 LAST = 2**31 - 1  # the open end of the current season's span of hand numbers
 
-# The finished, not voided hands ``h`` of one group's span of hand numbers in one rule set:
-# parameters chat, first, last, rule set, rule set prefix.
+# The finished, not voided hands ``h`` of one group's span of hand numbers on one board
+# (:mod:`bot.store.boards`): parameters chat, first, last, then the board's keys.
 IN_SEASON = ("h.chat_id = ? AND h.no >= ? AND h.no <= ? AND h.status = 'done'"
-             " AND h.voided_by IS NULL AND (h.rule_set = ? OR h.rule_set LIKE ?)")
-# The same over a span of finish times: chat, since, rule set, prefix.
-SINCE = ("h.chat_id = ? AND h.ended_at >= ? AND h.status = 'done'"
-         " AND h.voided_by IS NULL AND (h.rule_set = ? OR h.rule_set LIKE ?)")
+             " AND h.voided_by IS NULL AND ")
+# The same over a span of finish times: chat, since, then the board's keys.
+SINCE = "h.chat_id = ? AND h.ended_at >= ? AND h.status = 'done' AND h.voided_by IS NULL AND "
 
 
 @dataclass(frozen=True)
@@ -56,10 +56,10 @@ class Span:
 
     def where(self, chat_id: int, rule_set: str) -> tuple[str, tuple[object, ...]]:
         """The condition on hands ``h`` and its parameters."""
-        rules = (rule_set, f"{rule_set}/%")
+        board, keys = in_board("h.rule_set", rule_set)
         if self.since is not None:
-            return SINCE, (chat_id, self.since, *rules)
-        return IN_SEASON, (chat_id, self.first_no, self.last_no, *rules)
+            return SINCE + board, (chat_id, self.since, *keys)
+        return IN_SEASON + board, (chat_id, self.first_no, self.last_no, *keys)
 
 
 @dataclass(frozen=True)
@@ -245,7 +245,7 @@ class ClubWrites:
         hand = await self._conn.one("SELECT chat_id, no, rule_set, winner, dissolved"
                                     " FROM hands WHERE id = ?", (hand_id,))
         assert hand is not None
-        chat_id, rule_set = hand["chat_id"], rule_set_id(hand["rule_set"])
+        chat_id, rule_set = hand["chat_id"], board_of(hand["rule_set"])
         results = await self._conn.all("SELECT seat, user_id, points FROM results"
                                        " WHERE hand_id = ? ORDER BY seat", (hand_id,))
         for r in results:

@@ -11,6 +11,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 
+from bot.store.boards import in_board
 from bot.store.challenges import ChallengeReads
 from bot.store.club_scores import ClubReads
 from bot.store.conn import Conn, Row
@@ -267,14 +268,15 @@ class Queries(ChallengeReads, ClubReads, CupReads, PostReads, ABC):
     async def best_hand(self, user_id: int, rule_set: str = QQ_ID) -> PlayedHand | None:
         """The hand of a rule set this user won for the most points (the earliest of equals),
         found walking ``results_by_points`` down from his best result (a win is almost always
-        among his first few)."""
+        among his first few). ``rule_set``: a board (:mod:`bot.store.boards`)."""
+        board, keys = in_board("h.rule_set", rule_set)
         row = await self._one(
             "SELECT h.*, t.base, t.no AS table_number"
             " FROM results r JOIN hands h ON h.id = r.hand_id"
             " JOIN tables t ON t.id = h.table_id"
             " WHERE r.user_id = ? AND r.seat = h.winner AND h.voided_by IS NULL"
-            " AND (h.rule_set = ? OR h.rule_set LIKE ?)"
-            " ORDER BY r.points DESC, r.hand_id LIMIT 1", user_id, rule_set, f"{rule_set}/%")
+            f" AND {board}"
+            " ORDER BY r.points DESC, r.hand_id LIMIT 1", user_id, *keys)
         return await self._played(row) if row is not None else None
 
     # --- replays, pictures (/replay, /rank, /me) -----------------------------------------
@@ -309,15 +311,15 @@ class Queries(ChallengeReads, ClubReads, CupReads, PostReads, ABC):
         if not user_ids:
             return {}
         in_chat = "" if chat_id is None else " AND h.chat_id = ?"
+        board, keys = in_board("h.rule_set", rule_set)
         part = ("SELECT * FROM (SELECT r.user_id, r.points, r.hand_id AS k FROM results r"
                 " JOIN hands h ON h.id = r.hand_id"
                 " WHERE r.user_id = ? AND h.voided_by IS NULL"
-                f" AND (h.rule_set = ? OR h.rule_set LIKE ?){in_chat}"
+                f" AND {board}{in_chat}"
                 " ORDER BY r.hand_id DESC LIMIT ?) AS part")
         args: list[object] = []
         for user_id in user_ids:
-            args += [user_id, rule_set, f"{rule_set}/%", *([] if chat_id is None else [chat_id]),
-                     last]
+            args += [user_id, *keys, *([] if chat_id is None else [chat_id]), last]
         rows = await self._all(" UNION ALL ".join([part] * len(user_ids))
                                + " ORDER BY user_id, k", *args)
         found: dict[int, list[int]] = {u: [] for u in user_ids}
@@ -328,13 +330,14 @@ class Queries(ChallengeReads, ClubReads, CupReads, PostReads, ABC):
     async def user_hands(self, user_id: int, rule_set: str, last: int) -> list[PlayedHand]:
         """The ``last`` finished hands of one rule set ``user_id`` sat at, oldest first, read
         in three queries however many (for /me's card, which replays them)."""
+        board, keys = in_board("h.rule_set", rule_set)
         hands = await self._all(
             "SELECT * FROM (SELECT h.*, t.base, t.no AS table_number"
             " FROM results r JOIN hands h ON h.id = r.hand_id"
             " JOIN tables t ON t.id = h.table_id WHERE r.user_id = ? AND h.status = 'done'"
-            " AND h.voided_by IS NULL AND (h.rule_set = ? OR h.rule_set LIKE ?)"
+            f" AND h.voided_by IS NULL AND {board}"
             " ORDER BY r.hand_id DESC LIMIT ?)"
-            " AS last_hands ORDER BY id", user_id, rule_set, f"{rule_set}/%", last)
+            " AS last_hands ORDER BY id", user_id, *keys, last)
         if not hands:
             return []
         ids = [h["id"] for h in hands]

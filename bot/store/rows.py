@@ -7,12 +7,6 @@ from dataclasses import dataclass
 QQ_ID = "qq"  # the rule set of every score kept before leaderboards were per rule set
 
 
-def rule_set_id(key: str) -> str:
-    """The rule set a rules key belongs to (``hunan/4`` -> ``hunan``): leaderboards keep rule
-    sets apart, not seat counts."""
-    return key.partition("/")[0]
-
-
 @dataclass(frozen=True)
 class ClubSettings:
     """A group's club settings (/club, docs/club.md); all off by default."""

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.store.boards import board_of
 from bot.store.challenges import ChallengeWrites
 from bot.store.club_scores import ClubWrites
 from bot.store.conn import Conn, Row, now
 from bot.store.cups import CupWrites
 from bot.store.posts import PostWrites
-from bot.store.rows import TableRow, rule_set_id
+from bot.store.rows import TableRow
 
 # The open tables, of any bot, where a user has a seat (``seats_by_user``).
 SEATED_AT = ("SELECT t.* FROM seats s JOIN tables t ON t.id = s.table_id"
@@ -238,7 +239,7 @@ class Writes(ChallengeWrites, ClubWrites, CupWrites, PostWrites):
     async def _hand_rule_set(self, hand_id: int) -> str:
         row = await self._conn.one("SELECT rule_set FROM hands WHERE id = ?", (hand_id,))
         assert row is not None, f"unknown hand {hand_id}"
-        return rule_set_id(row["rule_set"])
+        return board_of(row["rule_set"])
 
     async def _add_score(self, chat_id: int, rule_set: str, user_id: int, points: int, *,
                          hands: int = 0, wins: int = 0, birds: int = 0) -> None:

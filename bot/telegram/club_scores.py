@@ -15,7 +15,7 @@ from telegram import Chat, Update, User
 from bot.commands import club, fairplay, hands
 from bot.i18n import t
 from bot.present.reviews import record_of
-from bot.store import PlayedHand, Season
+from bot.store import PlayedHand, Season, board_of
 from bot.telegram.env import Context, Env, topic_of
 from engine.review import review_hand
 
@@ -30,7 +30,7 @@ def _asked(env: Env, update: Update, context: Context,
     chat, user = env.group_chat(update), update.effective_user
     if chat is None or user is None:
         return None
-    query = parse(context.args or [], env.chat_rules(chat, update).id)
+    query = parse(context.args or [], board_of(env.chat_rules(chat, update).key))
     if query is None:
         env.answer(update, usage)
         return None

@@ -11,6 +11,7 @@ from bot.commands import calc as calculator
 from bot.commands import rulebook, stats
 from bot.i18n import t
 from bot.present import fairness
+from bot.store import board_of
 from bot.telegram.env import Context, Env, topic_of
 
 
@@ -52,7 +53,7 @@ async def rank(env: Env, update: Update, context: Context) -> None:
     if chat is None:
         return
     query = stats.rank_query(context.args or [], chat.type == Chat.PRIVATE,
-                             env.chat_rules(chat, update).id)
+                             board_of(env.chat_rules(chat, update).key))
     if query is None:
         env.answer(update, stats.rank_usage)
         return
@@ -76,7 +77,7 @@ async def me(env: Env, update: Update, context: Context) -> None:
     here = None if chat.type == Chat.PRIVATE else chat.id
     mine = await stats.me_data(env.store, user.id, person.name, here)
     table = None if here is None else env.service.in_chat(chat.id, topic_of(update))
-    part = stats.card_part(mine, None if table is None else table.rules.id)
+    part = stats.card_part(mine, None if table is None else board_of(table.rules.key))
     played = await env.store.user_hands(user.id, part.rule_set, stats.CARD_HANDS)
     env.picture(update, partial(stats.draw_card, person.name, user.id, part, played),
                 lambda lang: stats.me_text(mine, lang))
