@@ -68,8 +68,9 @@ KINDS: dict[str, Kind] = {k.letter: k for k in (
     Kind("r", MARKED),
     Kind("g", MARKED),
     Kind("q", MARKED),
-    # a lobby ⚙ setting: ``m`` opens the keyboard, ``k`` goes back, a letter and a value
-    # sets an option (``rhunan``, ``s4``, ``xmin21``, ``b5``, ``t60``, ``h8``, ``lweak``)
+    # a lobby ⚙ setting: ``m`` opens the keyboard, ``k`` goes back, ``p`` opens its house
+    # rules (房规) page, a letter and a value sets an option (``rhunan``, ``s4``, ``xmin21``,
+    # ``b5``, ``t60``, ``h8``, ``lweak``; a house rule ``uq10``: ``bot.table.house``)
     Kind("o", ("table", "mark", "code")),
     Kind("n", MARKED),  # place or withdraw a bird (打鸟) on the next hand (``bot.table.birds``)
     # confirm 逃跑, confirm stopping a running hand, keep playing (cancels either)

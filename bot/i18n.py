@@ -225,7 +225,7 @@ ZH: dict[str, str] = {
     "birds_points": "  🐦 {name} {points}",
     # /calc
     "calc_usage": (
-        "用法:/calc [{rule_ids}] 手牌 [门子] [+ 胡的那张牌] [自摸](默认 {default_rules} 规则)\n"
+        "用法:/calc [{rule_ids}] 手牌 [门子] [+ 胡的那张牌] [自摸] [房规,如 起胡10](默认 {default_rules} 规则)\n"
         "例:/calc 一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾\n"
         "门子写成 碰:五五五、跑:拾拾拾拾、吃:七八九、偎:…、提:…;也可写 x1/d1 和 peng/pao/chi/wei/ti。"
     ),
@@ -696,6 +696,22 @@ ZH: dict[str, str] = {
     "cup_needs_dm": "这个群没有话题,群杯的牌桌在私聊里进行:请先私聊机器人并按「开始」,再报名。",
     # a lone player's pace: the computers' moves since his last (bot.present.screens.seat)
     "dm_moves": "刚才:{moves}",
+    # house rules (房规): /new's words, ⚙'s page, the lines that name them (bot.table.house)
+    "house_line": "房规:{label}",
+    "house_none": "无",
+    "btn_house": "🏠 房规:{label}",
+    "house_shown": "🏠 房规",
+    "option_house": "房规",
+    "house_unknown": "「{word}」不是认得的词。可用的房规(顺序不限):{allowed}",
+    "house_range": "「{word}」超出范围,可选:{allowed}",
+    "house_repeated": "「{word}」说了两次,说一次就好。",
+    "house_contradicts": "「{word}」与「{other}」矛盾,只能选一个。",
+    "new_usage_house": "房规:加在后面,顺序不限,例:/new hunan 3 起胡10 封顶100 无名堂(/rules 看说明)。",
+    "settle_capped": "封顶 {cap}:不封顶本是 {was}",
+    "rules_house": "本桌房规:{label}",
+    "rules_cap": "封顶 {cap}:一局每家最多输 {cap} 分给胡家。",
+    "rules_first_dealer": "首局由开桌人坐庄。",
+    "rules_no_stays": "不连庄:庄家胡牌后由下家坐庄。",
 }
 
 EN: dict[str, str] = {
@@ -912,7 +928,7 @@ EN: dict[str, str] = {
     "birds_followed": "🐦 The last card sent the birds with {name}:",
     "birds_points": "  🐦 {name} {points}",
     "calc_usage": (
-        "Usage: /calc [{rule_ids}] hand [melds] [+ winning card] [self] ({default_rules} by default)\n"
+        "Usage: /calc [{rule_ids}] hand [melds] [+ winning card] [self] [house rules, e.g. 起胡10] ({default_rules} by default)\n"
         "Example: /calc 一二三 壹贰叁 四五六 七八九 贰柒拾 十十 碰:五五五 + 拾\n"
         "Melds: 碰:五五五, 跑:拾拾拾拾, 吃:七八九, 偎:…, 提:…; x1/d1 and peng/pao/chi/wei/ti work too."
     ),
@@ -1434,6 +1450,23 @@ EN: dict[str, str] = {
                     "open the bot privately and press Start first, then sign up.",
     # a lone player's pace: the computers' moves since his last (bot.present.screens.seat)
     "dm_moves": "Just now: {moves}",
+    # house rules (房规): /new's words, ⚙'s page, the lines that name them (bot.table.house)
+    "house_line": "House rules (房规): {label}",
+    "house_none": "none",
+    "btn_house": "🏠 House rules: {label}",
+    "house_shown": "🏠 House rules",
+    "option_house": "House rules",
+    "house_unknown": "“{word}” is not a word I know. House rules (房规, in any order): {allowed}",
+    "house_range": "“{word}” is out of range; choose {allowed}",
+    "house_repeated": "“{word}” was said twice; once is enough.",
+    "house_contradicts": "“{word}” contradicts “{other}”: choose one.",
+    "new_usage_house": "House rules (房规): add them after, in any order, e.g. "
+                       "/new hunan 3 起胡10 封顶100 无名堂 (/rules explains them).",
+    "settle_capped": "封顶 {cap} applied; uncapped it was {was}",
+    "rules_house": "This table's house rules (房规): {label}",
+    "rules_cap": "封顶 {cap}: nobody pays the winner more than {cap} points in one hand.",
+    "rules_first_dealer": "The opener deals the first hand.",
+    "rules_no_stays": "不连庄: a dealer who wins passes the deal to the next seat.",
 }
 
 CATALOGS: dict[str, dict[str, str]] = {"zh": ZH, "en": EN}

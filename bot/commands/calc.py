@@ -3,8 +3,9 @@
 ``/calc 一二三 壹贰叁 … 碰:五五五 跑:x10x10x10x10 + 九 自摸`` — hand cards, optional table
 melds (``kind:cards``; kinds in Chinese 碰 跑 吃 偎 提 臭偎, or peng pao chi wei ti chouwei),
 and after ``+`` the winning card; 自摸 / self makes it one's own draw (default: another
-player's card). A rule set id may come first (``/calc four14 …``; default qq): the holding is
-judged and scored by its rules. No Telegram here: :func:`reply` maps the text to the answer.
+player's card). A rule set id may come first (``/calc four14 …``; default qq), house rules
+anywhere (``起胡10``, ``无名堂``: :mod:`bot.table.house`): the holding is judged and scored by
+those rules. No Telegram here: :func:`reply` maps the text to the answer.
 """
 
 from __future__ import annotations
@@ -13,10 +14,12 @@ import dataclasses
 import re
 
 from bot.i18n import t
+from bot.present.screens.words import refusal_text
+from bot.table import house
 from engine import cards as C
 from engine.analyzer import analyze, check_meld
 from engine.melds import CHINESE_NAMES, Group, GroupKind
-from engine.rules import QQ, RULE_SETS, RuleSet
+from engine.rules import QQ, RULE_SETS, HouseRuleError, RuleSet, with_house_rules
 from engine.views import Win
 
 MELD_WORDS: dict[str, GroupKind] = {
@@ -145,11 +148,42 @@ def group_text(group: Group) -> str:
 
 
 def reply(text: str, lang: str) -> str:
-    """The reply to ``/calc text``: a rule set id may come first (qq when none does)."""
+    """The reply to ``/calc text``: a rule set id may come first (qq when none does), house
+    rules anywhere (``起胡10``, as /new takes them)."""
     word, rest = _first_word(text)
+    rules = QQ
     if word.lower() in RULE_SETS:
-        return answer(rest, lang, RULE_SETS[word.lower()])
-    return answer(text, lang)
+        rules, text = RULE_SETS[word.lower()], rest
+    text, words = house_words(text, rules)
+    if words:
+        try:
+            rules = with_house_rules(rules, words)
+        except HouseRuleError as refused:
+            return refusal_text(house.refusal(refused, words), lang)
+    return answer(text, lang, rules)
+
+
+def house_words(text: str, rules: RuleSet) -> tuple[str, list[str]]:
+    """(the text without its house words, the house words): a word the rules take as one
+    (``起胡10``, ``无名堂``), or a 起胡/封顶 count out of range (answered as such)."""
+    kept, words = [], []
+    for token in _SPACE.split(text.strip()):
+        if _HOUSE_COUNT.fullmatch(token) or _takes(rules, token):
+            words.append(token)
+        else:
+            kept.append(token)
+    return " ".join(kept), words
+
+
+_HOUSE_COUNT = re.compile(r"(起胡|封顶)[0-9]+")
+
+
+def _takes(rules: RuleSet, word: str) -> bool:
+    try:
+        with_house_rules(rules, [word])
+    except HouseRuleError:
+        return False
+    return True
 
 
 def _first_word(text: str) -> tuple[str, str]:

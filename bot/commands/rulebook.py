@@ -1,7 +1,7 @@
 """/rules: the rules of a table in a few lines, and the rule set's full page as a document.
 
 The summary is read from the :class:`~engine.rules.RuleSet` (seats, 门子, 胡息, 底数, how 名堂
-combine, 醒家, 打鸟, the two-seat option), so a new rule set is summarised without new code;
+combine, 醒家, 打鸟, the two-seat option, the house rules), so a new rule set is summarised without new code;
 only its name is a catalog entry. The full pages are ``docs/rules/<id>.md`` in the source tree
 (found there by a checkout and by ``pip install -e``), installed by a wheel under
 ``<prefix>/share/paohuzi-bot/rules`` (``[tool.setuptools.data-files]`` in pyproject.toml).
@@ -15,7 +15,7 @@ from pathlib import Path
 
 from bot.commands.stats import rules_name
 from bot.i18n import t
-from engine.rules import RULE_SETS, RuleSet, table_rules
+from engine.rules import RULE_SETS, RuleSet, table_rules, with_house_rules
 
 SOURCE_PAGES = Path(__file__).resolve().parents[2] / "docs" / "rules"
 INSTALLED_PAGES = Path("share") / "paohuzi-bot" / "rules"  # under sysconfig's "data" path
@@ -35,18 +35,25 @@ def page(rule_id: str) -> tuple[str, bytes] | None:
 
 
 def asked_rules(args: Sequence[str], current: RuleSet) -> RuleSet | None:
-    """/rules' arguments: none for ``current`` (the chat's table's), else a rule set id and
-    optionally a seat count and a two-seat option (``hunan 2 setaside``); None when they name
-    no rules offered."""
+    """/rules' arguments: none for ``current`` (the chat's table's, with its house rules),
+    else a rule set id, optionally a seat count and a two-seat option (``hunan 2 setaside``)
+    and house rules (``hunan 3 起胡10 封顶100``); None when they name no rules offered."""
     if not args:
         return current
-    rule_id, *shape = (a.lower() for a in args)
-    if rule_id not in RULE_SETS or len(shape) > 2 or (shape and not shape[0].isdigit()):
+    rule_id, *rest = args
+    if rule_id.lower() not in RULE_SETS:
+        return None
+    base = RULE_SETS[rule_id.lower()]
+    seats = [int(a) for a in rest if a.isdigit()]
+    two_seat = [a.lower() for a in rest if a.lower() in base.two_seat_choices]
+    words = [a for a in rest if not a.isdigit() and a.lower() not in base.two_seat_choices]
+    if len(seats) > 1 or len(two_seat) > 1:
         return None
     try:
-        return table_rules(rule_id, int(shape[0]) if shape else None,
-                           shape[1] if len(shape) > 1 else None)
-    except ValueError:
+        rules = table_rules(rule_id.lower(), seats[0] if seats else None,
+                            two_seat[0] if two_seat else None)
+        return with_house_rules(rules, words) if words else rules
+    except ValueError:  # a HouseRuleError too
         return None
 
 
@@ -65,6 +72,14 @@ def summary(rules: RuleSet, lang: str) -> str:
         lines.append(t(lang, "rules_birds"))
     if rules.two_seat is not None:
         lines.append(t(lang, f"rules_two_{rules.two_seat}"))
+    if rules.house:  # the 起胡 and 自摸 lines above read them already
+        lines.append(t(lang, "rules_house", label=rules.house_label))
+        if rules.cap:
+            lines.append(t(lang, "rules_cap", cap=rules.cap))
+        if rules.first_dealer == "opener":
+            lines.append(t(lang, "rules_first_dealer"))
+        if not rules.dealer_stays:
+            lines.append(t(lang, "rules_no_stays"))
     return "\n".join(lines)
 
 

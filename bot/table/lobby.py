@@ -8,7 +8,7 @@ itself on the table in memory: the store side first (``unseat``), the memory sid
 from __future__ import annotations
 
 from bot.store import Tx
-from bot.table import matches, owners, robots
+from bot.table import house, matches, owners, robots
 from bot.table.model import (
     BASES,
     MATCHES,
@@ -181,17 +181,20 @@ def changed_option(table: Table, setting: str, value: str) -> tuple[RuleSet, int
     """(rules, 底分, timer) of ``table`` with one option changed; ``bad_option`` when the
     value is not one offered, ``too_many_seated`` when fewer seats than are taken. A new rule
     set keeps the seat count if it offers it, and brings its own 底分 (a 湖南 底分 multiplies
-    囤, a qq one 底数)."""
+    囤, a qq one 底数); a new rule set or shape keeps the house rules (房规) it takes too.
+    ``house``: a ⚙ house button's code (:mod:`bot.table.house`)."""
     rules, base, timer = table.rules, table.base, table.timer
     try:
         if setting == "rules":
             seats = rules.players if rules.players in RULE_SETS[value].seat_choices else None
-            rules = table_rules(value, seats)
+            rules = house.kept(rules, table_rules(value, seats))
             base = rules.default_base
         elif setting == "seats":
-            rules = table_rules(rules.id, int(value))
+            rules = house.kept(rules, table_rules(rules.id, int(value)))
         elif setting == "two_seat":
-            rules = table_rules(rules.id, rules.players, value)
+            rules = house.kept(rules, table_rules(rules.id, rules.players, value))
+        elif setting == "house":
+            rules = house.chosen(rules, value)
         elif setting == "base" and int(value) in BASES:
             base = int(value)
         elif setting == "timer" and int(value) in TIMERS:

@@ -158,6 +158,7 @@ class Table:
     unseated_from_lobby: bool = False
     # the opener has the lobby's ⚙ settings keyboard open (memory only)
     settings_open: bool = False
+    house_open: bool = False  # ... at its house rules (房规) page
     decisions: dict[int, Decision] = field(default_factory=dict)
     # this hand's decisions by (seat, version), withdrawn ones too, and each seat's last
     # applied press (version, index): an old button is answered with what became of it.

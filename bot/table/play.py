@@ -13,7 +13,7 @@ import dataclasses
 import random
 
 from bot.store import Store, Tx
-from bot.table import birds, lobby, matches
+from bot.table import birds, house, lobby, matches
 from bot.table.model import (
     Decision,
     HandRecord,
@@ -80,7 +80,8 @@ async def deal(tx: Tx, store: Store, table: Table, rng: random.Random, seed: int
     table_no = await store.next_table_hand_no(table.id)
     if seed is not None:
         rng = random.Random(f"{seed}:{table.id}:{no}")
-    dealer = table.dealer if table.dealer is not None else rng.randrange(rules.players)
+    dealer = table.dealer if table.dealer is not None \
+        else house.first_dealer(table, rng.randrange(rules.players))
     hand_seed = rng.getrandbits(64)
     hand = Hand.new(rules, seed=hand_seed, dealer=dealer, base=table.base)
     hand_id = await tx.create_hand(table.id, no, table_no, rules.key, hand_seed, dealer)

@@ -221,19 +221,22 @@ class TableService:
             lobby.drop(table, seat)
         return table
 
-    async def show_settings(self, table_id: int, user_id: int, shown: bool) -> Table:
-        """The opener opens (or closes) the lobby's ⚙ settings keyboard."""
+    async def show_settings(self, table_id: int, user_id: int, shown: bool, *,
+                            house: bool = False) -> Table:
+        """The opener opens (or closes) the lobby's ⚙ settings keyboard, its house rules
+        (房规) page when ``house``."""
         async with self.work.change(table_id) as (table, _):
             lobby.check_configurable(table, user_id)
-            table.settings_open = shown
+            table.settings_open, table.house_open = shown, shown and house
         return table
 
     async def configure(self, table_id: int, user_id: int, setting: str, value: str) -> Table:
         """The opener changes one option of a lobby before its first deal: ``rules`` (a rule
         set id), ``seats``, ``two_seat`` (min21 | setaside), ``base`` (底分), ``timer``
         (seconds, SLOW for 慢速), ``match`` (hands a match has, MATCHES) or ``level``
-        (the computer players', robots.LEVELS). Fewer seats than are taken is refused; the
-        seated move up to the first seats."""
+        (the computer players', robots.LEVELS) or ``house`` (a house rule, 房规: a ⚙ button's
+        code, :mod:`bot.table.house`). Fewer seats than are taken is refused; the seated move
+        up to the first seats."""
         async with self.work.change(table_id) as (table, tx):
             lobby.check_configurable(table, user_id)
             if setting == "match":

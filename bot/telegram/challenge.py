@@ -14,9 +14,10 @@ from bot.table import Refusal
 from bot.table.challenge_service import ChallengeService
 from bot.table.challenges import split_args
 from bot.telegram.env import Context, Env, refusal_text, topic_of
-from bot.telegram.lobby import rules_from_args
+from bot.telegram.lobby import house_refusal, rules_from_args
 from bot.telegram.press import Pressed, Reply, on
 from engine import actions as A
+from engine.rules import HouseRuleError
 from render.difference import render_difference
 
 END_WORD = "end"
@@ -43,6 +44,8 @@ async def challenge(env: Env, update: Update, context: Context) -> None:
         words, hands, seconds = split_args(args)
         try:
             rules = rules_from_args(words)
+        except HouseRuleError as refused:
+            raise house_refusal(refused, words) from None
         except ValueError:
             raise Refusal("challenge_usage") from None
         await _service(env).open(chat.id, thread, person, rules, hands, seconds)

@@ -14,8 +14,9 @@ from bot.table import Refusal
 from bot.table.cup_service import CupService
 from bot.table.cups import split_args
 from bot.telegram.env import Context, Env, refusal_text, topic_of
-from bot.telegram.lobby import rules_from_args
+from bot.telegram.lobby import house_refusal, rules_from_args
 from bot.telegram.press import Pressed, Reply, on
+from engine.rules import HouseRuleError
 
 START_WORD = "start"
 
@@ -45,6 +46,8 @@ async def cup(env: Env, update: Update, context: Context) -> None:
         try:
             words, rounds, hands = split_args(args)
             rules = rules_from_args(words)
+        except HouseRuleError as refused:
+            raise house_refusal(refused, words) from None
         except ValueError:
             raise Refusal("cup_usage") from None
         private = not getattr(chat, "is_forum", False)  # no topics: tables in private chats

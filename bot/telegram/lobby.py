@@ -13,11 +13,11 @@ from functools import partial
 from telegram import Chat, Update
 
 from bot.i18n import rule_set_name, t
-from bot.table import LEVELS, MATCHES, Person, Refusal, Table, owners
+from bot.table import LEVELS, MATCHES, Person, Refusal, Table, house, owners
 from bot.table.lobby import APART_REFUSED
 from bot.telegram.confirm import ask_escape, confirm_buttons
 from bot.telegram.env import Context, Env, refusal_text, topic_of
-from engine.rules import RULE_SETS, RuleSet, table_rules
+from engine.rules import RULE_SETS, HouseRuleError, RuleSet, table_rules, with_house_rules
 
 # /new's words (read, never written): the rule sets' Chinese names and a few short forms
 # besides their ids, and 4人 for 4
@@ -41,22 +41,36 @@ class SeatsNotOffered(ValueError):
         self.rule_id, self.seats = rule_id, seats
 
 
-def rules_from_args(args: list[str]) -> RuleSet:
-    """The rules ``/new [qq|hunan|four14] [2|3|4]`` asks for (in either order; ``4人`` and
-    the Chinese names too); :class:`SeatsNotOffered` for a seat count the rule set lacks,
-    ``ValueError`` for anything else."""
-    rule_id, seats = "qq", None
+def split_rules_args(args: list[str]) -> tuple[str, int | None, list[str]]:
+    """(rule set id, seats or None, the house words) of ``/new [qq|hunan|four14] [2|3|4]
+    [房规…]``, in any order (``4人`` and the Chinese names too; every other word is a house
+    rule, ``起胡10``)."""
+    rule_id, seats, words = "qq", None, []
     for word in args:
-        word = word.lower().removesuffix(SEATS_WORD)
-        if word.isdigit():
-            seats = int(word)
-        elif word in RULE_SETS or word in RULE_WORDS:
-            rule_id = RULE_WORDS.get(word, word)
+        plain = word.lower().removesuffix(SEATS_WORD)
+        if plain.isdigit():
+            seats = int(plain)
+        elif plain in RULE_SETS or plain in RULE_WORDS:
+            rule_id = RULE_WORDS.get(plain, plain)
         else:
-            raise ValueError(f"unknown /new argument {word!r}")
+            words.append(word)
+    return rule_id, seats, words
+
+
+def rules_from_args(args: list[str]) -> RuleSet:
+    """The rules /new's ``args`` ask for (:func:`split_rules_args`; the house words read by
+    ``engine.rules.with_house_rules``); :class:`SeatsNotOffered` for a seat count the rule
+    set lacks, ``HouseRuleError`` for a house word it does not take."""
+    rule_id, seats, words = split_rules_args(args)
     if seats is not None and seats not in RULE_SETS[rule_id].seat_choices:
         raise SeatsNotOffered(rule_id, seats)
-    return table_rules(rule_id, seats)
+    rules = table_rules(rule_id, seats)
+    return with_house_rules(rules, words) if words else rules
+
+
+def house_refusal(error: HouseRuleError, args: list[str]) -> Refusal:
+    """A house word :func:`rules_from_args` refused, in words (:func:`bot.table.house.refusal`)."""
+    return house.refusal(error, split_rules_args(args)[2])
 
 
 def match_from_args(args: list[str]) -> tuple[list[str], int]:
@@ -94,7 +108,7 @@ def new_usage(lang: str) -> str:
                            seats="/".join(map(str, rules.seat_choices)))
                          for rid, rules in RULE_SETS.items())
     return "\n".join((t(lang, "new_usage", choices=choices), t(lang, "new_usage_match"),
-                      t(lang, "new_usage_standing")))
+                      t(lang, "new_usage_standing"), t(lang, "new_usage_house")))
 
 
 def seats_usage(asked: SeatsNotOffered, lang: str) -> str:
@@ -108,6 +122,13 @@ def seats_usage(asked: SeatsNotOffered, lang: str) -> str:
              seats="/".join(map(str, offered)), n=asked.seats, others=others)
 
 
+def house_usage(refused: Refusal, lang: str) -> str:
+    """What is wrong with /new's house words; an unknown word with /new's usage too (it may
+    have meant a rule set)."""
+    text = refusal_text(refused, lang)
+    return f"{text}\n\n{new_usage(lang)}" if refused.code == "house_unknown" else text
+
+
 TableCommand = Callable[[Env, Table, Person, Chat, Context], Awaitable[None]]
 
 
@@ -119,14 +140,18 @@ def standing_from_args(args: list[str]) -> tuple[list[str], bool]:
 
 async def _open(env: Env, chat: Chat, thread: int | None, person: Person,
                 context: Context) -> None:
-    """/new [rules] [seats] [局数] [常驻]: open this topic's table; a standing one (常驻, an
-    admin's) without seating the opener."""
+    """/new [rules] [seats] [局数] [常驻] [房规…]: open this topic's table; a standing one
+    (常驻, an admin's) without seating the opener."""
     try:
         rest, standing = standing_from_args(list(context.args or ()))
         rest, hands = match_from_args(rest)
         rules = rules_from_args(rest)
     except SeatsNotOffered as asked:
         env.presenter.note(chat.id, partial(seats_usage, asked), thread_id=thread)
+        return
+    except HouseRuleError as refused:
+        env.presenter.note(chat.id, partial(house_usage, house_refusal(refused, rest)),
+                           thread_id=thread)
         return
     except ValueError:
         env.presenter.note(chat.id, new_usage, thread_id=thread)

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from bot.i18n import rule_set_name, t
 from bot.present.screens.words import level_label, match_label, timer_label
-from bot.table import Refusal, Table, TableStatus
+from bot.table import Refusal, Table, TableStatus, house
 from bot.telegram.press import Pressed, Reply, on
 
 # a ⚙ option code's letter: the setting it changes (see bot.callbacks)
 OPTION_SETTINGS = {"r": "rules", "s": "seats", "x": "two_seat", "b": "base", "t": "timer",
-                   "h": "match", "l": "level"}
+                   "h": "match", "l": "level", house.CODE: "house"}
 
 
 @on("j", live=TableStatus.LOBBY)
@@ -58,13 +58,18 @@ async def option(p: Pressed) -> Reply:
     """A ⚙ button: open or close the settings keyboard, or set one option; its toast says
     what it did at once ("底分 → 2"), the keyboard follows at the group's pace."""
     code = p.press.option
-    if code in ("m", "k"):
-        await p.env.service.show_settings(p.press.table_id, p.user.id, code == "m")
-        return Reply(t(p.lang, "settings_shown" if code == "m" else "settings_hidden"))
+    if code in ("m", "k", "p"):
+        await p.env.service.show_settings(p.press.table_id, p.user.id, code != "k",
+                                          house=code == "p")
+        return Reply(t(p.lang, {"m": "settings_shown", "k": "settings_hidden",
+                                "p": "house_shown"}[code]))
     setting = OPTION_SETTINGS.get(code[0])
     if setting is None:
         raise Refusal("bad_option")
     table = await p.env.service.configure(p.press.table_id, p.user.id, setting, code[1:])
+    if setting == "house":  # the word pressed, as the button said it
+        return Reply(t(p.lang, "option_set", setting=t(p.lang, "option_house"),
+                       value=house.word_of(table.rules, code[1:])))
     return Reply(t(p.lang, "option_set", setting=t(p.lang, f"option_{setting}"),
                    value=_option_value(table, setting, p.lang,
                                        p.env.service.action_timeout)))

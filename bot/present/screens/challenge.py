@@ -17,7 +17,7 @@ from bot import callbacks as cb
 from bot.i18n import t
 from bot.present import fairness
 from bot.present.screens.seat import DISCARDS_PER_ROW, SeatMarks
-from bot.present.screens.words import hand_outcome_lines, rules_label, signed
+from bot.present.screens.words import hand_outcome_lines, rules_house_label, signed
 from bot.present.zones import local_time
 from bot.store.challenges import ChallengeRow
 from bot.table import robots
@@ -44,7 +44,7 @@ def deadline_text(deadline: float, zone: str | None) -> str:
 
 def _head(row: ChallengeRow, lang: str) -> list[str]:
     rules = get_rule_set(row.rules)
-    return [t(lang, "challenge_card_head", id=row.id, rules=rules_label(rules, lang),
+    return [t(lang, "challenge_card_head", id=row.id, rules=rules_house_label(rules, lang),
               hands=len(row.seeds)),
             t(lang, "challenge_card_rules"),
             t(lang, "challenge_card_seal", sha=seeds_commitment(row.seeds))]

@@ -8,7 +8,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks as cb
 from bot.i18n import t
-from bot.present.screens.words import rules_label, signed
+from bot.present.screens.words import rules_house_label, signed
 from bot.store.cups import CupRow
 from bot.table.cups import MAX_PLAYERS, Cup, Standing, commitment, draw, jie
 from engine.rules import get_rule_set
@@ -17,7 +17,7 @@ MEDALS = ("🥇", "🥈", "🥉")
 
 
 def _head(row: CupRow, cup: Cup, lang: str) -> str:
-    return t(lang, "cup_head", id=row.id, rules=rules_label(get_rule_set(cup.rules), lang),
+    return t(lang, "cup_head", id=row.id, rules=rules_house_label(get_rule_set(cup.rules), lang),
              rounds=cup.rounds, hands=cup.hands)
 
 

@@ -15,6 +15,7 @@ from bot.present import birds, fairness
 from bot.present.screens.lobby import bird_row
 from bot.present.screens.seat import SeatMarks
 from bot.present.screens.words import (
+    house_line,
     match_lines,
     move_log,
     outcome_lines,
@@ -47,6 +48,8 @@ def table_screen(table: Table, record: HandRecord, trustee: Collection[int],
         head += " · " + fairness.seal(hand.seed, lang)
     live_match = table.match if table.current is record else None
     lines = [head, *match_lines(record, live_match, lang), *move_log(record, lang)]
+    if hand.rules.house:
+        lines.insert(1, house_line(hand.rules, lang))
     if trustee:
         lines.append(t(lang, "trustee_mark", names=t(lang, "name_sep").join(
             record.names[s] for s in sorted(trustee))))
@@ -89,6 +92,8 @@ def settlement_text(table: Table, record: HandRecord, totals: dict[int, int], la
     assert outcome is not None
     names = record.names
     lines: list[str] = outcome_lines(record, lang)
+    if record.hand.rules.house:
+        lines.append(house_line(record.hand.rules, lang))
     points = seat_points(record, hand_birds)
     for seat, user_id in enumerate(record.users):
         xing = seat == outcome.xing

@@ -7,10 +7,16 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import callbacks as cb
 from bot.i18n import rule_set_name, t
-from bot.present.screens.words import level_label, match_label, rules_label, timer_label
-from bot.table import BASES, LEVELS, MATCHES, TIMERS, Table
+from bot.present.screens.words import (
+    house_line,
+    level_label,
+    match_label,
+    rules_label,
+    timer_label,
+)
+from bot.table import BASES, LEVELS, MATCHES, TIMERS, Table, house
 from bot.table.lobby import awaits_ready
-from engine.rules import RULE_SETS
+from engine.rules import RULE_SETS, house_options
 
 
 def lobby_text(table: Table, lang: str, *, timer: float, full_start_delay: float,
@@ -31,6 +37,8 @@ def lobby_text(table: Table, lang: str, *, timer: float, full_start_delay: float
                   t(lang, "lobby_admin") if table.standing else "—")
     rules = t(lang, "lobby_rules", rules=rules_label(table.rules, lang), base=table.base,
               timer=timer_label(timer, lang))
+    if table.rules.house:
+        rules += "\n" + house_line(table.rules, lang)
     rules += "\n" + t(lang, "lobby_match", label=match_label(table.match_hands, lang))
     rules += " · " + t(lang, "lobby_level", level=level_label(table.robot_level, lang))
     text = t(lang, "lobby", table=table.no, opener=opener, seats=seats, rules=rules,
@@ -52,6 +60,8 @@ def lobby_keyboard(table: Table, lang: str, *, mark: int, timer: float,
     (the opener's settings keyboard instead while he has it open). ``mark`` is the table's
     button mark, ``deep_link`` the 入座 link to the bot's private chat."""
     if table.settings_open and table.configurable:
+        if table.house_open:
+            return house_keyboard(table, mark, lang)
         return settings_keyboard(table, mark, lang, timer)
 
     def button(key: str, kind: str) -> InlineKeyboardButton:
@@ -98,6 +108,28 @@ def settings_keyboard(table: Table, mark: int, lang: str, timer: float) -> Inlin
     rows.append([button(match_label(n, lang), f"h{n}", n == table.match_hands) for n in MATCHES])
     rows.append([button(t(lang, "settings_level", level=level_label(level, lang)), f"l{level}",
                         level == table.robot_level) for level in LEVELS])
+    rows.append([InlineKeyboardButton(t(lang, "btn_house", label=table.rules.house_label
+                                        or t(lang, "house_none")),
+                                      callback_data=cb.option(table.id, mark, "p"))])
     rows.append([InlineKeyboardButton(t(lang, "btn_settings_back"),
                                       callback_data=cb.option(table.id, mark, "k"))])
+    return InlineKeyboardMarkup(rows)
+
+
+HOUSE_ROW = 3  # choices a row of the 房规 page holds: 封顶100 and its tick stay readable
+
+
+def house_keyboard(table: Table, mark: int, lang: str) -> InlineKeyboardMarkup:
+    """The ⚙ keyboard's house rules (房规) page: each option's choices (game terms, the same
+    in every language), the one in force ticked, a row or two an option; ↩ back to ⚙."""
+    rows: list[list[InlineKeyboardButton]] = []
+    for option in house_options(table.rules):
+        buttons = [InlineKeyboardButton(("✓ " if word == option.current else "") + word,
+                                        callback_data=cb.option(table.id, mark,
+                                                                house.CODE + house.option_code(
+                                                                    option, word)))
+                   for word in option.choices]
+        rows += [buttons[i:i + HOUSE_ROW] for i in range(0, len(buttons), HOUSE_ROW)]
+    rows.append([InlineKeyboardButton(t(lang, "btn_settings_back"),
+                                      callback_data=cb.option(table.id, mark, "m"))])
     return InlineKeyboardMarkup(rows)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.i18n import t
-from bot.present.screens.words import rules_label
+from bot.present.screens.words import rules_house_label
 from bot.table import Table, TableStatus
 
 
@@ -31,7 +31,7 @@ def has_seat(table: Table) -> bool:
 def _line(table: Table, lang: str) -> str:
     where = "" if table.thread_id is None else t(lang, "tables_topic", topic=table.thread_id)
     state = "tables_waiting" if table.status == TableStatus.LOBBY else "tables_running"
-    line = t(lang, "tables_line", table=table.no, where=where, rules=rules_label(table.rules, lang),
+    line = t(lang, "tables_line", table=table.no, where=where, rules=rules_house_label(table.rules, lang),
              taken=len(table.players), n=table.rules.players, state=t(lang, state))
     return line + (t(lang, "tables_standing") if table.standing else "")
 

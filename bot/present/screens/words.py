@@ -73,6 +73,18 @@ def rules_label(rules: RuleSet, lang: str) -> str:
     return " · ".join(parts)
 
 
+def house_line(rules: RuleSet, lang: str) -> str:
+    """The house rules (房规) in force, in a short line (``房规:起胡10 · 封顶100 · 无名堂``);
+    the rule set's own rules: ``房规:无``."""
+    return t(lang, "house_line", label=rules.house_label or t(lang, "house_none"))
+
+
+def rules_house_label(rules: RuleSet, lang: str) -> str:
+    """:func:`rules_label` and the house rules after it, as cards and lists name a table's
+    rules: ``湖南跑胡子 · 3人 · 起胡10 · 封顶100``."""
+    return " · ".join(p for p in (rules_label(rules, lang), rules.house_label) if p)
+
+
 def timer_label(seconds: int | float | None, lang: str) -> str:
     if seconds == SLOW:
         return t(lang, "timer_slow")
@@ -156,4 +168,16 @@ def hand_outcome_lines(hand: Hand, names: Sequence[str], lang: str) -> list[str]
                                        ("flag_zimo", win.zimo), ("flag_haidi", win.haidi)) if on]
     if outcome.fed_by is not None:
         flags.append(t(lang, "flag_fed", name=names[outcome.fed_by]))
-    return [head, " · ".join([t(lang, "settle_mingtang", items=items), *flags])]
+    lines = [head, " · ".join([t(lang, "settle_mingtang", items=items), *flags])]
+    if outcome.uncapped_points is not None:  # 封顶 cut what the losers paid
+        lines.append(capped_line(hand, names, lang))
+    return lines
+
+
+def capped_line(hand: Hand, names: Sequence[str], lang: str) -> str:
+    """封顶 applied: the cap and, of each seat it changed, his points without it."""
+    outcome = hand.outcome
+    assert outcome is not None and outcome.uncapped_points is not None
+    was = [f"{names[s]} {signed(p)}" for s, p in enumerate(outcome.uncapped_points)
+           if p != outcome.points[s]]
+    return t(lang, "settle_capped", cap=hand.rules.cap, was=t(lang, "name_sep").join(was))
