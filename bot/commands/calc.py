@@ -168,14 +168,11 @@ def house_words(text: str, rules: RuleSet) -> tuple[str, list[str]]:
     (``起胡10``, ``无名堂``), or a 起胡/封顶 count out of range (answered as such)."""
     kept, words = [], []
     for token in _SPACE.split(text.strip()):
-        if _HOUSE_COUNT.fullmatch(token) or _takes(rules, token):
+        if house.counted(token) or _takes(rules, token):
             words.append(token)
         else:
             kept.append(token)
     return " ".join(kept), words
-
-
-_HOUSE_COUNT = re.compile(r"(起胡|封顶)[0-9]+")
 
 
 def _takes(rules: RuleSet, word: str) -> bool:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from bot.table.model import Refusal, Table
 from engine.rules import (
+    QQ,
     HouseOption,
     HouseRuleError,
     RuleSet,
@@ -21,20 +22,27 @@ from engine.rules import (
 )
 
 # a ⚙ house button's code (``bot.callbacks``: ASCII only): the option's letter, then the
-# value for 起胡 and 封顶 (0: 不封顶), else the index of the word among the option's choices
+# value for a counted option (起胡, 封顶; 0: 不封顶), else the index of the word among the
+# option's choices. The options are the engine's, named as it names them, by a letter each.
 CODE = "u"  # the letter of a house button's code, before the option's
-LETTERS = {"起胡": "q", "封顶": "c", "名堂": "m", "海底": "h", "自摸": "z", "首局庄": "d",
-           "连庄": "s"}
-NUMBERED = frozenset({"起胡", "封顶"})
-_NUMBER = re.compile(r"\D*(\d+)")
+_OPTIONS = house_options(QQ)  # every option a table may offer (qq offers each of them)
+LETTERS = dict(zip((o.name for o in _OPTIONS), "qcmhzdsabefgijklnoprtvwxy", strict=False))
+NUMBERED = frozenset(o.name for o in _OPTIONS if any(w[-1].isdigit() for w in o.choices))
+_NUMBER = re.compile(r"(\D*)(\d+)")
 _CODE = re.compile(r"([a-z])(\d{1,4})")
+
+
+def counted(word: str) -> bool:
+    """Is ``word`` a counted option's (``起胡30``), whatever its count?"""
+    found = _NUMBER.fullmatch(word)
+    return found is not None and found[1] in NUMBERED
 
 
 def option_code(option: HouseOption, word: str) -> str:
     """The ⚙ button code of ``word``, one of ``option``'s choices."""
     if option.name in NUMBERED:
         found = _NUMBER.fullmatch(word)
-        return LETTERS[option.name] + (found[1] if found else "0")
+        return LETTERS[option.name] + (found[2] if found else "0")
     return LETTERS[option.name] + str(option.choices.index(word))
 
 
@@ -86,7 +94,7 @@ def refusal(error: HouseRuleError, words: Sequence[str]) -> Refusal:
     other = next((a for a in error.allowed if a in words and a != word), None)
     if other is not None:
         return Refusal("house_contradicts", word=word, other=other)
-    if word[:2] in NUMBERED and _NUMBER.fullmatch(word):
+    if counted(word):
         return Refusal("house_range", word=word, allowed=allowed)
     return Refusal("house_unknown", word=word, allowed=allowed)
 

@@ -44,8 +44,9 @@ async def challenge(env: Env, update: Update, context: Context) -> None:
         words, hands, seconds = split_args(args)
         try:
             rules = rules_from_args(words)
-        except HouseRuleError as refused:
-            raise house_refusal(refused, words) from None
+        except HouseRuleError as refused:  # an unknown word: the usage, as before
+            said = house_refusal(refused, words)
+            raise (Refusal("challenge_usage") if said.code == "house_unknown" else said) from None
         except ValueError:
             raise Refusal("challenge_usage") from None
         await _service(env).open(chat.id, thread, person, rules, hands, seconds)

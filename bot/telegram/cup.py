@@ -46,8 +46,9 @@ async def cup(env: Env, update: Update, context: Context) -> None:
         try:
             words, rounds, hands = split_args(args)
             rules = rules_from_args(words)
-        except HouseRuleError as refused:
-            raise house_refusal(refused, words) from None
+        except HouseRuleError as refused:  # an unknown word: the usage, as before
+            said = house_refusal(refused, words)
+            raise (Refusal("cup_usage") if said.code == "house_unknown" else said) from None
         except ValueError:
             raise Refusal("cup_usage") from None
         private = not getattr(chat, "is_forum", False)  # no topics: tables in private chats

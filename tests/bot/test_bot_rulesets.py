@@ -40,7 +40,7 @@ from bot.telegram.lobby import new_usage, rules_from_args
 from engine import policy
 from engine.points import signed
 from engine.record import verify
-from engine.rules import QQ, RULE_SETS, get_rule_set
+from engine.rules import QIHU_CHOICES, QIHU_RANGE, QQ, RULE_SETS, get_rule_set
 from engine.simulate import play_random
 from engine.state import Hand
 
@@ -49,7 +49,10 @@ DUO = replace(QQ, id="duo", seat_choices=(3, 2), default_base=2)
 
 @pytest.fixture
 def duo(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``duo`` offered, with qq's house rules (房规) ranges."""
     monkeypatch.setitem(RULE_SETS, "duo", DUO)
+    monkeypatch.setitem(QIHU_RANGE, "duo", QIHU_RANGE["qq"])
+    monkeypatch.setitem(QIHU_CHOICES, "duo", QIHU_CHOICES["qq"])
 
 
 def _my_migration() -> int:
