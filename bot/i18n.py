@@ -712,6 +712,7 @@ ZH: dict[str, str] = {
     "rules_cap": "封顶 {cap}:一局每家最多输 {cap} 分给胡家。",
     "rules_first_dealer": "首局由开桌人坐庄。",
     "rules_no_stays": "不连庄:庄家胡牌后由下家坐庄。",
+    "calc_capped": "封顶 {cap}:不封顶时每家输 {p}",
 }
 
 EN: dict[str, str] = {
@@ -1467,6 +1468,7 @@ EN: dict[str, str] = {
     "rules_cap": "封顶 {cap}: nobody pays the winner more than {cap} points in one hand.",
     "rules_first_dealer": "The opener deals the first hand.",
     "rules_no_stays": "不连庄: a dealer who wins passes the deal to the next seat.",
+    "calc_capped": "封顶 {cap}: uncapped, each loser would pay {p}",
 }
 
 CATALOGS: dict[str, dict[str, str]] = {"zh": ZH, "en": EN}

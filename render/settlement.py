@@ -2,7 +2,8 @@
 
 The title names the winner (with the 天胡/地胡/自摸/海底 marks) and the rules in force. A win
 shows the winner's arrangement (each group with its 胡息), the total 胡息, 底 (hunan: 囤) and
-the 名堂 with their 番 (hunan: multipliers ×n) and how the points follow; every version ends
+the 名堂 with their 番 (hunan: multipliers ×n) and how the points follow (封顶, a house rule,
+named where it cut them); every version ends
 with each seat's points for the hand (胡, 庄, 点炮, 逃 and 醒家 marked, the 醒家's points being
 醒筹, a part paid to or by the birds named: :mod:`engine.points`) and, when given, the running totals; then, at a table with 打鸟, the 鸟牌, the seat it
 names and each bird's points.
@@ -15,7 +16,7 @@ from typing import NamedTuple
 
 from engine.birds import bird_seat
 from engine.points import hand_points, signed
-from engine.rules import RuleSet, get_rule_set, level_title
+from engine.rules import NO_CAP, RuleSet, get_rule_set, house_options, level_title
 from engine.views import Outcome, OutcomeKind, PublicView, Win
 from render import fonts
 from render import theme as T
@@ -129,8 +130,19 @@ def score_lines(win: Win, rules: RuleSet, s: Mapping[str, str]) -> list[Line]:
         *(Line(item, 22, T.TEXT, False, 32) for item in items),
         Line(total.format(n=win.fan), 24, T.TEXT, True, 40),
         Line(formula.format(x=win.di, f=win.fan, d=win.base), FORMULA_PX, T.TEXT, False, 34),
+        *_capped(win, rules, s),
         Line(s["each_pays"].format(p=-win.loser_points), 20, T.TEXT, True, 26),
     ]
+
+
+def _capped(win: Win, rules: RuleSet, s: Mapping[str, str]) -> list[Line]:
+    """封顶 cut each loser's payment: the rule's word, what he would have paid and what he
+    pays (regular type: the bold subset holds the string tables' characters only)."""
+    if win.uncapped_loser_points is None:
+        return []
+    word = next(o.current for o in house_options(rules) if NO_CAP in o.choices)
+    return [Line(s["capped"].format(word=word, was=-win.uncapped_loser_points,
+                                    p=-win.loser_points), 22, T.GOLD, False, 32)]
 
 
 def _title(

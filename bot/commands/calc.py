@@ -210,10 +210,13 @@ def answer(text: str, lang: str, rules: RuleSet = QQ) -> str:
         or t(lang, "settle_plain")
     flags = [t(lang, f) for f, on in (("flag_tianhu", win.tianhu), ("flag_zimo", win.zimo),
                                        ("flag_haidi", win.haidi)) if on]
+    capped = [] if win.uncapped_loser_points is None else [  # 封顶 cut what each loser pays
+        t(lang, "calc_capped", cap=rules.cap, p=-win.uncapped_loser_points)]
     return "\n".join([
         t(lang, "calc_win", huxi=win.huxi),
         t(lang, "calc_groups", groups=" · ".join(group_text(g) for g in win.groups)),
         " · ".join([t(lang, "settle_mingtang", items=items), *flags]),
         t(lang, "calc_score", di=win.di, fan=win.fan, base=win.base, win=win.winner_points,
           lose=-win.loser_points, losers=t(lang, f"calc_losers_{losers(rules)}")),
+        *capped,
     ])

@@ -32,6 +32,9 @@ from engine.record import verify
 from engine.rules import RULE_SETS, HouseRuleError, get_rule_set, house_options, table_rules
 from engine.simulate import play_random
 from engine.state import Hand
+from render import render_settlement
+from render.settlement import score_lines
+from render.strings import table as strings_table
 
 KEY = "hunan/3+起胡10+封顶100+无名堂"
 LABEL = "起胡10 · 封顶100 · 无名堂"
@@ -261,6 +264,22 @@ def test_calc_takes_the_same_words() -> None:
     assert calc_reply(f"{cards} 起胡30", "zh") == t("zh", "house_range", word="起胡30",
                                                      allowed="起胡6–21")
     assert calc_reply(f"hunan {cards} 起胡10", "zh").startswith("✅")
+    under = calc_reply(f"{cards} 封顶5", "zh")  # 底 1 × 番 1 × 底分 3 = 3: under the cap
+    assert under.startswith("✅") and "封顶" not in under
+    doubled = calc_reply(f"{cards} 自摸 自摸翻倍 封顶5", "zh")  # 3, doubled: 6 > 5
+    assert "两家各 −5" in doubled and t("zh", "calc_capped", cap=5, p=6) in doubled
+
+
+def test_the_settlement_picture_says_the_cap() -> None:
+    hand = _capped("qq+封顶5")
+    win = hand.outcome.win
+    lines = [line.text for line in score_lines(win, hand.rules, strings_table("zh"))]
+    assert f"封顶5：每家输 {-win.uncapped_loser_points} → 5" in lines
+    assert render_settlement(hand.public_view(), ("A", "B", "C"), lang="zh")[:4] == b"\x89PNG"
+    plain = play_random(Hand.new(get_rule_set("qq"), seed=1, dealer=0), random.Random(1))
+    if plain.outcome.win is not None:
+        assert not any("→" in line.text for line in score_lines(plain.outcome.win, plain.rules,
+                                                                 strings_table("zh")))
 
 
 # --- leaderboards -----------------------------------------------------------------------
