@@ -56,9 +56,10 @@ def browser_available() -> bool:
 
 
 @contextmanager
-def chromium() -> Iterator[object]:
+def chromium(page_load_strategy: str = "normal") -> Iterator[object]:
     """A fresh headless Chromium at phone size; skipped without one unless REQUIRE_BROWSER
-    is set (CI sets it: there a browser test that cannot run fails)."""
+    is set (CI sets it: there a browser test that cannot run fails). ``page_load_strategy``
+    "none": a script runs in a page still loading (a timing of its own, bench/)."""
     if not browser_available():
         if os.environ.get("REQUIRE_BROWSER"):
             pytest.fail(f"REQUIRE_BROWSER is set but {CHROMIUM} or {CHROMEDRIVER} is missing")
@@ -69,6 +70,7 @@ def chromium() -> Iterator[object]:
     profile = tempfile.mkdtemp(prefix="chromium-")
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
+    options.page_load_strategy = page_load_strategy
     for flag in (*CHROMIUM_FLAGS, f"--user-data-dir={profile}",
                  "--window-size=500,900"):
         options.add_argument(flag)
