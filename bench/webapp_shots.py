@@ -1,7 +1,7 @@
 """Screenshots of the live seat at phone sizes, light and dark (docs/live-seat.md): a hand
 dealt by the real bot, played by ``engine.policy`` through the table service until each
 moment — the deal, a discard picked with its 听, a claim, the settlement — and each seat's
-page photographed at 390 and 360 px wide, in the light and the dark scheme.
+page photographed at 390 and 360 px wide and in landscape (844 × 390), light and dark.
 
     .venv/bin/python bench/webapp_shots.py OUT_DIR [--seed N]
 """
@@ -20,7 +20,7 @@ from bot.table import Refusal
 from bot.webapp.view import seat_ting
 from engine import policy
 
-SIZES = ((390, 844), (360, 640))
+SIZES = ((390, 844), (360, 640), (844, 390))  # the last: a phone turned to landscape
 SCHEMES = ("light", "dark")
 
 

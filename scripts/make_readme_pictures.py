@@ -10,8 +10,8 @@ bot paints with (``bot.present.screens``, ``render``):
 - ``table.png``: the group's table picture of the same moment;
 - ``settlement.png``: the group's settlement of a won hand, with its 名堂 and the 醒家.
 
-The live seat (``docs/live-seat.png``) is a screenshot of the page in Chromium, taken by the
-browser test ``tests/bot/test_webapp_browser.py``; this script does not touch it. Run this
+The live seat (``docs/live-seat.png``) is a screenshot of the page in Chromium, taken by
+``bench/webapp_shots.py`` (docs/live-seat.md); this script does not touch it. Run this
 one again when a picture's look changes, and look at what it wrote.
 """
 

@@ -163,7 +163,7 @@ WORDS = ("title", "stock", "offer", "ting", "huxi", "trustee", "robot", "dealer"
          "points", "offline", "not_seated", "confirm", "ting_after", "no_ting", "kan", "last",
          "pick", "settlement", "again_in", "total", "win", "ready_wait", "expired",
          "expired_body", "over_title", "over_body", "back", "restarting", "not_seated_title",
-         "xing")
+         "xing", "count")
 
 
 def clocks(service: TableService, table: Table, record: HandRecord, seat: int) -> Clocks:

@@ -7,10 +7,12 @@ hand's end is a settlement sheet (how it ended, each seat's points and running t
 再来一局 countdown); a restart of the bot reconnects an open page to the same hand."""
 
 import asyncio
+import json
 import random
 import signal
 import time
 from contextlib import ExitStack
+from urllib.parse import quote
 
 import pytest
 from support.botproc import fake_env, start_bot, stop_bot
@@ -19,6 +21,7 @@ from support.play import seat_three, start_hand
 from support.webapp import (
     Page,
     chromium,
+    contrast,
     edits_to,
     free_port,
     init_data,
@@ -224,8 +227,20 @@ async def test_a_page_that_cannot_play_says_why_and_what_to_do(fake_tg, tmp_path
             text = await asyncio.to_thread(screen_text, stale)
             assert t("en", "webapp_expired") in text and t("en", "webapp_back") in text
 
+            # a theme of Telegram's whose hint is too pale to read is darkened until it reads
             dave = tg.user("Dave")
+            theme = {"bg_color": "#ffffff", "text_color": "#000000", "hint_color": "#dddddd",
+                     "secondary_bg_color": "#f0f0f0", "button_color": "#8ecdf8",
+                     "button_text_color": "#ffffff"}
             unseated = await asyncio.to_thread(
-                Page, driver, page_url(base, init_data(tg.token, dave.id, "Dave")))
+                Page, driver, page_url(base, init_data(tg.token, dave.id, "Dave"))
+                + "&tgWebAppThemeParams=" + quote(json.dumps(theme)))
             await asyncio.to_thread(unseated.wait, lambda p: p.state() == "not_seated")
             assert t("zh", "webapp_not_seated") in await asyncio.to_thread(screen_text, unseated)
+            colours = await asyncio.to_thread(unseated._here().execute_script, """
+                const css = getComputedStyle(document.documentElement);
+                return Object.fromEntries(['--bg', '--card', '--hint', '--btn', '--btn-fg']
+                  .map(n => [n, css.getPropertyValue(n).trim()]))""")
+            assert colours["--bg"] == "#ffffff"
+            for text, ground in (("--hint", "--bg"), ("--hint", "--card"), ("--btn-fg", "--btn")):
+                assert contrast(colours[text], colours[ground]) >= 4.5, (text, ground, colours)

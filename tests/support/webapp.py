@@ -82,6 +82,20 @@ def chromium(page_load_strategy: str = "normal") -> Iterator[object]:
         shutil.rmtree(profile, ignore_errors=True)
 
 
+def luminance(colour: str) -> float:
+    def f(v: int) -> float:
+        c = v / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b)
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG's contrast ratio of two ``#rrggbb`` colours (text wants at least 4.5)."""
+    x, y = sorted((luminance(a), luminance(b)), reverse=True)
+    return (x + 0.05) / (y + 0.05)
+
+
 EDITS = ("editMessageMedia", "editMessageCaption", "editMessageReplyMarkup")
 
 
