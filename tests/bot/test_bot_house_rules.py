@@ -21,6 +21,7 @@ from bot.commands import rulebook, stats
 from bot.commands.calc import reply as calc_reply
 from bot.i18n import t
 from bot.present.fairness import export_file
+from bot.present.reviews import review_of
 from bot.present.screens.group import settlement_text, table_screen
 from bot.present.screens.lobby import HOUSE_ROW, house_keyboard
 from bot.store import Span, Store, Tx, board_of
@@ -201,7 +202,11 @@ async def test_a_house_table_deals_restarts_settles_and_exports(service, key: st
     [table] = await second.load()
     hand = table.current.hand
     assert hand.rules is rules or hand.rules == rules
+    hinted = ""
     while table.status == "playing":
+        decision = table.decisions.get(0)
+        if not hinted and decision is not None and decision.legal:  # 提示 reads the key too
+            hinted = await second.hint(table.id, PEOPLE[0].user_id, "zh")
         clock.now += 100  # type: ignore[operator]
         await second.play_due(table.id)
     assert sum(hand.outcome.points) == 0
@@ -212,6 +217,7 @@ async def test_a_house_table_deals_restarts_settles_and_exports(service, key: st
     _, data, _ = export_file(played)
     doc = json.loads(data)
     assert doc["rules"] == key and verify(doc).ok
+    assert review_of(played, 0, "zh").rules == key  # the 复盘 of his seat, by the same rules
 
 
 # --- what the table shows ---------------------------------------------------------------
