@@ -16,13 +16,21 @@ import hashlib
 import hmac
 import json
 from dataclasses import dataclass
+from functools import cache
 from urllib.parse import parse_qsl
 
 from bot.links import APP_TABLE, number
 
+MAX_LENGTH = 8192  # characters: Telegram's is under 2 KB; a longer one is not even parsed
+
 
 class BadInitData(ValueError):
     """Init data that is malformed, forged, signed for another bot, or too old."""
+
+
+class StaleInitData(BadInitData):
+    """Init data signed with the bot's key but older than ``max_age``: the page was opened
+    too long ago and is to be opened again from the chat."""
 
 
 @dataclass(frozen=True)
@@ -35,6 +43,7 @@ class WebUser:
     table_id: int | None = None  # the table the page was opened for (a group's link)
 
 
+@cache
 def secret_key(token: str) -> bytes:
     return hmac.new(b"WebAppData", token.encode(), hashlib.sha256).digest()
 
@@ -45,6 +54,8 @@ def data_check_string(pairs: dict[str, str]) -> str:
 
 def validate(init_data: str, token: str, *, max_age: float, now: float) -> WebUser:
     """The user of ``init_data`` if it is signed with ``token``'s key and fresh."""
+    if len(init_data) > MAX_LENGTH:
+        raise BadInitData("too long")
     try:
         pairs_list = parse_qsl(init_data, keep_blank_values=True, strict_parsing=True)
     except ValueError:
@@ -63,8 +74,10 @@ def validate(init_data: str, token: str, *, max_age: float, now: float) -> WebUs
         user_id = int(user["id"])
     except (KeyError, ValueError, TypeError):
         raise BadInitData("no auth_date or user") from None
-    if not now - max_age <= auth_date <= now + 60:
-        raise BadInitData("stale")
+    if auth_date > now + 60:
+        raise BadInitData("from the future")
+    if auth_date < now - max_age:
+        raise StaleInitData("stale")
     lang = user.get("language_code")
     return WebUser(user_id, str(user.get("first_name", "")),
                    lang if isinstance(lang, str) else None,

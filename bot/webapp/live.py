@@ -37,6 +37,10 @@ class LivePages:
     def holds(self, user_id: int) -> bool:
         return bool(self._sockets.get(user_id))
 
+    def count(self, user_id: int) -> int:
+        """The user's open pages."""
+        return len(self._sockets.get(user_id, ()))
+
     def users(self) -> list[int]:
         """The users with a page open."""
         return list(self._sockets)

@@ -1,6 +1,6 @@
 """The live seat's API against the real bot and the fake Bot API: the 🀄 button on the seat
 pictures; 401 with an empty body for bad, stale or another bot's init data, on every route
-and on the WebSocket; 403 for a valid user who is not seated; a press checked as a button's;
+and on the WebSocket (stale: said apart, the page is to be opened again); 403 for a valid user who is not seated; a press checked as a button's;
 the card faces; the per-user rate limit."""
 
 import json
@@ -72,11 +72,18 @@ async def test_api_refuses_all_but_the_seated_user(fake_tg, tmp_path):
                                  headers={"Authorization": f"tma {good}"}) as r:
                 assert r.status == 400
 
-            for data in (*bad.values(), "not init data"):
+            for why, data in (*bad.items(), ("malformed", "not init data")):
                 async with http.ws_connect(base + "ws") as ws:
                     await ws.send_str(data)
-                    assert (await ws.receive()).type == aiohttp.WSMsgType.CLOSE
-                    assert ws.close_code == 4401
+                    closed = await ws.receive()
+                    assert closed.type == aiohttp.WSMsgType.CLOSE
+                    assert ws.close_code == 4401, why
+                    # stale: the page is to be opened again from the chat
+                    assert closed.extra == ("expired" if why == "stale" else "invalid"), why
+                async with http.get(base + "api/seat",
+                                    headers={"Authorization": f"tma {data}"}) as r:
+                    error = "expired" if why == "stale" else "invalid"
+                    assert r.headers["WWW-Authenticate"] == f'tma error="{error}"', why
             async with http.ws_connect(base + "ws") as ws:
                 await ws.send_str(init_data(tg.token, dave.id, "Dave"))
                 await ws.receive()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import resource
 import signal
 import socket
 import sys
@@ -37,19 +38,33 @@ def fake_env(tg: FakeTelegram, **settings: str) -> dict[str, str]:
     return bot_env(tg.token, tg.base_url, **settings)
 
 
+def _open_files(limit: int | None):
+    """The child's soft limit of open files (``RLIMIT_NOFILE``: systemd's default is 1,024)."""
+    if limit is None:
+        return None
+
+    def set_limit() -> None:
+        hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+        resource.setrlimit(resource.RLIMIT_NOFILE, (limit, hard))
+    return set_limit
+
+
 async def start_bot(tg: FakeTelegram, cwd: Path, env: dict[str, str],
-                    log: Path | None = None) -> Process:
+                    log: Path | None = None, open_files: int | None = None) -> Process:
     """Run the bot and return once it polls ``tg`` (its start-up refresh is then queued);
-    its output goes to ``log`` (else a pipe, read by :func:`stop_bot`)."""
+    its output goes to ``log`` (else a pipe, read by :func:`stop_bot`); ``open_files``: its
+    limit of open files."""
     seen = len(tg.calls)
+    limit = _open_files(open_files)
     if log is None:
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", cwd=cwd, env=env,
+            sys.executable, "-m", "bot", cwd=cwd, env=env, preexec_fn=limit,
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
     else:
         with open(log, "ab") as out:
             proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "bot", cwd=cwd, env=env, stdout=out, stderr=out)
+                sys.executable, "-m", "bot", cwd=cwd, env=env, stdout=out, stderr=out,
+                preexec_fn=limit)
     try:
         await tg.wait_for(lambda: any(c.method == "getUpdates" for c in tg.calls[seen:]),
                           timeout=30, what="the bot to poll")
