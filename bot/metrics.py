@@ -53,6 +53,8 @@ STORE_SECONDS = Histogram("paohuzi_store_call_seconds", "Seconds a call of the s
 STORE_FAILURES = Counter("paohuzi_store_failures", "Calls of the store that failed because "
                          "it could not take them (unavailable) or waited out a lock (busy)",
                          ["kind"], registry=None)
+for kind in ("unavailable", "busy"):  # at 0 from the start, so that a rate can be taken
+    STORE_FAILURES.labels(kind)
 PAINTER_QUEUE = Gauge("paohuzi_painter_queue", "Pictures waiting to be painted or being "
                       "painted", registry=None)
 
