@@ -244,3 +244,82 @@ async def test_a_page_that_cannot_play_says_why_and_what_to_do(fake_tg, tmp_path
             assert colours["--bg"] == "#ffffff"
             for text, ground in (("--hint", "--bg"), ("--hint", "--card"), ("--btn-fg", "--btn")):
                 assert contrast(colours[text], colours[ground]) >= 4.5, (text, ground, colours)
+
+
+# Telegram's ``window.Telegram.WebApp`` as far as the page uses it, recording each call
+TELEGRAM = """
+window.tgCalls = [];
+const rec = (name) => (...args) => { window.tgCalls.push([name, ...args]); };
+const button = (name) => ({text: "", visible: false, click: null,
+  setText(t) { this.text = t; return this; }, show() { this.visible = true; return this; },
+  hide() { this.visible = false; return this; }, onClick(f) { this.click = f; return this; }});
+window.Telegram = {WebApp: {initData: "", themeParams: {}, ready: rec("ready"),
+  expand: rec("expand"), close: rec("close"), onEvent: rec("onEvent"),
+  enableClosingConfirmation: rec("closing_on"), disableClosingConfirmation: rec("closing_off"),
+  HapticFeedback: {selectionChanged: rec("selection"), impactOccurred: rec("impact"),
+                   notificationOccurred: rec("notification")},
+  MainButton: button("main"), BackButton: button("back")}};
+"""
+
+
+async def test_inside_telegram_the_main_button_plays_the_picked_card(fake_tg, tmp_path):
+    """With Telegram's WebApp there: the first tap on a discard picks it (a selection
+    haptic) and shows Telegram's MainButton saying which card it plays; pressing the
+    MainButton plays it (an impact haptic); while the hand is played the BackButton shows
+    and closing asks first; the seat's turn buzzed once when it came. The table stopped under
+    the page: a screen says so, and its button closes the page back to the chat."""
+    tg, port = fake_tg, free_port()
+    base = f"http://127.0.0.1:{port}/app/"
+    config = make_config(tg, tmp_path / "db.sqlite3", webapp=webapp_config(port))
+    with ExitStack() as stack:
+        driver = await asyncio.to_thread(stack.enter_context, chromium())
+        async with running_bot(config) as app:
+            users, group, lobby, svc, table = await start_hand(tg, app)
+            await svc.presenter.idle()
+            dealer = next(s for s, d in table.decisions.items() if d.legal)
+            user = next(u for u in users if u.id == table.current.users[dealer])
+            page = await asyncio.to_thread(
+                Page, driver, page_url(base, init_data(tg.token, user.id)), before=TELEGRAM)
+            await asyncio.to_thread(page.wait, lambda p: p.state() == "live" and p.moves())
+            run = page._here().execute_script
+            calls = lambda: [c[0] for c in run("return window.tgCalls")]  # noqa: E731
+            await asyncio.to_thread(page.wait, lambda p: "closing_on" in calls())
+            assert {"ready", "expand", "notification"} <= set(calls())
+            assert run("return Telegram.WebApp.BackButton.visible")
+            assert not run("return Telegram.WebApp.MainButton.visible")
+            assert not run("return !!document.querySelector('#confirm.on')")  # Telegram's own
+
+            kind = int(run("return document.querySelector('#hand [data-move]').dataset.kind"))
+            version = table.decisions[dealer].version
+            await asyncio.to_thread(page.pick, kind)
+            assert "selection" in calls()
+            assert run("return Telegram.WebApp.MainButton.visible")
+            want = t("zh", "webapp_confirm", card=shown_char(page, kind))
+            assert run("return Telegram.WebApp.MainButton.text") == want
+            assert table.decisions[dealer].version == version  # one tap played nothing
+
+            run("document.getElementById('toast').textContent = '';"
+                "Telegram.WebApp.MainButton.click()")
+            answer = await asyncio.to_thread(page.wait, lambda p: run(
+                "return document.getElementById('toast').textContent"))
+            assert answer == t("zh", "played", move=A.label(A.discard(kind), "zh"))
+            assert "impact" in calls()
+            await asyncio.to_thread(page.wait, lambda p: not run(
+                "return Telegram.WebApp.MainButton.visible"), what="the MainButton hidden")
+
+            # the table is stopped under the open page: a screen says it is over, with the
+            # way back to the chat, and closing no longer asks
+            await svc.service.stop(table.id, table.opener_id, True, hand_id=table.current.id)
+            await asyncio.to_thread(page.wait, lambda p: p.state() == "over")
+            text = await asyncio.to_thread(screen_text, page)
+            assert t("zh", "webapp_over_title") in text and t("zh", "webapp_back") in text
+            made = calls()
+            assert max(i for i, c in enumerate(made) if c == "closing_off") > \
+                max(i for i, c in enumerate(made) if c == "closing_on")
+            assert not run("return Telegram.WebApp.BackButton.visible")
+            run("document.getElementById('back').click()")
+            assert calls()[-1] == "close"
+
+
+def shown_char(page, kind: int) -> str:
+    return page.view()["cards"][str(kind)]["char"]

@@ -120,10 +120,15 @@ class Page:
     """One tab of the browser showing one user's live page; every call blocks (run it in a
     thread: the bot shares the test's event loop)."""
 
-    def __init__(self, driver, url: str, width: int = 390, height: int = 844) -> None:
+    def __init__(self, driver, url: str, width: int = 390, height: int = 844,
+                 before: str | None = None) -> None:
+        """``before``: a script run in the tab before the page's own (a stand-in for
+        Telegram's ``window.Telegram.WebApp``)."""
         self.driver = driver
         driver.switch_to.new_window("tab")
         self.handle = driver.current_window_handle
+        if before is not None:
+            driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": before})
         # a phone's viewport (a headless window is at least 500 px wide)
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
             "width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})
