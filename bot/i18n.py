@@ -714,6 +714,7 @@ ZH: dict[str, str] = {
     "rules_first_dealer": "首局由开桌人坐庄。",
     "rules_no_stays": "不连庄:庄家胡牌后由下家坐庄。",
     "calc_capped": "封顶 {cap}:不封顶时每家输 {p}",
+    "rules_no_mingtang": "无名堂:每一胡都是平胡(番 1)。",
 }
 
 EN: dict[str, str] = {
@@ -1471,6 +1472,7 @@ EN: dict[str, str] = {
     "rules_first_dealer": "The opener deals the first hand.",
     "rules_no_stays": "不连庄: a dealer who wins passes the deal to the next seat.",
     "calc_capped": "封顶 {cap}: uncapped, each loser would pay {p}",
+    "rules_no_mingtang": "无名堂: every win is a 平胡 (番 1).",
 }
 
 CATALOGS: dict[str, dict[str, str]] = {"zh": ZH, "en": EN}

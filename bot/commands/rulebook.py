@@ -65,7 +65,8 @@ def summary(rules: RuleSet, lang: str) -> str:
              t(lang, "rules_discard_win" if rules.win_on_discard else "rules_draw_win"),
              t(lang, "rules_points", offset=rules.di_offset, divisor=rules.di_divisor,
                plus=f" + {rules.di_plus}" if rules.di_plus else "", zimo=rules.zimo_bonus),
-             t(lang, "rules_fan_multiply" if rules.mingtang_multiply else "rules_fan_add")]
+             t(lang, "rules_no_mingtang" if not rules.mingtang
+               else "rules_fan_multiply" if rules.mingtang_multiply else "rules_fan_add")]
     if rules.sits_out:
         lines.append(t(lang, "rules_xing"))
     if rules.birds:

@@ -257,6 +257,7 @@ def test_rules_answers_the_tables_own_rules() -> None:
     assert rulebook.asked_rules([], rules) is rules
     text = rulebook.summary(rules, "zh")
     assert f"本桌房规:{LABEL}" in text and "胡息至少 10" in text and "封顶 100" in text
+    assert t("zh", "rules_no_mingtang") in text and "相乘" not in text
     assert rulebook.asked_rules(["hunan", "3", "起胡10", "封顶100", "无名堂"], rules) == rules
     assert rulebook.asked_rules(["hunan", "起胡30"], rules) is None
     assert "房规" not in rulebook.summary(get_rule_set("hunan/3"), "zh")
