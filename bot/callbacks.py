@@ -22,8 +22,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from bot.numbers import MOST_ID
+
 MAX_BYTES = 64
-NUMBER = "[0-9]+"
+NUMBER = "[0-9]{1,19}"  # an id, version, index or step: at most MOST_ID (bot.numbers), checked
 FIELDS = {  # a field's name: the characters it may hold
     "table": NUMBER, "version": NUMBER, "index": NUMBER, "mark": NUMBER, "hand": NUMBER,
     "step": NUMBER, "vote": NUMBER, "challenge": NUMBER, "cup": NUMBER, "yes": "[01]", "code": "[a-z][a-z0-9]{0,15}",
@@ -186,12 +188,15 @@ def vote(table_id: int, vote_id: int, yes: bool) -> str:
 
 
 def parse(data: str | None) -> Press | None:
-    """The press described by ``data``, or ``None`` when it is not ours or malformed."""
+    """The press described by ``data``, or ``None`` when it is not ours or malformed (a
+    number past what the store holds, :data:`bot.numbers.MOST_ID`, names nothing: forged)."""
     if not data or len(data.encode()) > MAX_BYTES or not _RE.fullmatch(data):
         return None
     letter, *values = data.split(":")
     fields = KINDS[letter].fields
     numbers = [int(v) for f, v in zip(fields, values, strict=True) if f not in TEXT_FIELDS]
+    if any(n > MOST_ID for n in numbers):
+        return None
     text = [v for f, v in zip(fields, values, strict=True) if f in TEXT_FIELDS]
     return Press(letter, *numbers, option=text[0] if text else "")
 

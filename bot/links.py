@@ -5,6 +5,8 @@ seats at table 5), read back strictly; and the Mini App's, ``t.me/<bot>/<app>?st
 
 from __future__ import annotations
 
+from bot.numbers import MOST_ID, whole
+
 
 def payload(prefix: str, number: int) -> str:
     return f"{prefix}{number}"
@@ -13,7 +15,7 @@ def payload(prefix: str, number: int) -> str:
 def number(text: str, prefix: str) -> int | None:
     """The number of the payload ``<prefix><digits>``; None for any other payload."""
     rest = text.removeprefix(prefix)
-    return int(rest) if text.startswith(prefix) and rest.isascii() and rest.isdigit() else None
+    return whole(rest, MOST_ID) if text.startswith(prefix) and rest.isascii() else None
 
 
 APP_TABLE = "t"  # a Mini App link's start parameter: the seat at this table

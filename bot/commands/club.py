@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 
 from bot.commands.stats import RECENT, TOP, asked_board, rules_name
 from bot.i18n import t
+from bot.numbers import positive
 from bot.store import ClubRow, RankRow, Season, Span, Store
 from bot.store.club import day_start
 from engine.rules import RULE_SETS
@@ -48,8 +49,8 @@ def season_query(args: Sequence[str], table_rule_set: str) -> SeasonQuery | None
         return SeasonQuery(table_rule_set, new=True, name=name)
     no, words = None, []
     for word in args:
-        if word.isdigit() and no is None and 0 < int(word) < 2**31:
-            no = int(word)
+        if positive(word) is not None and no is None:
+            no = positive(word)
         else:
             words.append(word)
     rule_set = asked_board(words, table_rule_set)

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.i18n import t
+from bot.numbers import positive
 from bot.present.fairness import fingerprint, replay, seed_commitment
 from bot.store import PlayedHand
 from engine import actions as A
@@ -40,9 +41,7 @@ def void_query(args: Sequence[str]) -> VoidQuery | None:
 
 def hand_number(args: Sequence[str]) -> int | None:
     """/dispute N: the group's hand number."""
-    if len(args) != 1 or not args[0].isdigit() or not 0 < int(args[0]) < 2**31:
-        return None
-    return int(args[0])
+    return positive(args[0]) if len(args) == 1 else None
 
 
 def void_text(played: PlayedHand, by: str, reason: str, lang: str) -> str:

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from bot import callbacks as cb
 from bot import links
 from bot.i18n import t
+from bot.numbers import positive
 from bot.store import PlayedHand
 from engine.replay import replay_views
 from render.replay import render_replay_step
@@ -82,4 +83,4 @@ def hand_number(args: Sequence[str]) -> int | None:
     if not args:
         return 0
     word = args[0].lstrip("#")
-    return int(word) if len(args) == 1 and word.isdigit() and int(word) > 0 else None
+    return positive(word) if len(args) == 1 else None

@@ -18,6 +18,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from bot.numbers import positive
 from bot.store.challenges import ChallengeMove, ChallengePlayerRow
 from bot.table.model import Refusal
 from engine.duplicate import HUMAN, dealer_of, strong_choice
@@ -51,10 +52,11 @@ def split_args(args: Sequence[str]) -> tuple[list[str], int, int]:
             if not MIN_DEADLINE <= seconds <= MAX_DEADLINE:
                 raise Refusal("challenge_usage")
             deadline = seconds
-        elif word.endswith(HANDS_WORD) and count.isdigit():
-            if not 1 <= int(count) <= MAX_HANDS:
+        elif word.endswith(HANDS_WORD) and count:
+            counted = positive(count, MAX_HANDS)
+            if counted is None:
                 raise Refusal("challenge_usage")
-            hands = int(count)
+            hands = counted
         else:
             rest.append(word)
     return rest, hands, deadline

@@ -10,6 +10,7 @@ from telegram.error import TelegramError
 
 from bot import links
 from bot.i18n import CATALOGS, isolate, t
+from bot.numbers import MOST_ID, positive
 from bot.present import replays, zones
 from bot.present import verify as fairness_check
 from bot.table import Refusal
@@ -34,9 +35,10 @@ async def start(env: Env, update: Update, context: Context) -> None:
         return
     person = await env.person(user, dm_ok=True)
     payload = context.args[0] if context.args else ""
-    if payload.startswith(JOIN_PAYLOAD) and payload[1:].isdigit():
+    table_id = positive(payload[1:], MOST_ID) if payload.startswith(JOIN_PAYLOAD) else None
+    if table_id is not None:
         try:
-            table = await env.service.join(int(payload[1:]), person)
+            table = await env.service.join(table_id, person)
         except Refusal as r:
             env.say(chat, user, partial(refusal_text, r))
             return
