@@ -220,6 +220,11 @@ async def test_a_page_that_cannot_play_says_why_and_what_to_do(fake_tg, tmp_path
             text = await asyncio.to_thread(screen_text, page)
             assert t("zh", "webapp_expired") in text and t("zh", "webapp_back") in text
             assert table.decisions[dealer].version == version  # nothing was played
+            # the table moves on: the page stays on its screen (no view hides it again)
+            await svc.service.act(table.id, user.id, version, 0)
+            await svc.presenter.idle()
+            await asyncio.sleep(1.0)
+            assert await asyncio.to_thread(page.state) == "expired"
 
             old = init_data(tg.token, user.id, lang="en", auth_date=time.time() - max_age - 5)
             stale = await asyncio.to_thread(Page, driver, page_url(base, old))
