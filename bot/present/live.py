@@ -1,6 +1,7 @@
 """Seats shown elsewhere: while a seat's live page (the Mini App, :mod:`bot.webapp`) is open,
 its private picture is not edited (the chat's budget goes to the others); when the page
-closes, the picture is brought up to date once (``Presenter.seat_released``)."""
+closes, the picture is brought up to date at once, as new buttons are (``Presenter.seat_released``,
+``SeatMessages.give_back``): it may show buttons answered on the page."""
 
 from __future__ import annotations
 

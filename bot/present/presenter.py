@@ -131,7 +131,7 @@ class Presenter:
         """The user's live page closed: his picture is brought up to date."""
         record, seat = table.current, table.seat_of(user_id)
         if record is not None and seat is not None:
-            self.seats.sync_later(table, record, seat, user_id)
+            self.seats.give_back(table, record, seat, user_id)
 
     def page_closed(self, user_id: int) -> None:
         """The user's last live page closed: :meth:`seat_released` at his table, if any."""

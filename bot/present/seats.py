@@ -74,6 +74,15 @@ class SeatMessages:
         self.posts = posts
         self.service = service
         self._unpinging: set[tuple[int, int]] = set()  # pings (chat, message) being deleted
+        # seats (hand, seat) given back by their live page: shown at once, as new buttons are
+        self._returning: set[tuple[int, int]] = set()
+
+    def give_back(self, table: Table, record: HandRecord, seat: int, user_id: int) -> None:
+        """The seat's live page closed: its picture is made current at once, as new buttons
+        are. It may show buttons answered on the page, which would be answered as outdated,
+        with no newer ones to press until the seat's next decision."""
+        self._returning.add((record.id, seat))
+        self.sync_later(table, record, seat, user_id)
 
     def sync_later(self, table: Table, record: HandRecord, seat: int, user_id: int,
                    delay: float = 0.0) -> None:
@@ -93,7 +102,8 @@ class SeatMessages:
             return
         # new buttons, or dead ones: not behind a catch-up, in the chat nor at the gate
         urgent = not xing and (self._unoffered(table, record, seat)
-                               or self._withdrawn(table, record, seat))
+                               or self._withdrawn(table, record, seat)
+                               or (record.id, seat) in self._returning)
         self.chats.put(user_id, ("hand", record.id), job, spare=urgent)
         if urgent:
             self.chats.gate.promote(user_id)
@@ -122,6 +132,7 @@ class SeatMessages:
         plan = self._plan(table, record, seat, user_id)  # play went on meanwhile
         if plan is None:
             return 0
+        self._returning.discard((record.id, seat))
         shown, lang, (caption, markup) = plan.shown, player.lang, plan.text
         caption = "\n".join(with_clock([caption], self._seconds_left(table, seat), lang))
         markup = self._with_app(markup, lang)
@@ -293,13 +304,18 @@ class SeatMessages:
         # new buttons (a decision, or 托管's take-back) go first, and so does the end of
         # buttons withdrawn unanswered; other changes may wait
         new_markup = shown.caption is None or markup != shown.caption[1]
-        urgent = new_markup and (markup is not None or self._withdrawn(table, record, seat))
+        returning = (record.id, seat) in self._returning
+        urgent = new_markup and (markup is not None or returning
+                                 or self._withdrawn(table, record, seat))
         # the seat's own change (its cards, its keyboard going) or the table's alone (a move
         # elsewhere, in the picture and in the caption's 等待 line)?
         posted = self.posts.get(Post.seat_picture(table, record, seat, user_id)) is not None
+        unchanged = (image, text) == (shown.image, shown.caption)
+        if unchanged and not self.live.holds(user_id):
+            self._returning.discard((record.id, seat))  # (its picture is current)
         if self._weigh(table, record, seat, user_id, shown, posted=posted, urgent=urgent,
-                       unchanged=(image, text) == (shown.image, shown.caption),
-                       own_change=own != shown.own or new_markup) != Picture.SEND:
+                       unchanged=unchanged, own_change=own != shown.own or new_markup) \
+                != Picture.SEND:
             return None
         return _HandPlan(shown, view, marks, image, text, own, urgent, len(record.hand.log))
 
