@@ -177,12 +177,12 @@ def clocks(service: TableService, table: Table, record: HandRecord, seat: int) -
         return Clocks({}, None if due is None else max(0, round(due - now)))
     if table.status != TableStatus.PLAYING or record.hand.is_terminal():
         return Clocks({})
-    to_act = record.hand.public_view().to_act
     seats = {}
     for s, decision in table.decisions.items():
         player = table.players.get(s)
         if not decision.legal or player is None or player.autoplay or player.robot:
             continue
-        if s == seat or s in to_act:
+        # a seat that must discard is the table's to know (``PublicView.to_act``)
+        if s == seat or any(a.startswith("d:") for a in decision.legal):
             seats[s] = max(0, round(service.deadline(table, s) - now))
     return Clocks(seats)
