@@ -48,6 +48,9 @@ class Config:
     metrics_port: int | None = None
     metrics_host: str = "127.0.0.1"
     log_json: bool = False  # LOG_FORMAT=json: a JSON object a line (bot.logs); else text
+    # REVIEW_SEATS: every human seat's 复盘 figures (a season's 技术分) are computed in a
+    # process of their own at a lower priority (bot.table.reviewer); 0: none are
+    review_seats: bool = True
 
 
 @dataclass(frozen=True)
@@ -155,6 +158,7 @@ def load_config(environ: Mapping[str, str], env_file: Path | None = Path(".env")
         metrics_port=_port(values, "METRICS_PORT"),
         metrics_host=values.get("METRICS_HOST", "").strip() or "127.0.0.1",
         log_json=_log_format(values) == "json",
+        review_seats=_switch(values, "REVIEW_SEATS", True),
     )
 
 

@@ -184,6 +184,33 @@ ZH: dict[str, str] = {
     "me_chat": "本群:{points} 分 · {hands} 局 · {wins} 胜 · 胜率 {rate}",
     "me_best": "最佳一手:+{points} 分 · 胡息 {huxi} · 番 {fan} · {items}(#{id})",
     "me_no_best": "最佳一手:还没有胡过牌。",
+    # the skill measures (bot.commands.skill, docs/club_scores.md)
+    "me_skill": "{rules} 技术评级 {rating}({n} 场;电脑 {computers})",
+    "me_skill_none": "{rules} 技术评级:还没有(打完一场后才有;电脑 {computers})",
+    "card_skill": "技术评级 · {n} 场 · 电脑 {computers}",
+    "card_skill_none": "技术评级:打完一场后才有 · 电脑 {computers}",
+    "skill_rank_group": "技术评级 · {rules} · 本群前 {n}",
+    "skill_rank_global": "技术评级 · {rules} · 所有群前 {n}",
+    "skill_rank_empty": "{rules} 还没有人有技术评级:打完一场(单局一局,或多局的一整场)后才有。",
+    "skill_rank_line": "{pos}. {name} {rating}({note})",
+    "skill_rank_foot": (
+        "竖线是电脑的评级:{computers};细线指向场数够多时大约的评级。评级只看每场的名次和对手多强,"
+        "按 μ−3σ 换算,场数越多越准;它不是积分,不能换任何东西。"
+    ),
+    "skill_matches": "{n} 场",
+    "skill_head_player": "玩家 · 场数",
+    "skill_head_rating": "评级",
+    "tech_title": "技术分 · {season} · {rules}",
+    "tech_empty": "本赛季还没有复盘过的牌局。",
+    "tech_line": "{pos}. {name} {score}(每步平均少 {loss} 分;复盘 {hands} 局 {decisions} 步)",
+    "tech_more": "……还有 {n} 人",
+    "tech_foot": (
+        "技术分是赛季里每一步跟强电脑比平均少得的分换算的(100 = 跟强电脑一样),"
+        "牌运好坏不影响它;弱电脑约 {weak},中电脑约 {medium}。它不是积分,不能换任何东西。"
+    ),
+    "tech_note": "复盘 {hands} 局 · 每步少 {loss}",
+    "tech_head_player": "玩家 · 复盘",
+    "tech_head_score": "技术分",
     "history_title": "📜 本群最近 {n} 局 · 回放:/replay 编号",
     "history_win": "{head} 🏆 {winner} 胡 · 胡息 {huxi} · {points}",
     "history_draw": "{head} 荒庄",
@@ -875,6 +902,40 @@ EN: dict[str, str] = {
     ),
     "me_best": "Best hand: +{points} {points:plural:pt:pts} · 胡息 {huxi} · 番 {fan} · {items} (#{id})",
     "me_no_best": "Best hand: no win yet.",
+    # the skill measures (bot.commands.skill, docs/club_scores.md)
+    "me_skill": "{rules} skill rating (技术评级) {rating} ({n} matches; computers {computers})",
+    "me_skill_none": "{rules} skill rating (技术评级): none yet (after a whole match; "
+                     "computers {computers})",
+    "card_skill": "Skill rating · {n} matches · computers {computers}",
+    "card_skill_none": "Skill rating: after a whole match · computers {computers}",
+    "skill_rank_group": "Skill rating · {rules} · top {n} here",
+    "skill_rank_global": "Skill rating · {rules} · top {n} of all groups",
+    "skill_rank_empty": "Nobody has a {rules} skill rating yet: it comes after a whole match "
+                        "(a single hand, or every hand of a match).",
+    "skill_rank_line": "{pos}. {name} {rating} ({note})",
+    "skill_rank_foot": (
+        "The upright lines are the computers' ratings: {computers}; a thin line points to "
+        "about where a rating settles with more matches. A rating counts only the places of "
+        "whole matches and how strong the others were (μ−3σ, scaled), and grows surer with "
+        "more matches; it is no score and cannot be exchanged for anything."
+    ),
+    "skill_matches": "{n} matches",
+    "skill_head_player": "Player · matches",
+    "skill_head_rating": "Rating",
+    "tech_title": "技术分 · {season} · {rules}",
+    "tech_empty": "No reviewed hands in this season yet.",
+    "tech_line": "{pos}. {name} {score} ({loss} points lost a decision; {hands} hands, "
+                 "{decisions} decisions reviewed)",
+    "tech_more": "… and {n} more",
+    "tech_foot": (
+        "技术分 is the season's 复盘 rating: the points lost per decision against the strong "
+        "computer (100: as the strong computer), which a bad run of cards does not lower; "
+        "the weak computer scores about {weak}, the medium one about {medium}. It is no "
+        "score and cannot be exchanged for anything."
+    ),
+    "tech_note": "{hands} hands · {loss} lost a decision",
+    "tech_head_player": "Player · reviewed",
+    "tech_head_score": "技术分",
     "history_title": "📜 This group's last {n} {n:plural:hand:hands} · to replay: /replay NUMBER",
     "history_win": "{head} 🏆 {winner} 胡 · 胡息 {huxi} · {points}",
     "history_draw": "{head} 荒庄 (draw)",

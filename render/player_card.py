@@ -36,6 +36,7 @@ TILE_GAP = 12
 TILE_COLS = 3
 CHART_Y = TILES_Y + 2 * TILE_H + TILE_GAP + 28
 CHART_H = 240
+SKILL_H = 64  # the skill rating's tile
 AXIS_W = 90  # the value labels left of the chart
 LINE_W = 3
 FORMAT = "JPEG"  # as the leaderboard: PNG encoding alone would take most of the 30 ms budget
@@ -55,6 +56,9 @@ class PlayerCard:
     best_huxi: int | None
     top_mingtang: tuple[str, int] | None
     timeline: tuple[int, ...] = ()
+    # the skill rating (技术评级) of the card's rule set: (what it is, in words; its figure),
+    # a wide tile under the six; None: no tile
+    skill: tuple[str, str] | None = None
 
 
 def level_span(points: int) -> tuple[int, int | None, str | None]:
@@ -88,14 +92,33 @@ def chart_points(totals: Sequence[int], area: Rect) -> list[tuple[int, int]]:
     ]
 
 
+def _skill_room(card: PlayerCard) -> int:
+    return 0 if card.skill is None else SKILL_H + TILE_GAP
+
+
 def layout_player_card(card: PlayerCard, lang: str = "zh") -> Scene:
     s = pages(lang)
-    scene = Scene(WIDTH, CHART_Y + 40 + CHART_H + 40 + M)
+    scene = Scene(WIDTH, CHART_Y + _skill_room(card) + 40 + CHART_H + 40 + M)
     scene.name(Rect(M, 12, WIDTH - 2 * M, NAME_H - 12), "name", card.name, 34, T.GOLD)
     _level(scene, card, s, lang)
     _tiles(scene, card, s)
-    _chart_frame(scene, card, s)
+    if card.skill is not None:
+        _skill(scene, *card.skill)
+    _chart_frame(scene, card, s, _skill_room(card))
     return scene
+
+
+def _skill(scene: Scene, words: str, figure: str) -> None:
+    """The skill rating's tile: its words in the Regular face (the Bold subset holds only the
+    string tables' characters), its figure in Bold."""
+    y = TILES_Y + 2 * (TILE_H + TILE_GAP)
+    box = Rect(M, y, WIDTH - 2 * M, SKILL_H)
+    scene.add(Box(box, fill=T.FELT_DARK, radius=12))
+    figure_w = round(fonts.font(30, True).getlength(figure))
+    scene.text(M + 16, y + SKILL_H // 2, words, 22, T.TEXT_DIM, anchor="lm",
+               max_width=box.w - figure_w - 48)
+    scene.text(box.right - 16, y + SKILL_H // 2, figure, 30, T.GOLD, bold=True, anchor="rm")
+    scene.named["skill"] = box
 
 
 def _level(scene: Scene, card: PlayerCard, s: Mapping[str, str], lang: str) -> None:
@@ -147,13 +170,15 @@ def _tiles(scene: Scene, card: PlayerCard, s: Mapping[str, str]) -> None:
         scene.named[key] = Rect(x, y, w, TILE_H)
 
 
-def _chart_frame(scene: Scene, card: PlayerCard, s: Mapping[str, str]) -> None:
-    """The chart's title, panel, value labels and zero line; the line itself is drawn on the
-    painted image (``_draw_line``) into ``scene.named["chart"]``."""
+def _chart_frame(scene: Scene, card: PlayerCard, s: Mapping[str, str], below: int) -> None:
+    """The chart's title, panel, value labels and zero line (``below`` pixels lower than
+    without the skill tile); the line itself is drawn on the painted image (``_draw_line``)
+    into ``scene.named["chart"]``."""
     n = len(card.timeline)
-    scene.text(M, CHART_Y, s["card_chart_n"].format(n=n) if n else s["card_chart"], 22,
+    chart_y = CHART_Y + below
+    scene.text(M, chart_y, s["card_chart_n"].format(n=n) if n else s["card_chart"], 22,
                T.TEXT_DIM)
-    panel = Rect(M, CHART_Y + 36, WIDTH - 2 * M, CHART_H + 24)
+    panel = Rect(M, chart_y + 36, WIDTH - 2 * M, CHART_H + 24)
     scene.add(Box(panel, fill=T.FELT_DARK, radius=12))
     totals = running_totals(card)
     if len(totals) < 2:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections import Counter, OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.i18n import rule_set_name, t
 from bot.present.fairness import replay
@@ -235,10 +235,12 @@ def player_card(name: str, user_id: int, total: Score,
 
 
 def draw_card(name: str, user_id: int, part: MeRules, hands: Sequence[PlayedHand],
-              lang: str) -> bytes:
-    """The player card of ``part``'s rule set, named with it (/me's text has them all)."""
+              lang: str, skill: tuple[str, str] | None = None) -> bytes:
+    """The player card of ``part``'s rule set, named with it (/me's text has them all);
+    ``skill``: its skill rating's tile (``bot.commands.skill.card_skill``)."""
     label = t(lang, "card_name", name=name, rules=rules_name(part.rule_set, lang))
-    return render_player_card(player_card(label, user_id, part.total, hands), lang)
+    card = player_card(label, user_id, part.total, hands)
+    return render_player_card(replace(card, skill=skill), lang)
 
 
 def me_text(me: Me, lang: str) -> str:

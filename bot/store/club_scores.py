@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bot.store.boards import board_of, in_board
+from bot.store.boards import board_of, board_rule_set, in_board
 from bot.store.conn import Conn, Row, now
 from bot.store.rows import RankRow
 
@@ -206,6 +206,8 @@ class ClubWrites:
         async def _add_score(self, chat_id: int, rule_set: str, user_id: int, points: int, *,
                              hands: int = 0, wins: int = 0, birds: int = 0) -> None: ...
 
+        async def mark_skill_stale(self, rule_set: str) -> None: ...
+
     async def close_season(self, chat_id: int, by: int, name: str | None) -> Season | None:
         """Close the group's current season at its last hand dealt so far (a hand still
         running counts in it when it ends) and open the next, named ``name``; the closed
@@ -246,6 +248,7 @@ class ClubWrites:
                                     " FROM hands WHERE id = ?", (hand_id,))
         assert hand is not None
         chat_id, rule_set = hand["chat_id"], board_of(hand["rule_set"])
+        await self.mark_skill_stale(board_rule_set(rule_set))  # its match's places may change
         results = await self._conn.all("SELECT seat, user_id, points FROM results"
                                        " WHERE hand_id = ? ORDER BY seat", (hand_id,))
         for r in results:

@@ -114,6 +114,9 @@ class PostgresWrites(Writes):
     async def lock_chat(self, chat_id: int) -> None:
         await self._conn.one("SELECT pg_advisory_xact_lock(?)", (chat_id,))
 
+    async def lock_skill(self) -> None:
+        await self._conn.one("SELECT pg_advisory_xact_lock(?, 1)", (MIGRATION_LOCK,))
+
 
 async def migrate(db: asyncpg.Connection) -> int:
     """Apply the missing migrations in one transaction; return the version."""

@@ -31,9 +31,10 @@ from bot.store.rows import (
     UserRow,
     VoteRow,
 )
+from bot.store.skill import SkillStore, SkillTx
 
 
-class Tx(ChallengeTx, CupTx, PostTx, Protocol):
+class Tx(ChallengeTx, CupTx, PostTx, SkillTx, Protocol):
     """The writes inside one :meth:`Store.transaction`."""
 
     async def exec(self, sql: str, *args: object) -> int:
@@ -151,7 +152,7 @@ class Tx(ChallengeTx, CupTx, PostTx, Protocol):
         ...
 
 
-class Store(ChallengeStore, CupStore, PostStore, Protocol):
+class Store(ChallengeStore, CupStore, PostStore, SkillStore, Protocol):
     """The store of record: every read, and the transactions that write."""
 
     health: Health  # whether its last call reached it (:mod:`bot.store.health`)

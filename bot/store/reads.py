@@ -30,13 +30,14 @@ from bot.store.rows import (
     UserRow,
     VoteRow,
 )
+from bot.store.skill import SkillReads
 from bot.store.writes import SEATED_AT, TABLE_AT, Writes, table_row
 
 # Rows of the tables ``t`` of one bot (the two parameters its id), or of every bot (None).
 OF_BOT = "(CAST(? AS BIGINT) IS NULL OR t.bot_id = ?)"
 
 
-class Queries(ChallengeReads, ClubReads, CupReads, PostReads, ABC):
+class Queries(ChallengeReads, ClubReads, CupReads, PostReads, SkillReads, ABC):
     """The reads of a :class:`bot.store.Store`, and the two writes that need no unit of work
     of the caller's; a backend adds opening, closing and transactions."""
 

@@ -12,6 +12,7 @@ from bot.store.conn import Conn, Row, now
 from bot.store.cups import CupWrites
 from bot.store.posts import PostWrites
 from bot.store.rows import TableRow
+from bot.store.skill import SkillWrites
 
 # The open tables, of any bot, where a user has a seat (``seats_by_user``).
 SEATED_AT = ("SELECT t.* FROM seats s JOIN tables t ON t.id = s.table_id"
@@ -29,7 +30,7 @@ class PlaceTaken(Exception):
         self.bot_id = bot_id
 
 
-class Writes(ChallengeWrites, ClubWrites, CupWrites, PostWrites):
+class Writes(ChallengeWrites, ClubWrites, CupWrites, PostWrites, SkillWrites):
     """The writes of one transaction (:class:`bot.store.Tx`), on its backend's connection."""
 
     def __init__(self, conn: Conn) -> None:

@@ -41,6 +41,8 @@ from bot.store.signals import Signals
 from bot.table import HandRecord, Table, TableService, TableStatus
 from bot.table.challenge_service import ChallengeService
 from bot.table.cup_service import CupService
+from bot.table.rater import Rater
+from bot.table.reviewer import Reviewer
 from bot.telegram import chat, inline, system
 from bot.telegram.buttons import button
 from bot.telegram.commands import NEW_MESSAGES, SCOPES, add_command_handlers, bot_commands
@@ -126,6 +128,8 @@ class Services:
     signals: Signals | None = field(default=None, repr=False)
     metrics: MetricsServer | None = field(default=None, repr=False)
     arrivals: Arrivals | None = field(default=None, repr=False)
+    rater: Rater | None = field(default=None, repr=False)
+    reviewer: Reviewer | None = field(default=None, repr=False)
 
 
 async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
@@ -171,8 +175,11 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
     hub.cups = cups
     votes.cup_table = cups.is_table
     app.add_handler(TypeHandler(Update, partial(arrived, arrivals)), group=-3)
+    rater = Rater(store)
+    reviewer = Reviewer(store, app.bot.id) if config.review_seats else None
     _add_handlers(app, Env(service, presenter, store, config.default_lang, votes, challenges,
-                           cups, cup_messages, chosen_langs=await store.lang_choices()))
+                           cups, cup_messages, chosen_langs=await store.lang_choices(),
+                           rater=rater))
     server = signals = None
     if config.webapp is not None and config.webapp.port is not None:
         web = WebApp.local(service, config.token, config.webapp.path,
@@ -198,7 +205,8 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
         await metrics.start()
         arrivals.start()
     app.bot_data["services"] = Services(store, service, presenter, hub, votes, challenges,
-                                        cups, server, signals, metrics, arrivals)
+                                        cups, server, signals, metrics, arrivals, rater,
+                                        reviewer)
 
     for lang in CATALOGS:
         code = None if lang == config.default_lang else lang
@@ -218,6 +226,9 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
         presenter.match_over(table, match_id)
     await challenges.load()
     await cups.load()
+    rater.start()  # the skill ratings and the 复盘 figures, beside play
+    if reviewer is not None:
+        reviewer.start()
     log.info("started as @%s with %d open tables", app.bot.username, len(service.tables()))
 
 
@@ -237,6 +248,10 @@ async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
         if services.metrics is not None and services.arrivals is not None:
             await services.arrivals.stop()
             await services.metrics.stop()
+        if services.rater is not None:
+            await services.rater.stop()
+        if services.reviewer is not None:
+            await services.reviewer.stop()
         services.presenter.shutdown()
         if services.challenges is not None:
             services.challenges.shutdown()

@@ -12,7 +12,7 @@ from typing import TypeVar
 
 from telegram import Chat, Update, User
 
-from bot.commands import club, fairplay, hands
+from bot.commands import club, fairplay, hands, skill
 from bot.i18n import t
 from bot.present.reviews import record_of
 from bot.store import PlayedHand, Season, board_of
@@ -55,12 +55,24 @@ def _refuse(env: Env, update: Update, key: str, **fields: object) -> None:
 
 
 async def season(env: Env, update: Update, context: Context) -> None:
-    """/season [N] [rule set]: a season's standings (the current one by default);
-    /season new [name]: an admin closes the current season and starts the next."""
-    asked = _asked(env, update, context, club.season_query, club.season_usage)
+    """/season [N] [rule set] [技术]: a season's standings (the current one by default), with
+    技术 its 技术分 (:mod:`bot.commands.skill`); /season new [name]: an admin closes the
+    current season and starts the next."""
+    asked = _asked(env, update, context, _season_words, club.season_usage)
     if asked is None:
         return
     chat, user, query = asked
+    if not query.new and skill.skill_asked(context.args or [])[0]:
+        season = await env.store.season(chat.id, query.no)
+        if season is None:
+            _refuse(env, update, "season_unknown", no=query.no)
+            return
+        rows = await skill.season_tech(env.store, chat.id, season, query.rule_set)
+        label = partial(_label, season)
+        env.picture(update, lambda lang: skill.draw_tech(label(lang), rows, query.rule_set,
+                                                          lang),
+                    lambda lang: skill.tech_text(label(lang), rows, query.rule_set, lang))
+        return
     if query.new:
         if not await env.is_admin(context, chat.id, user.id):
             _refuse(env, update, "club_only_admin")
@@ -77,6 +89,17 @@ async def season(env: Env, update: Update, context: Context) -> None:
         _refuse(env, update, "season_unknown", no=query.no)
         return
     await _season_picture(env, update, chat, shown, query.rule_set)
+
+
+def _season_words(args: Sequence[str], table_rule_set: str) -> club.SeasonQuery | None:
+    """/season's words, 技术 aside (a new season's name keeps every word)."""
+    if not (args and args[0].lower() in club.NEW_WORDS):
+        args = skill.skill_asked(args)[1]
+    return club.season_query(args, table_rule_set)
+
+
+def _label(season: Season, lang: str) -> str:
+    return club.season_label(season, lang)
 
 
 async def _season_picture(env: Env, update: Update, chat: Chat, season: Season, rule_set: str,
@@ -121,6 +144,8 @@ async def void(env: Env, update: Update, context: Context) -> None:
         return
     person = await env.person(user)
     env.answer(update, partial(fairplay.void_text, hand, person.name, query.reason))
+    if env.rater is not None:  # its match's places may change: the ratings are folded again
+        env.rater.nudge()
 
 
 async def dispute(env: Env, update: Update, context: Context) -> None:

@@ -28,6 +28,7 @@ from bot.store import Store
 from bot.table import DEFAULT_RULES, Person, Refusal, Table, TableService, owners
 from bot.table.challenge_service import ChallengeService
 from bot.table.cup_service import CupService
+from bot.table.rater import Rater
 from engine.rules import RuleSet
 
 Context = ContextTypes.DEFAULT_TYPE
@@ -64,6 +65,7 @@ class Env:
     challenges: ChallengeService | None = None  # 复式挑战 (bot.table.challenge_service)
     cups: CupService | None = None  # 群杯 (bot.table.cup_service)
     cup_messages: CupMessages | None = None
+    rater: Rater | None = None  # the skill ratings (bot.table.rater): nudged by a /void
     # the languages users chose privately (/lang zh|en), by user: read from the store at
     # start, kept here as they change, since every reply needs its language at once
     chosen_langs: dict[int, str] = field(default_factory=dict)

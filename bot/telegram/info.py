@@ -8,10 +8,11 @@ from functools import partial
 from telegram import Chat, Update
 
 from bot.commands import calc as calculator
-from bot.commands import rulebook, stats
+from bot.commands import rulebook, skill, stats
 from bot.i18n import t
 from bot.present import fairness
 from bot.store import board_of
+from bot.store.boards import board_rule_set
 from bot.telegram.env import Context, Env, topic_of
 
 
@@ -47,15 +48,20 @@ async def calc(env: Env, update: Update, context: Context) -> None:
 
 
 async def rank(env: Env, update: Update, context: Context) -> None:
-    """/rank [rule set] [all]: the top players of one rule set (the chat's table's by
-    default) in this group, or with ``all`` (and in private) in every group."""
+    """/rank [rule set] [all] [技术]: the top players of one rule set (the chat's table's by
+    default) in this group, or with ``all`` (and in private) in every group; with 技术 by
+    their skill rating (:mod:`bot.commands.skill`)."""
     chat = update.effective_chat
     if chat is None:
         return
-    query = stats.rank_query(context.args or [], chat.type == Chat.PRIVATE,
+    asked_skill, args = skill.skill_asked(context.args or [])
+    query = stats.rank_query(args, chat.type == Chat.PRIVATE,
                              board_of(env.chat_rules(chat, update).key))
     if query is None:
         env.answer(update, stats.rank_usage)
+        return
+    if asked_skill:
+        await _skill_rank(env, update, chat.id, query)
         return
     rows = await env.store.ranking(None if query.everyone else chat.id, stats.TOP,
                                    rule_set=query.rule_set)
@@ -79,8 +85,26 @@ async def me(env: Env, update: Update, context: Context) -> None:
     table = None if here is None else env.service.in_chat(chat.id, topic_of(update))
     part = stats.card_part(mine, None if table is None else board_of(table.rules.key))
     played = await env.store.user_hands(user.id, part.rule_set, stats.CARD_HANDS)
-    env.picture(update, partial(stats.draw_card, person.name, user.id, part, played),
-                lambda lang: stats.me_text(mine, lang))
+    ratings = await skill.me_skills(env.store, user.id,
+                                    list(dict.fromkeys(board_rule_set(p.rule_set)
+                                                       for p in mine.parts)))
+    env.picture(update, partial(skill.draw_card, person.name, user.id, part, played,
+                                ratings[board_rule_set(part.rule_set)]),
+                lambda lang: "\n".join((stats.me_text(mine, lang), *(
+                    skill.me_skill_line(r, rating, lang) for r, rating in ratings.items()))))
+
+
+async def _skill_rank(env: Env, update: Update, chat_id: int, query: stats.RankQuery) -> None:
+    """/rank 技术: the skill ratings' board of the query's rule set (its house rules
+    aside: a rating is of how one plays the rule set), as a picture with its text."""
+    rule_set = board_rule_set(query.rule_set)
+    rows = await env.store.skill_board(None if query.everyone else chat_id, rule_set,
+                                       skill.TOP)
+    text = partial(skill.rank_text, rows, rule_set, query.everyone)
+    if not rows:
+        env.answer(update, text)
+        return
+    env.picture(update, partial(skill.draw_rank, rows, rule_set, query.everyone), text)
 
 
 async def history(env: Env, update: Update, context: Context) -> None:

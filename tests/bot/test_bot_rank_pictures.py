@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 from functools import partial
 
 import pytest
@@ -15,7 +16,7 @@ from support.fakebot import FakeTelegram
 from support.play import play_hand, start_hand
 from support.stats import GROUP_1, GROUP_2, A, B, C, D, expected_totals
 
-from bot.commands import stats
+from bot.commands import skill, stats
 from bot.i18n import t
 from bot.store import Score
 from bot.table import HandRecord
@@ -116,9 +117,12 @@ async def test_rank_and_me_answer_with_pictures_captioned_by_their_text(
         me = await says(users[0], "/me")
         assert me.photo_bytes is not None
         data = await stats.me_data(store, users[0].id, "Alice", group.id)
-        assert me.caption == stats.me_text(data, "zh")
+        # the text, then the skill rating's line (bot.commands.skill)
+        assert me.caption.startswith(stats.me_text(data, "zh") + "\n")
+        assert me.caption.splitlines()[-1].startswith("QQ跑胡子 技术评级")
         win = outcome.win if outcome.winner == 0 else None
-        assert cards[-1] == PlayerCard(
+        assert cards[-1].skill is not None and cards[-1].skill[0].startswith("技术评级")
+        assert replace(cards[-1], skill=None) == PlayerCard(
             "Alice · QQ跑胡子", outcome.points[0], 1, int(win is not None), int(bool(win and win.zimo)),
             None if win is None else win.huxi,
             (win.mingtang[0][0], 1) if win is not None and win.mingtang else None,
@@ -128,10 +132,11 @@ async def test_rank_and_me_answer_with_pictures_captioned_by_their_text(
         dora = tg.user("Dora", language_code="en")
         tg.start_private(dora)
         mine = await says(dora, "/me", chat=dora)
-        assert mine.photo_bytes is not None and cards[-1] == PlayerCard(
+        assert mine.photo_bytes is not None and replace(cards[-1], skill=None) == PlayerCard(
             "Dora · QQ跑胡子", 0, 0, 0, 0, None, None, ())
+        assert cards[-1].skill is not None and cards[-1].skill[1] == "—"  # no match yet
         assert mine.caption == stats.me_text(await stats.me_data(store, dora.id, "Dora", None),
-                                             "en")
+                                             "en") + "\n" + skill.me_skill_line("qq", None, "en")
         empty = await says(users[0], "/rank hunan")
         assert empty.photo is None and empty.text == t("zh", "rank_empty", rules="湖南跑胡子")
 
