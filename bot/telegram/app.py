@@ -68,6 +68,14 @@ class Hub:
     cups: CupService | None = None
     pages: LivePages | None = None  # the open live seat pages (WEBAPP_PORT)
     relay: BotRelay | None = None  # the pages served by ``python -m bot webapp``
+    rater: Rater | None = None  # the skill ratings: a match may have ended
+    reviewer: Reviewer | None = None  # the 复盘 figures: a hand has ended
+
+    def _skill(self) -> None:
+        if self.rater is not None:
+            self.rater.nudge()
+        if self.reviewer is not None:
+            self.reviewer.nudge()
 
     def _live(self, table: Table) -> None:
         if self.pages is not None:  # the pages hold their seats' pictures back
@@ -90,6 +98,7 @@ class Hub:
         self.presenter.settled(table, record)
         if self.cups is not None:
             self.cups.settled(table.id)
+        self._skill()
 
     def closed(self, table: Table) -> None:
         assert self.presenter and self.timers
@@ -98,10 +107,12 @@ class Hub:
         self.presenter.closed(table)
         if self.cups is not None:  # a cup's table stopped: what it played counts
             self.cups.settled(table.id)
+        self._skill()
 
     def match_over(self, table: Table, match_id: int) -> None:
         assert self.presenter
         self.presenter.match_over(table, match_id)
+        self._skill()
 
     def unseated(self, table: Table, names: tuple[str, ...]) -> None:
         assert self.presenter
@@ -175,8 +186,8 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
     hub.cups = cups
     votes.cup_table = cups.is_table
     app.add_handler(TypeHandler(Update, partial(arrived, arrivals)), group=-3)
-    rater = Rater(store)
-    reviewer = Reviewer(store, app.bot.id) if config.review_seats else None
+    rater = hub.rater = Rater(store)
+    reviewer = hub.reviewer = Reviewer(store, app.bot.id) if config.review_seats else None
     _add_handlers(app, Env(service, presenter, store, config.default_lang, votes, challenges,
                            cups, cup_messages, chosen_langs=await store.lang_choices(),
                            rater=rater))

@@ -25,8 +25,12 @@ from bot.table import TableStatus
 
 
 async def _answers(tg: FakeTelegram, app, group, user: FakeUser) -> tuple[str, str]:  # type: ignore[no-untyped-def]
-    """(/history's text, /me's caption) as the group reads them now."""
+    """(/history's text, /me's caption) as the group reads them now (the skill ratings
+    folded as far as the store goes: /me shows them)."""
     await services(app).presenter.idle()
+    rater = services(app).rater
+    assert rater is not None
+    await rater.catch_up()
     history = await tg.wait_reply(await tg.send_text(group, user, "/history"))
     me = await tg.wait_reply(await tg.send_text(group, user, "/me"))
     return history.text or "", me.caption or ""
