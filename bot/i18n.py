@@ -668,8 +668,9 @@ ZH: dict[str, str] = {
     "cup_signup": "报名({n}/{max}):{names}",
     "cup_seal": "🔒 抽签种子的 SHA-256:{sha}",
     "cup_how": "按「报名」参加;开杯的人 /cup start 开赛(至少 {seats} 人,最后一桌由电脑补齐)。",
-    "cup_round": "第 {k}/{n} 轮进行中(已赛完 {played} 轮)· 节分 3/2/1,同节分比分数:",
-    "cup_done": "已结束 · 排名:",
+    "cup_round": "第 {k}/{n} 轮进行中(已赛完 {played} 轮)· 节分 3/2/1,同节分比分数,再比对手节分之和,都相同并列:",
+    "cup_done": "已结束 · 排名(节分,同节分比分数,再比对手节分之和,都相同并列):",
+    "cup_tied": "(并列)",
     "cup_row": "{place}. {name} 节分 {jie} · {points}",
     "cup_left": "(已离开,由电脑代打)",
     "cup_topic": "群杯 #{id} · 第 {no} 桌",
@@ -1456,8 +1457,11 @@ EN: dict[str, str] = {
     "cup_seal": "🔒 SHA-256 of the draw's seed: {sha}",
     "cup_how": "Press 报名 to join; its opener starts it with /cup start (at least {seats} "
                "players; computer players fill the last table).",
-    "cup_round": "Round {k}/{n} in play ({played} played) · 节分 3/2/1, points break ties:",
-    "cup_done": "Over · standings:",
+    "cup_round": "Round {k}/{n} in play ({played} played) · 节分 3/2/1, then points, then the "
+                 "节分 of one's opponents; equal in all share a place:",
+    "cup_done": "Over · standings (节分, then points, then the 节分 of one's opponents; equal in "
+                "all share a place):",
+    "cup_tied": " (tied)",
     "cup_row": "{place}. {name} 节分 {jie} · {points}",
     "cup_left": " (left: a computer player plays for him)",
     "cup_topic": "群杯 #{id} · table {no}",

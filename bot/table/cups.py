@@ -6,9 +6,12 @@ A cup's state is one JSON document (:meth:`Cup.dumps`), written whole with each 
 draw is :func:`draw`: the sign-up list in order, shuffled by ``random.Random(seed)``; the
 seed's SHA-256 is shown from the sign-up on and the seed itself on the final card, so
 anyone can replay the draw. After a round each table's seats get 节分 by place (3, 2, 1,
-then 0; equal points share the better place), and the next round seats the players by
-standings (节分, then points, then sign-up order) table by table: the top players meet.
-Computer players fill the last table of a round; they have no place in the standings.
+then 0; equal points share the better place); the standings go by 节分, then points, then
+the 节分 of one's opponents, and players equal in all three share a place. The next round
+seats the players by standings table by table, then swaps seats while that lowers a cost
+(:func:`swiss_tables`: nobody alone with computer players twice, no pair again, the
+standings otherwise), so it follows from the results alone. Computer players fill the
+empty seats; they have no place in the standings.
 Either way, :func:`keep_apart` then parts any pair an admin keeps apart (/apart) by swaps
 that follow from the seats alone, so the draw stays checkable from the seed: the first
 round's swaps are kept (``Cup.swaps``) for the final card's proof.
@@ -20,7 +23,7 @@ import hashlib
 import json
 import random
 from collections.abc import Collection
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 MAX_PLAYERS = 36  # a cup's sign-up list is full at this many
 ROUNDS = range(1, 9)  # 轮数 a cup may have
@@ -124,10 +127,15 @@ class Standing:
     jie: int
     points: int
     results: tuple[tuple[int, int] | None, ...]  # (节分, points) by round; None: not seated
+    # the tie-break (Buchholz): the sum of the 节分 of everyone he sat with, each counted
+    # once per round they met (computer players have none)
+    opponents: int = 0
+    place: int = 0  # from 1; equal 节分, points and opponents' 节分 share a place
 
 
 def standings(cup: Cup) -> list[Standing]:
-    """Every entrant by 节分, then points, then sign-up order."""
+    """Every entrant by 节分, then points, then the 节分 of those he sat with (Buchholz);
+    equal in all three share a place, listed in sign-up order."""
     rows = []
     for k, p in enumerate(cup.players):
         results: list[tuple[int, int] | None] = []
@@ -139,8 +147,110 @@ def standings(cup: Cup) -> list[Standing]:
         done = [r for r in results if r is not None]
         rows.append((k, Standing(p, sum(j for j, _ in done), sum(x for _, x in done),
                                  tuple(results))))
-    rows.sort(key=lambda r: (-r[1].jie, -r[1].points, r[0]))
-    return [s for _, s in rows]
+    total = {s.player.id: s.jie for _, s in rows}
+    rows = [(k, replace(s, opponents=sum(total.get(u, 0) for u in _met_by(cup, s.player.id))))
+            for k, s in rows]
+    rows.sort(key=lambda r: (*_rank_key(r[1]), r[0]))
+    placed: list[Standing] = []
+    for n, (_, s) in enumerate(rows):
+        tied = placed and _rank_key(placed[-1]) == _rank_key(s)
+        placed.append(replace(s, place=placed[-1].place if tied else n + 1))
+    return placed
+
+
+def _rank_key(s: Standing) -> tuple[int, int, int]:
+    return -s.jie, -s.points, -s.opponents
+
+
+def _met_by(cup: Cup, user_id: int) -> list[int]:
+    """Everyone who sat with ``user_id`` at a counted table, once per round."""
+    return [u for rnd in cup.tables for t in rnd if t.points is not None and user_id in t.seats
+            for u in t.seats if u is not None and u != user_id]
+
+
+# --- the Swiss seating of rounds after the first (docs/competitions.md, "Rounds") ----------
+
+ALONE_AGAIN = 1000  # each player alone with computer players once more
+MET_AGAIN = 100  # each pair that sat together before, per earlier meeting
+FACED_COMPUTERS = 10  # each computer seat beside a player, per computer seat he had before
+OFF_RANK = 1  # each table a player sits away from his table by the standings
+
+
+@dataclass(frozen=True)
+class Past:
+    """What earlier rounds seated: how often each pair met, how often each player sat as
+    the only human among computer players, and how many computer seats each had beside him."""
+
+    met: dict[frozenset[int], int]
+    alone: dict[int, int]
+    computers: dict[int, int]
+
+    @classmethod
+    def of(cls, cup: Cup) -> Past:
+        met: dict[frozenset[int], int] = {}
+        alone: dict[int, int] = {}
+        computers: dict[int, int] = {}
+        for rnd in cup.tables:
+            for t in rnd:
+                humans = [u for u in t.seats if u is not None]
+                robots = len(t.seats) - len(humans)
+                for i, u in enumerate(humans):
+                    computers[u] = computers.get(u, 0) + robots
+                    for v in humans[i + 1:]:
+                        met[frozenset((u, v))] = met.get(frozenset((u, v)), 0) + 1
+                if len(humans) == 1 and robots:
+                    alone[humans[0]] = alone.get(humans[0], 0) + 1
+        return cls(met, alone, computers)
+
+
+def table_cost(seats: list[int | None], no: int, rank: dict[int, int], width: int,
+               past: Past) -> int:
+    """What a table costs the seating (the lower the better): see the weights above. A table
+    of computer players alone is never chosen."""
+    humans = [u for u in seats if u is not None]
+    if not humans:
+        return 10**9
+    robots = len(seats) - len(humans)
+    cost = sum(MET_AGAIN * past.met.get(frozenset((u, v)), 0)
+               for i, u in enumerate(humans) for v in humans[i + 1:])
+    if len(humans) == 1 and robots:
+        cost += ALONE_AGAIN * past.alone.get(humans[0], 0)
+    cost += sum(FACED_COMPUTERS * robots * past.computers.get(u, 0) for u in humans)
+    return cost + sum(OFF_RANK * abs(rank[u] // width - no) for u in humans)
+
+
+def swiss_tables(order: list[int], seats: int, past: Past) -> list[CupTable]:
+    """A later round's tables: the players in standing ``order`` table by table (computer
+    players filling the last), then improved by swapping two seats of two tables (a
+    computer player's seat as any other) while one swap lowers the total of
+    :func:`table_cost`: the first such swap in position order is made, until none is left.
+    Deterministic: the same standings and earlier rounds give the same seating."""
+    tables = seat_tables(order, seats)
+    flat = [u for t in tables for u in t.seats]
+    rank = {u: k for k, u in enumerate(order)}
+
+    def cost(no: int) -> int:
+        return table_cost(flat[no * seats:(no + 1) * seats], no, rank, seats, past)
+
+    costs = [cost(no) for no in range(len(tables))]
+    improved = True
+    while improved:
+        improved = False
+        for i in range(len(flat)):
+            for j in range(i + 1, len(flat)):
+                a, b = i // seats, j // seats
+                if a == b or flat[i] == flat[j]:  # same table, or two computer seats
+                    continue
+                flat[i], flat[j] = flat[j], flat[i]
+                new_a, new_b = cost(a), cost(b)
+                if new_a + new_b < costs[a] + costs[b]:
+                    costs[a], costs[b] = new_a, new_b
+                    improved = True
+                else:
+                    flat[i], flat[j] = flat[j], flat[i]
+    for t in tables:
+        t.seats = flat[(t.no - 1) * seats:t.no * seats]
+    return tables
 
 
 def keep_apart(tables: list[CupTable], apart: Collection[tuple[int, int]]) -> list[list[int]]:
@@ -186,9 +296,11 @@ def next_round(cup: Cup, apart: Collection[tuple[int, int]] = ()
                ) -> tuple[list[CupTable], list[list[int]]]:
     """The next round's tables, the first round's from the draw, later ones Swiss, with
     their swaps for the pairs kept ``apart`` (:func:`keep_apart`)."""
-    order = draw(cup.seed, [p.id for p in cup.players]) if not cup.tables else \
-        [s.player.id for s in standings(cup) if not s.player.left]
-    tables = seat_tables(order, cup.seats)
+    if not cup.tables:
+        tables = seat_tables(draw(cup.seed, [p.id for p in cup.players]), cup.seats)
+    else:
+        order = [s.player.id for s in standings(cup) if not s.player.left]
+        tables = swiss_tables(order, cup.seats, Past.of(cup)) if order else []
     return tables, keep_apart(tables, apart)
 
 

@@ -54,13 +54,77 @@ def test_the_next_round_seats_the_standings_and_a_leaver_keeps_his_score() -> No
                        CupTable(2, ids[3:], 2, {str(ids[3]): 1, str(ids[4]): 2,
                                                 str(ids[5]): -3})])
     table = standings(cup)
-    # equal -5s share the second place (节分 2), the sign-up order breaks their tie
+    # equal -5s take the second place's 节分 (2); equal in 节分, points and opponents' 节分
+    # (3 + 2 each), they share the fourth place, listed in sign-up order
     assert [s.player.id for s in table] == [ids[1], ids[4], ids[3], ids[0], ids[2], ids[5]]
+    assert [s.place for s in table] == [1, 2, 3, 4, 4, 6]
     assert (table[0].jie, table[0].points) == (3, 10)
     cup.players[4].left = True
     assert [t.seats for t in next_round(cup)[0]] == [[ids[1], ids[3], ids[0]],
                                                       [ids[2], ids[5], None]]
     assert any(s.player.id == ids[4] and s.points == 2 for s in standings(cup))
+
+
+def test_a_tie_in_jie_and_points_is_broken_by_the_opponents_jie_or_shared() -> None:
+    cup = _cup(6)
+    a, b, c, d, e, f = (p.id for p in cup.players)
+    # a and d both win their table with 5; a's table-mates then do better than d's
+    cup.tables.append([CupTable(1, [a, b, c], 1, {str(a): 5, str(b): 0, str(c): -5}),
+                       CupTable(2, [d, e, f], 2, {str(d): 5, str(e): -2, str(f): -3})])
+    cup.tables.append([CupTable(1, [a, e, None], 3, {str(a): 0, str(e): 1, "0": -1}),
+                       CupTable(2, [d, f, b], 4, {str(d): 0, str(f): -1, str(b): 1})])
+    table = {s.player.id: s for s in standings(cup)}
+    assert (table[a].jie, table[a].points) == (table[d].jie, table[d].points) == (5, 5)
+    assert table[a].opponents == table[b].jie + table[c].jie + table[e].jie
+    assert table[d].opponents == table[e].jie + table[f].jie + table[f].jie + table[b].jie
+    assert table[d].opponents > table[a].opponents and table[d].place < table[a].place
+
+
+def _play_rounds(n: int, rounds: int, rng: random.Random) -> Cup:
+    """A cup of ``n`` humans at 3 seats whose every round ends with random points."""
+    cup = _cup(n, seed=rng.randrange(10**6))
+    cup.rounds = rounds
+    for _ in range(rounds):
+        tables, _ = next_round(cup)
+        assert tables == next_round(cup)[0]  # the seating follows from the record alone
+        for t in tables:
+            t.points = {str(u): rng.randrange(-20, 21) for u in t.seats if u is not None}
+        cup.tables.append(tables)
+    return cup
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_seven_players_three_rounds_never_sit_a_table_again_nor_alone_twice(seed: int) -> None:
+    """A later round seats no table of players that sat together before, and nobody is the
+    only human among computer players twice, whatever the results."""
+    cup = _play_rounds(7, 3, random.Random(seed))
+    seen: set[frozenset[int]] = set()
+    alone: list[int] = []
+    for rnd in cup.tables:
+        for t in rnd:
+            humans = frozenset(u for u in t.seats if u is not None)
+            assert len(humans) < 2 or humans not in seen, (rnd, seen)
+            seen.add(humans)
+            if len(humans) == 1:
+                alone += humans
+        assert sorted(u for t in rnd for u in t.seats if u is not None) == \
+            [p.id for p in cup.players]
+    assert len(alone) == len(set(alone))
+
+
+@pytest.mark.parametrize(("n", "rounds"), [(9, 4), (8, 3), (12, 5), (5, 4)])
+def test_repeats_only_where_no_seating_avoids_them(n: int, rounds: int) -> None:
+    """Nobody is alone with computer players twice while someone has never been, and the
+    pairs that meet again are few (a round repeats none when it can)."""
+    cup = _play_rounds(n, rounds, random.Random(n))
+    alone: dict[int, int] = {}
+    for rnd in cup.tables:
+        for t in rnd:
+            humans = [u for u in t.seats if u is not None]
+            if len(humans) == 1 and None in t.seats:
+                alone[humans[0]] = alone.get(humans[0], 0) + 1
+    if alone:
+        assert max(alone.values()) - min(alone.get(p.id, 0) for p in cup.players) <= 1
 
 
 def test_the_state_survives_its_json() -> None:

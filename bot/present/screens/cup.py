@@ -22,9 +22,12 @@ def _head(row: CupRow, cup: Cup, lang: str) -> str:
 
 
 def _rows(table: list[Standing], lang: str) -> list[str]:
-    return [t(lang, "cup_row", place=k, name=s.player.name, jie=s.jie,
-              points=signed(s.points)) + (t(lang, "cup_left") if s.player.left else "")
-            for k, s in enumerate(table, 1)]
+    """A line a player, at his place; a place shared (equal 节分, points and opponents'
+    节分) says so."""
+    shared = {s.place for s in table if sum(x.place == s.place for x in table) > 1}
+    return [t(lang, "cup_row", place=s.place, name=s.player.name, jie=s.jie,
+              points=signed(s.points)) + (t(lang, "cup_tied") if s.place in shared else "")
+            + (t(lang, "cup_left") if s.player.left else "") for s in table]
 
 
 def card_text(row: CupRow, cup: Cup, table: list[Standing], lang: str) -> str:
@@ -50,9 +53,11 @@ def card_keyboard(row: CupRow, lang: str) -> InlineKeyboardMarkup | None:
 
 def final_text(row: CupRow, cup: Cup, table: list[Standing], lang: str) -> str:
     names = {p.id: p.name for p in cup.players}
+    champions = [s.player.name for s in table if s.place == 1]
     lines = [t(lang, "cup_final_head", id=row.id,
-               name=table[0].player.name if table else "—")]
-    lines.append("  ".join(f"{MEDALS[k]} {s.player.name}" for k, s in enumerate(table[:3])))
+               name=t(lang, "name_sep").join(champions) or "—")]
+    lines.append("  ".join(f"{MEDALS[s.place - 1]} {s.player.name}" for s in table
+                           if s.place <= len(MEDALS)))
     lines += _rows(table, lang)
     lines.append(t(lang, "cup_final_rounds"))  # what the figures of the tables' lines are
     for k, rnd in enumerate(cup.tables, 1):

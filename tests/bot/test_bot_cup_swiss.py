@@ -1,0 +1,60 @@
+"""A 群杯's Swiss rounds through the real bot and a fake Telegram: seven players, three rounds
+of one hand (`/cup qq 3轮 1局`), played in 托管 to the final card. No later round seats a
+table of players who sat together before, nobody is the only human among computer players
+twice, and the final card's places follow the standings (ties shared, 🥇 to each first)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from support.e2e import make_config, running_bot, services
+from support.fakebot import FakeChat, FakeMessage, FakeTelegram
+
+from bot.table.cups import Cup, standings
+
+NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus")
+
+
+def _card(tg: FakeTelegram, forum: FakeChat, head: str) -> FakeMessage | None:
+    return next((m for m in tg.topic_messages(forum, None)
+                 if (m.text or "").startswith(head)), None)
+
+
+async def test_seven_players_three_rounds_never_meet_as_a_table_again(
+        tg: FakeTelegram, tmp_path: Path) -> None:
+    config = make_config(tg, tmp_path / "db.sqlite3", action_timeout=0.2, autoplay_delay=0.0,
+                         full_start_delay=0.0)
+    users = [tg.user(n, language_code="zh-hans") for n in NAMES]
+    for user in users:
+        tg.start_private(user)
+    forum = tg.forum("杯赛群", members=tuple(users))
+    forum.members[tg.bot.id] = "administrator"
+    async with running_bot(config) as app:
+        await tg.send_text(forum, users[0], "/cup qq 3轮 1局")
+        card = await tg.wait_for(lambda: _card(tg, forum, "🏅"), timeout=30)
+        for user in users[1:]:
+            await tg.press_button(card, user, "报名")
+        await tg.wait_for(lambda: "报名(7/" in (tg.message(forum, card.message_id).text or ""),
+                          timeout=30)
+        await tg.send_text(forum, users[0], "/cup start")
+        final = await tg.wait_for(lambda: _card(tg, forum, "🏆"), timeout=180)
+        row = await services(app).store.cup(1)
+    assert row is not None and row.status == "done"
+    cup = Cup.loads(row.state)
+    assert cup.round == 3
+    seen: set[frozenset[int]] = set()
+    alone: list[int] = []
+    for rnd in cup.tables:
+        for table in rnd:
+            humans = frozenset(u for u in table.seats if u is not None)
+            assert len(humans) < 2 or humans not in seen, [t.seats for t in rnd]
+            seen.add(humans)
+            if len(humans) == 1:
+                alone += humans
+    assert len(alone) == len(set(alone)), alone
+    places = {s.player.name: s.place for s in standings(cup)}
+    text = final.text or ""
+    for name, place in places.items():
+        assert f"{place}. {name} 节分" in text
+    firsts = [n for n, p in places.items() if p == 1]
+    assert all(f"🥇 {n}" in text for n in firsts)
