@@ -30,6 +30,7 @@ from telegram.ext import Application
 from bot.i18n import t
 from bot.present import fairness
 from bot.table import TableService, cup_service
+from bot.table.cups import Cup, next_round
 from engine.points import signed
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus")
@@ -179,8 +180,9 @@ async def test_a_seven_player_cup_plays_two_rounds_through_a_kill_9(
     async with running_bot(config):
         final = await _final(tg, forum, timeout=90)
         lines = (final.text or "").splitlines()
-        assert all(any(line.startswith(f"{k}. ") for line in lines) for k in range(1, 8))
-        assert all(name in (final.text or "") for name in NAMES)
+        rows = re.findall(r"^(\d)\. ([A-Z][a-z]+) 节分", final.text or "", re.M)
+        assert sorted(name for _, name in rows) == sorted(NAMES)
+        assert rows[0][0] == "1" and [int(p) for p, _ in rows] == sorted(int(p) for p, _ in rows)
         found = re.search(r"抽签种子:(\d+)", final.text or "")
         assert found is not None
         seed = int(found.group(1))
@@ -199,15 +201,19 @@ async def test_a_seven_player_cup_plays_two_rounds_through_a_kill_9(
         played = _round_points(db, 0)
         assert {by_id[u]: p for u, p in played.items() if u in by_id} == \
             {name: points for name, (_, points) in results.items()}
-        # the podium: the first three places
-        places = [next(line for line in lines if line.startswith(f"{k}. ")) for k in (1, 2, 3)]
-        podium = [line.split(" ")[1] for line in places]
-        assert lines[1] == "  ".join(f"{m} {n}" for m, n in zip("🥇🥈🥉", podium, strict=True))
-        # Swiss: the second round seats the players by 节分, then points, then sign-up order
-        ranked = sorted(NAMES, key=lambda n: (-results[n][0], -results[n][1], NAMES.index(n)))
+        # the podium: a medal for each of the first three places (shared places share it)
+        assert lines[1] == "  ".join(f"{'🥇🥈🥉'[int(p) - 1]} {n}" for p, n in rows
+                                     if int(p) <= 3)
+        # Swiss: the second round follows from the first's results (bot.table.cups)
+        with sqlite3.connect(db) as conn:
+            cup = Cup.loads(conn.execute("SELECT state FROM cups").fetchone()[0])
+        second_round = cup.tables[1]
+        cup.tables = cup.tables[:1]
+        assert [t.seats for t in next_round(cup)[0]] == [t.seats for t in second_round]
         second = lines[lines.index("第 2 轮:") + 1:lines.index("第 2 轮:") + 4]
         for k, line in enumerate(second):
-            assert re.findall(r"([A-Z][a-z]+) [+-]?\d+", line) == ranked[3 * k:3 * k + 3]
+            assert re.findall(r"([A-Z][a-z]+) [+-]?\d+", line) == \
+                [by_id[u] for u in second_round[k].seats if u is not None]
         # the topics' tables closed with their rounds; the cup holds nobody any more
         assert await _reason(tg, forum, users[4], "/cup start") == t("zh", "cup_none")
 
@@ -351,8 +357,7 @@ async def test_a_cup_in_a_group_without_topics_plays_in_private_chats(
         assert await services(app).store.unposted_hands() == []
     assert _count(db, "SELECT COUNT(*) FROM hands WHERE settle_msg_id IS NULL") == 4
     assert all(name in (final.text or "") for name in NAMES[:5])
-    lines = (final.text or "").splitlines()
-    assert all(any(line.startswith(f"{k}. ") for line in lines) for k in range(1, 6))
+    assert all(re.search(rf"^\d\. {n} 节分", final.text or "", re.M) for n in NAMES[:5])
     shown = [m for m in tg.messages(group) if m.message_id != lobby.message_id]
     assert shown and all(m.photo is None and (m.text or "").startswith(("🏅", "🏆"))
                          for m in shown), [m.text or m.caption for m in shown]
