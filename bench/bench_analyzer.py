@@ -3,7 +3,9 @@
 Three kinds of hands: a random deal (20 cards + a card, or a dealer's 21), hands built from
 7 random groups (wins are common), and those built hands that do win. Each is timed cold
 (every cache cleared before the call) and warm (the split memo kept, as in a running engine,
-but not the per-hand result cache), and a repeated question is timed too. Run: ``python bench/bench_analyzer.py [hands]``.
+but not the per-hand result cache), and a repeated question is timed too. Run:
+``python bench/bench_analyzer.py [hands] [RULES_KEY]`` (default ``qq``; house rules too, such as
+``qq+起胡10+封顶50+无名堂``).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections import Counter
 
 from engine import cards as C
 from engine.analyzer import analyze, clear_caches
-from engine.rules import QQ
+from engine.rules import RuleSet, get_rule_set
 
 SEQS = [(b + p, b + p + 1, b + p + 2) for b in (0, 10) for p in range(8)] + [
     (1, 6, 9),
@@ -57,14 +59,14 @@ def built(rng: random.Random):
     return C.counts(cards), card, rng.choice(("self", "other"))
 
 
-def time_calls(cases, *, cold: bool | None) -> list[float]:
+def time_calls(rules: RuleSet, cases, *, cold: bool | None) -> list[float]:
     """µs per call; ``cold=None`` keeps every cache (a repeated question)."""
     out = []
     for hand, card, source in cases:
         if cold is not None:
             clear_caches(splits=cold)
         t0 = time.perf_counter_ns()
-        analyze(QQ, hand, (), card, source=source)
+        analyze(rules, hand, (), card, source=source)
         out.append((time.perf_counter_ns() - t0) / 1000)
     return out
 
@@ -77,21 +79,22 @@ def report(name: str, us: list[float]) -> None:
 
 def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 20000
+    rules = get_rule_set(sys.argv[2] if len(sys.argv) > 2 else "qq")
     rng = random.Random(20260101)
     deals = [random_deal(rng) for _ in range(n)]
     builds = [built(rng) for _ in range(n)]
     clear_caches()
-    wins = [c for c in builds if analyze(QQ, c[0], (), c[1], source=c[2]) is not None]
-    print(f"built hands that win: {len(wins)} of {n}")
-    time_calls(deals[:2000] + builds[:2000], cold=True)  # warm the interpreter up
+    wins = [c for c in builds if analyze(rules, c[0], (), c[1], source=c[2]) is not None]
+    print(f"rules {rules.key}; built hands that win: {len(wins)} of {n}")
+    time_calls(rules, deals[:2000] + builds[:2000], cold=True)  # warm the interpreter up
     for cold in (True, False):
         label = "cold" if cold else "warm"
-        report(f"random deal, {label}", time_calls(deals, cold=cold))
-        report(f"built, {label}", time_calls(builds, cold=cold))
-        report(f"built winners, {label}", time_calls(wins, cold=cold))
-        report(f"all of the above, {label}", time_calls(deals + builds, cold=cold))
-    time_calls(deals + builds, cold=None)  # ask once, then time asking again
-    report("all, asked again (cached)", time_calls(deals + builds, cold=None))
+        report(f"random deal, {label}", time_calls(rules, deals, cold=cold))
+        report(f"built, {label}", time_calls(rules, builds, cold=cold))
+        report(f"built winners, {label}", time_calls(rules, wins, cold=cold))
+        report(f"all of the above, {label}", time_calls(rules, deals + builds, cold=cold))
+    time_calls(rules, deals + builds, cold=None)  # ask once, then time asking again
+    report("all, asked again (cached)", time_calls(rules, deals + builds, cold=None))
 
 
 if __name__ == "__main__":

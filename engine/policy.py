@@ -18,7 +18,7 @@ strong's), compared by duplicate deals in ``bench/bench_duel.py``:
   for taking a card in or for a safe discard (``_PARTIALS_COUNT_ONCE``), raises its three
   best discards by what the next card is expected to add (a one-card look ahead), and raises
   a move that leaves the hand 听 by the points the next face-up card is expected to win it;
-  at 湖南 it also counts the 胡息 a hand is short of 15 and values being 听;
+  at 湖南 it also counts the 胡息 a hand is short of the 起胡 and values being 听;
 - ``master`` plays strong's best two moves out in imagined deals of the hidden cards
   (:mod:`engine.policy_search`) and takes the other only when it is surely better.
 
@@ -182,8 +182,8 @@ _BLIND_TO_HUXI = Weights(per_wait=0.0, pair=0.0, huxi=0.0, deficit=0.0, ready=0.
 _PARTIALS_COUNT_ONCE = Weights(partial=4.0, per_wait=0.0, pair=1.0, deficit=0.0, ready=0.0,
                                per_win_card=0.0, chou_live=1.0, peng_danger=0.0,
                                chi_danger=0.0, tempo=0.0)
-# At 湖南 the strong level also pays for 胡息 short of the 15 needed to win and values being
-# 听 (a hand that wins on some live card); at qq and four14 neither gained.
+# At 湖南 the strong level also pays for 胡息 short of the table's 起胡 (``rules.min_huxi``) and
+# values being 听 (a hand that wins on some live card); at qq and four14 neither gained.
 _HUNAN_READY = replace(_PARTIALS_COUNT_ONCE, deficit=6.0, ready=4.0)
 STYLES: dict[str, Style] = {
     "weak": Style(weights=_BLIND_TO_HUXI),

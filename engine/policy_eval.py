@@ -4,8 +4,8 @@ A holding is a seat's hand (count vector), its table melds and its 臭 kinds. It
 the best reading of the free hand cards (all but the 坎) into at most the 门子 still missing:
 complete 一句话 / 绞, pairs (a 碰 / 偎 to come, or the 将 when a 提 / 跑 needs one) and
 two-card partials, each partial worth more the more live copies of the cards it waits on
-remain unseen. 胡息 count on top, and a reading whose 胡息 stays short of the 15 needed to win
-is penalised. A hand that already wins on some live card gets a bonus per winning copy.
+remain unseen. 胡息 count on top, and a reading whose 胡息 stays short of the table's 起胡
+(``rules.min_huxi``: 15 unless a house rule sets another) is penalised. A hand that already wins on some live card gets a bonus per winning copy.
 """
 
 from __future__ import annotations

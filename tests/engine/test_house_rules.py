@@ -21,6 +21,7 @@ from engine.cli import analyze_lines
 from engine.melds import Group, GroupKind
 from engine.points import hand_points
 from engine.policy import choose
+from engine.policy_play import wait_value
 from engine.record import export_hand, verify
 from engine.review import review_hand
 from engine.rules import get_rule_set, with_house_rules
@@ -35,6 +36,10 @@ def g(kind: str, text: str) -> Group:
 
 def counts(text: str) -> list[int]:
     return C.counts(C.parse_cards(text))
+
+
+# All small and black, all sets: qq's 乌胡 5, 对对胡 5 and 小字胡 8 + 5 at once.
+SMALL_BLACK_SETS = "一一一三三三四四四五五五六六六八八八九九"
 
 
 # ----- 起胡 ---------------------------------------------------------------------------------
@@ -93,11 +98,18 @@ def test_the_computer_player_wins_at_the_tables_qihu() -> None:
             assert choose(h.private_view(1), public, random.Random(1)) == A.HU
 
 
+def test_the_computer_player_weighs_a_cap() -> None:
+    """What a wait is worth to the player is what the win pays at this table: capped."""
+    hand = counts(SMALL_BLACK_SETS)
+    unseen = [0] * C.KINDS
+    unseen[card("九")] = 1  # the one live winning card: 138 from each loser, or 5 capped
+    unseen[card("十")] = 3
+    free, capped = (wait_value(get_rule_set(k), hand, [], card("十"), unseen, 10)
+                    for k in ("qq", "qq+封顶5"))
+    assert free == pytest.approx(capped * 138 / 5) and capped > 0
+
+
 # ----- 名堂 and 海底 ------------------------------------------------------------------------
-
-# All small and black, all sets: qq's 乌胡 5, 对对胡 5 and 小字胡 8 + 5 at once.
-SMALL_BLACK_SETS = "一一一三三三四四四五五五六六六八八八九九"
-
 
 def test_wu_mingtang_makes_a_hand_of_many_mingtang_a_plain_win() -> None:
     full = analyze(get_rule_set("qq"), counts(SMALL_BLACK_SETS), [], card("九"),
