@@ -6,6 +6,8 @@ from __future__ import annotations
 import io
 import json
 import random
+import subprocess
+import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -291,11 +293,24 @@ def test_a_capped_hands_record_verifies_and_says_it_was_capped() -> None:
     assert verdict.ok, verdict.problems
     doc["rules"] = "hunan/4"  # the same moves without the cap: the result no longer matches
     assert not verify(doc).ok
+    with pytest.raises(ValueError, match="加倍"):  # a key it cannot fully read: no verdict
+        verify({**doc, "rules": "hunan/4+封顶5+加倍"})
 
 
-def test_the_review_reads_the_hands_house_rules() -> None:
+def test_the_review_reads_the_hands_house_rules(tmp_path) -> None:
     doc = export_hand(capped_hunan4_hand())
     assert review_hand(doc).rules == "hunan/4+封顶5"
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "engine", "review", str(path)],
+                          capture_output=True, text=True, encoding="utf-8", timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["rules"] == "hunan/4+封顶5"
+    doc["rules"] = "hunan/4+封顶5+加倍"  # a key it cannot fully read: an error, no review
+    path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "engine", "review", str(path)],
+                          capture_output=True, text=True, encoding="utf-8", timeout=120)
+    assert done.returncode != 0 and "加倍" in json.loads(done.stdout)["error"]
 
 
 # ----- properties over random hands with random house rules ----------------------------------
