@@ -18,6 +18,7 @@ import pytest
 from support.botproc import fake_env, start_bot, stop_bot
 from support.e2e import action_buttons, hand_message, make_config, running_bot
 from support.play import seat_three, start_hand
+from support.robots import one_human_two_computers
 from support.webapp import (
     Page,
     chromium,
@@ -328,3 +329,29 @@ async def test_inside_telegram_the_main_button_plays_the_picked_card(fake_tg, tm
 
 def shown_char(page, kind: int) -> str:
     return page.view()["cards"][str(kind)]["char"]
+
+
+async def test_the_computers_moves_are_paced_on_the_page(fake_tg, tmp_path):
+    """Alone with two computers that move every 50 ms (Alice in 托管 after a 1 s timer), her
+    page shows each other seat's move for at least the page's pause before drawing the next
+    view, however fast they come: a computer's run can be followed."""
+    tg, port = fake_tg, free_port()
+    base = f"http://127.0.0.1:{port}/app/"
+    config = make_config(tg, tmp_path / "db.sqlite3", webapp=webapp_config(port),
+                         action_timeout=1.0)
+    with ExitStack() as stack:
+        driver = await asyncio.to_thread(stack.enter_context, chromium())
+        async with running_bot(config) as app:
+            alice, group, lobby, table = await one_human_two_computers(tg, app)
+            await tg.wait_for(lambda: table.status == "playing")
+            page = await asyncio.to_thread(
+                Page, driver, page_url(base, init_data(tg.token, alice.id, "Alice")))
+            await tg.wait_for(lambda: table.status != "playing", timeout=60)
+            await asyncio.to_thread(page.wait, lambda p: p.view()["over"] and not p.busy(),
+                                    30.0, "the hand's end drawn")
+            log = await asyncio.to_thread(page._here().execute_script, "return window.drawLog")
+    others = [(a, b) for a, b in zip(log, log[1:], strict=False)
+              if a[1] is not None and a[2] is not None and a[2] != a[3] and b[1] != a[1]]
+    assert len(others) >= 3, log
+    gaps = [b[0] - a[0] for a, b in others]
+    assert min(gaps) >= 440, gaps  # the page's 450 ms, give or take a timer's slack
