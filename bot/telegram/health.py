@@ -70,8 +70,10 @@ class Arrivals:
         while True:
             try:
                 info = await bot.get_webhook_info()
-            except TelegramError as error:
+            except TelegramError as error:  # unanswered: check() says so after STALE s
                 log.debug("getWebhookInfo: %s", error)
+            except Exception:  # one answer it cannot read does not end the watch
+                log.exception("getWebhookInfo's answer could not be read")
             else:
                 self._info_at = time.monotonic()
                 failed = info.last_error_date

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import sqlite3
 import sys
 import time
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import aiohttp
 from prometheus_client.parser import text_string_to_metric_families
-from support.botproc import ROOT, free_port
+from support.botproc import ROOT, fake_env, free_port
 from support.e2e import hand_message, make_config, running_bot, services
 from support.fakebot import FakeTelegram
 from support.outage import hand_with_tuoguan
@@ -167,3 +168,37 @@ async def test_metrics_tell_calls_updates_tables_hands_store_painter_and_pages(
 def test_a_call_s_outcome_is_ok_429_or_error() -> None:
     assert [outcome(s) for s in (200, 429, 400, 403, 502, None)] == \
         ["ok", "429", "error", "error", "error", "error"]
+
+
+async def test_with_a_webhook_healthz_follows_getwebhookinfo(fake_tg: FakeTelegram,
+                                                             tmp_path: Path) -> None:
+    """A webhook is quiet while nobody plays: the bot asks getWebhookInfo every 10 s. A
+    delivery Telegram reports failed is 503 until an update arrives again; the Bot API gone,
+    503 within 30 s."""
+    port, hook_port = free_port(), free_port()
+    env = fake_env(fake_tg, DB_PATH=str(tmp_path / "db.sqlite3"), METRICS_PORT=str(port),
+                   WEBHOOK_URL="https://paohuzi.example/tg/hook", WEBHOOK_SECRET="s3cret",
+                   WEBHOOK_PORT=str(hook_port), WEBHOOK_LISTEN="127.0.0.1")
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", cwd=tmp_path, env=env,
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+    try:
+        await fake_tg.wait_for(lambda: fake_tg.world.webhook_url, timeout=30, what="setWebhook")
+        assert await until_status(port, 200) == "ok\n"
+        fake_tg.world.webhook_error = (int(time.time()), "Connection refused")
+        body = await until_status(port, 503)  # asked every WEBHOOK_CHECK s
+        assert body == "updates: Telegram could not deliver to the webhook (Connection refused)\n"
+        alice = fake_tg.user("Alice")
+        await fake_tg.send_text(alice, alice, "/start")
+        [update] = fake_tg.world.updates
+        async with aiohttp.ClientSession() as http, http.post(
+                f"http://127.0.0.1:{hook_port}/tg/hook", json=update,
+                headers={"X-Telegram-Bot-Api-Secret-Token": "s3cret"}) as r:
+            assert r.status == 200
+        assert await get(port, "/healthz") == (200, "ok\n")  # delivered since
+        await fake_tg.stop()
+        body = await until_status(port, 503)
+        assert body.startswith("updates: the Bot API has not answered getWebhookInfo for"), body
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(proc.wait(), 30)

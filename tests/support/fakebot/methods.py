@@ -88,8 +88,11 @@ async def delete_webhook(world: World, p: Params) -> bool:
 
 @method("getWebhookInfo")
 async def get_webhook_info(world: World, p: Params) -> dict:
-    return {"url": world.webhook_url, "has_custom_certificate": False,
+    info = {"url": world.webhook_url, "has_custom_certificate": False,
             "pending_update_count": len(world.updates)}
+    if world.webhook_error is not None:
+        info["last_error_date"], info["last_error_message"] = world.webhook_error
+    return info
 
 
 @method("close", "logOut", "setMyDescription", "setMyShortDescription", "setMyName",

@@ -74,6 +74,8 @@ class World:
         self.allowed_updates: set[str] | None = None
         self.webhook_url = ""  # setWebhook: Telegram then refuses getUpdates (409)
         self.webhook_secret: str | None = None  # setWebhook's secret_token
+        # getWebhookInfo's last_error_date and last_error_message: a delivery that failed
+        self.webhook_error: tuple[int, str] | None = None
         self.pending_queries: dict[str, asyncio.Future[CallbackAnswer]] = {}
         self.pending_inline: dict[str, asyncio.Future[InlineAnswer]] = {}
         self.commands: dict[tuple[str, str], list[dict]] = {}
