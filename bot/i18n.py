@@ -219,7 +219,7 @@ ZH: dict[str, str] = {
     "history_hand": "#{no} 第 {table} 桌第 {hand} 局",
     # rule sets apart: names, /rank's choice, /me per rule set, /rules, 打鸟
     "rank_birds": " · 🐦 {birds} 鸟",
-    "rank_usage": "用法:/rank [{choices}] [all](all 为所有群的总榜)。各规则分开计分。",
+    "rank_usage": "用法:/rank [{choices}] [all] [技术](all 为所有群的总榜;技术 为技术评级榜)。各规则分开计分。",
     "me_rules": "【{rules}】等级 {title}",
     "me_birds": "打鸟 {birds} 次(分数已计入)",
     "rules_head": "📖 {rules} · {seats} 人一桌",
@@ -474,7 +474,8 @@ ZH: dict[str, str] = {
         "俱乐部:管理员 /new … 常驻 开常驻桌(代开,不必入座;每场结束、人走光或重启后回到大厅,"
         "规则不变,直到 /stop)· /play 快速加入常驻桌(都满了就开新桌)· /tables 看本群的牌桌并入座 · "
         "/apart @a @b 让两人不同桌 · /club 俱乐部设置(自动准备、解散次数、杯赛禁止解散)\n"
-        "/season 本赛季排行(/season new 管理员开新赛季)· /stats 今日战绩(week、season)· "
+        "/season 本赛季排行(/season new 管理员开新赛季,/season 技术 技术分)· /rank 技术 技术评级 · "
+        "/stats 今日战绩(week、season)· /timezone 本群时区(管理员)· "
         "/void N 理由 管理员作废一局 · /dispute N 本局玩家申诉(公平性验证和复盘)\n"
         "本机器人只记积分和排名,从不记账:没有上下分、转分、买卖积分、分成、欠账或提现。"
     ),
@@ -608,8 +609,8 @@ ZH: dict[str, str] = {
     "season_closed": "🏁 {season}已结束,{next}开始(/rank 的总积分和等级不变)。",
     "season_nothing": "本赛季还没有开过一局,不必结束。",
     "season_unknown": "本群没有第 {no} 赛季(/season 看当前赛季)。",
-    "season_usage": "用法:/season [赛季号] [{choices}];/season new [名称](管理员,名称最多 {n} 字)"
-                    "结束本赛季并开始下一个。",
+    "season_usage": "用法:/season [赛季号] [{choices}] [技术](技术:本赛季技术分);/season new [名称]"
+                    "(管理员,名称最多 {n} 字)结束本赛季并开始下一个。",
     "stats_today": "今日",
     "stats_week": "近 7 天",
     "stats_title": "📊 本群{period}战绩 · {rules}",
@@ -945,7 +946,8 @@ EN: dict[str, str] = {
     "history_hand": "#{no} table {table}, hand {hand}",
     "rank_birds": " · 🐦 {birds} {birds:plural:bird:birds}",
     "rank_usage": (
-        "Usage: /rank [{choices}] [all] (all: every group). Each rule set is scored apart."
+        "Usage: /rank [{choices}] [all] [skill] (all: every group; skill or 技术: the skill "
+        "ratings). Each rule set is scored apart."
     ),
     "me_rules": "[{rules}] 等级 {title}",
     "me_birds": "打鸟 (birds): {birds} (their points are counted)",
@@ -1226,7 +1228,9 @@ EN: dict[str, str] = {
         "restart, until /stop) · /play a seat at a standing table (a new one when all are full) "
         "· /tables this group's tables, sit in one press · /apart @a @b keeps two players "
         "apart · /club the club's settings (自动准备, 解散 votes a day, no 解散 at cups)\n"
-        "/season this season's standings (/season new: admins start the next) · /stats today's "
+        "/season this season's standings (/season new: admins start the next; /season skill: "
+        "its 技术分) · /rank skill: the skill ratings · /timezone the group's time zone "
+        "(admins) · /stats today's "
         "figures (week, season) · /void N reason: an admin voids a hand · /dispute N: a player "
         "of that hand asks for its fairness check and 复盘\n"
         "The bot keeps standings, never balances: no adjustments, transfers, buying or selling "
@@ -1385,8 +1389,9 @@ EN: dict[str, str] = {
                      "stay as they are).",
     "season_nothing": "No hand was dealt in this season yet: nothing to close.",
     "season_unknown": "This group has no season {no} (/season shows the current one).",
-    "season_usage": "Usage: /season [season number] [{choices}]; /season new [name] (admins, a "
-                    "name of at most {n} characters) ends this season and starts the next.",
+    "season_usage": "Usage: /season [season number] [{choices}] [skill] (skill or 技术: the "
+                    "season's 技术分); /season new [name] (admins, a name of at most {n} "
+                    "characters) ends this season and starts the next.",
     "stats_today": "today",
     "stats_week": "the last 7 days",
     "stats_title": "📊 This group's stats, {period} · {rules}",

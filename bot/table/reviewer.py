@@ -94,7 +94,7 @@ class Reviewer:
                 if await self.catch_up():
                     continue  # more may be waiting
             except Exception:  # the store out: the next look tries again
-                log.warning("no 复盘 figures could be computed now", exc_info=True)
+                log.warning("no seat review figures could be computed now", exc_info=True)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.every)
             self._wake.clear()

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.commands import calc, club, stats
+from bot.commands import calc, club, skill, stats
 from bot.i18n import CATALOGS, EN, ZH, lang_of, t
 from bot.table import challenges, cups
-from bot.telegram import chat, commands, lobby
+from bot.telegram import chat, commands, info, lobby
 from engine.rules import LEVELS, LOWEST_LEVEL
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
@@ -68,12 +68,12 @@ def _docstrings(tree: ast.AST) -> set[int]:
 
 
 # Words the bot reads (never writes): /calc's vocabulary, the arguments of /rank, /stats,
-# /season, /new, /challenge and /cup.
+# /season, /new, /challenge, /cup and /export.
 READ_ONLY = set(calc.MELD_WORDS) | calc.SELF_WORDS | calc.OTHER_WORDS | stats.ALL_WORDS | {"＋："} \
     | set(lobby.RULE_WORDS) | {lobby.SEATS_WORD, lobby.MATCH_WORD} \
     | set(club.PERIOD_WORDS) | club.NEW_WORDS | lobby.STANDING_WORDS | {lobby.SINGLE_WORD} \
     | set(challenges.DEADLINE_UNITS) | {challenges.HANDS_WORD} | set(chat.CLUB_WORDS) \
-    | {cups.ROUNDS_WORD, cups.HANDS_WORD}
+    | {cups.ROUNDS_WORD, cups.HANDS_WORD} | skill.SKILL_WORDS | info.CHALLENGE_WORDS
 
 
 def test_no_user_facing_text_outside_the_catalogs() -> None:
