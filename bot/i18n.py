@@ -651,11 +651,15 @@ ZH: dict[str, str] = {
     # 群杯: group cups (bot.table.cups, bot.present.screens.cup)
     "cmd_cup": "群杯:报名、抽签、多轮瑞士制",
     "cup_usage": "用法:/cup [规则] [N轮] [N局],例:/cup hunan 3轮 2局(每轮局数 1–8,轮数 1–8)。"
-                 "开杯的人用 /cup start 开赛;比赛中 /cup 看排名。",
+                 "开杯的人用 /cup start 开赛;比赛中 /cup 看排名;开杯的人或管理员 /cup cancel 取消。",
     "cup_no_topics": "机器人无法新建话题:请让它做管理员并允许「管理话题」;或者让每位报名者先私聊"
                      "机器人并按「开始」(牌桌就在私聊里进行),再 /cup start。",
     "cup_exists": "本群已有一个群杯(报名中或进行中),请等它结束。",
     "cup_none": "本群没有报名中或进行中的群杯。",
+    "cup_cancel_refused": "只有开杯的人或群管理员可以取消群杯(/cup cancel)。",
+    "cup_cancelled_head": "⛔ 群杯 #{id} 已取消",
+    "cup_cancelled": "在第 {k}/{n} 轮取消(/cup cancel):各桌已打完的局照常计分,正在打的局作废;不颁奖。",
+    "cup_cancelled_signup": "报名中取消(/cup cancel),没有开赛。",
     "cup_only_opener": "只有开杯的人可以开赛。",
     "cup_started": "群杯已经开赛,不能再报名。",
     "cup_joined_already": "你已经报名了。",
@@ -1441,12 +1445,17 @@ EN: dict[str, str] = {
     "cmd_cup": "群杯 group cup: sign up, fair draw, Swiss rounds",
     "cup_usage": "Usage: /cup [rules] [N轮] [N局], e.g. /cup hunan 3轮 2局 (1–8 rounds, 1–8 "
                  "hands a round). Its opener starts it with /cup start; /cup during a cup shows "
-                 "its standings.",
+                 "its standings; its opener or an admin cancels it with /cup cancel.",
     "cup_no_topics": "The bot cannot create topics: make it an admin allowed to manage topics, "
                      "or have everyone who signed up open the bot privately and press Start "
                      "(the tables then play in private chats), then /cup start again.",
     "cup_exists": "This group has a 群杯 already (signing up or in play): wait for its end.",
     "cup_none": "This group has no 群杯 signing up or in play.",
+    "cup_cancel_refused": "Only the cup's opener or a group admin may cancel it (/cup cancel).",
+    "cup_cancelled_head": "⛔ 群杯 #{id} was cancelled",
+    "cup_cancelled": "Cancelled in round {k}/{n} (/cup cancel): every table's finished hands "
+                     "count, a hand in play was voided; no medals.",
+    "cup_cancelled_signup": "Cancelled during sign-up (/cup cancel): nothing was played.",
     "cup_only_opener": "Only the one who opened the cup may start it.",
     "cup_started": "The 群杯 has started: sign-up is closed.",
     "cup_joined_already": "You have signed up already.",

@@ -132,6 +132,31 @@ class CupService:
             await self._open_tables(row, cup)
         self._tell("cup_card", row)
 
+    async def cancel(self, chat_id: int, user_id: int, is_admin: bool) -> None:
+        """``/cup cancel`` (its opener or a group admin): the group's open cup ends now. In
+        sign-up nothing was played; in play, the round's tables close (a hand in play is
+        voided, as by /stop) and what each table finished counts, as its final card says."""
+        async with self._lock:
+            row = await self.store.open_cup(chat_id)
+            if row is None:
+                raise Refusal("cup_none")
+            if row.opener_id != user_id and not is_admin:
+                raise Refusal("cup_cancel_refused")
+            cup = Cup.loads(row.state)
+            for ct in cup.tables[-1] if cup.tables else ():
+                if ct.points is not None or ct.table_id is None:
+                    continue
+                self._of_table.pop(ct.table_id, None)
+                await cup_tables.stop(self.tables, ct.table_id)
+                _, points = await self.store.table_results(ct.table_id)
+                ct.points = {str(u): points.get(u, 0) for u in ct.seats if u is not None}
+            cup.cancelled = True
+            async with self.store.transaction() as tx:
+                await tx.set_cup(row.id, state=cup.dumps(), status="done")
+            row = await self._row(row.id)
+        self._tell("cup_card", row)
+        self._tell("cup_over", row)
+
     # --- the tables ----------------------------------------------------------------------
 
     def is_table(self, table_id: int) -> bool:

@@ -74,3 +74,13 @@ async def close(service: TableService, table_id: int) -> None:
     async with service.work.change(table_id) as (table, tx):
         if table.status not in (TableStatus.CLOSED, TableStatus.PLAYING):
             await lobby.close(tx, table)
+
+
+async def stop(service: TableService, table_id: int) -> None:
+    """/cup cancel: the table closes whatever it was doing; a hand in play is voided (as by
+    /stop), the hands it finished stay played."""
+    if service.registry.find(table_id) is None:
+        return
+    async with service.work.change(table_id) as (table, tx):
+        if table.status != TableStatus.CLOSED:
+            await lobby.close(tx, table)

@@ -64,6 +64,8 @@ class Cup:
     private: bool = False
     # the first round's swaps for /apart (keep_apart): positions in the draw's order
     swaps: list[list[int]] = field(default_factory=list)
+    # ended by /cup cancel before its last round: what its tables played counts
+    cancelled: bool = False
 
     def dumps(self) -> str:
         return json.dumps(asdict(self), ensure_ascii=False, sort_keys=True)

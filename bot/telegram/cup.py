@@ -1,6 +1,6 @@
 """/cup and the 报名 button of a 群杯 (:mod:`bot.table.cups`): ``/cup [rule set] [轮数]
 [每轮局数]`` opens the sign-up, the opener's ``/cup start`` starts it, ``/cup`` during a cup
-shows its standings. In a group without topics the cup's tables play in private chats, so
+shows its standings, ``/cup cancel`` (the opener or an admin) ends it before its last round. In a group without topics the cup's tables play in private chats, so
 only those who have opened the bot may open it or sign up."""
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from bot.telegram.press import Pressed, Reply, on
 from engine.rules import HouseRuleError
 
 START_WORD = "start"
+CANCEL_WORDS = frozenset({"cancel", "取消"})
 
 
 def _service(env: Env) -> CupService:
@@ -37,6 +38,10 @@ async def cup(env: Env, update: Update, context: Context) -> None:
         if args[:1] == [START_WORD]:
             await service.start(chat.id, person.user_id)
             return  # the card says it
+        if len(args) == 1 and args[0].lower() in CANCEL_WORDS:
+            admin = await env.is_admin(context, chat.id, person.user_id)
+            await service.cancel(chat.id, person.user_id, admin)
+            return  # the final card says it
         if not args:
             row = await service.store.open_cup(chat.id)
             if row is not None:

@@ -5,14 +5,23 @@ twice, and the final card's places follow the standings (ties shared, 🥇 to ea
 
 from __future__ import annotations
 
+import re
+import sqlite3
 from pathlib import Path
 
 from support.e2e import make_config, running_bot, services
 from support.fakebot import FakeChat, FakeMessage, FakeTelegram
 
+from bot.i18n import t
 from bot.table.cups import Cup, standings
+from engine.points import signed
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus")
+
+
+def _count(db: Path, sql: str) -> int:
+    with sqlite3.connect(db) as conn:
+        return int(conn.execute(sql).fetchone()[0])
 
 
 def _card(tg: FakeTelegram, forum: FakeChat, head: str) -> FakeMessage | None:
@@ -58,3 +67,50 @@ async def test_seven_players_three_rounds_never_meet_as_a_table_again(
         assert f"{place}. {name} 节分" in text
     firsts = [n for n, p in places.items() if p == 1]
     assert all(f"🥇 {n}" in text for n in firsts)
+
+
+async def test_cup_cancel_ends_a_cup_in_play_and_keeps_what_was_played(
+        tg: FakeTelegram, tmp_path: Path) -> None:
+    """Three players, one round of two hands: after the first hand, a player's /cup cancel is
+    refused; the group owner's ends the cup, the second hand voided, the first's points
+    kept on the final card; the group may open another cup at once."""
+    db = tmp_path / "db.sqlite3"
+    config = make_config(tg, db, action_timeout=0.2, autoplay_delay=0.0, full_start_delay=0.0)
+    users = [tg.user(n, language_code="zh-hans") for n in NAMES[:3]]
+    for user in users:
+        tg.start_private(user)
+    olga = tg.user("Olga")
+    forum = tg.forum("杯赛群", members=tuple(users), owner=olga)
+    forum.members[tg.bot.id] = "administrator"
+    async with running_bot(config) as app:
+        store = services(app).store
+        await tg.send_text(forum, users[0], "/cup qq 1轮 2局")
+        card = await tg.wait_for(lambda: _card(tg, forum, "🏅"), timeout=30)
+        for user in users[1:]:
+            await tg.press_button(card, user, "报名")
+        await tg.wait_for(lambda: "报名(3/" in (tg.message(forum, card.message_id).text or ""),
+                          timeout=30)
+        await tg.send_text(forum, users[0], "/cup start")
+        await tg.wait_for(lambda: _count(db, "SELECT COUNT(*) FROM hands WHERE status = 'done'")
+                          == 1, timeout=60)
+        refused = await tg.wait_reply(await tg.send_text(forum, users[1], "/cup cancel"),
+                                      match=lambda m: m.thread_id is None and bool(m.text))
+        assert refused.text == t("zh", "cup_cancel_refused")
+        await tg.send_text(forum, olga, "/cup cancel")
+        final = await tg.wait_for(lambda: _card(tg, forum, "⛔"), timeout=30)
+        row = await store.cup(1)
+        assert row is not None and row.status == "done" and Cup.loads(row.state).cancelled
+        assert t("zh", "cup_cancelled", k=1, n=1) in (final.text or "")
+        assert "🥇" not in (final.text or "")
+        with sqlite3.connect(db) as conn:
+            first = dict(conn.execute("SELECT r.user_id, r.points FROM results r JOIN hands h"
+                                      " ON h.id = r.hand_id WHERE h.status = 'done'").fetchall())
+            statuses = [s for (s,) in conn.execute("SELECT status FROM hands ORDER BY id")]
+        assert statuses in (["done", "aborted"], ["done"])  # the second voided, or not dealt
+        for user in users:
+            assert re.search(rf"^\d\. {user.first_name} 节分 \d · {re.escape(signed(first[user.id]))}",
+                             final.text or "", re.M), final.text
+            assert services(app).service.table_of_user(user.id) is None
+        await tg.send_text(forum, users[2], "/cup")  # not locked out: a new cup signs up
+        await tg.wait_for(lambda: sum((m.text or "").startswith("🏅")
+                                      for m in tg.topic_messages(forum, None)) == 2, timeout=30)

@@ -39,6 +39,8 @@ def card_text(row: CupRow, cup: Cup, table: list[Standing], lang: str) -> str:
                   t(lang, "cup_how", seats=cup.seats)]
         return "\n".join(lines)
     done = sum(1 for rnd in cup.tables if all(x.points is not None for x in rnd))
+    if cup.cancelled:
+        lines.append(_cancelled(cup, lang))
     lines.append(t(lang, "cup_done") if row.status == "done" else
                  t(lang, "cup_round", k=cup.round, n=cup.rounds, played=done))
     return "\n".join(lines + _rows(table, lang))
@@ -54,10 +56,15 @@ def card_keyboard(row: CupRow, lang: str) -> InlineKeyboardMarkup | None:
 def final_text(row: CupRow, cup: Cup, table: list[Standing], lang: str) -> str:
     names = {p.id: p.name for p in cup.players}
     champions = [s.player.name for s in table if s.place == 1]
-    lines = [t(lang, "cup_final_head", id=row.id,
-               name=t(lang, "name_sep").join(champions) or "—")]
-    lines.append("  ".join(f"{MEDALS[s.place - 1]} {s.player.name}" for s in table
-                           if s.place <= len(MEDALS)))
+    if cup.cancelled:  # no champion, no medals: the standings as they were
+        lines = [t(lang, "cup_cancelled_head", id=row.id), _cancelled(cup, lang)]
+        if not cup.tables:
+            return "\n".join(lines)
+    else:
+        lines = [t(lang, "cup_final_head", id=row.id,
+                   name=t(lang, "name_sep").join(champions) or "—")]
+        lines.append("  ".join(f"{MEDALS[s.place - 1]} {s.player.name}" for s in table
+                               if s.place <= len(MEDALS)))
     lines += _rows(table, lang)
     lines.append(t(lang, "cup_final_rounds"))  # what the figures of the tables' lines are
     for k, rnd in enumerate(cup.tables, 1):
@@ -76,6 +83,13 @@ def final_text(row: CupRow, cup: Cup, table: list[Standing], lang: str) -> str:
         lines.append(t(lang, "cup_final_swaps", swaps=", ".join(
             _swap(cup, names, a, b, lang) for a, b in cup.swaps)))
     return "\n".join(lines)
+
+
+def _cancelled(cup: Cup, lang: str) -> str:
+    """What /cup cancel left: nothing played (in sign-up), or the rounds as far as played."""
+    if not cup.tables:
+        return t(lang, "cup_cancelled_signup")
+    return t(lang, "cup_cancelled", k=cup.round, n=cup.rounds)
 
 
 def _swap(cup: Cup, names: dict[int, str], a: int, b: int, lang: str) -> str:
