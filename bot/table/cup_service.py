@@ -31,6 +31,8 @@ from engine.rules import RuleSet, get_rule_set
 
 log = logging.getLogger(__name__)
 
+RETRY_DELAY = 1.0  # seconds between tries of a cup's work the store refused
+
 
 class CupObserver(Protocol):
     def cup_card(self, row: CupRow) -> None:
@@ -54,6 +56,7 @@ class CupService:
         self.observer: CupObserver | None = None
         self._lock = asyncio.Lock()
         self._of_table: dict[int, int] = {}  # a cup table's id -> its cup's
+        self._retrying: set[int] = set()  # cups whose work waits for the store (_retry)
         self._tasks: set[asyncio.Task[None]] = set()
 
     # --- the group's side --------------------------------------------------------------
@@ -170,15 +173,45 @@ class CupService:
             self._spawn(self._after_hand(table_id))
 
     async def _after_hand(self, table_id: int) -> None:
-        async with self._lock:
-            cup_id = self._of_table.get(table_id)
-            if cup_id is None:
-                return
-            row, cup = await self._cup(cup_id)
-            ct = cup.table_of(table_id)
-            if row.status != "playing" or ct is None or ct.points is not None:
-                return
-            await self._check_table(row, cup, ct)
+        cup_id = self._of_table.get(table_id)
+        try:
+            async with self._lock:
+                if cup_id is None or self._of_table.get(table_id) != cup_id:
+                    return
+                row, cup = await self._cup(cup_id)
+                ct = cup.table_of(table_id)
+                if row.status != "playing" or ct is None or ct.points is not None:
+                    return
+                await self._check_table(row, cup, ct)
+        except Exception as error:  # the store failed: go on from what it holds, later
+            assert cup_id is not None
+            log.warning("cup %s: a table's end could not be stored (%s); tried again every"
+                        " %g s", cup_id, error, RETRY_DELAY)
+            self._retry(cup_id)
+
+    def _retry(self, cup_id: int) -> None:
+        """Go on with the cup from its stored state (:meth:`_resume`) every ``RETRY_DELAY``
+        seconds until that succeeds; one such loop a cup. Each try reads the store afresh and
+        does only what it does not hold yet (count a played table once, open a round's table
+        once, in the transaction that records it), so the round is dealt exactly once."""
+        if cup_id in self._retrying:
+            return
+        self._retrying.add(cup_id)
+
+        async def again() -> None:
+            try:
+                while True:
+                    await asyncio.sleep(RETRY_DELAY)
+                    try:
+                        await self._resume(cup_id)
+                    except Exception as error:
+                        log.warning("cup %s still cannot go on (%s)", cup_id, error)
+                        continue
+                    log.info("cup %s goes on", cup_id)
+                    return
+            finally:
+                self._retrying.discard(cup_id)
+        self._spawn(again())
 
     async def _check_table(self, row: CupRow, cup: Cup, ct: CupTable) -> None:
         """Count a table whose hands are played (or that closed), else deal its next."""
@@ -297,6 +330,8 @@ class CupService:
     async def _resume(self, cup_id: int) -> None:
         async with self._lock:
             row, cup = await self._cup(cup_id)
+            if row.status != "playing":  # ended meanwhile (/cup cancel)
+                return
             for ct in cup.tables[-1]:
                 if ct.table_id is None:
                     continue

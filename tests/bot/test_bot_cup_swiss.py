@@ -9,10 +9,12 @@ import re
 import sqlite3
 from pathlib import Path
 
+import pytest
 from support.e2e import make_config, running_bot, services
 from support.fakebot import FakeChat, FakeMessage, FakeTelegram
 
 from bot.i18n import t
+from bot.store.cups import CupWrites
 from bot.table.cups import Cup, standings
 from engine.points import signed
 
@@ -114,3 +116,45 @@ async def test_cup_cancel_ends_a_cup_in_play_and_keeps_what_was_played(
         await tg.send_text(forum, users[2], "/cup")  # not locked out: a new cup signs up
         await tg.wait_for(lambda: sum((m.text or "").startswith("🏅")
                                       for m in tg.topic_messages(forum, None)) == 2, timeout=30)
+
+
+async def test_a_store_failure_at_a_round_s_end_is_tried_again_until_the_round_is_dealt(
+        tg: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Three players, two rounds of one hand. As the first round's table ends, the store
+    refuses the cup's writes for a while (a lock held elsewhere): the cup goes on by itself
+    once it takes them again, the second round dealt exactly once, to the final card."""
+    db = tmp_path / "db.sqlite3"
+    config = make_config(tg, db, action_timeout=0.2, autoplay_delay=0.0, full_start_delay=0.0)
+    users = [tg.user(n, language_code="zh-hans") for n in NAMES[:3]]
+    for user in users:
+        tg.start_private(user)
+    forum = tg.forum("杯赛群", members=tuple(users))
+    forum.members[tg.bot.id] = "administrator"
+    refused: list[int] = []
+    real = CupWrites.set_cup
+
+    async def locked(self: CupWrites, cup_id: int, **cols: object) -> None:
+        state = cols.get("state")
+        if isinstance(state, str) and '"points": {' in state and len(refused) < 4:
+            refused.append(1)  # the round's table counted: refused four times
+            raise sqlite3.OperationalError("database is locked")
+        await real(self, cup_id, **cols)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(CupWrites, "set_cup", locked)
+    async with running_bot(config):
+        await tg.send_text(forum, users[0], "/cup qq 2轮 1局")
+        card = await tg.wait_for(lambda: _card(tg, forum, "🏅"), timeout=30)
+        for user in users[1:]:
+            await tg.press_button(card, user, "报名")
+        await tg.wait_for(lambda: "报名(3/" in (tg.message(forum, card.message_id).text or ""),
+                          timeout=30)
+        await tg.send_text(forum, users[0], "/cup start")
+        await tg.wait_for(lambda: _card(tg, forum, "🏆"), timeout=90)
+    assert len(refused) == 4
+    assert _count(db, "SELECT COUNT(*) FROM tables") == 2  # one table a round, once each
+    assert _count(db, "SELECT COUNT(*) FROM hands WHERE status = 'done'") == 2
+    with sqlite3.connect(db) as conn:
+        cup = Cup.loads(conn.execute("SELECT state FROM cups").fetchone()[0])
+    assert cup.round == 2 and all(t.points for rnd in cup.tables for t in rnd)
+    assert "cup work failed" not in caplog.text
