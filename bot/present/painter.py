@@ -22,6 +22,7 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from bot.metrics import PAINTER_QUEUE
+from bot.workers import quiet, submit
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +65,7 @@ class Painter:
                                              initializer=_leave_with, initargs=(os.getpid(),))
         pool = self._pool
         try:
-            return await asyncio.get_running_loop().run_in_executor(pool, draw, *args)
+            return await submit(pool, draw, *args)
         except BrokenProcessPool:
             log.warning("the painting process died: this picture is painted on the thread,"
                         " the next one in a new process")
@@ -84,7 +85,8 @@ class Painter:
 def _leave_with(bot_pid: int) -> None:
     """In the painting process: end as soon as the bot's process is gone (killed, say), which
     a worker waiting for its next picture would not notice; it would hold the bot's output
-    open and live on."""
+    open and live on. Stop signals are the bot's alone (:mod:`bot.workers`)."""
+    quiet()
     def watch() -> None:
         while os.getppid() == bot_pid:
             time.sleep(PARENT_CHECK)

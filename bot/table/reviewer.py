@@ -25,6 +25,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from bot.store import PlayedHand, Store
+from bot.workers import quiet, submit
 from engine.review import review_hand
 
 log = logging.getLogger(__name__)
@@ -50,7 +51,9 @@ def record_of(played: PlayedHand) -> dict[str, Any]:
 
 def _worker_start(bot_pid: int) -> None:
     """In the reviewing process: a lower priority, and an end as soon as the bot's process is
-    gone (killed, say), which a worker waiting for its next seat would not notice."""
+    gone (killed, say), which a worker waiting for its next seat would not notice. Stop
+    signals are the bot's alone (:mod:`bot.workers`)."""
+    quiet()
     with contextlib.suppress(OSError):
         os.nice(NICE)
 
@@ -85,7 +88,13 @@ class Reviewer:
                 await self._task
             self._task = None
         if self._pool is not None:
+            # a seat under way is dropped, not waited for (up to seconds of CPU at a low
+            # priority, which the bot's exit would wait out): its figures are the next run's.
+            # (Python 3.14's ProcessPoolExecutor.terminate_workers does this.)
+            workers = list((getattr(self._pool, "_processes", None) or {}).values())
             self._pool.shutdown(wait=False, cancel_futures=True)
+            for worker in workers:
+                worker.kill()
             self._pool = None
 
     async def _run(self) -> None:
@@ -116,14 +125,13 @@ class Reviewer:
         return done
 
     async def _compute(self, record: dict[str, Any], seat: int) -> tuple[int, float]:
-        loop = asyncio.get_running_loop()
         if self._pool is None:
             # spawned, not forked: a fork would copy the bot's threads' locks mid-use
             self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
                                              initializer=_worker_start,
                                              initargs=(os.getpid(),))
         try:
-            return await loop.run_in_executor(self._pool, seat_figures, record, seat)
+            return await submit(self._pool, seat_figures, record, seat)
         except BrokenProcessPool:
             log.warning("the reviewing process died: a new one takes the next seat")
             self._pool = None

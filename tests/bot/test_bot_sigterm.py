@@ -1,6 +1,7 @@
 """SIGTERM to ``make run``'s process group, as ``docker stop`` or systemd's stop of a unit
 started with ``make run`` sends it: make passes it on to the bot, which so gets two; it
-stops, its moves stored, within 10 s, every time. Each of five runs on the same store has a
+stops, its moves stored, within 10 s, every time, its painting process (and reviewing one)
+living to the end of its stop. Each of five runs on the same store has a
 new table playing on its own (a player in 托管 with two computers) when it is stopped, and
 the tables the runs before it left.
 """
@@ -79,3 +80,6 @@ async def test_sigterm_to_make_runs_process_group_stops_it_every_time(
     text = log.read_text(errors="replace")
     assert text.count("SIGTERM: stopping") == RUNS
     assert "Traceback" not in text, text[text.find("Traceback") - 2000:][:6000]
+    # the painting and reviewing processes are the bot's to end, after its stop: the signal
+    # to the group does not kill them under it
+    assert "process died" not in text, text[text.find("process died") - 2000:][:4000]
