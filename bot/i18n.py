@@ -657,6 +657,12 @@ ZH: dict[str, str] = {
     "cup_exists": "本群已有一个群杯(报名中或进行中),请等它结束。",
     "cup_none": "本群没有报名中或进行中的群杯。",
     "cup_cancel_refused": "只有开杯的人或群管理员可以取消群杯(/cup cancel)。",
+    "cup_prefix": "群杯 #{id} · 第 {round} 轮",
+    "cup_result_head": "🀄 群杯 #{id} · 第 {round} 轮 · 第 {table} 桌 · 第 {hand} 局结束",
+    "cup_wait_head": "🏅 群杯 #{id} · 第 {k}/{n} 轮:你这桌(第 {no} 桌)打完了。",
+    "cup_wait_place": "你现在第 {place} 名 · 节分 {jie} · {points}",
+    "cup_wait_next": "还有 {left} 桌在打;它们打完后第 {k} 轮自动开始,你的新手牌会发到这里。",
+    "cup_wait_last": "这是最后一轮:还有 {left} 桌在打,打完后在群里公布最终排名。",
     "cup_cancelled_head": "⛔ 群杯 #{id} 已取消",
     "cup_cancelled": "在第 {k}/{n} 轮取消(/cup cancel):各桌已打完的局照常计分,正在打的局作废;不颁奖。",
     "cup_cancelled_signup": "报名中取消(/cup cancel),没有开赛。",
@@ -1452,6 +1458,14 @@ EN: dict[str, str] = {
     "cup_exists": "This group has a 群杯 already (signing up or in play): wait for its end.",
     "cup_none": "This group has no 群杯 signing up or in play.",
     "cup_cancel_refused": "Only the cup's opener or a group admin may cancel it (/cup cancel).",
+    "cup_prefix": "群杯 #{id} · round {round}",
+    "cup_result_head": "🀄 群杯 #{id} · round {round} · table {table} · hand {hand} is over",
+    "cup_wait_head": "🏅 群杯 #{id} · round {k}/{n}: your table (table {no}) is done.",
+    "cup_wait_place": "You are {place}. now · 节分 {jie} · {points}",
+    "cup_wait_next": "{left} table(s) still play; once they are done round {k} starts by "
+                     "itself, and your new hand comes here.",
+    "cup_wait_last": "This was the last round: {left} table(s) still play, then the final "
+                     "standings are posted in the group.",
     "cup_cancelled_head": "⛔ 群杯 #{id} was cancelled",
     "cup_cancelled": "Cancelled in round {k}/{n} (/cup cancel): every table's finished hands "
                      "count, a hand in play was voided; no medals.",

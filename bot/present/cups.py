@@ -53,6 +53,27 @@ class CupMessages:
                 screens.card_keyboard(row, lang), remember)
         self.chats.put(shown.chat_id, ("cup", cup_id), job)
 
+    def cup_waiting(self, shown: CupRow, table_no: int, users: list[int]) -> None:
+        """Each of ``users``, whose table of the round is played while others still play,
+        is told privately the cup and round, his place now and when the next round starts."""
+        cup_id = shown.id
+        for user_id in users:
+            async def job(user_id: int = user_id) -> int:
+                row = await self.store.cup(cup_id)
+                if row is None or row.status != "playing":
+                    return 0
+                cup = Cup.loads(row.state)
+                mine = next((s for s in standings(cup) if s.player.id == user_id), None)
+                if mine is None:
+                    return 0
+                text = screens.waiting_text(row, cup, mine, table_no, mine.player.lang)
+                try:
+                    await self.courier.send_message(user_id, text)
+                except TelegramError as e:  # he blocked the bot, say: the card has it all
+                    log.info("cup %s: %s not told he waits: %s", cup_id, user_id, e)
+                return 1
+            self.chats.put(user_id, ("cup-wait", cup_id), job)
+
     def cup_over(self, shown: CupRow) -> None:
         cup_id = shown.id
 

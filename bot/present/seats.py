@@ -43,6 +43,7 @@ from bot.present.screens.seat import (
     robots_of,
     with_clock,
 )
+from bot.present.screens.words import cup_prefix, table_no
 from bot.present.shown import Asked, SeatShown, Shown
 from bot.table import SLOW, Decision, HandRecord, Table, TableService, TableStatus, robots
 from engine.views import PrivateView
@@ -193,7 +194,9 @@ class SeatMessages:
         pub, table_caption = table_screen(table, record, hand_shown.trustee, lang)
         marks = SeatMarks(frozenset(hand_shown.trustee), robots_of(record))
         image = (pub, record.names, lang, marks)
-        caption = "\n".join((t(lang, "xing_caption", table=table.no), table_caption))
+        caption = "\n".join((cup_prefix(table, lang) + t(lang, "xing_caption",
+                                                           table=table_no(table)),
+                              table_caption))
         post = Post.seat_picture(table, record, seat, user_id)
         posted = self.posts.get(post) is not None
         if self._weigh(table, record, seat, user_id, shown, posted=posted,
@@ -391,7 +394,8 @@ class SeatMessages:
         last = self.posts.get(post)
         if last is not None and (user_id, last) not in self._unpinging:
             await self.courier.delete(user_id, last)
-        text = " · ".join(with_clock([t(player.lang, "ping", table=table.no)],
+        text = " · ".join(with_clock([cup_prefix(table, player.lang) + t(
+            player.lang, "ping", table=table_no(table))],
                                      self._seconds_left(table, seat), player.lang))
         msg = await self.courier.send_message(user_id, text)
         await self.posts.remember(post, msg.message_id)

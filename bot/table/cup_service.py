@@ -25,7 +25,7 @@ from bot.store import Store, Tx
 from bot.store.cups import CupRow
 from bot.table import cup_tables
 from bot.table.cups import MAX_PLAYERS, Cup, CupTable, Entrant, next_round
-from bot.table.model import Person, Refusal, TableStatus
+from bot.table.model import CupPlace, Person, Refusal, TableStatus
 from bot.table.service import TableService
 from engine.rules import RuleSet, get_rule_set
 
@@ -40,6 +40,10 @@ class CupObserver(Protocol):
 
     def cup_over(self, row: CupRow) -> None:
         """The cup ended: its final card is due."""
+
+    def cup_waiting(self, row: CupRow, table_no: int, users: list[int]) -> None:
+        """The round's table ``table_no`` played its hands while others still play: its
+        ``users`` wait for the next round (or the final card)."""
 
     async def cup_topic(self, row: CupRow, no: int) -> int | None:
         """A forum topic for the cup's table ``no`` (its thread id); None when the bot may
@@ -242,6 +246,9 @@ class CupService:
         self._tell("cup_card", row)
         if cup.round_done():
             await self._next(row, cup)
+        else:
+            waiting = [u for u in ct.seats if u is not None and not by_left(cup, u)]
+            self._tell("cup_waiting", row, ct.no, waiting)
 
     async def _next(self, row: CupRow, cup: Cup) -> None:
         """A round fully played: the next one's tables, or the end."""
@@ -280,7 +287,8 @@ class CupService:
 
             try:
                 await cup_tables.open_seated(self.tables, (row.chat_id, thread), rules,
-                                             people, record, private=cup.private)
+                                             people, record, private=cup.private,
+                                             cup=CupPlace(row.id, cup.round, ct.no))
             except BaseException:
                 ct.table_id = None
                 raise
@@ -339,6 +347,7 @@ class CupService:
                     await cup_tables.close(self.tables, ct.table_id)
                     continue
                 self._of_table[ct.table_id] = row.id
+                self._mark(row, cup, ct)
                 table = self.tables.registry.find(ct.table_id)
                 if table is None or table.status != TableStatus.PLAYING:
                     await self._check_table(row, cup, ct)  # the round's last: the next one
@@ -347,6 +356,12 @@ class CupService:
                 await self._open_tables(row, cup)  # those the kill came before
 
     # --- helpers ---------------------------------------------------------------------
+
+    def _mark(self, row: CupRow, cup: Cup, ct: CupTable) -> None:
+        """Tell the round's table where it stands in the cup (its private messages say so)."""
+        table = self.tables.registry.find(ct.table_id) if ct.table_id is not None else None
+        if table is not None:
+            table.cup = CupPlace(row.id, cup.round, ct.no)
 
     def _check_free(self, user_id: int) -> None:
         if self.tables.table_of_user(user_id) is not None:
@@ -384,3 +399,9 @@ class CupService:
     def _tell(self, what: str, *args: object) -> None:
         if self.observer is not None:
             getattr(self.observer, what)(*args)
+
+
+def by_left(cup: Cup, user_id: int) -> bool:
+    """Did the entrant leave the cup (a computer player plays his seat)?"""
+    entrant = cup.entrant(user_id)
+    return entrant is None or entrant.left

@@ -9,17 +9,18 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from bot.store import Tx
 from bot.table import lobby, owners, play
-from bot.table.model import Person, Player, Table, TableStatus
+from bot.table.model import CupPlace, Person, Player, Table, TableStatus
 from bot.table.service import TableService
 from engine.rules import RuleSet
 
 
 async def open_seated(service: TableService, place: tuple[int, int | None], rules: RuleSet,
                       people: Sequence[Person | None], also: Callable[[Tx, int], Awaitable[None]],
-                      *, private: bool = False) -> Table:
+                      *, private: bool = False, cup: CupPlace | None = None) -> Table:
     """A table at ``place`` with ``people`` at its seats (None: a computer player), its first
     hand dealt; ``also`` writes in the same transaction (the cup's record of it). A
-    ``private`` one is played in its players' private chats only (``Table.private``)."""
+    ``private`` one is played in its players' private chats only (``Table.private``); ``cup``
+    is its place in its cup (``Table.cup``)."""
     chat_id, thread_id = place
     opener = next(p for p in people if p is not None)
 
@@ -28,7 +29,8 @@ async def open_seated(service: TableService, place: tuple[int, int | None], rule
                                              rules, thread_id, private=private)
         table = Table(table_id, chat_id, opener.user_id, rules.default_base,
                       TableStatus.LOBBY, None, 0, 0, thread_id=thread_id,
-                      no=await tx.table_number(table_id), rules=rules, private=private)
+                      no=await tx.table_number(table_id), rules=rules, private=private,
+                      cup=cup)
         for seat, person in enumerate(people):
             if person is None:
                 robot_id, name = lobby.robot_for(table, opener.lang)

@@ -124,6 +124,17 @@ class Match:
         return len(self.played) + 1
 
 
+@dataclass(frozen=True)
+class CupPlace:
+    """Where a 群杯's table stands in its cup: the cup, the round, and the table's number in
+    the cup's own numbering (its topics, cards and final card), which the table's private
+    messages use instead of the group's table number."""
+
+    cup_id: int
+    round: int
+    no: int
+
+
 @dataclass(eq=False)  # compared and hashed by identity: the presenter keys weak maps by it
 class Table:
     id: int
@@ -148,6 +159,9 @@ class Table:
     # a private table (a 群杯's where no topic is to be had): played in its players' private
     # chats only, it posts nothing in its group and takes no place there (``place``)
     private: bool = False
+    # a 群杯's table: its place in the cup (memory only: the cup service sets it when it opens
+    # or resumes the table); its results offer no 再来一局, the cup deals its hands
+    cup: CupPlace | None = None
     match: Match | None = None  # the running match, from its first deal to its last hand
     # a match that just ended (its id), whose 总结算 the observer is yet to hear of
     ended_match: int | None = None

@@ -63,6 +63,22 @@ async def test_seven_players_three_rounds_never_meet_as_a_table_again(
             if len(humans) == 1:
                 alone += humans
     assert len(alone) == len(set(alone)), alone
+    # privately: the cup, the round and the cup's own table numbers; no 再来一局 in results;
+    # who finished a round's table first was told his place and what comes next
+    waits = []
+    for user in users:
+        texts = [m.text or m.caption or "" for m in tg.messages(user)]
+        results = [x for x in texts if x.startswith("🀄")]
+        assert results and all(re.match(r"🀄 群杯 #1 · 第 [123] 轮 · 第 [123] 桌 · 第 1 局结束", x)
+                               for x in results), results
+        captions = [x for x in texts if "胡息" in x and not x.startswith(("🀄", "🏅"))]
+        assert captions and all(re.match(r"群杯 #1 · 第 [123] 轮 · 第 [123] 桌", x)
+                                for x in captions), captions
+        assert not any("再来一局" in label for m in tg.messages(user)
+                       for label, _ in m.buttons)
+        waits += [x for x in texts if x.startswith("🏅 群杯 #1 · 第 ")]
+    assert waits and all("你这桌(第 " in x and "你现在第 " in x for x in waits), waits
+    assert any("第 2 轮自动开始" in x for x in waits)
     places = {s.player.name: s.place for s in standings(cup)}
     text = final.text or ""
     for name, place in places.items():

@@ -10,7 +10,7 @@ from bot import callbacks as cb
 from bot.i18n import t
 from bot.present.screens.words import rules_house_label, signed
 from bot.store.cups import CupRow
-from bot.table.cups import MAX_PLAYERS, Cup, Standing, commitment, draw, jie
+from bot.table.cups import MAX_PLAYERS, Cup, Standing, commitment, draw, jie, standings
 from engine.rules import get_rule_set
 
 MEDALS = ("🥇", "🥈", "🥉")
@@ -99,3 +99,17 @@ def _swap(cup: Cup, names: dict[int, str], a: int, b: int, lang: str) -> str:
     computer = t(lang, "webapp_robot")
     x, y = (names[order[k]] if k < len(order) else computer for k in (a, b))
     return t(lang, "cup_final_swap", a=a + 1, b=b + 1, x=x, y=y)
+
+
+def waiting_text(row: CupRow, cup: Cup, mine: Standing, table_no: int, lang: str) -> str:
+    """A player's private note while the round goes on at other tables: the cup and round,
+    his table done, his place (shared or not) with his 节分 and points, and what comes next:
+    the next round once the other tables are done, or, after the last, the final card."""
+    left = sum(1 for ct in cup.tables[-1] if ct.points is None)
+    place = t(lang, "cup_wait_place", place=mine.place, jie=mine.jie,
+              points=signed(mine.points)) + (t(lang, "cup_tied") if any(
+                  s.place == mine.place and s is not mine for s in standings(cup)) else "")
+    later = t(lang, "cup_wait_next", k=cup.round + 1, left=left) if cup.round < cup.rounds \
+        else t(lang, "cup_wait_last", left=left)
+    return "\n".join((t(lang, "cup_wait_head", id=row.id, k=cup.round, n=cup.rounds,
+                         no=table_no), place, later))

@@ -20,6 +20,7 @@ from bot.present.screens.words import (
     move_log,
     outcome_lines,
     points_text,
+    table_no,
     waiting_line,
 )
 from bot.store import BirdRow
@@ -41,7 +42,7 @@ def table_screen(table: Table, record: HandRecord, trustee: Collection[int],
     (``trustee``: the seats whose 托管 the table may know)."""
     hand = record.hand
     pub = hand.public_view()
-    head = t(lang, "table_caption", table=table.no, hand=record.table_no,
+    head = t(lang, "table_caption", table=table_no(table), hand=record.table_no,
              dealer=record.names[pub.dealer],
              stock=pub.stock_count)
     if hand.seed is not None:  # the commitment, from the first picture of the hand on

@@ -13,7 +13,7 @@ from bot.i18n import t
 from bot.present import fairness
 from bot.present.screens.group import verify_button
 from bot.present.screens.review import review_button
-from bot.present.screens.words import outcome_lines, points_text
+from bot.present.screens.words import cup_prefix, outcome_lines, points_text, table_no
 from bot.store import BirdRow
 from bot.table import HandRecord, Table
 from bot.table.birds import seat_points
@@ -28,7 +28,7 @@ def result_keyboard(table: Table, record: HandRecord, seat: int, lang: str, *,
     醒家 who made no choice to review, and at a private table (``Table.private``: no group
     settlement) the 🔒 验证 the group's settlement has elsewhere; None without any."""
     rows: list[list[InlineKeyboardButton]] = []
-    if live:
+    if live and table.cup is None:  # a cup deals its table's next hand by itself
         rows.append([InlineKeyboardButton(t(lang, "btn_again"),
                                           callback_data=cb.group("g", table.id, record.id)),
                      InlineKeyboardButton(t(lang, "btn_leave"),
@@ -50,13 +50,15 @@ def result_text(table: Table, record: HandRecord, seat: int, lang: str, *, total
     assert outcome is not None
     xing = seat == outcome.xing
     points = points_text(seat_points(record, hand_birds)[seat], total, lang, xing=xing)
-    head = t(lang, "result_head", table=table.no, hand=record.table_no)
+    head = t(lang, "result_head", table=table.no, hand=record.table_no) if table.cup is None \
+        else t(lang, "cup_result_head", id=table.cup.cup_id, round=table.cup.round,
+               table=table.cup.no, hand=record.table_no)
     if table.private and record.hand.seed is not None:  # what 验证 checks, as the deal showed
         head += " · " + fairness.seal(record.hand.seed, lang)
     lines = [head,
              t(lang, "result_xing" if xing else "result_points", points=points),
              " · ".join(outcome_lines(record, lang))]
-    if live:
+    if live and table.cup is None:
         lines.append(t(lang, "settle_next"))
     return "\n".join(lines)
 
@@ -73,4 +75,5 @@ def bird_result_text(table: Table, record: HandRecord, bird: BirdRow, lang: str)
 
 def voided_text(table: Table, record: HandRecord, stopper: str, lang: str) -> str:
     """The hand was voided by /stop: who stopped the table, and that the hand does not count."""
-    return t(lang, "voided_dm", name=stopper, table=table.no, hand=record.table_no)
+    return cup_prefix(table, lang) + t(lang, "voided_dm", name=stopper, table=table_no(table),
+                                       hand=record.table_no)

@@ -12,7 +12,14 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot import callbacks as cb
 from bot.i18n import t
 from bot.present import fairness
-from bot.present.screens.words import QUIET_EVENTS, claim_taker, event_line, waiting_line
+from bot.present.screens.words import (
+    QUIET_EVENTS,
+    claim_taker,
+    cup_prefix,
+    event_line,
+    table_no,
+    waiting_line,
+)
 from bot.table import HandRecord, Table, TableStatus, robots
 from engine import actions as A
 from engine.rules import RuleSet
@@ -101,7 +108,8 @@ def hand_caption(table: Table, record: HandRecord, seat: int, view: PrivateView,
     """The hand message's caption: table and hand, the seat's 胡息, who took the card it was
     last asked about (``asked_at``: where the hand's history stood then), alone with computer
     players the moves since his last (:func:`moves_line`), and its status."""
-    head = t(lang, "dm_caption", table=table.no, hand=record.table_no, huxi=view.huxi)
+    head = cup_prefix(table, lang) + t(lang, "dm_caption", table=table_no(table),
+                                       hand=record.table_no, huxi=view.huxi)
     if table.private and record.hand.seed is not None:  # no group picture to show the 🔒
         head += " · " + fairness.seal(record.hand.seed, lang)
     taken = taken_line(record, seat, asked_at, lang) if not view.legal else None

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n import rule_set_name, t
-from bot.table import SLOW, HandRecord, Match, Refusal
+from bot.table import SLOW, HandRecord, Match, Refusal, Table
 from engine import actions as A
 from engine import cards as C
 from engine.points import SeatPoints, signed
@@ -17,6 +17,19 @@ from engine.views import Event, OutcomeKind, PublicView
 LOG_EVENTS = 5  # public events shown under the table photo
 QUIET_EVENTS = frozenset({"deal", "pass", "to_row"})
 CLAIM_ENDS = frozenset({"chi", "peng", "pao", "hu", "to_row"})  # events that settle a claim
+
+
+def table_no(table: Table) -> int:
+    """The table's number as its players read it: a 群杯's table's number in its cup (the
+    cup's topics and cards number its tables), any other table's in its group."""
+    return table.cup.no if table.cup is not None else table.no
+
+
+def cup_prefix(table: Table, lang: str) -> str:
+    """``群杯 #1 · 第 2 轮 · `` before a 群杯's table's private captions; else nothing."""
+    if table.cup is None:
+        return ""
+    return t(lang, "cup_prefix", id=table.cup.cup_id, round=table.cup.round) + " · "
 
 
 def refusal_text(refusal: Refusal, lang: str) -> str:
