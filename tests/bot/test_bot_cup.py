@@ -363,9 +363,9 @@ async def test_a_cup_in_a_group_without_topics_plays_in_private_chats(
                          for m in shown), [m.text or m.caption for m in shown]
     for user in users:  # every hand in his private chat: two rounds' pictures, and results
         assert sum(1 for m in tg.messages(user) if m.photo is not None) >= 2
-        results = {m.text.split(" · ")[0] for m in tg.messages(user)
-                   if m.text and m.text.startswith("🀄 第") and "局结束" in m.text}
-        assert len(results) == 2, results  # one table of each round
+        results = {m.text.split(" · ")[1] for m in tg.messages(user)
+                   if m.text and m.text.startswith("🀄 群杯 #1 · 第") and "局结束" in m.text}
+        assert results == {"第 1 轮", "第 2 轮"}, results  # one table of each round
 
 
 async def test_a_forum_without_topics_for_the_bot_plays_its_cup_in_private_chats(
