@@ -22,7 +22,7 @@ import contextlib
 import logging
 from collections import defaultdict
 
-from bot.store import Store
+from bot.store import Store, StoreUnavailable
 from bot.store.skill import MatchSeat, SkillState
 from bot.table.skill import Rating, Seat, fold_all
 from engine.rules import RULE_SETS
@@ -59,8 +59,10 @@ class Rater:
         while True:
             try:
                 await self.catch_up()
-            except Exception:  # the store out (it says so itself): the next look tries again
-                log.warning("the skill ratings could not be updated now", exc_info=True)
+            except StoreUnavailable:  # said once by the store (bot.store.health): next look
+                pass
+            except Exception:  # a fault of its own: said, and the next look tries again
+                log.exception("the skill ratings could not be updated now")
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.every)
             self._wake.clear()

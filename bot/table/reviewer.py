@@ -24,7 +24,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from bot.store import PlayedHand, Store
+from bot.store import PlayedHand, Store, StoreUnavailable
 from bot.workers import quiet, submit
 from engine.review import review_hand
 
@@ -102,8 +102,10 @@ class Reviewer:
             try:
                 if await self.catch_up():
                     continue  # more may be waiting
-            except Exception:  # the store out: the next look tries again
-                log.warning("no seat review figures could be computed now", exc_info=True)
+            except StoreUnavailable:  # said once by the store (bot.store.health): next look
+                pass
+            except Exception:  # a fault of its own: said, and the next look tries again
+                log.exception("no seat review figures could be computed now")
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.every)
             self._wake.clear()
@@ -118,7 +120,13 @@ class Reviewer:
             found = await self.store.played_hand(hand_id)
             if found is None:
                 continue
-            decisions, loss = await self._compute(record_of(found[1]), seat)
+            try:
+                decisions, loss = await self._compute(record_of(found[1]), seat)
+            except BrokenProcessPool:
+                raise
+            except Exception:  # a record it cannot review: said once, and stored as none
+                log.exception("hand %d seat %d could not be reviewed", hand_id, seat)
+                decisions, loss = 0, 0.0
             async with self.store.transaction() as tx:
                 await tx.add_seat_review(hand_id, seat, user_id, decisions, loss)
             done += 1

@@ -11,6 +11,7 @@ import pytest
 
 from bot.store import Span, Store
 from bot.table.rater import Rater
+from bot.table.reviewer import Reviewer
 from bot.table.skill import Seat, anchor, fold_all
 
 GROUP = -100
@@ -132,3 +133,20 @@ async def test_review_figures_add_up_per_season_without_voided_hands(store: Stor
     rows = {r.user_id: (r.hands, r.decisions, r.loss)
             for r in await store.season_reviews(GROUP, Span.of(season), "qq")}
     assert rows == {A: (1, 10, 1.5), B: (1, 8, 0.0)}
+
+
+async def test_a_seat_the_reviewer_cannot_review_is_stored_as_none(store: Store,
+                                                                    monkeypatch) -> None:
+    t = await table(store)
+    await hand(store, t, (A, B, BOT), (5, -5, 0))
+    reviewer = Reviewer(store, 0)
+
+    async def broken(record, seat):  # a record the review cannot read
+        raise ValueError("not a hand record")
+    monkeypatch.setattr(reviewer, "_compute", broken)
+    assert await reviewer.catch_up() == 2  # both human seats, never retried
+    assert await store.unreviewed_seats(0, 0, 10) == []
+    season = await store.season(GROUP)
+    assert season is not None
+    assert {r.decisions for r in await store.season_reviews(GROUP, Span.of(season), "qq")} \
+        == {0}
