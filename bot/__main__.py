@@ -5,7 +5,8 @@ WEBHOOK_URL). Start-up errors are one line and exit 2.
 ``python -m bot copy-store SRC DST`` copies a whole store into an empty one instead;
 ``python -m bot webapp`` serves the live seat of several bots sharing one PostgreSQL store;
 ``python -m bot backup DEST`` / ``restore SRC`` back the SQLite store up and restore it;
-``python -m bot healthcheck`` asks the running bot's ``/healthz`` (METRICS_PORT)."""
+``python -m bot healthcheck`` asks the running bot's ``/healthz`` (METRICS_PORT);
+``python -m bot cup-check STATE.json`` re-derives a 群杯's seating from its state."""
 
 from __future__ import annotations
 
@@ -33,6 +34,9 @@ def main() -> None:
         return
     if sys.argv[1:2] == ["healthcheck"]:
         healthcheck()
+        return
+    if sys.argv[1:2] == ["cup-check"]:
+        cup_check(sys.argv[2:])
         return
     config = _configured(load_config)
     # httpx logs every request URL at INFO, and those URLs contain the token.
@@ -176,5 +180,21 @@ def _fail(message: str) -> NoReturn:
     sys.exit(2)
 
 
+def cup_check(args: list[str]) -> None:
+    """``python -m bot cup-check STATE.json``: a 群杯's seating re-derived round by round
+    from its state (the ``cups.state`` column; ``bot.table.cups.rederive``); exits 1 when a
+    round differs."""
+    from pathlib import Path
+
+    from bot.table.cups import Cup, rederive
+    if len(args) != 1:
+        _fail("usage: python -m bot cup-check STATE.json  (sqlite3 DB 'SELECT state FROM cups"
+              " WHERE id = N' > STATE.json)")
+    lines = rederive(Cup.loads(Path(args[0]).read_text()))
+    print("\n".join(lines))
+    sys.exit(0 if all("differs" not in line for line in lines) else 1)
+
+
 if __name__ == "__main__":
     main()
+

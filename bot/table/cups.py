@@ -306,6 +306,29 @@ def next_round(cup: Cup, apart: Collection[tuple[int, int]] = ()
     return tables, keep_apart(tables, apart)
 
 
+def rederive(cup: Cup) -> list[str]:
+    """Every round of ``cup`` seated again from what came before it (the seed's draw, then
+    the results): a line a round, saying whether the recorded seating is the one that
+    follows. A round after a player left, or with pairs kept apart (/apart, not in the
+    state), may differ: the line says so."""
+    lines = []
+    for k, played in enumerate(cup.tables):
+        before = replace(cup, tables=cup.tables[:k])
+        seated, _ = next_round(before)
+        if k == 0 and cup.swaps:
+            seated = [replace(t, seats=list(t.seats)) for t in seated]
+            flat = [u for t in seated for u in t.seats]
+            for a, b in cup.swaps:
+                flat[a], flat[b] = flat[b], flat[a]
+            for t in seated:
+                t.seats = flat[(t.no - 1) * cup.seats:t.no * cup.seats]
+        same = [t.seats for t in seated] == [t.seats for t in played]
+        lines.append(f"round {k + 1}: " + ("follows from " + ("the seed" if k == 0 else
+                                                             "the results before it")
+                                           if same else "differs (a leaver or /apart?)"))
+    return lines
+
+
 ROUNDS_WORD, HANDS_WORD = "轮", "局"
 DEFAULT_ROUNDS, DEFAULT_HANDS = 3, 1
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import hashlib
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -18,6 +20,7 @@ from bot.table.cups import (
     jie,
     keep_apart,
     next_round,
+    rederive,
     split_args,
     standings,
 )
@@ -192,3 +195,22 @@ def test_swiss_rounds_keep_a_pair_apart_and_one_table_leaves_one_out() -> None:
     three = _cup(3)
     tables, _ = next_round(three, [(101, 102)])
     assert sorted(u for u in tables[0].seats if u is not None) in ([100, 101], [100, 102])
+
+
+def test_every_round_is_re_derived_from_the_seed_and_the_results(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    cup = _play_rounds(8, 3, random.Random(2))
+    assert rederive(cup) == ["round 1: follows from the seed",
+                             "round 2: follows from the results before it",
+                             "round 3: follows from the results before it"]
+    state = tmp_path / "cup.json"
+    state.write_text(cup.dumps())
+    ok = subprocess.run([sys.executable, "-m", "bot", "cup-check", str(state)],
+                        capture_output=True, text=True, check=False)
+    assert ok.returncode == 0 and "round 3: follows" in ok.stdout
+    a, b = cup.tables[1][0].seats[0], cup.tables[1][1].seats[0]  # two players swapped
+    cup.tables[1][0].seats[0], cup.tables[1][1].seats[0] = b, a
+    assert rederive(cup)[1].startswith("round 2: differs")
+    state.write_text(cup.dumps())
+    bad = subprocess.run([sys.executable, "-m", "bot", "cup-check", str(state)],
+                         capture_output=True, text=True, check=False)
+    assert bad.returncode == 1 and "round 2: differs" in bad.stdout
