@@ -29,6 +29,15 @@ class Conn(Protocol):
         """Run an INSERT of one row into a table keyed by ``id``; the new row's id."""
 
 
+def epoch(text: str | None) -> float | None:
+    """Seconds since the epoch of a time the schema keeps (``YYYY-MM-DD HH:MM:SS``, with
+    ``.fff`` in the action log's ``at``), in UTC; None for none."""
+    if not text:
+        return None
+    shape = "%Y-%m-%d %H:%M:%S.%f" if "." in text else "%Y-%m-%d %H:%M:%S"
+    return datetime.strptime(text, shape).replace(tzinfo=UTC).timestamp()
+
+
 def now() -> str:
     """The time as the schema keeps it (UTC, ``YYYY-MM-DD HH:MM:SS``, SQLite's datetime())."""
     return datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S")

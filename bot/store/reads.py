@@ -14,7 +14,7 @@ from contextlib import AbstractAsyncContextManager
 from bot.store.boards import in_board
 from bot.store.challenges import ChallengeReads
 from bot.store.club_scores import ClubReads
-from bot.store.conn import Conn, Row
+from bot.store.conn import Conn, Row, epoch
 from bot.store.cups import CupReads
 from bot.store.posts import PostReads
 from bot.store.rows import (
@@ -92,7 +92,8 @@ class Queries(ChallengeReads, ClubReads, CupReads, PostReads, SkillReads, ABC):
     async def seats(self, table_id: int) -> list[SeatRow]:
         rows = await self._all("SELECT * FROM seats WHERE table_id = ? ORDER BY seat", table_id)
         return [
-            SeatRow(r["seat"], r["user_id"], bool(r["ready"]), bool(r["autoplay"]))
+            SeatRow(r["seat"], r["user_id"], bool(r["ready"]), bool(r["autoplay"]),
+                    r["clock_from"])
             for r in rows
         ]
 
@@ -118,12 +119,14 @@ class Queries(ChallengeReads, ClubReads, CupReads, PostReads, SkillReads, ABC):
 
     async def _hand_row(self, row: Row) -> HandRow:
         log = await self._all(
-            "SELECT seat, action FROM actions WHERE hand_id = ? ORDER BY seq", row["id"])
+            "SELECT seat, action, at FROM actions WHERE hand_id = ? ORDER BY seq", row["id"])
         users = await self._all(
             "SELECT user_id FROM results WHERE hand_id = ? ORDER BY seat", row["id"])
         return HandRow(row["id"], row["no"], row["table_no"], row["rule_set"], int(row["seed"]),
                        row["dealer"], row["status"], tuple((r["seat"], r["action"]) for r in log),
-                       tuple(r["user_id"] for r in users))
+                       tuple(r["user_id"] for r in users),
+                       tuple(epoch(r["at"]) or 0.0 for r in log), epoch(row["started_at"]),
+                       epoch(row["ended_at"]))
 
     async def open_votes(self, bot_id: int | None = None) -> list[VoteRow]:
         """Every vote left open (the bot stopped before it ended), oldest first: at one

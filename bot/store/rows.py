@@ -31,6 +31,7 @@ class SeatRow:
     user_id: int
     ready: bool
     autoplay: bool
+    clock_from: float | None = None  # when its clock last started afresh (epoch seconds)
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,9 @@ class HandRow:
     status: str
     log: tuple[tuple[int, str], ...]  # (seat, action), in order
     users: tuple[int, ...]  # who played it, by seat (from its results; empty while running)
+    times: tuple[float, ...] = ()  # when each action of the log was stored (epoch seconds)
+    started: float | None = None  # when it was dealt (epoch seconds, to the second)
+    ended: float | None = None  # when it ended (epoch seconds, to the second)
 
 
 @dataclass(frozen=True)

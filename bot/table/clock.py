@@ -2,19 +2,26 @@
 plays, when the wait for 再来一局 ends and when a full lobby deals, each a pure function of
 the table, the bot's :class:`Pace` and (for what is due) the time now.
 
-The database holds no deadline: decisions carry the clock time they were first awaited,
-and the memory-only ``between_since`` and ``full_since`` start again from load time after
-a restart. Whoever runs the timers (:mod:`bot.present.timers`) asks :func:`due_at` after
-every committed change.
+Decisions carry the clock time they were first awaited. The database keeps when: each move
+is stored with its time, and so is a seat's clock started afresh (托管 switched off) and a
+hand's end, so that after a restart every deadline is where it was (:func:`restore`): a
+decision that had 586 s left has 586 s left, less the time the bot was down. Only the
+memory-only ``full_since`` starts again from load time. Whoever runs the timers
+(:mod:`bot.present.timers`) asks :func:`due_at` after every committed change.
 """
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from bot.table.model import SLOW, SLOW_TIMEOUT, Table, TableStatus
 
 EPSILON = 1e-3  # a timer firing this early still counts as on time
+# seconds a person's decision has at least after a restart: time to see his buttons again
+# (the bot was down: he could not press), not 托管 the moment the bot is back
+RESTART_GRACE = 20.0
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -95,6 +102,38 @@ def start_delay(table: Table, pace: Pace) -> float:
     after_match = table.current is not None and table.current.match_place is not None \
         and table.match is None
     return pace.full_start_delay if humans > 1 or after_match else 0.0
+
+
+def restore(table: Table, *, now: float, wall: float,
+            clock_from: Mapping[int, float | None], pace: Pace | None = None) -> None:
+    """A table read from the store (its decisions and its wait for 再来一局 first awaited
+    ``now``, the clock's time) given back the times they were first awaited, from the
+    times the store kept (epoch seconds; ``wall``: the epoch seconds now): its hand's
+    ``awaited_at`` and ``ended_at``, and each seat's clock started afresh since
+    (``clock_from``). Time the bot was down counts, as it would have had it run, but a
+    person's decision keeps ``RESTART_GRACE`` seconds at least (with ``pace``)."""
+    record = table.current
+
+    def since(at: float) -> float:
+        return now - max(0.0, wall - at)
+    if table.status == TableStatus.BETWEEN and record is not None \
+            and record.ended_at is not None:
+        table.between_since = since(record.ended_at)
+    if record is None or record.awaited_at is None or table.hand is not record.hand:
+        return
+    for seat, decision in list(table.decisions.items()):
+        if not decision.legal:
+            continue
+        at = max(record.awaited_at, clock_from.get(seat) or record.awaited_at)
+        first = since(at)
+        player = table.players.get(seat)
+        if pace is not None and player is not None and not (player.robot or player.autoplay):
+            limit = timeout(table, pace)
+            first = max(first, now + min(RESTART_GRACE, limit) - limit)
+        restored = dataclasses.replace(decision, since=first)
+        table.decisions[seat] = restored
+        if table.offered.get((seat, decision.version)) is decision:
+            table.offered[seat, decision.version] = restored
 
 
 def due_at(table: Table, pace: Pace) -> float | None:

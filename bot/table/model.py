@@ -102,6 +102,10 @@ class HandRecord:
     names: tuple[str, ...]
     match_place: tuple[int, int] | None = None  # (k, N): the match's k-th of N hands
     table_no: int = 1  # its table's number, what players read: 第 k 局 of its 第 n 桌
+    # read from the store: when the decisions then open were first awaited, and when it
+    # ended (epoch seconds; :func:`bot.table.clock.restore`)
+    awaited_at: float | None = None
+    ended_at: float | None = None
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Sequence
 
 from bot.store import Store, Tx
 from bot.table import birds, house, lobby, matches
@@ -24,6 +25,7 @@ from bot.table.model import (
     TableStatus,
 )
 from engine import actions as A
+from engine.rules import RuleSet
 from engine.state import Hand, IllegalAction
 from engine.views import Event
 
@@ -36,6 +38,24 @@ _TAKEN = frozenset({"hu", "pao", "peng", "chi", "escape"})  # each has its "take
 def _progress(hand: Hand) -> int:
     """Counts every event but passes: two decisions with equal legal lists differ by it."""
     return sum(1 for e in hand.history if e.kind != "pass")
+
+
+def replay(rules: RuleSet, *, seed: int, dealer: int, base: int | None,
+           log: Sequence[tuple[int, str]], times: Sequence[float] = (),
+           started: float | None = None) -> tuple[Hand, float | None]:
+    """A stored hand replayed from its log, and when the decisions it now awaits were first
+    awaited: when the last move that changed them was stored (``times``, by move; the deal,
+    ``started``, if none did), as :func:`refresh_decisions` gives a decision anew only when
+    its legal moves or :func:`_progress` change, which a pass alone does not. None when the
+    store kept no times."""
+    hand = Hand.new(rules, seed=seed, dealer=dealer, base=base)
+    awaited = started
+    for i, (seat, action) in enumerate(log):
+        before = len(hand.history)
+        hand.apply_logged(seat, action)
+        if any(e.kind != "pass" for e in hand.history[before:]):
+            awaited = times[i] if i < len(times) else None
+    return hand, awaited
 
 
 def refresh_decisions(table: Table, now: float) -> None:

@@ -8,13 +8,13 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
+import time
 from collections.abc import Callable
 
 from bot.store import HandRow, Store, TableRow
-from bot.table import lobby, play
+from bot.table import clock, lobby, play
 from bot.table.model import HandRecord, Match, Place, Player, Refusal, Table, TableStatus
 from engine.rules import get_rule_set
-from engine.state import Hand
 
 log = logging.getLogger(__name__)
 
@@ -26,11 +26,14 @@ _RELOADED = ("chat_id", "thread_id", "opener_id", "base", "status", "dealer", "d
 
 class Registry:
     def __init__(self, store: Store, default_lang: str, clock: Callable[[], float],
-                 bot_id: int = 0) -> None:
+                 bot_id: int = 0, wall: Callable[[], float] = time.time,
+                 pace: Callable[[], clock.Pace] | None = None) -> None:
         self.store = store
         self.bot_id = bot_id  # whose tables these are: the store may hold other bots' too
         self.default_lang = default_lang
         self.clock = clock
+        self.wall = wall  # epoch seconds, as the store keeps times (bot.table.clock.restore)
+        self.pace = pace  # the service's times: a restart's grace (bot.table.clock.restore)
         self._tables: dict[int, Table] = {}
         self._by_place: dict[Place, int] = {}
         self._table_of: dict[int, int] = {}  # user -> the table table_of_user found him at
@@ -179,9 +182,11 @@ class Registry:
                       robot_level=row.robot_level, standing=row.standing,
                       private=row.private)
         table.match = await self._running_match(table.id)
+        clock_from: dict[int, float | None] = {}
         for s in await self.store.seats(row.id):
             table.players[s.seat] = Player(s.user_id, *await self.name_lang(s.user_id),
                                            s.ready, s.autoplay)
+            clock_from[s.seat] = s.clock_from
         hand_row = await self.store.last_hand(row.id)
         if hand_row is not None:
             table.current = await self.record(table, hand_row)
@@ -189,6 +194,8 @@ class Registry:
         now = self.clock()
         play.refresh_decisions(table, now)
         play.mark_between(table, now)
+        clock.restore(table, now=now, wall=self.wall(), clock_from=clock_from,
+                      pace=self.pace() if self.pace is not None else None)
         if not lobby.waits_for_begin(table):  # that lobby waits for 开局, restarted or not
             lobby.mark_full(table, now)
         return table
@@ -203,13 +210,15 @@ class Registry:
 
     async def record(self, table: Table, hand_row: HandRow) -> HandRecord:
         """A stored hand, replayed from its log."""
-        hand = Hand.replay(get_rule_set(hand_row.rule_set), seed=hand_row.seed,
-                           dealer=hand_row.dealer, base=table.base, log=list(hand_row.log))
+        hand, awaited = play.replay(get_rule_set(hand_row.rule_set), seed=hand_row.seed,
+                                    dealer=hand_row.dealer, base=table.base, log=hand_row.log,
+                                    times=hand_row.times, started=hand_row.started)
         # a running hand is played by the seated; a finished one by those in its results
         users = hand_row.users or tuple(table.players[s].user_id for s in range(hand.players))
         names = tuple([(await self.name_lang(u))[0] for u in users])
         return HandRecord(hand_row.id, hand_row.no, hand, users, names,
-                          table_no=hand_row.table_no)
+                          table_no=hand_row.table_no, awaited_at=awaited,
+                          ended_at=hand_row.ended)
 
     async def closed_table(self, table_id: int) -> Table:
         """A closed table, only as the place to post in."""

@@ -61,7 +61,7 @@ class TableService:
         self.clock = clock
         self.random = rng or secrets.SystemRandom()  # seeds and first dealers; tests seed it
         self.seed = seed  # if set, deals depend on (seed, table, hand no) only: restart-proof
-        self.registry = Registry(store, default_lang, clock, bot_id)
+        self.registry = Registry(store, default_lang, clock, bot_id, pace=lambda: self.pace)
         self.work = Tables(self.registry, store, observer, clock)
         # lookups and start-up reads are the registry's own
         reg = self.registry
@@ -393,7 +393,8 @@ class TableService:
         async with self.work.change(table_id) as (table, tx):
             seat = lobby.check_seated(table, user_id)
             if table.players[seat].autoplay:
-                await tx.update_seat(table.id, seat, autoplay=0)
+                await tx.update_seat(table.id, seat, autoplay=0,
+                                     clock_from=self.registry.wall())
                 play.take_back(table, seat, self.clock())
         return table
 
