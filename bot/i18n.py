@@ -344,6 +344,7 @@ ZH: dict[str, str] = {
     # /replay, /rank and /me pictures
     "cmd_replay": "回放:/replay 上一局,/replay N 第 N 局",
     "replay_caption": "🎬 第 {table} 桌第 {hand} 局回放(#{no})· 第 {step}/{total} 步",
+    "replay_voided": "⚠️ 本局已被管理员作废(/void),不计分:{reason}",
     "replay_usage": "用法:/replay 回放本群上一局,/replay N 回放本群第 N 局。",
     "replay_dm_usage": "用法:/replay 回放你上一局,/replay N 回放编号 N 的牌局(编号见 /me 或导出文件名)。",
     "replay_none": "本群还没有打完的牌局可以回放。",
@@ -1097,6 +1098,7 @@ EN: dict[str, str] = {
     # /replay, /rank and /me pictures
     "cmd_replay": "replay: /replay the last hand, /replay N hand N",
     "replay_caption": "🎬 Replay of table {table}, hand {hand} (#{no}) · step {step}/{total}",
+    "replay_voided": "⚠️ An admin voided this hand (/void): it does not count. {reason}",
     "replay_usage": "Usage: /replay replays this group's last hand, /replay N its hand N.",
     "replay_dm_usage": "Usage: /replay replays your last hand, /replay N the hand with id N (as /me and the export file name show it).",
     "replay_none": "No finished hand to replay in this group yet.",

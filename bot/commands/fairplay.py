@@ -101,9 +101,10 @@ def dispute_text(played: PlayedHand, found: Check, by: str, lang: str) -> str:
                points=_points(played.names, found.replayed)),
              t(lang, "dispute_recorded", points=_points(played.names, found.recorded)),
              t(lang, "dispute_same" if found.same else "dispute_differs")]
-    if played.voided_by is not None:
+    if played.voided_by is not None:  # decided already: nothing left to ask the admins
         lines.append(t(lang, "dispute_voided", reason=played.void_reason or ""))
-    lines.append(t(lang, "dispute_decide", no=played.no))
+    else:
+        lines.append(t(lang, "dispute_decide", no=played.no))
     return "\n".join(lines)
 
 

@@ -47,8 +47,12 @@ def picture(played: PlayedHand, step: int, lang: str) -> bytes:
 
 
 def caption(played: PlayedHand, step: int, lang: str) -> str:
-    return t(lang, "replay_caption", no=played.no, table=played.table_number, hand=played.table_no,
-             step=step, total=total_steps(played))
+    """Which hand and step; a hand an admin voided (/void) says so, with his reason."""
+    text = t(lang, "replay_caption", no=played.no, table=played.table_number,
+             hand=played.table_no, step=step, total=total_steps(played))
+    if played.voided_by is not None:
+        text += "\n" + t(lang, "replay_voided", reason=played.void_reason or "")
+    return text
 
 
 def buttons(played: PlayedHand, step: int) -> list[list[tuple[str, str]]]:

@@ -162,7 +162,12 @@ async def test_seasons_stats_a_void_and_a_dispute(tg: FakeTelegram, tmp_path) ->
         assert t("zh", "history_voided", line="", by="Oda", reason="串通作弊").strip() \
             in history.text
         assert stats.STRIKE in history.text.splitlines()[2]  # #1, below #2
-        assert (await says(users[0], "/replay 1")).photo_bytes is not None  # the record stays
+        replayed = await says(users[0], "/replay 1")
+        assert replayed.photo_bytes is not None  # the record stays, marked voided
+        assert t("zh", "replay_voided", reason="串通作弊") in (replayed.caption or "")
+        disputed = await says(users[1], "/dispute 1")  # decided: no call for a /void
+        assert t("zh", "dispute_voided", reason="串通作弊") in (disputed.text or "")
+        assert t("zh", "dispute_decide", no=1) not in (disputed.text or "")
 
         # a new season: the closed one keeps its figures, without the voided hand
         closed = await says(oda, "/season new 夏季")
