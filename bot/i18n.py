@@ -375,6 +375,7 @@ ZH: dict[str, str] = {
     "review_costliest": "代价最大的几步:",
     "review_moment": "· 第 {step} 步:{played}(应{better}),约少 {loss} 分{how}{pic}",
     "review_played_out": "(推演 {worlds} 局的平均)",
+    "review_played_out_one": "(推演 1 局)",
     "review_flawless": "没有一步比强者的选择差。",
     "review_pictures": "下面 {n} 张图(📷),是你当时看到的牌桌:只画少了 {costly} 分以上、放弃胡牌或拆了听的时刻,最多 {most} 张。",
     "review_step": "第 {step} 步",
@@ -1128,6 +1129,7 @@ EN: dict[str, str] = {
     "review_costliest": "The costliest moments:",
     "review_moment": "· Step {step}: {played} (better: {better}), about {loss} points lost{how}{pic}",
     "review_played_out": " (on average over {worlds} played-out deals)",
+    "review_played_out_one": " (one played-out deal)",
     "review_flawless": "No choice was worse than the strong player's.",
     "review_pictures": "Below, {n} {n:plural:picture:pictures} (📷) of the table as you saw it "
                        "then: only moments that lost {costly} points or more, declined a 胡 or "

@@ -71,7 +71,8 @@ class Reviews:
         job at a time, each queued once the one before it is sent and behind what the chat
         sends first: a new deal's hand, buttons or result queued meanwhile goes ahead, and
         waits at most for the one review message being sent, never the whole review (each
-        message costs the chat a second of its pace)."""
+        message costs the chat a second of its pace). One 复盘 is one notification: its
+        text's."""
         if not messages:
             self._pending.discard((user_id, hand_id))
             return
@@ -82,8 +83,9 @@ class Reviews:
                 await self.chats.gate.slot(urgent=False, key=user_id)
                 if photo is None:
                     await self.courier.send_message(user_id, text)
-                else:
-                    await self.courier.send_photo(user_id, photo, caption=text)
+                else:  # the text came with a notification: its pictures come silently
+                    await self.courier.send_photo(user_id, photo, caption=text,
+                                                  disable_notification=True)
             except RetryAfter:
                 raise  # the outbox sends it again after the wait
             except BaseException:  # refused or lost: the rest is not sent, 复盘 may be asked again

@@ -74,6 +74,7 @@ def is_review(sent: list[FakeMessage], played: PlayedHand, seat: int, lang: str 
         [render_moment(review, seat, step, played.names) for step in steps]
     assert [m.caption for m in sent[1:]] == \
         [moment_caption(review, seat, step, lang) for step in steps]
+    assert [m.silent for m in sent] == [False] + [True] * len(steps)  # one notification
 
 
 async def test_each_human_is_offered_his_own_review_and_nobody_elses(tg: FakeTelegram,

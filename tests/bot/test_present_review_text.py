@@ -46,7 +46,8 @@ def test_the_review_reads_as_coaching_with_an_anchored_rating() -> None:
             line = next(x for x in lines if x.startswith(coaching))
             assert line.endswith(" 📷") == (d.step in drawn)
             # a loss off the strong choice is an average over played-out deals, and says so
-            assert (f"(推演 {d.worlds} 局的平均)" in line) == bool(d.worlds)
+            worded = "(推演 1 局)" if d.worlds == 1 else f"(推演 {d.worlds} 局的平均)"
+            assert (worded in line) == bool(d.worlds)  # one deal is no average
             seen_played_out = seen_played_out or bool(d.worlds)
         costly = f"{COSTLY_LOSS:g}"
         if drawn:

@@ -61,7 +61,8 @@ def review_text(review: Review, seat: int, played: PlayedHand, lang: str) -> str
         lines.append(t(lang, "review_costliest"))
         lines += [t(lang, "review_moment", step=d.move_no, played=A.label(d.played, lang),
                     better=A.label(d.best, lang), loss=f"{d.loss:.1f}",
-                    how=t(lang, "review_played_out", worlds=d.worlds) if d.worlds else "",
+                    how=(t(lang, "review_played_out_one") if d.worlds == 1 else
+                         t(lang, "review_played_out", worlds=d.worlds)) if d.worlds else "",
                     pic=" 📷" if d.step in drawn else "") for d in costliest]
     costly = f"{COSTLY_LOSS:g}"
     if drawn:
