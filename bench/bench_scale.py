@@ -319,7 +319,8 @@ def report(args: argparse.Namespace, load: Load, group_bot: dict[int, int], elap
           f"{loadavg[0][0]:.1f} -> {loadavg[1][0]:.1f}")
     print(f"press -> answer  p50 {pct(answer, .5):7.1f} ms   p99 {pct(answer, .99):7.1f} ms "
           f"(picture seats); unanswered {len(load.handed) - len(answer)} of {len(load.handed)}")
-    print(f"refused presses  {load.refused} (stale buttons or versions)")
+    print(f"refused presses  {load.refused} (stale buttons or versions)"
+          + (f"; page opens and presses tried again {load.pages.retried}" if load.pages else ""))
 
 
 async def main_async(args: argparse.Namespace) -> None:

@@ -30,6 +30,7 @@ class PageSeats:
         self.moved: dict[int, tuple[float, int, set[int]]] = {}  # group -> (t, presser, seen)
         self.updates: list[float] = []  # move -> another page seat's next view (seconds)
         self.update_groups: list[int] = []  # the table (group id) of each of ``updates``
+        self.retried = 0  # page opens refused (503) and presses whose connection failed, retried
         self.session: aiohttp.ClientSession | None = None
 
     def chosen(self, users: list[Any]) -> list[Any]:
@@ -57,7 +58,12 @@ class PageSeats:
         before it has shown anything is opened again, 0.5 s later."""
         assert self.session is not None
         for _ in range(tries):
-            ws = await self.session.ws_connect(self.base_of[user_id] + "ws", max_msg_size=0)
+            try:
+                ws = await self.session.ws_connect(self.base_of[user_id] + "ws", max_msg_size=0)
+            except aiohttp.WSServerHandshakeError as refused:  # 503: too many signing in now
+                self.retried += 1
+                await asyncio.sleep(float((refused.headers or {}).get("Retry-After", 1)))
+                continue
             await ws.send_str(self.auth[user_id][4:])
             await self._read(user_id, ws)
             if user_id in self.views:
@@ -102,9 +108,17 @@ class PageSeats:
             {"version": version, "index": move["index"]}
         if "index" in move:
             self.move_made(load.table_of[user_id], user_id)
-        async with self.session.post(self.base_of[user_id] + "api/move", json=body,
-                                     headers={"Authorization": self.auth[user_id]}) as r:
-            answer = await r.json()
+        for attempt in range(3):  # as a page's fetch is tried again: a kept-alive connection
+            try:                  # the server closed (its idle limit) fails the first try
+                async with self.session.post(self.base_of[user_id] + "api/move", json=body,
+                                             headers={"Authorization": self.auth[user_id]}) as r:
+                    answer = await r.json()
+                break
+            except aiohttp.ClientError:
+                self.retried += 1
+                if attempt == 2:
+                    raise
+                await asyncio.sleep(0.2)
         if "index" not in move:
             return
         if r.status == 200 and answer["text"].startswith("✓"):
