@@ -111,14 +111,20 @@ def restore(table: Table, *, now: float, wall: float,
     times the store kept (epoch seconds; ``wall``: the epoch seconds now): its hand's
     ``awaited_at`` and ``ended_at``, and each seat's clock started afresh since
     (``clock_from``). Time the bot was down counts, as it would have had it run, but a
-    person's decision keeps ``RESTART_GRACE`` seconds at least (with ``pace``)."""
+    person's decision, and the wait for 再来一局, keep ``RESTART_GRACE`` seconds at least
+    (with ``pace``): nobody is played for or unseated the moment the bot is back."""
     record = table.current
 
     def since(at: float) -> float:
         return now - max(0.0, wall - at)
+
+    def with_grace(first: float, limit: float) -> float:
+        return max(first, now + min(RESTART_GRACE, limit) - limit)
     if table.status == TableStatus.BETWEEN and record is not None \
             and record.ended_at is not None:
         table.between_since = since(record.ended_at)
+        if pace is not None:
+            table.between_since = with_grace(table.between_since, pace.ready_timeout)
     if record is None or record.awaited_at is None or table.hand is not record.hand:
         return
     for seat, decision in list(table.decisions.items()):
@@ -128,8 +134,7 @@ def restore(table: Table, *, now: float, wall: float,
         first = since(at)
         player = table.players.get(seat)
         if pace is not None and player is not None and not (player.robot or player.autoplay):
-            limit = timeout(table, pace)
-            first = max(first, now + min(RESTART_GRACE, limit) - limit)
+            first = with_grace(first, timeout(table, pace))
         restored = dataclasses.replace(decision, since=first)
         table.decisions[seat] = restored
         if table.offered.get((seat, decision.version)) is decision:

@@ -160,9 +160,10 @@ async def test_all_press_again_in_time_and_nobody_is_unseated(tg: FakeTelegram,
         assert not [n for n in notes(tg, group) if n.startswith("⌛")]  # no one was unseated
 
 
-async def test_after_a_restart_the_wait_starts_again(tg: FakeTelegram, tmp_path) -> None:
-    """The wait lives in memory only: a restarted bot waits READY_TIMEOUT from its start, and
-    a 再来一局 pressed before the restart still counts."""
+async def test_after_a_restart_the_wait_keeps_its_grace(tg: FakeTelegram, tmp_path) -> None:
+    """A restarted bot counts the wait from the hand's end, but gives those who have not
+    pressed 再来一局 RESTART_GRACE at least (here all of READY_TIMEOUT, so from its start),
+    and a 再来一局 pressed before the restart still counts."""
     config = make_config(tg, tmp_path / "db.sqlite3", ready_timeout=READY)
     async with running_bot(config) as app:
         users, group, lobby = await seat_three(tg)
@@ -177,7 +178,7 @@ async def test_after_a_restart_the_wait_starts_again(tg: FakeTelegram, tmp_path)
         table = svc.service.in_chat(group.id)
         assert table.status == "between" and table.players[1].ready
         since = table.between_since
-        assert since is not None and since >= restarted  # counted from the load
+        assert since is not None and since >= restarted  # the grace: counted from the load
         await tg.wait_for(lambda: table.status == "lobby", timeout=READY + 5)
         assert svc.service.clock() - since >= READY - 1e-3
         assert [table.players[s].user_id for s in sorted(table.players)] == [users[1].id]

@@ -66,6 +66,17 @@ def test_restore_keeps_the_wait_for_the_next_hand():
     assert table.between_since == 20.0
 
 
+def test_restore_gives_the_wait_for_the_next_hand_its_grace():
+    table = _table(TableStatus.BETWEEN)
+    pace = clock.Pace(action_timeout=600.0, autoplay_delay=1.5, ready_timeout=120.0)
+    # the hand ended 500 s before the restart: past the wait, but nobody is unseated at once
+    clock.restore(table, now=50.0, wall=1700.0, clock_from={}, pace=pace)
+    assert table.between_since == 50.0 + clock.RESTART_GRACE - 120.0
+    # ended 30 s before: the wait goes on where it was
+    clock.restore(table, now=50.0, wall=1230.0, clock_from={}, pace=pace)
+    assert table.between_since == 20.0
+
+
 def test_restore_leaves_a_table_the_store_kept_no_times_for():
     table = _table()
     table.current = dataclasses.replace(table.current, awaited_at=None)  # type: ignore[type-var]
