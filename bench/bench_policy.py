@@ -1,4 +1,4 @@
-"""How well ``engine.policy`` plays, and how fast it decides (prints figures; not a test).
+"""How well ``engine.player`` plays, and how fast it decides (prints figures; not a test).
 
 1. The policy in one seat against two random-legal players, its seat and the dealer rotating:
    win rate and average points per hand of the policy seat against a random seat.
@@ -15,7 +15,7 @@ import statistics
 import sys
 import time
 
-from engine.policy import choose
+from engine.player import choose
 from engine.rules import QQ
 from engine.state import Hand
 from engine.views import OutcomeKind

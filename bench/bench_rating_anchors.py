@@ -19,7 +19,7 @@ import random
 import time
 
 from bot.table.skill import MODEL, ranks
-from engine import policy
+from engine import player
 from engine.rules import get_rule_set
 from engine.state import Hand
 
@@ -34,7 +34,7 @@ def play(job: tuple[str, int, tuple[str, ...]]) -> tuple[tuple[str, ...], tuple[
     while not hand.is_terminal():
         seat = hand.to_act()[0]
         public = [e for e in hand.history if e.visible_to is None]
-        hand.apply(seat, policy.choose(hand.private_view(seat), public, rng,
+        hand.apply(seat, player.choose(hand.private_view(seat), public, rng,
                                        level=levels[seat]))
     assert hand.outcome is not None
     return levels, hand.outcome.points

@@ -15,7 +15,7 @@ import statistics
 import sys
 import time
 
-from engine import policy
+from engine import player
 from engine.analyzer import clear_caches
 from engine.review import review_hand
 from engine.rules import RuleSet, get_rule_set
@@ -29,7 +29,7 @@ def played_hand(rules: RuleSet, seed: int) -> Hand:
     while not h.is_terminal():
         seat = h.to_act()[0]
         events = [e for e in h.history if e.visible_to is None]
-        h.apply(seat, policy.choose(h.private_view(seat), events, random.Random(seed)))
+        h.apply(seat, player.choose(h.private_view(seat), events, random.Random(seed)))
     return h
 
 

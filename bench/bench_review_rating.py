@@ -1,7 +1,7 @@
 """What the 复盘's rating (``engine.review``, 0–100) gives random play and each computer level:
 the anchors its text quotes (``engine.review.RATING_ANCHORS``).
 
-For each player kind (random legal choices, then each level of ``engine.policy``, weak … master)
+For each player kind (random legal choices, then each level of ``engine.player``, weak … master)
 and each rule set, seeded deals are played with that kind at one seat (the seat turns with
 the seed) and the strong computer player at the others; that seat's 复盘 is rated, and the
 median and the quartiles of its ratings are printed (hands in which it had no decision are
@@ -18,13 +18,13 @@ import sys
 import time
 from functools import partial
 
-from engine import policy
+from engine import player
 from engine.review import review_hand
 from engine.rules import RuleSet, get_rule_set
 from engine.state import Hand
 
 RULES = ("qq", "hunan/4", "four14")
-KINDS = ("random", *policy.LEVELS)
+KINDS = ("random", *player.LEVELS)
 
 
 def played_hand(rules: RuleSet, seed: int, seat: int, kind: str) -> Hand:
@@ -38,7 +38,7 @@ def played_hand(rules: RuleSet, seed: int, seat: int, kind: str) -> Hand:
         else:
             events = [e for e in h.history if e.visible_to is None]
             level = kind if actor == seat else "strong"
-            action = policy.choose(h.private_view(actor), events, rng, level=level)
+            action = player.choose(h.private_view(actor), events, rng, level=level)
         h.apply(actor, action)
     return h
 

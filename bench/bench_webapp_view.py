@@ -1,6 +1,6 @@
 """What building one seat's page view costs (``bot.webapp.view.seat_view``), now and at
 ``--before`` (a git revision's view.py): every seat's view at every step of ``--hands`` qq
-hands that ``engine.policy`` plays through the table service, 听 computed afresh for each
+hands that ``engine.player`` plays through the table service, 听 computed afresh for each
 (as a push after a change does). Prints the mean per view (docs/live-seat.md).
 
     .venv/bin/python bench/bench_webapp_view.py [--hands 6] [--before 2c0e6ab]
@@ -22,7 +22,7 @@ from webapp_table import ROOT
 from bot.store import Store
 from bot.table import Person, Refusal, TableService, TableStatus
 from bot.webapp import view as now
-from engine import policy
+from engine import player
 from engine.rules import table_rules
 
 PEOPLE = [Person(10 + i, n, "zh") for i, n in enumerate("ABC")]
@@ -85,7 +85,7 @@ async def main() -> None:
                     if not d.legal:
                         continue
                     public = [e for e in record.hand.history if e.visible_to is None]
-                    action = policy.choose(record.hand.private_view(seat), public, rng)
+                    action = player.choose(record.hand.private_view(seat), public, rng)
                     try:
                         await service.act(table.id, PEOPLE[seat].user_id, d.version,
                                           d.legal.index(action))

@@ -1,5 +1,5 @@
 """Screenshots of the live seat at phone sizes, light and dark (docs/live-seat.md): a hand
-dealt by the real bot, played by ``engine.policy`` through the table service until each
+dealt by the real bot, played by ``engine.player`` through the table service until each
 moment — the deal, a discard picked with its 听, a claim, the settlement — and each seat's
 page photographed at 390 and 360 px wide and in landscape (844 × 390), light and dark.
 
@@ -18,7 +18,7 @@ from webapp_table import live_table
 
 from bot.table import Refusal
 from bot.webapp.view import seat_ting
-from engine import policy
+from engine import player
 
 SIZES = ((390, 844), (360, 640), (844, 390))  # the last: a phone turned to landscape
 SCHEMES = ("light", "dark")
@@ -93,7 +93,7 @@ async def main() -> None:
                         continue
                     view = record.hand.private_view(seat)
                     public = [e for e in record.hand.history if e.visible_to is None]
-                    action = policy.choose(view, public, rng)
+                    action = player.choose(view, public, rng)
                     try:
                         await svc.service.act(table.id, users[seat].id, d.version,
                                               d.legal.index(action))

@@ -51,13 +51,13 @@ ZH: dict[str, str] = {
     "cmd_calc": "算胡:/calc 手牌 [+ 牌]",
     "cmd_export": "导出上一局记录(可验证)",
     "cmd_timezone": "本群时区(管理员)",
-    "cmd_addbot": "加一位电脑玩家(/addbot 弱|中|强|大师 设水平)",
+    "cmd_addbot": "加一位电脑玩家(/addbot 弱|中|强 设水平)",
     "cmd_removebot": "请走一位电脑玩家",
     "help": (
         "跑胡子机器人 · {rule_sets}\n"
         "/new 开桌(/new hunan 4:规则和人数;大厅 ⚙ 改设置)\n"
         "/join 入座 · /leave 离座 · /begin 开局 · /stop 结束本桌\n"
-        "/addbot 加电脑(一人也能开一桌;/addbot 弱、中、强、大师 设水平)· /removebot\n"
+        "/addbot 加电脑(一人也能开一桌;/addbot 弱、中、强 设水平)· /removebot\n"
         "/dissolve 提议解散本局 · /replace 电脑接替不出手的人\n"
         "/notify 开桌时私信通知我 · /lang en 切换群语言 · /help club 俱乐部\n"
         "/rank 排行 · /me 战绩 · /history 最近牌局 · /replay 回放\n"
@@ -439,14 +439,13 @@ ZH: dict[str, str] = {
     "match_caption_escaped": "{name} 离开(逃跑),比赛提前结束。",
     "match_caption_stopped": "比赛提前结束(/stop 或 解散)。",
     "match_over_next": "上一场比赛已结束(见总结算)。按「开局」开始新的一场;开桌人可按 ⚙ 改设置。",
-    # the computer players' level (弱 / 中 / 强 / 大师), per table
+    # the computer players' level (弱 / 中 / 强), per table
     "level_weak": "弱",
     "level_medium": "中",
     "level_strong": "强",
-    "level_master": "大师",
     "lobby_level": "电脑:{level}",
     "settings_level": "电脑 {level}",
-    "addbot_usage": "用法:/addbot [弱|中|强|大师],例:/addbot 中。加一位电脑,并把本桌电脑的水平设为它"
+    "addbot_usage": "用法:/addbot [弱|中|强],例:/addbot 中。加一位电脑,并把本桌电脑的水平设为它"
                     "(不写则不变,默认强)。",
     # the club: standing tables (常驻桌), /tables, /apart (docs/club.md)
     "cmd_tables": "本群开着的牌桌,一键入座",
@@ -774,13 +773,13 @@ EN: dict[str, str] = {
     "cmd_calc": "judge a hand: /calc cards [+ card]",
     "cmd_export": "the last hand's record (verifiable)",
     "cmd_timezone": "the group's time zone (admins)",
-    "cmd_addbot": "add a computer player (/addbot 弱|中|强|大师 sets the level)",
+    "cmd_addbot": "add a computer player (/addbot 弱|中|强 sets the level)",
     "cmd_removebot": "remove a computer player",
     "help": (
         "跑胡子 bot · {rule_sets}\n"
         "/new open (/new hunan 4: rules, seats; ⚙ in the lobby)\n"
         "/join sit · /leave leave · /begin deal · /stop close\n"
-        "/addbot a computer (play alone; /addbot 弱, 中, 强 or 大师 sets their level) · /removebot\n"
+        "/addbot a computer (play alone; /addbot 弱, 中 or 强 sets their level) · /removebot\n"
         "/dissolve end the hand (解散) · /replace one who does not play\n"
         "/notify new tables · /lang zh · /help club: clubs\n"
         "/rank /me /history /replay: results\n"
@@ -1196,14 +1195,13 @@ EN: dict[str, str] = {
     "match_caption_stopped": "The match was ended early (/stop or 解散).",
     "match_over_next": "The last match is over (see its 总结算). Press 开局 Deal for a new "
                        "one; the opener may change the settings with ⚙.",
-    # the computer players' level (弱 / 中 / 强 / 大师), per table
+    # the computer players' level (弱 / 中 / 强), per table
     "level_weak": "弱 weak",
     "level_medium": "中 medium",
     "level_strong": "强 strong",
-    "level_master": "大师 master",
     "lobby_level": "computer players: {level}",
     "settings_level": "电脑 {level}",
-    "addbot_usage": "Usage: /addbot [弱|中|强|大师] (or weak, medium, strong, master), e.g. /addbot medium. "
+    "addbot_usage": "Usage: /addbot [弱|中|强] (or weak, medium, strong), e.g. /addbot medium. "
                     "Adds a computer player and sets every computer player at the table to "
                     "that level (unchanged if none is given; 强 strong by default).",
     # the club: standing tables (常驻桌), /tables, /apart (docs/club.md)

@@ -3,7 +3,7 @@
 A challenge is a rule set and a few deals' seeds, whose SHA-256 (of the seeds written
 ``s1,s2,…``: :func:`seeds_commitment`) is published before anyone plays. Every participant
 plays seat :data:`HUMAN` of every deal; the other seats are the strong computer player
-(``engine.policy.choose``) with an rng fixed by the deal's seed, the seat and the number of
+(``engine.player.choose``) with an rng fixed by the deal's seed, the seat and the number of
 actions so far (:func:`robot_rng`), so a computer's move is a function of the position
 alone: two participants who make the same choices see the same game.
 
@@ -24,7 +24,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from engine import policy
+from engine import player
 from engine.record import Verdict, export_hand
 from engine.record import verify as verify_hand
 from engine.rules import RuleSet, get_rule_set
@@ -56,7 +56,7 @@ def robot_rng(seed: int, seat: int, step: int) -> random.Random:
 def strong_choice(hand: Hand, seed: int, seat: int) -> str:
     """The strong player's move for ``seat`` now, from what that seat may know."""
     public = [e for e in hand.history if e.visible_to is None]
-    return policy.choose(hand.private_view(seat), public, robot_rng(seed, seat, len(hand.log)),
+    return player.choose(hand.private_view(seat), public, robot_rng(seed, seat, len(hand.log)),
                          level=LEVEL)
 
 

@@ -4,13 +4,13 @@ The record (as ``/export`` writes it and ``python -m engine verify`` reads it) i
 log entry is a seat's *decision* when the engine asked that seat and offered it more than one
 legal action; forced moves (提, 偎, 跑, draws) happen inside the engine and are not in the log,
 and 逃跑 / 解散 entries are no decision. At each decision the strong player
-(:func:`engine.policy.evaluate`) values every legal action from exactly what the seat could
+(:func:`engine.player.evaluate`) values every legal action from exactly what the seat could
 know then — its :class:`~engine.views.PrivateView` and the public events so far — so no
 verdict uses a card the seat could not see, nor anything that happened later.
 
 * **loss** of a decision, in points: where the seat played other than the strong player's
   choice, both moves are played out in the same deals of the hidden cards its view allows
-  (:func:`engine.policy_search.play_out`, as 大师 searches), and the loss is how many points
+  (:func:`engine.player.search.play_out`, as 大师 searches), and the loss is how many points
   the played move scored less on average over them (0 when it scored as much or more); for a
   win on offer, the values are points already (the win against waiting). 0 where the seat
   played the strong choice. So a loss means the same at every decision: points over played-out
@@ -41,11 +41,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine import actions as A
-from engine import analyzer, claims, policy
+from engine import analyzer, claims, player
 from engine import cards as C
 from engine.melds import Group
-from engine.policy_play import tied_for_best
-from engine.policy_search import Budget, play_out
+from engine.player.play import tied_for_best
+from engine.player.search import Budget, play_out
 from engine.record import FORMAT
 from engine.rules import RuleSet, get_rule_set
 from engine.state import Hand
@@ -54,7 +54,7 @@ from engine.views import Event, OfferHow, PrivateView, Win
 
 RATING_SCALE = 0.5  # mean loss per decision (points) at which the rating is 50
 # What the played-out deals of one seat's review may cost (rough microseconds of one core, as
-# engine.policy_search counts work): its decisions off the strong choice share it alike, none
+# engine.player.search counts work): its decisions off the strong choice share it alike, none
 # more than a quarter, each at most WORLDS deals (bench/bench_review_rating.py times it).
 REVIEW_WORK = 250_000
 WORLDS = 16
@@ -285,7 +285,7 @@ def _discarding(legal: Iterable[str]) -> bool:
 
 
 def _decide(view: PrivateView, events: list[Event], step: int, played: str) -> Decision:
-    values = policy.evaluate(view, events)
+    values = player.evaluate(view, events)
     ordered = tuple((a, float(values[a])) for a in view.legal)
     tied = tied_for_best(ordered)
     best = played if played in tied else tied[0]  # a tie with the best is the best
@@ -301,7 +301,7 @@ def _played_out(made: list[tuple[Decision, list[Event]]]) -> list[Decision]:
     out = []
     for d, events in made:
         if d in off:
-            searched = play_out(d.view, events, [d.best, d.played], policy.STYLES["strong"],
+            searched = play_out(d.view, events, [d.best, d.played], player.STRONG.style,
                                 budget)
             lost = max(0.0, -searched[1].gain) if searched else 0.0
             d = replace(d, lost=lost, worlds=searched[1].worlds if searched else 0)

@@ -477,7 +477,7 @@ def imagined(
     set_aside: list[int] | None = None,
     base: int | None = None,
 ) -> Hand:
-    """A hand in the middle, as a searching player imagines it (``engine.policy_worlds``):
+    """A hand in the middle, as a searching player imagines it (``engine.player.worlds``):
     the seats' cards and the stock (``pop()`` draws the next) as given, and ``actor`` to
     decide: on ``offer`` (a claim, every eligible seat asked anew), else after his own
     提/偎 on ``selfwin_card`` (自摸 or not), else a discard. It has no log: it cannot be
@@ -518,7 +518,7 @@ def offer_of(hand: Hand) -> Offer | None:
 
 def cards_of(hand: Hand, seat: int) -> tuple[tuple[int, ...], tuple[Group, ...]]:
     """A seat's hand (count vector) and table melds: its hidden cards, for a player's search
-    inside a world it imagined (``engine.policy_rollout``), never for a real table's players
+    inside a world it imagined (``engine.player.rollout``), never for a real table's players
     (they get :meth:`Hand.private_view`)."""
     s = hand._seats[seat]
     return tuple(s.hand), tuple(s.melds)

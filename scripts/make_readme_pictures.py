@@ -27,7 +27,7 @@ from PIL import Image
 
 from bot.present.screens.group import draw_table
 from bot.present.screens.seat import SeatMarks, draw_hand
-from engine import policy
+from engine import player
 from engine.rules import RuleSet, get_rule_set
 from engine.state import Hand
 from engine.ting import ting
@@ -49,7 +49,7 @@ def played(rules: RuleSet, seed: int) -> Iterator[Hand]:
         yield h
         seat = h.to_act()[0]
         public = [e for e in h.history if e.visible_to is None]
-        h.apply(seat, policy.choose(h.private_view(seat), public, rng))
+        h.apply(seat, player.choose(h.private_view(seat), public, rng))
     yield h
 
 

@@ -65,7 +65,7 @@ class TableRow:
     thread_id: int | None = None  # its forum topic (None: not a forum, or General)
     match_hands: int = 1  # hands a match of this table has: 1 (single hands), 4, 8 or 16
     bot_id: int = 0  # the bot that opened it (its Telegram id; 0: a store one bot serves alone)
-    robot_level: str = "strong"  # its computer players' level (``engine.policy.LEVELS``)
+    robot_level: str = "strong"  # its computer players' level (bot.table.robots.table_level)
     standing: bool = False  # a standing table (常驻桌): back in its lobby until /stop
     no: int = 1  # its number in its group, what players read (第 no 桌); ``id`` names it
     private: bool = False  # played in its players' private chats only (a 群杯's, no topics)

@@ -3,7 +3,7 @@ privately from the same seat against computer players that play the same way eve
 
 A challenge is a rule set, a few deals' seeds (their SHA-256 shown when it opens, the seeds
 once it ends) and a deadline. A participant plays seat :data:`HUMAN` of every deal in turn;
-the other seats are the strong computer player (``engine.policy.choose``) with an rng fixed
+the other seats are the strong computer player (``engine.player.choose``) with an rng fixed
 by the deal's seed, the seat and the step (``engine.duplicate.robot_rng``), so its move is a
 function of the position alone: two participants who make the same choices see the same game. Only his
 own decisions are stored (``bot.store.challenges``): replaying them rebuilds the game, also

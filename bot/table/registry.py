@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 
 from bot.store import HandRow, Store, TableRow
-from bot.table import clock, lobby, play
+from bot.table import clock, lobby, play, robots
 from bot.table.model import HandRecord, Match, Place, Player, Refusal, Table, TableStatus
 from engine.rules import get_rule_set
 
@@ -179,7 +179,7 @@ class Registry:
                       row.dealer, row.draws_in_row, row.version, thread_id=row.thread_id,
                       no=row.no, rules=get_rule_set(row.rules),
                       timer=row.timer, match_hands=row.match_hands,
-                      robot_level=row.robot_level, standing=row.standing,
+                      robot_level=robots.table_level(row.robot_level), standing=row.standing,
                       private=row.private)
         table.match = await self._running_match(table.id)
         clock_from: dict[int, float | None] = {}

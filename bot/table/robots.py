@@ -1,5 +1,5 @@
 """Computer players (电脑), 托管 and the 提示 hint: every move the bot makes or suggests for a
-seat comes from :mod:`engine.policy`, from what that seat may know (its private view and the
+seat comes from :mod:`engine.player`, from what that seat may know (its private view and the
 public events), never from the whole hand.
 
 A computer seat is an ordinary seat whose user id is negative (Telegram user ids are
@@ -19,15 +19,15 @@ from collections.abc import Collection
 from functools import partial
 
 from bot.i18n import CATALOGS, t
-from engine import policy
+from engine import player
 from engine.state import Hand
 from engine.views import Event, PrivateView
 
 log = logging.getLogger(__name__)
 
 _LANG_STRIDE = 100  # ids -1.. are zh names, -101.. en names
-LEVELS = policy.LEVELS  # a table's computer players play at one of these (弱 / 中 / 强 / 大师)
-STRONG = "strong"  # 托管 and 提示 play for a human: always the strongest level
+LEVELS = player.OFFERED  # a table's computer players play at one of these (弱 / 中 / 强)
+STRONG = player.STRONG.name  # 托管 and 提示 play for a human: always the strong level
 
 
 def is_robot(user_id: int) -> bool:
@@ -66,13 +66,19 @@ def level_of(robot: bool, table_level: str) -> str:
     return table_level if robot else STRONG
 
 
+def table_level(stored: str) -> str:
+    """The level a table stored with level ``stored`` plays and shows: one of :data:`LEVELS`
+    (a table stored with 大师, no longer offered, plays 强: engine.player.levels)."""
+    return player.for_table(stored)
+
+
 async def decide(hand: Hand, seat: int, level: str = STRONG) -> str:
     """The policy's action at ``level`` for ``seat`` (a computer player, or a human in 托管).
     Should the policy ever fail, the first legal action is played: a table must not stall on
     it."""
     view, events = _snapshot(hand, seat)
     try:
-        return await asyncio.to_thread(partial(policy.choose, view, events, level=level))
+        return await asyncio.to_thread(partial(player.choose, view, events, level=level))
     except Exception:
         log.exception("the policy failed for seat %s; playing its first legal action", seat)
         return view.legal[0]
@@ -81,4 +87,4 @@ async def decide(hand: Hand, seat: int, level: str = STRONG) -> str:
 async def hint(hand: Hand, seat: int, lang: str) -> tuple[str, str]:
     """(action, one-line reason) the strong player suggests to ``seat``, in ``lang``."""
     view, events = _snapshot(hand, seat)
-    return await asyncio.to_thread(policy.explain, view, events, lang)
+    return await asyncio.to_thread(player.explain, view, events, lang)

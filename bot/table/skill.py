@@ -31,7 +31,7 @@ ANCHOR_SIGMA = 1.5
 # The computer levels' fixed mu per rule set, fitted by bench/bench_rating_anchors.py (the three
 # levels rated freely against one another over 600 simulated hands; docs/club_scores.md gives
 # the runs). four14's run put weak above medium, within its noise: it takes qq's until a
-# longer one tells them apart. master plays as strong (engine.policy measures no gain of its
+# longer one tells them apart. master plays as strong (docs/player.md: no gain measured of its
 # search): it anchors there.
 ANCHORS: dict[str, dict[str, float]] = {
     "qq": {"weak": 23.2, "medium": 24.6, "strong": 26.0},

@@ -28,7 +28,7 @@ MATCH_WORD = "局"
 SINGLE_WORD = "单局"  # single hands, as ⚙ 局数 says it
 STANDING_WORDS = frozenset({"常驻", "standing"})  # a standing table (常驻桌): admins only
 BARE_MATCHES = frozenset({8, 16})  # a bare number that is a match's hands, never seats
-# /addbot's word: a computer level by its own name or its Chinese one (弱 / 中 / 强 / 大师, as ⚙ shows it)
+# /addbot's word: a computer level by its own name or its Chinese one (弱 / 中 / 强, as ⚙ shows it)
 LEVEL_WORDS = {**{level: level for level in LEVELS},
                **{t("zh", f"level_{level}"): level for level in LEVELS}}
 
@@ -93,7 +93,7 @@ def match_from_args(args: list[str]) -> tuple[list[str], int]:
 
 
 def level_from_args(args: list[str]) -> str | None:
-    """The level ``/addbot [弱|中|强|大师|weak|medium|strong|master]`` asks for, None for a bare /addbot;
+    """The level ``/addbot [弱|中|强|weak|medium|strong]`` asks for, None for a bare /addbot;
     ``addbot_usage`` for anything else."""
     if not args:
         return None

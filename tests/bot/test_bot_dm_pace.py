@@ -30,7 +30,7 @@ from support.robots import one_human_two_computers, public
 from bot.present.screens.words import event_line
 from bot.table import Table
 from engine import actions as A
-from engine import policy
+from engine import player
 
 DM_INTERVAL = 0.3
 PRESSED_PACE = 1.2
@@ -169,7 +169,7 @@ async def press_as_policy(tg: FakeTelegram, alice: FakeUser, table: Table, msg: 
                           buttons: list[tuple[str, str]]) -> None:
     """She presses the button the policy would (the first, if play moved on meanwhile)."""
     view = table.current.hand.private_view(0)
-    wanted = A.label(policy.choose(view, public(table)), "zh") if view.legal else None
+    wanted = A.label(player.choose(view, public(table)), "zh") if view.legal else None
     data = next((d for text, d in buttons if text == wanted), buttons[0][1])
     await tg.press(alice, msg.message_id, alice, data)
 

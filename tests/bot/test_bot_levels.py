@@ -1,7 +1,8 @@
-"""The computer players' level per table (弱 / 中 / 强 / 大师) through the real bot and a fake
+"""The computer players' level per table (弱 / 中 / 强) through the real bot and a fake
 Telegram: set in the lobby's ⚙ or by ``/addbot 强``, stored with the table (and kept by a
 restart and by the migration of an older store), played by the computer seats, while 托管 and
-提示 always play the strong level."""
+提示 always play the strong level. 大师 is no longer offered (docs/player.md): a table stored
+with it plays and resumes at 强."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from bot.present.screens.lobby import settings_keyboard
 from bot.store import MIGRATIONS, SCHEMA_VERSION, Store, open_store
 from bot.table import LEVELS, Refusal, Table, TableService, robots
 from bot.telegram.lobby import level_from_args
-from engine import policy
+from engine import player
 from engine.views import Event, PrivateView
 
 
@@ -37,12 +38,15 @@ class PolicySpy:
     def choose(self, view: PrivateView, events: Sequence[Event], rng: random.Random | None = None,
                *, level: str = "strong") -> str:
         self.chosen.append((view.seat, level))
-        return policy.choose(view, events, rng, level=level)
+        return player.choose(view, events, rng, level=level)
 
     def explain(self, view: PrivateView, events: Sequence[Event],
                 lang: str = "zh") -> tuple[str, str]:
         self.explained.append(view.seat)
-        return policy.explain(view, events, lang)
+        return player.explain(view, events, lang)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(player, name)  # the levels and the rest, as they are
 
     def levels(self, seat: int) -> set[str]:
         return {level for s, level in self.chosen if s == seat}
@@ -51,7 +55,7 @@ class PolicySpy:
 @pytest.fixture
 def spy(monkeypatch: pytest.MonkeyPatch) -> PolicySpy:
     watched = PolicySpy()
-    monkeypatch.setattr(robots, "policy", watched)
+    monkeypatch.setattr(robots, "player", watched)
     return watched
 
 
@@ -71,7 +75,7 @@ def watch_moves(service: TableService) -> list[Move]:
                     leaving: bool = False):
         hand = table.current.hand
         view = hand.private_view(seat)
-        wanted = {level: policy.choose(view, public(table), level=level)
+        wanted = {level: player.choose(view, public(table), level=level)
                   for level in WATCHED} if view.legal else {}
         moves.append((seat, action, auto, wanted))
         return await apply(tx, table, seat, action, auto=auto, leaving=leaving)
@@ -108,14 +112,14 @@ async def alice_and_two_weak_computers(tg: FakeTelegram, app) -> tuple[FakeUser,
 # --- the words and the keyboard -------------------------------------------------------------
 
 @pytest.mark.parametrize(("args", "level"), [
-    ([], None), (["弱"], "weak"), (["中"], "medium"), (["强"], "strong"), (["大师"], "master"),
-    (["weak"], "weak"), (["Medium"], "medium"), (["STRONG"], "strong"), (["master"], "master"),
+    ([], None), (["弱"], "weak"), (["中"], "medium"), (["强"], "strong"),
+    (["weak"], "weak"), (["Medium"], "medium"), (["STRONG"], "strong"),
 ])
 def test_addbot_words_name_a_level(args: list[str], level: str | None) -> None:
     assert level_from_args(args) == level
 
 
-@pytest.mark.parametrize("args", [["乱写"], ["hard"], ["强", "弱"], ["3"]])
+@pytest.mark.parametrize("args", [["乱写"], ["hard"], ["强", "弱"], ["3"], ["大师"], ["master"]])
 def test_other_addbot_words_get_the_usage(args: list[str]) -> None:
     with pytest.raises(Refusal, match="addbot_usage"):
         level_from_args(args)
@@ -125,21 +129,21 @@ def test_the_settings_keyboard_ticks_the_level() -> None:
     table = Table(1, -100, 10, 3, "lobby", None, 0, 0)
     assert table.robot_level == "strong"  # the default
     rows = [[b.text for b in row] for row in settings_keyboard(table, 0, "zh", 30).inline_keyboard]
-    assert ["电脑 弱", "电脑 中", "✓ 电脑 强", "电脑 大师"] in rows
+    assert ["电脑 弱", "电脑 中", "✓ 电脑 强"] in rows  # 大师 is not offered
     table.robot_level = "weak"
     markup = settings_keyboard(table, 0, "en", 30)
     row = next(r for r in markup.inline_keyboard if "weak" in r[0].text)
-    assert [b.text for b in row] == ["✓ 电脑 弱 weak", "电脑 中 medium", "电脑 强 strong",
-                                     "电脑 大师 master"]
-    assert [b.callback_data for b in row] == ["o:1:0:lweak", "o:1:0:lmedium", "o:1:0:lstrong",
-                                              "o:1:0:lmaster"]
+    assert [b.text for b in row] == ["✓ 电脑 弱 weak", "电脑 中 medium", "电脑 强 strong"]
+    assert [b.callback_data for b in row] == ["o:1:0:lweak", "o:1:0:lmedium", "o:1:0:lstrong"]
+    assert not any("大师" in b.text for r in markup.inline_keyboard for b in r)
 
 
 def test_help_and_the_usage_name_the_levels() -> None:
     for lang in ("zh", "en"):
         addbot = next(line for line in t(lang, "help").splitlines() if "/addbot" in line)
-        assert all(word in addbot for word in ("弱", "中", "强", "大师"))  # /help fits one screen
-        assert all(word in t(lang, "addbot_usage") for word in ("弱", "中", "强", "大师"))
+        assert all(word in addbot for word in ("弱", "中", "强"))  # /help fits one screen
+        assert all(word in t(lang, "addbot_usage") for word in ("弱", "中", "强"))
+        assert "大师" not in addbot and "大师" not in t(lang, "addbot_usage")
 
 
 # --- ⚙, /addbot and a restart through the bot ------------------------------------------------
@@ -204,13 +208,45 @@ async def test_addbot_with_a_level_sets_the_tables_and_a_wrong_word_changes_noth
         await tg.wait_for(lambda: len(table.players) == 2)
         assert table.robot_level == "medium"
         assert (await svc.store.open_tables())[0].robot_level == "medium"
-        await tg.send_text(group, alice, "/addbot 大师")
+        assert await says(tg, group, alice, "/addbot 大师") == t("zh", "addbot_usage")
+        assert len(table.players) == 2 and table.robot_level == "medium"
+        await tg.send_text(group, alice, "/addbot 强")
         await tg.wait_for(lambda: len(table.players) == 3)
-        assert table.robot_level == "master"
+        assert table.robot_level == "strong"
         # one human and two computers: the table deals at once, so a third add is refused
         assert await says(tg, group, alice, "/addbot 弱") == t("zh", "in_play")
-        assert table.robot_level == "master"  # refused: nothing changed
-        assert (await svc.store.open_tables())[0].robot_level == "master"
+        assert table.robot_level == "strong"  # refused: nothing changed
+        assert (await svc.store.open_tables())[0].robot_level == "strong"
+
+
+async def test_a_table_stored_with_master_plays_and_resumes_at_strong(
+        tg: FakeTelegram, tmp_path: Path, spy: PolicySpy) -> None:
+    """大师 is no longer offered; a table whose store still says so (set before it stopped
+    being offered) is read as 强 after a restart: its hand resumes where it was, its computers
+    play strong's choices, and ⚙ ticks 强."""
+    path = tmp_path / "db.sqlite3"
+    config = make_config(tg, path, action_timeout=0.5)
+    async with running_bot(config) as app:
+        alice, group, table = await alice_and_two_weak_computers(tg, app)
+        await tg.send_text(group, alice, "/begin")
+        await tg.wait_for(lambda: table.status == "playing")
+        table_id = table.id
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE tables SET robot_level = 'master' WHERE id = ?", (table_id,))
+    spy.chosen.clear()
+    async with running_bot(config) as app:  # a restart
+        svc = services(app)
+        assert (await svc.store.table(table_id)).robot_level == "master"
+        table = svc.service.in_chat(group.id)
+        assert table is not None and table.robot_level == "strong"
+        assert table.status == "playing"
+        resumed = len(table.current.hand.log)
+        await tg.wait_for(lambda: table.status != "playing", timeout=30)  # Alice in 托管
+        await svc.presenter.idle()
+        assert len(table.current.hand.log) > resumed
+    rows = [[b.text for b in row] for row in settings_keyboard(table, 0, "zh", 30).inline_keyboard]
+    assert ["电脑 弱", "电脑 中", "✓ 电脑 强"] in rows
+    assert spy.levels(1) == spy.levels(2) == {"strong"}
 
 
 # --- who plays at which level ----------------------------------------------------------------
@@ -253,17 +289,17 @@ async def test_the_hint_at_a_weak_table_is_the_strong_players(
             shown = action_buttons(hand_message(tg, alice))
             view = table.current.hand.private_view(0)
             return bool(shown) and all(d.startswith(current) for _, d in shown) and \
-                policy.choose(view, public(table), level="weak") != policy.choose(
+                player.choose(view, public(table), level="weak") != player.choose(
                     view, public(table))
 
         rng = random.Random(5)
         await alice_plays(tg, app, alice, table, rng, until=levels_differ)
         assert table.status == "playing", "no decision of Alice's where the levels differ"
         view = table.current.hand.private_view(0)
-        strong = policy.choose(view, public(table))
-        assert policy.choose(view, public(table), level="weak") != strong
+        strong = player.choose(view, public(table))
+        assert player.choose(view, public(table), level="weak") != strong
         await check_hint(tg, alice, hand_message(tg, alice), table)  # names explain's action
-        assert policy.explain(view, public(table))[0] == strong
+        assert player.explain(view, public(table))[0] == strong
         assert spy.explained and set(spy.explained) == {0}
         assert not spy.levels(0)  # 提示 never asked a level's choose
         await alice_plays(tg, app, alice, table, rng)

@@ -15,7 +15,7 @@ from bot.i18n import t
 from bot.store import Store
 from bot.table import PressAnswer, Refusal, Table, TableService
 from engine import actions as A
-from engine import policy
+from engine import player
 
 
 @pytest.fixture
@@ -54,7 +54,7 @@ async def play_until_chi_against_peng(service: TableService, table: Table,
         hand = table.current.hand
         seat = next(s for s, d in table.decisions.items() if d.legal)
         public = [e for e in hand.history if e.visible_to is None]
-        action = policy.choose(hand.private_view(seat), public, rng)
+        action = player.choose(hand.private_view(seat), public, rng)
         decision = table.decisions[seat]
         await service.act(table.id, PEOPLE[seat].user_id, decision.version,
                           decision.legal.index(action))
@@ -139,7 +139,7 @@ async def test_through_telegram_an_overtaken_chi_is_told_who_took_the_card(tg, t
             hand = table.current.hand
             seat = next(s for s, d in table.decisions.items() if d.legal)
             public = [e for e in hand.history if e.visible_to is None]
-            action = policy.choose(hand.private_view(seat), public, rng)
+            action = player.choose(hand.private_view(seat), public, rng)
             d = table.decisions[seat]
             await tg.press(group, lobby.message_id, users[seat],
                            f"a:{table.id}:{d.version}:{d.legal.index(action)}")

@@ -16,7 +16,7 @@ from support.robots import alice_plays, one_human_two_computers, public
 from bot.i18n import t
 from bot.table import Table, TableService, robots
 from bot.table.clock import Pace
-from engine import policy
+from engine import player
 from engine.rules import QQ
 from engine.state import Hand
 
@@ -44,7 +44,7 @@ def watch_moves(service: TableService) -> Moves:
                   leaving: bool = False):
         hand = table.current.hand
         waited = service.clock() - table.decisions[seat].since
-        wanted = policy.choose(hand.private_view(seat), public(table)) \
+        wanted = player.choose(hand.private_view(seat), public(table)) \
             if hand.legal_actions(seat) else None
         moves.append((seat, action, auto, waited, wanted))
         since = next((i + 1 for i in range(len(hand.log) - 1, -1, -1) if hand.log[i][0] == 0), 0)
@@ -225,10 +225,10 @@ def test_computer_names_and_ids() -> None:
 async def test_a_failing_policy_does_not_stall_a_table(monkeypatch) -> None:
     hand = Hand.new(QQ, seed=5, dealer=0)
     seat = hand.to_act()[0]
-    assert await robots.decide(hand, seat) == policy.choose(hand.private_view(seat),
+    assert await robots.decide(hand, seat) == player.choose(hand.private_view(seat),
                                                              robots.public_events(hand))
 
     def broken(*args: object) -> str:
         raise RuntimeError("policy bug")
-    monkeypatch.setattr(policy, "choose", broken)
+    monkeypatch.setattr(player, "choose", broken)
     assert await robots.decide(hand, seat) == hand.legal_actions(seat)[0]

@@ -37,7 +37,7 @@ from bot.table import (
     TableService,
 )
 from bot.telegram.lobby import new_usage, rules_from_args
-from engine import policy
+from engine import player
 from engine.points import signed
 from engine.record import verify
 from engine.rules import QIHU_CHOICES, QIHU_RANGE, QQ, RULE_SETS, get_rule_set
@@ -213,7 +213,7 @@ async def alice_plays(tg: FakeTelegram, app, alice, table: Table,  # type: ignor
         msg, decision = found
         hand = table.current.hand
         events = [e for e in hand.history if e.visible_to is None]
-        action = policy.choose(hand.private_view(0), events) if rng.random() < 0.8 \
+        action = player.choose(hand.private_view(0), events) if rng.random() < 0.8 \
             else rng.choice(decision.legal)
         data = f"a:{table.id}:{decision.version}:{decision.legal.index(action)}"
         answer = await tg.press(alice, msg.message_id, alice, data)

@@ -9,7 +9,7 @@ from support.service import PEOPLE, Clock, Observer, mover, seated
 
 from bot.store import Store
 from bot.table import Person, Refusal, TableService
-from engine import policy
+from engine import player
 
 
 @pytest.fixture
@@ -107,7 +107,7 @@ async def test_timeout_puts_a_seat_in_tuoguan_and_plays_for_it(world) -> None:
     public = [e for e in table.current.hand.history if e.visible_to is None]
     await service.play_due(table.id)
     assert table.players[seat].autoplay
-    assert table.current.hand.log[0] == (seat, policy.choose(view, public))  # the policy's
+    assert table.current.hand.log[0] == (seat, player.choose(view, public))  # the policy's
     # from now on this seat is played after the short pause; taking control back resets it
     await service.take_back(table.id, PEOPLE[seat].user_id)
     assert not table.players[seat].autoplay

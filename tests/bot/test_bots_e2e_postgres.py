@@ -4,7 +4,7 @@ killed (SIGKILL) mid-hand leaves the other playing on, and restarted resumes its
 where it was; /me under either bot counts the hands played under both; a second process on
 a running bot's token is refused.
 
-The players press what a deterministic chooser (``engine.policy``) picks for the lowest
+The players press what a deterministic chooser (``engine.player``) picks for the lowest
 awaited seat, read from the database the bots commit to, on the button their DM with that
 bot shows; so each hand can be checked against the engine alone playing the same deal with
 the same choices (an uninterrupted run).

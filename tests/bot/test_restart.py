@@ -1,7 +1,7 @@
 """Nothing lost: the real bot (``python -m bot`` in a subprocess) is stopped mid-hand, abruptly
 (SIGKILL) or gracefully (SIGTERM, SIGINT), and started again on the same database.
 
-The players press what a deterministic chooser (``engine.policy``, no randomness) picks for the
+The players press what a deterministic chooser (``engine.player``, no randomness) picks for the
 lowest awaited seat, read from the database the bot commits to, and pressed on the button their
 DM shows; so a whole run is a function of ``BOT_SEED`` and the result can be checked against
 the engine alone playing the same deal with the same choices (an uninterrupted run).

@@ -34,7 +34,7 @@ from bot.i18n import t
 from bot.present.screens.words import outcome_lines
 from bot.webapp.view import seat_ting
 from engine import actions as A
-from engine import policy
+from engine import player
 from engine.points import signed
 
 SHEET = """return [...document.querySelectorAll('#sheet tr')].map(r =>
@@ -83,7 +83,7 @@ async def test_a_hand_played_through_the_pages(fake_tg, tmp_path):
                                    and table.pressed.get(s, (None,))[0] != d.version])
                 view = record.hand.private_view(seat)
                 public = [e for e in record.hand.history if e.visible_to is None]
-                label = A.label(policy.choose(view, public, rng), "zh")
+                label = A.label(player.choose(view, public, rng), "zh")
                 want = sorted(A.label(a, "zh") for a in table.decisions[seat].legal)
                 if seat == carol_seat:
                     user = by_seat[seat]

@@ -15,7 +15,7 @@ from support.webapp import edits_to, free_port, init_data, webapp_config
 
 from bot.i18n import t
 from engine import actions as A
-from engine import policy
+from engine import player
 
 
 async def test_closing_the_page_gives_the_seat_back_to_the_chat(fake_tg, tmp_path):
@@ -48,7 +48,7 @@ async def test_closing_the_page_gives_the_seat_back_to_the_chat(fake_tg, tmp_pat
             decision = table.decisions[seat]
             view = record.hand.private_view(seat)
             public = [e for e in record.hand.history if e.visible_to is None]
-            action = policy.choose(view, public, rng)
+            action = player.choose(view, public, rng)
             if pages[seat].closed:
                 user = by_seat[seat]
                 msg = hand_message(tg, user)

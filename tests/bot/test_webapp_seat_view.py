@@ -18,7 +18,7 @@ from bot.store import Store
 from bot.table import Person, Refusal, TableService, TableStatus
 from bot.webapp import press
 from bot.webapp.view import AGAIN, Settled, seat_view
-from engine import policy
+from engine import player
 from engine.rules import table_rules
 from engine.ting import ting
 from render.hand import hand_columns
@@ -35,7 +35,7 @@ async def _service(tmp_path, seats: int) -> tuple[Store, TableService]:
 
 
 async def _play_one(service: TableService, table, rng: random.Random) -> None:
-    """A seat with a decision plays as the computer would (engine.policy): hands grow
+    """A seat with a decision plays as the computer would (engine.player): hands grow
     toward 听 as a player's do."""
     deciding = [s for s, d in table.decisions.items() if d.legal]
     rng.shuffle(deciding)
@@ -43,7 +43,7 @@ async def _play_one(service: TableService, table, rng: random.Random) -> None:
     for seat in deciding:
         d = table.decisions[seat]
         public = [e for e in hand.history if e.visible_to is None]
-        action = policy.choose(hand.private_view(seat), public, rng)
+        action = player.choose(hand.private_view(seat), public, rng)
         try:
             await service.act(table.id, PEOPLE[seat].user_id, d.version, d.legal.index(action))
             return

@@ -21,9 +21,9 @@ from engine.analyzer import analyze
 from engine.birds import bird_seat, settle_birds
 from engine.cli import analyze_lines
 from engine.melds import Group, GroupKind
+from engine.player import choose
+from engine.player.play import wait_value
 from engine.points import hand_points
-from engine.policy import choose
-from engine.policy_play import wait_value
 from engine.record import export_hand, verify
 from engine.review import review_hand
 from engine.rules import get_rule_set, with_house_rules

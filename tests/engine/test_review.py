@@ -21,10 +21,10 @@ from support.review import (
 )
 
 from engine import actions as A
-from engine import policy
+from engine import player
 from engine import review as review_module
-from engine.policy_play import tied_for_best
-from engine.policy_search import Searched
+from engine.player.play import tied_for_best
+from engine.player.search import Searched
 from engine.record import export_hand
 from engine.replay import replay_views
 from engine.review import (
@@ -273,7 +273,7 @@ def test_a_move_a_rounding_error_below_the_top_is_the_best(
     """Values a rounding error apart are a tie, as the strong level takes them (it plays the
     first in legal order): such a move is never off the best and never played out. The
     first legal move is valued a hair below the others at every decision here."""
-    strong_evaluate = policy.evaluate
+    strong_evaluate = player.evaluate
 
     def hair_apart(view, events, *args, **kwargs):
         values = dict(strong_evaluate(view, events, *args, **kwargs))
@@ -285,7 +285,7 @@ def test_a_move_a_rounding_error_below_the_top_is_the_best(
     def never(*args, **kwargs):
         raise AssertionError("a tie was played out")
 
-    monkeypatch.setattr(review_module.policy, "evaluate", hair_apart)
+    monkeypatch.setattr(review_module.player, "evaluate", hair_apart)
     monkeypatch.setattr(review_module, "play_out", never)
     review = review_hand(played(RULES[0], 3))
     decisions = [d for r in review.seats for d in r.decisions]
@@ -314,7 +314,7 @@ def test_a_random_player_rates_far_below_the_strong_one() -> None:
             while not h.is_terminal():
                 s = h.to_act()[0]
                 legal = h.legal_actions(s)
-                pick = rng.choice(legal) if s == 0 else policy.choose(h.private_view(s), public(h))
+                pick = rng.choice(legal) if s == 0 else player.choose(h.private_view(s), public(h))
                 h.apply(s, pick)
             review = review_hand(h)
             strong = [r.rating for r in review.seats[1:] if r.rating is not None]

@@ -19,7 +19,7 @@ from engine import actions as A
 from engine import cards as C
 from engine.analyzer import analyze
 from engine.melds import Group, GroupKind
-from engine.policy_info import read
+from engine.player.info import read
 from engine.rules import HUNAN, QQ, RULE_SETS, HandStats, RuleSet, get_rule_set, table_rules
 from engine.scoring import di_shu, mingtang
 from engine.state import Hand, IllegalAction, next_dealer

@@ -1,11 +1,11 @@
 """The deterministic player of the bot-process tests: the lowest awaited seat plays what
-``engine.policy`` picks, so a hand driven through the bot (restarts and all) can be compared
+``engine.player`` picks, so a hand driven through the bot (restarts and all) can be compared
 with the uninterrupted run, the engine alone with the same choices."""
 
 from __future__ import annotations
 
 from bot.i18n import t
-from engine import policy
+from engine import player
 from engine.rules import QQ
 from engine.state import Hand
 from support.fakebot import FakeMessage, FakeTelegram, FakeUser
@@ -17,7 +17,7 @@ def choice(hand: Hand) -> tuple[int, str]:
     """(seat, action): the lowest awaited seat and the policy's action for it."""
     seat = min(hand.to_act())
     public = [e for e in hand.history if e.visible_to is None]
-    return seat, policy.choose(hand.private_view(seat), public)
+    return seat, player.choose(hand.private_view(seat), public)
 
 
 def reference(seed: int, dealer: int) -> Hand:

@@ -9,7 +9,7 @@ import random
 from telegram.ext import Application
 
 from bot.table import Table
-from engine import policy
+from engine import player
 from support.e2e import services
 from support.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from support.play import press_current
@@ -61,6 +61,6 @@ async def play_sensibly(tg: FakeTelegram, table: Table, users: list[FakeUser],
         seat = next(s for s, d in table.decisions.items() if d.legal)
         decision = table.decisions[seat]
         public = [e for e in hand.history if e.visible_to is None]
-        choice = decision.legal.index(policy.choose(hand.private_view(seat), public, rng))
+        choice = decision.legal.index(player.choose(hand.private_view(seat), public, rng))
         await tg.press(carrier.chat, carrier.message_id, users[seat],
                        f"a:{table.id}:{decision.version}:{choice}")

@@ -16,7 +16,7 @@ from bot.present.screens.words import event_line
 from bot.table import HandRecord, Table
 from bot.telegram.app import Services
 from engine import actions as A
-from engine import policy
+from engine import player
 from engine.ting import ting as compute_ting
 from render import render_hand
 from support.e2e import action_buttons, hand_message, services
@@ -129,7 +129,7 @@ async def start_hand(tg: FakeTelegram, app: Application):  # type: ignore[type-a
     return users, group, lobby, svc, table
 
 
-SENSIBLE = 0.75  # share of presses chosen by engine.policy, the rest at random (all buttons)
+SENSIBLE = 0.75  # share of presses chosen by engine.player, the rest at random (all buttons)
 
 
 async def play_hand(tg: FakeTelegram, app, users, group, rng: random.Random,
@@ -157,7 +157,7 @@ async def play_hand(tg: FakeTelegram, app, users, group, rng: random.Random,
         if rng.random() < SENSIBLE:  # the button a sensible player would press
             seat = users.index(user)
             public = [e for e in record.hand.history if e.visible_to is None]
-            wanted = A.label(policy.choose(record.hand.private_view(seat), public, rng),
+            wanted = A.label(player.choose(record.hand.private_view(seat), public, rng),
                              lang_of(user.language_code, "zh"))
             data = next(d for text, d in buttons if text == wanted)
         else:

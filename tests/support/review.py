@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 import random
 
-from engine import policy
+from engine import player
 from engine.rules import RuleSet, get_rule_set
 from engine.state import Hand
 from engine.views import Event
@@ -26,7 +26,7 @@ def mixed_action(h: Hand, seat: int, rng: random.Random) -> str:
     legal = h.legal_actions(seat)
     if rng.random() < 0.35:
         return rng.choice(legal)
-    return policy.choose(h.private_view(seat), public(h))
+    return player.choose(h.private_view(seat), public(h))
 
 
 def played(rules: RuleSet, seed: int) -> Hand:
@@ -76,5 +76,5 @@ def continued(h: Hand, seat: int, rng: random.Random) -> Hand:
     h.apply(seat, rng.choice(h.legal_actions(seat)))
     while not h.is_terminal():
         s = h.to_act()[0]
-        h.apply(s, policy.choose(h.private_view(s), public(h)))
+        h.apply(s, player.choose(h.private_view(s), public(h)))
     return h

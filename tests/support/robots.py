@@ -12,7 +12,7 @@ from telegram.ext import Application
 from bot.i18n import t
 from bot.table import Table
 from engine import actions as A
-from engine import policy
+from engine import player
 from support.e2e import action_buttons, hand_message, services
 from support.fakebot import FakeTelegram, FakeUser
 
@@ -73,7 +73,7 @@ async def alice_plays(tg: FakeTelegram, app, alice: FakeUser, table: Table,  # t
         view = table.current.hand.private_view(0)
         # the hand may have moved past her since the buttons were read: press one anyway
         if rng.random() < sensible and view.legal:
-            wanted = A.label(policy.choose(view, public(table)), lang)
+            wanted = A.label(player.choose(view, public(table)), lang)
             data = next(d for text, d in buttons if text == wanted)
         else:
             data = rng.choice(buttons)[1]
@@ -95,5 +95,5 @@ async def check_hint(tg: FakeTelegram, alice: FakeUser, msg, table: Table) -> No
     assert answer.show_alert and answer.text.startswith("💡 ")
     named = [a for a in legal if answer.text.startswith(f"💡 {A.label(a, 'zh')}：")]
     assert len(named) == 1, (answer.text, legal)
-    assert named[0] == policy.explain(table.current.hand.private_view(0), public(table))[0]
+    assert named[0] == player.explain(table.current.hand.private_view(0), public(table))[0]
     assert (table.version, list(table.current.hand.log), table.decisions[0]) == before

@@ -10,7 +10,7 @@ import random
 from collections.abc import Sequence
 
 from bot.store import Store
-from engine import policy
+from engine import player
 from engine.rules import get_rule_set
 from engine.state import Hand
 
@@ -26,7 +26,7 @@ def play_out(seed: int, dealer: int, levels: Sequence[str]) -> Hand:
     while not hand.is_terminal():
         seat = hand.to_act()[0]
         public = [e for e in hand.history if e.visible_to is None]
-        hand.apply(seat, policy.choose(hand.private_view(seat), public, rng,
+        hand.apply(seat, player.choose(hand.private_view(seat), public, rng,
                                        level=levels[seat]))
     return hand
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from bot.store import Store
 from bot.table import HandRecord, Person, Table, TableService
-from engine import policy
+from engine import player
 
 A, B, C, D = (Person(100 + i, n, "zh") for i, n in enumerate(("Ann", "Bo", "Cy", "Di")))
 GROUP_1, GROUP_2 = -100, -200
@@ -75,7 +75,7 @@ async def play_out(service: TableService, table: Table, rng: random.Random) -> N
         assert hand is not None
         seat = hand.to_act()[0]
         public = [e for e in hand.history if e.visible_to is None]
-        action = policy.choose(hand.private_view(seat), public, rng)
+        action = player.choose(hand.private_view(seat), public, rng)
         decision = table.decisions[seat]
         await service.act(table.id, table.players[seat].user_id, decision.version,
                           decision.legal.index(action))

@@ -110,7 +110,7 @@ def match_label(hands: int, lang: str) -> str:
 
 
 def level_label(level: str, lang: str) -> str:
-    """A computer level's name: 弱, 中, 强 or 大师 (``bot.table.LEVELS``)."""
+    """A computer level's name: 弱, 中 or 强 (``bot.table.LEVELS``)."""
     return t(lang, f"level_{level}")
 
 

@@ -1,14 +1,17 @@
-"""The strong level's learned correction (engine.policy_learned) and the scripts that make it:
-the model file fits the features, the correction takes the move the weights prefer and
+"""The bench's trial level strong-learned (bench/learned_player.py) and the bench scripts that
+make it: the model file fits the features, the correction takes the move the weights prefer and
 nothing else, the data script records the search's verdicts, and the fit finds known weights.
-Blindness to hidden cards: tests/engine/test_policy.py (every level, counterfactual deals)."""
+It reads what the strong judgement read of the seat's view (engine.player.play.Table), never a
+hand (checked here as engine.player's modules are in tests/engine/test_player.py)."""
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import json
 import random
 import sys
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 
@@ -16,25 +19,29 @@ import numpy as np
 import pytest
 
 from engine import cards as C
-from engine import policy, policy_learned
-from engine.policy_learned import CLAIM, DISCARD, NAMES, features, kind_of
-from engine.policy_play import judge_table
+from engine import player
+from engine.player.play import judge_table
 from engine.rules import get_rule_set
 from engine.state import Hand
 from engine.views import Event
 
-ROOT = Path(__file__).resolve().parents[2]
-UNCORRECTED = policy.STYLES["strong"]
-LEARNED = "strong-learned"
+ROOT = Path(__file__).resolve().parents[1]
+UNCORRECTED = player.STRONG.style
 
 
 def script(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    """A module of bench/, imported by its name as the bench's scripts import each other."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+learned = script("learned_player")
+CLAIM, DISCARD, NAMES = learned.CLAIM, learned.DISCARD, learned.NAMES
+features, kind_of = learned.features, learned.kind_of
 
 
 def decisions(rules_key: str, seeds: range):
@@ -46,12 +53,12 @@ def decisions(rules_key: str, seeds: range):
             seat = hand.to_act()[0]
             view = hand.private_view(seat)
             yield view, public
-            action = policy.choose(view, public, level="strong")
+            action = player.choose(view, public, level="strong")
             public = public + [e for e in hand.apply(seat, action) if e.visible_to is None]
 
 
 def test_the_model_file_fits_the_features() -> None:
-    model = json.loads((ROOT / "engine" / policy_learned.MODEL_FILE).read_text(encoding="utf-8"))
+    model = json.loads(learned.MODEL_FILE.read_text(encoding="utf-8"))
     assert model["names"] == {k: list(v) for k, v in NAMES.items()}
     assert model["weights"], "the strong level is trained"
     for rules_key, kinds in model["weights"].items():
@@ -70,15 +77,15 @@ def test_the_correction_takes_the_move_the_weights_prefer(
     rng = random.Random(7)
     w = {kind: [1.0, *(rng.uniform(-8, 8) for _ in NAMES[kind][1:])] for kind in NAMES}
     margin = {DISCARD: 3.0, CLAIM: 0.0}
-    monkeypatch.setattr(policy_learned, "_model", lambda: {"weights": {rules_key: w},
+    monkeypatch.setattr(learned, "_model", lambda: {"weights": {rules_key: w},
                                                            "margins": {rules_key: margin}})
     differ = corrected = held = 0  # held: the margin kept the judgement's choice
     for view, public in decisions(rules_key, range(3)):
         table, judged = judge_table(view, public, UNCORRECTED)
         kind = kind_of(judged)
-        chosen = policy.choose(view, public, level=LEARNED)
+        chosen = learned.choose(view, public)
         if kind is None or len(judged) < 2:
-            assert chosen == policy.choose(view, public, level="strong")
+            assert chosen == player.choose(view, public, level="strong")
             continue
         corrected += 1
         first = max(judged, key=lambda c: c.value).action
@@ -96,9 +103,9 @@ def test_weights_that_do_not_value_the_judgement_are_not_used(
     """A fit whose weight on the judgement's value is not above 0 cannot be put in its units:
     strong-learned then plays as strong."""
     w = {kind: [0.0, *([-50.0] * (len(NAMES[kind]) - 1))] for kind in NAMES}
-    monkeypatch.setattr(policy_learned, "_model", lambda: {"weights": {"qq": w}})
+    monkeypatch.setattr(learned, "_model", lambda: {"weights": {"qq": w}})
     for view, public in decisions("qq", range(1)):
-        assert policy.choose(view, public, level=LEARNED) == policy.choose(view, public)
+        assert learned.choose(view, public) == player.choose(view, public)
 
 
 def test_features_say_what_the_move_is() -> None:
@@ -164,3 +171,12 @@ def test_the_fit_finds_known_weights_and_gains_by_them(tmp_path: Path) -> None:
     train.main()
     written = json.loads(out.read_text(encoding="utf-8"))
     assert np.allclose(written["weights"]["qq"][DISCARD], truth, atol=0.5)
+
+
+def test_the_trial_level_never_sees_a_hand() -> None:
+    tree = ast.parse((ROOT / "bench" / "learned_player.py").read_text(encoding="utf-8"))
+    imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    assert {m for m in imported if m and m.startswith("engine")} == {
+        "engine", "engine.player", "engine.player.eval", "engine.player.play", "engine.views"}
+    assert learned.STRONG_LEARNED.style == replace(player.STRONG.style, correct=learned.correct)

@@ -1,7 +1,7 @@
 """Worlds a searching player imagines: the hidden cards dealt out in ways its view allows.
 
 Only the seat's :class:`~engine.views.PrivateView` and the public events go in. A world puts
-every card this seat has not seen (:func:`engine.policy_info.seen_counts`) somewhere: in the
+every card this seat has not seen (:func:`engine.player.info.seen_counts`) somewhere: in the
 other seats' hands (their sizes are public), in their face-down 偎 and in the stock. The hard
 facts of the rules hold in every world (docs/rules/qq.md, 行牌 · Play): cards enter a hand only
 at the deal, so a seat holds no 坎 of a kind ever turned face up (it would have 跑-ed or 提-ed
@@ -25,7 +25,7 @@ from engine import actions as A
 from engine import cards as C
 from engine.chi import chi_options
 from engine.melds import Group, GroupKind
-from engine.policy_info import seen_counts, xiajia_of
+from engine.player.info import seen_counts, xiajia_of
 from engine.rules import RuleSet, get_rule_set
 from engine.seat import Seat
 from engine.state import Hand, imagined

@@ -1,9 +1,9 @@
 """A searching player: each candidate move played out in imagined worlds, the best on average.
 
 Perfect-information Monte Carlo, as card programs for Skat and bridge play: the hidden cards
-are dealt out in worlds the seat's view allows (:mod:`engine.policy_worlds`, weighted by what
+are dealt out in worlds the seat's view allows (:mod:`engine.player.worlds`, weighted by what
 the others' 吃/碰/过 and discards say), every candidate is played in each world to the end
-of the hand (:mod:`engine.policy_rollout`) and scored by the seat's points there, and a
+of the hand (:mod:`engine.player.rollout`) and scored by the seat's points there, and a
 candidate replaces the strong level's choice only when its weighted mean gain over it is
 surely above 0 (:func:`sure_gain`). Every candidate meets the same worlds, so the luck of the
 stock cancels between them.
@@ -13,7 +13,7 @@ exact ties go to the strong level's order. A rollout early in a hand costs some 
 core in pure Python (the evaluation's search of each holding dominates), so master's budget
 buys about ten worlds for two candidates on average, fewer early in the hand; it overruled the
 strong level in 9 of 253 decisions (those with a choice) of ten qq hands. The worlds are seeded
-from the view and the record alone (:func:`engine.policy_worlds.seed_of`), so a decision is a
+from the view and the record alone (:func:`engine.player.worlds.seed_of`), so a decision is a
 function of its inputs.
 """
 
@@ -23,13 +23,12 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.policy_play import Choice, Style, judge_counted, ranked
-from engine.policy_rollout import MOVE_COST, Rollout
-from engine.policy_worlds import sample, seed_of
+from engine.player.eval import READING_COST
+from engine.player.play import Choice, Style, judge_counted, ranked
+from engine.player.rollout import MOVE_COST, Rollout
+from engine.player.worlds import sample, seed_of
 from engine.rules import get_rule_set
 from engine.views import Event, PrivateView
-
-READING_COST = 5  # work (rough microseconds) per reading the strong judgement made
 
 
 @dataclass(frozen=True)
@@ -40,7 +39,7 @@ class Budget:
     take the decision's work past ``work`` (judged by the last world), after ``worlds``
     worlds, or when only the strong choice is left. Work is the judgement's and the
     rollouts' cost in rough microseconds of one core, counted without a clock
-    (``READING_COST`` per reading of the judgement, :attr:`~engine.policy_rollout.Rollout.work`
+    (``READING_COST`` per reading of the judgement, :attr:`~engine.player.rollout.Rollout.work`
     for the rollouts), so the same inputs always search alike. A candidate replaces the
     strong choice only when it was played in ``first`` worlds at least and gains by ``z``
     standard errors."""

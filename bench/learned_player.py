@@ -1,18 +1,18 @@
 """A correction of the strong judgement, distilled from the search: a linear model per move.
 
-The searching player (:mod:`engine.policy_search`) plays moves out in imagined worlds and so
+The searching player (:mod:`engine.player.search`) plays moves out in imagined worlds and so
 measures, in points, what the strong judgement only guesses; it is far too slow for 托管.
-``scripts/make_search_data.py`` records its verdicts on the strong level's best moves in
-hands the strong level plays, and ``scripts/train_policy.py`` fits, per rule set and kind of
+``bench/make_search_data.py`` records its verdicts on the strong level's best moves in
+hands the strong level plays, and ``bench/train_policy.py`` fits, per rule set and kind of
 decision, how the gain it measured follows from what the judgement read of each move
 (:func:`features`): the judgement's own value and what it leaves out or adds up blindly
 (who may 碰 or 吃 a discard, how late in the hand it is, whether a card is a pair, big or
 red, what a 吃 or 碰 gains in 胡息). At play the fitted weights replace each move's value
 (:func:`correct`), in the judgement's units, so that the move the fit expects to gain most
 is taken; the weights are a small JSON file beside this module, read once. The bench's trial
-level ``strong-learned`` (:data:`engine.policy.TRIALS`) plays it.
+level ``strong-learned`` (:data:`engine.player.TRIALS`) plays it.
 
-Measured: the fit of ``engine/policy_model.json`` (20,725 decisions, 12 worlds and the best 4
+Measured: the fit of ``bench/learned_player.json`` (20,725 decisions, 12 worlds and the best 4
 moves each, seed 20261203) gains +0.38 (qq claims) to +0.53 (qq discards) points a decision
 on the decisions held out, as the search measures it; in play it gains nothing: against
 strong, by ``bench/bench_duel.py`` (seed 20261201), qq +0.38 [−2.75, +3.51] (400 deals),
@@ -25,16 +25,20 @@ wins against them does not win against strong ones: a better teacher is what is 
 from __future__ import annotations
 
 import json
+import random
+from collections.abc import Sequence
 from dataclasses import replace
 from functools import cache
-from importlib import resources
+from pathlib import Path
 
 from engine import actions as A
 from engine import cards as C
-from engine.policy_eval import Holding
-from engine.policy_play import Choice, Table
+from engine.player import STRONG, Level
+from engine.player.eval import Holding
+from engine.player.play import Choice, Table
+from engine.views import Event, PrivateView
 
-MODEL_FILE = "policy_model.json"
+MODEL_FILE = Path(__file__).with_name("learned_player.json")
 DISCARD, CLAIM = "discard", "claim"
 # what each feature is, in order (the model file's columns)
 NAMES = {
@@ -88,8 +92,7 @@ def features(t: Table, c: Choice, kind: str) -> tuple[float, ...]:
 
 @cache
 def _model() -> dict:
-    text = resources.files("engine").joinpath(MODEL_FILE).read_text(encoding="utf-8")
-    return json.loads(text)
+    return json.loads(MODEL_FILE.read_text(encoding="utf-8"))
 
 
 def weights_for(rule_set: str, kind: str) -> tuple[list[float], float] | None:
@@ -120,3 +123,13 @@ def correct(t: Table, judged: list[Choice]) -> list[Choice]:
     return [replace(c, value=(sum(a * b for a, b in zip(w, features(t, c, kind), strict=True))
                               + (margin if c.action == first else 0.0)) / w[0])
             for c in judged]
+
+
+# strong with the correction: measured no stronger than strong (docs/player.md)
+STRONG_LEARNED = Level("strong-learned", replace(STRONG.style, correct=correct), cost_ms=(3.2, 69))
+
+
+def choose(view: PrivateView, public_events: Sequence[Event],
+           rng: random.Random | None = None) -> str:
+    """The trial level's action (``bench/bench_duel.py --x learned_player:choose``)."""
+    return STRONG_LEARNED.choose(view, public_events, rng)

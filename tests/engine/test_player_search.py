@@ -1,19 +1,21 @@
-"""The searching player (engine.policy_search, level ``master``): the worlds it imagines agree
+"""The searching player (engine.player.search, level ``master``): the worlds it imagines agree
 with what its seat sees, its choices are legal and a function of the view and the record.
-Its blindness to hidden cards is the counterfactual test in test_policy.py, every level."""
+Its blindness to hidden cards is the counterfactual test in test_player.py, every level."""
 
 from __future__ import annotations
 
 import itertools
 import random
+from dataclasses import replace
 
 import pytest
 
 from engine import actions as A
-from engine.policy import SEARCHES, STYLES, choose, evaluate
-from engine.policy_play import Choice, ranked
-from engine.policy_search import Budget, pick, search
-from engine.policy_worlds import clues, sample, seed_of
+from engine.player import LEVELS, STRONG, choose, evaluate
+from engine.player.levels import MASTER
+from engine.player.play import Choice, ranked
+from engine.player.search import Budget, pick, search
+from engine.player.worlds import clues, sample, seed_of
 from engine.rules import FOUR14, HUNAN, QQ, RuleSet, get_rule_set
 from engine.state import Hand
 from engine.views import Event
@@ -24,7 +26,7 @@ SMALL = Budget(work=60_000, candidates=3, first=3, worlds=8)
 @pytest.fixture(autouse=True)
 def small_master(monkeypatch: pytest.MonkeyPatch) -> None:
     """The master level searches on a small budget here: the suite stays quick."""
-    monkeypatch.setitem(SEARCHES, "master", SMALL)
+    monkeypatch.setitem(LEVELS, "master", replace(MASTER, budget=SMALL))
 
 
 def public(h: Hand) -> list[Event]:
@@ -88,8 +90,8 @@ def test_a_passed_card_makes_its_pair_unlikely() -> None:
 def test_search_is_legal_deterministic_and_keeps_the_strong_choice_unless_sure() -> None:
     for h, seat in decisions(range(2), QQ, every=3):
         view, events = h.private_view(seat), public(h)
-        judged, searched = search(view, events, STYLES["strong"], SMALL)
-        again = search(view, events, STYLES["strong"], SMALL)
+        judged, searched = search(view, events, STRONG.style, SMALL)
+        again = search(view, events, STRONG.style, SMALL)
         assert (judged, searched) == again
         chosen = pick(judged, searched, SMALL)
         assert chosen in view.legal

@@ -1,4 +1,4 @@
-"""The evaluation (engine.policy_eval): skipping the count of winning cards never changes a value
+"""The evaluation (engine.player.eval): skipping the count of winning cards never changes a value
 where the weights give those cards no value, and changes nothing where they do."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import cards as C
-from engine.policy import STYLES
-from engine.policy_eval import DEFAULT, Evaluator, Holding
+from engine.player import STRONG
+from engine.player.eval import DEFAULT, Evaluator, Holding
 from engine.rules import QQ
 
 # 20 cards, 15 胡息 in six 一句话 and 柒捌 open: wins on 陆 or 玖
@@ -28,7 +28,7 @@ def unseen_of(kinds: list[int]) -> list[int]:
 
 def test_a_ready_hand_counts_its_winning_cards_unless_told_not_to() -> None:
     kinds = C.parse_cards(READY)
-    ev = Evaluator(QQ, unseen_of(kinds), STYLES["strong"].weights)
+    ev = Evaluator(QQ, unseen_of(kinds), STRONG.style.weights)
     assert ev.score(holding(kinds)).win_cards > 0
     assert ev.score(holding(kinds), waits=False).win_cards == 0
 
@@ -44,7 +44,7 @@ def test_skipping_the_winning_cards_keeps_the_value(seed: int, ready: bool) -> N
         rng.shuffle(deck)
         kinds = deck[:20]
     h, unseen = holding(kinds), unseen_of(kinds)
-    for weights in (STYLES["strong"].weights, DEFAULT):
+    for weights in (STRONG.style.weights, DEFAULT):
         ev = Evaluator(QQ, unseen, weights)
         full, lean = ev.score(h), ev.score(h, waits=False)
         assert lean.value == full.value

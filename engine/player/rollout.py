@@ -1,11 +1,11 @@
 """Playing an imagined world to its end, quickly: every seat by a greedy judgement of its cards.
 
-A searching player (:mod:`engine.policy_search`) plays each of its candidate moves on to the
-end of the hand in worlds it imagined (:mod:`engine.policy_worlds`). There every seat's cards
+A searching player (:mod:`engine.player.search`) plays each of its candidate moves on to the
+end of the hand in worlds it imagined (:mod:`engine.player.worlds`). There every seat's cards
 are known, so the rollout's players read their own cards straight from the world's
 :class:`~engine.state.Hand` (a view costs more than the whole judgement). Each takes a win
 when it can and otherwise the move that leaves the best holding by the strong level's
-evaluation (:mod:`engine.policy_eval`), without its look ahead or reading of the record: the
+evaluation (:mod:`engine.player.eval`), without its look ahead or reading of the record: the
 strong player's judgement at a fraction of its cost.
 """
 
@@ -15,7 +15,7 @@ from engine import actions as A
 from engine import cards as C
 from engine.claims import chi_used
 from engine.melds import FOUR_KINDS, Group, GroupKind
-from engine.policy_eval import Evaluator, Holding, Weights
+from engine.player.eval import READING_COST, Evaluator, Holding, Weights
 from engine.rules import RuleSet
 from engine.state import Hand, cards_of, offer_of
 
@@ -24,10 +24,9 @@ _Key = tuple[tuple[int, ...], int, int, bool]
 
 # What a rollout costs, in rough microseconds of one core, counted without a clock: a move
 # played (the rules' work and the player's, but the evaluation's search) and a reading the
-# evaluation's search newly made (Evaluator.memo_size). Fitted by least squares to the CPU
+# evaluation's search newly made (eval.READING_COST). Fitted by least squares to the CPU
 # time of master's decisions at qq (bench/bench_duel.py's way of timing).
 MOVE_COST = 380
-READING_COST = 6
 
 
 class Rollout:

@@ -1,14 +1,14 @@
-"""The search's verdicts on the strong level's moves: the data ``scripts/train_policy.py`` fits.
+"""The search's verdicts on the strong level's moves: the data ``bench/train_policy.py`` fits.
 
 The strong level plays whole hands at every seat. At each of its discards and claims with a
 choice, its best ``--candidates`` moves are played out in the same ``--worlds`` imagined
-worlds (:func:`engine.policy_search.search`, no candidate dropped), and one JSON line is
+worlds (:func:`engine.player.search.search`, no candidate dropped), and one JSON line is
 written: the rule set, the kind of decision, each move's features
-(:func:`engine.policy_learned.features`) and its mean gain in points over the strong choice,
+(:func:`learned_player.features`) and its mean gain in points over the strong choice,
 with the gain's standard error. Lines are written as hands finish, so a run may be stopped
 at any time and what it wrote kept.
 
-Run: ``nice python scripts/make_search_data.py --rules qq --hands 300 --out data/qq.jsonl``
+Run: ``nice python bench/make_search_data.py --rules qq --hands 300 --out data/qq.jsonl``
 (two worker processes by default; some 10 s of one core a qq hand at 16 worlds).
 """
 
@@ -20,10 +20,11 @@ import multiprocessing
 import random
 from collections.abc import Iterator
 
-from engine import policy
-from engine.policy_learned import features, kind_of
-from engine.policy_play import judge_table
-from engine.policy_search import Budget, search
+from learned_player import features, kind_of
+
+from engine import player
+from engine.player.play import judge_table
+from engine.player.search import Budget, search
 from engine.rules import get_rule_set
 from engine.state import Hand
 from engine.views import Event
@@ -33,7 +34,7 @@ def hand_rows(job: tuple[str, int, int, int, int]) -> list[dict]:
     """Every decision's row of one hand played by the strong level at every seat."""
     rules_key, seed, dealer, candidates, worlds = job
     budget = Budget(work=10**12, candidates=candidates, first=10**9, worlds=worlds)
-    style = policy.STYLES["strong"]
+    style = player.STRONG.style
     hand = Hand.new(get_rule_set(rules_key), seed=seed, dealer=dealer)
     public: list[Event] = [e for e in hand.history if e.visible_to is None]
     rows = []
@@ -54,7 +55,7 @@ def hand_rows(job: tuple[str, int, int, int, int]) -> list[dict]:
                                "gain": s.gain, "error": s.error, "worlds": s.worlds}
                               for s in searched],
                 })
-        action = policy.choose(view, public)
+        action = player.choose(view, public)
         public.extend(e for e in hand.apply(seat, action) if e.visible_to is None)
     return rows
 

@@ -24,7 +24,7 @@ from engine.rules import RuleSet
 class Weights:
     """The evaluation's knobs. The defaults are the ``medium`` level's, tuned by matches of one
     variant against two default policies (600–900 hands each); the ``strong`` level's, found by
-    duplicate-deal duels, are in :mod:`engine.policy` with their figures."""
+    duplicate-deal duels, are in :mod:`engine.player` with their figures."""
 
     group: float = 10.0  # a complete 门子: table meld, 坎, free 一句话 / 绞, 将
     partial: float = 2.0  # a two-card partial or pair that still has live waits
@@ -110,6 +110,15 @@ def _packed(cards: tuple[int, ...]) -> tuple[int, tuple[tuple[int, int], ...]]:
     for k in cards:
         need[k] = need.get(k, 0) + 1
     return sum(n << (2 * k) for k, n in need.items()), tuple((2 * k, n) for k, n in need.items())
+
+
+# What a reading of the free cards costs (one entry newly memoised, :meth:`Evaluator.memo_size`),
+# in rough microseconds of one core: the searching level counts its work without a clock, the
+# judgement's readings and its rollouts' alike (engine.player.search). One reading is the same
+# search wherever it is made; fitted by least squares to the CPU time of master's decisions at
+# qq, the judgement's readings cost 5.5, the rollouts' 5.9, both in one fit 5.7 and 6.3
+# (docs/player.md).
+READING_COST = 6
 
 
 class Evaluator:

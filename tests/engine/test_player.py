@@ -1,4 +1,4 @@
-"""The computer player (engine.policy), every level: legal, blind to hidden cards,
+"""The computer player (engine.player), every level: legal, blind to hidden cards,
 deterministic, sensible; ``evaluate`` values every legal action and ``choose`` takes an argmax."""
 
 from __future__ import annotations
@@ -16,18 +16,23 @@ from support.four14 import WAITS_369, four14
 from support.handkit import advance_until, card, hand, offered
 
 from engine import actions as A
-from engine import analyzer, policy, policy_eval, policy_info, policy_learned, policy_play
+from engine import analyzer, player
 from engine import cards as C
 from engine.chi import chi_options
-from engine.policy import LEVELS, SEARCHES, STYLES, TRIALS, choose, evaluate, explain
-from engine.policy_info import read
-from engine.policy_play import wait_value
-from engine.policy_search import Budget
+from engine.player import LEVELS, OFFERED, STRONG, choose, evaluate, explain, for_table, levels
+from engine.player import eval as player_eval
+from engine.player import info as player_info
+from engine.player import play as player_play
+from engine.player.info import read
+from engine.player.levels import MASTER
+from engine.player.play import wait_value
+from engine.player.search import Budget
 from engine.rules import FOUR14, HUNAN, QQ, RuleSet
 from engine.state import Hand
 from engine.views import Event, OutcomeKind
 
-ENGINE = Path(policy.__file__).parent
+# the levels that only judge (the searching one, master, takes longer)
+JUDGING = [name for name, level in LEVELS.items() if level.budget is None]
 
 
 def public(h: Hand) -> list[Event]:
@@ -90,12 +95,12 @@ def test_no_decision_awaited_is_an_error() -> None:
 def test_policy_modules_never_see_a_hand() -> None:
     """Structurally: the entry points take a view and public events, and no judging module
     imports the state module (so it cannot reach a Hand, another hand or the stock). The
-    searching level's modules build hands of their own from the view (engine.policy_worlds):
+    searching level's modules build hands of their own from the view (engine.player.worlds):
     the counterfactual test below holds them blind."""
     for entry in (choose, evaluate):
         assert list(inspect.signature(entry).parameters) == ["view", "public_events", "rng", "level"]
     assert list(inspect.signature(explain).parameters) == ["view", "public_events", "lang"]
-    for module in (policy, policy_eval, policy_info, policy_play, policy_learned):
+    for module in (player, levels, player_eval, player_info, player_play):
         tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
         imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
         imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
@@ -134,8 +139,9 @@ def _swapped_deck(h: Hand, seat: int, rng: random.Random) -> list[int]:
 def test_equal_view_and_record_give_equal_choice(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two hands that differ only in cards a seat cannot see, replayed with the same actions:
     wherever that seat's view and the public record agree, so does the policy's choice, at
-    every level (master on a small budget) and the bench's trial levels."""
-    monkeypatch.setitem(SEARCHES, "master", Budget(work=60_000, candidates=3, first=3, worlds=8))
+    every level (master on a small budget)."""
+    monkeypatch.setitem(LEVELS, "master", replace(MASTER, budget=Budget(work=60_000, candidates=3,
+                                                                      first=3, worlds=8)))
     rng = random.Random(7)
     compared = 0
     for seed in range(30):
@@ -156,10 +162,9 @@ def test_equal_view_and_record_give_equal_choice(monkeypatch: pytest.MonkeyPatch
             if other.private_view(seat) != h.private_view(seat) or public(other) != public(h):
                 continue
             assert any(other._seats[s].hand != h._seats[s].hand for s in range(3) if s != seat)
-            levels = (*LEVELS, *TRIALS) if compared < 6 else (*STYLES, *TRIALS)
-            for level in levels:  # a search takes longer: master in the first few only
+            for level in LEVELS if compared < 6 else JUDGING:  # a search takes longer: master in the first few only
                 assert decide(other, seat, level=level) == decide(h, seat, level=level)
-                if level in SEARCHES:
+                if LEVELS[level].budget is not None:
                     assert evaluate(other.private_view(seat), public(other), level=level) == \
                         evaluate(h.private_view(seat), public(h), level=level)
             assert evaluate(other.private_view(seat), public(other), random.Random(1)) == evaluate(
@@ -340,7 +345,7 @@ def _decisions(seeds: range, rules: RuleSet = QQ):
 def test_evaluate_values_every_legal_action_and_choose_takes_an_argmax(rules: RuleSet) -> None:
     decisions = 0
     for view, events in _decisions(range(6), rules):
-        for level in STYLES:  # master's: test_policy_search.py
+        for level in JUDGING:  # master's: test_player_search.py
             values = evaluate(view, events, level=level)
             assert list(values) == list(view.legal)
             top = max(values.values())
@@ -352,16 +357,27 @@ def test_evaluate_values_every_legal_action_and_choose_takes_an_argmax(rules: Ru
 
 
 def test_levels_are_named_and_differ() -> None:
-    assert LEVELS == ("weak", "medium", "strong", "master")
+    assert tuple(LEVELS) == ("weak", "medium", "strong", "master")
+    assert all(level.name == name for name, level in LEVELS.items())
     h = Hand.new(QQ, seed=5, dealer=0)
     seat = h.to_act()[0]
     with pytest.raises(ValueError, match="level"):
         choose(h.private_view(seat), public(h), level="强")
     differ = sum(
-        len({choose(view, events, level=level) for level in STYLES}) > 1
+        len({choose(view, events, level=level) for level in JUDGING}) > 1
         for view, events in _decisions(range(4))
     )
     assert differ > 0
+
+
+def test_tables_are_offered_only_the_levels_measured_stronger_than_the_one_below() -> None:
+    """docs/player.md: master measures no gain on strong, so no table is offered it, and a
+    table stored with it plays strong's choices."""
+    assert OFFERED == ("weak", "medium", "strong")
+    assert all(for_table(name) == name for name in OFFERED)
+    assert for_table("master") == "strong"
+    with pytest.raises(ValueError, match="level"):
+        for_table("grandmaster")
 
 
 def test_evaluate_is_deterministic() -> None:
@@ -429,18 +445,18 @@ def test_a_discard_leaving_the_hand_ting_gains_what_its_wins_are_worth() -> None
     """The strong level's readiness term: a discard that leaves the hand 听 is raised by the
     points the next face-up card is expected to win it (each live winning card's win over the
     cards not seen), any other discard not at all."""
-    plain = replace(STYLES["strong"], lookahead=0, win_weight=0.0)
+    plain = replace(STRONG.style, lookahead=0, win_weight=0.0)
     weighing = replace(plain, win_weight=1.0)
     raised = 0
     for view, events in _decisions(range(8)):
         if not all(a.startswith("d:") for a in view.legal):
             continue
         know = read(view, events)
-        for before, after in zip(policy_play.judge(view, events, plain),
-                                 policy_play.judge(view, events, weighing), strict=True):
+        for before, after in zip(player_play.judge(view, events, plain),
+                                 player_play.judge(view, events, weighing), strict=True):
             rest = C.counts(view.hand)
             rest[before.args[0]] -= 1
-            melds = [policy_play.Group(m.kind, tuple(m.cards)) for m in view.melds]
+            melds = [player_play.Group(m.kind, tuple(m.cards)) for m in view.melds]
             worth = sum(n * w.winner_points for k, n in enumerate(know.unseen) if n
                         and (w := analyzer.analyze(QQ, rest, melds, k, source="other"))
                         is not None) / know.pool
@@ -453,14 +469,14 @@ def test_a_discard_leaving_the_hand_ting_gains_what_its_wins_are_worth() -> None
 def test_strong_plays_each_rule_set_with_its_weights(rules: RuleSet) -> None:
     """At 湖南 the strong level judges with weights of its own (the 胡息 short of 15 cost,
     being 听 counts); elsewhere with its common ones. Some 湖南 decision comes out otherwise."""
-    strong = STYLES["strong"]
+    strong = STRONG.style
     own = strong.weights_for(rules)
     assert (own != strong.weights) == (rules.id == "hunan")
     as_own = replace(strong, weights=own, rule_weights=())
     common = replace(strong, rule_weights=())
     differ = 0
     for view, events in _decisions(range(4), rules):
-        values = [c.value for c in policy_play.judge(view, events, strong)]
-        assert values == [c.value for c in policy_play.judge(view, events, as_own)]
-        differ += values != [c.value for c in policy_play.judge(view, events, common)]
+        values = [c.value for c in player_play.judge(view, events, strong)]
+        assert values == [c.value for c in player_play.judge(view, events, as_own)]
+        differ += values != [c.value for c in player_play.judge(view, events, common)]
     assert (differ > 0) == (rules.id == "hunan")

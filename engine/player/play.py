@@ -2,11 +2,11 @@
 
 It sees only the seat's :class:`~engine.views.PrivateView` and the public events (those with
 ``visible_to is None``), never a :class:`~engine.state.Hand`. Each candidate is judged by the
-holding it leaves (:mod:`engine.policy_eval`): after a 吃 or 碰 by the best discard that must
+holding it leaves (:mod:`engine.player.eval`): after a 吃 or 碰 by the best discard that must
 follow, and a discard also by how likely the 下家 is to 吃 it or anyone to 碰 it
-(:mod:`engine.policy_info`). Wins are taken unless waiting is clearly worth much more.
+(:mod:`engine.player.info`). Wins are taken unless waiting is clearly worth much more.
 
-A :class:`Style` holds what differs between the levels of :mod:`engine.policy`.
+A :class:`Style` holds what differs between the levels of :mod:`engine.player`.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from engine import analyzer, claims
 from engine import cards as C
 from engine.chi import chi_options
 from engine.melds import FOUR_KINDS, Group, GroupKind
-from engine.policy_eval import DEFAULT, Evaluator, Holding, Weights
-from engine.policy_info import Knowledge, read
+from engine.player.eval import DEFAULT, Evaluator, Holding, Weights
+from engine.player.info import Knowledge, read
 from engine.rules import RuleSet, get_rule_set
 from engine.views import Event, OfferHow, PrivateView
 
@@ -44,7 +44,7 @@ class Style:
     # live winning card's win, 胡息 and 名堂 and all (Table.win_worth).
     win_weight: float = 0.0
     # A correction of the judged values, given what was read of the table (the bench's trial
-    # strong-learned's is distilled from the search: engine.policy_learned.correct).
+    # strong-learned's is distilled from the search: bench/learned_player.py).
     correct: Callable[[Table, list[Choice]], list[Choice]] | None = None
     # Weights of their own for the rule sets (by RuleSet.id) where others play better.
     rule_weights: tuple[tuple[str, Weights], ...] = ()
@@ -181,7 +181,7 @@ def judge(view: PrivateView, events: Sequence[Event], style: Style) -> list[Choi
     When a win is on offer the values are points: the win's, against waiting (worth
     :func:`wait_value` divided by the style's ``wait_factor``, 0 where declining is out of the
     question); a 吃 or 碰 in place of the win is worth a point less than waiting. Otherwise
-    they are the evaluation's units (:mod:`engine.policy_eval`).
+    they are the evaluation's units (:mod:`engine.player.eval`).
     """
     return judge_counted(view, events, style)[0]
 
@@ -196,7 +196,8 @@ def judge_counted(view: PrivateView, events: Sequence[Event],
 
 def judge_table(view: PrivateView, events: Sequence[Event],
                 style: Style) -> tuple[Table, list[Choice]]:
-    """:func:`judge`, and what it read of the table (for :mod:`engine.policy_learned`)."""
+    """:func:`judge`, and what it read of the table (for the bench's trial correction,
+    bench/learned_player.py)."""
     if not view.legal:
         raise ValueError("no decision is awaited from this seat")
     t = Table(view, events, style)

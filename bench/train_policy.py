@@ -1,16 +1,16 @@
-"""Fit the strong level's correction (engine/policy_model.json) to the search's verdicts.
+"""Fit the strong level's correction (bench/learned_player.json) to the search's verdicts.
 
-Reads the JSON lines of ``scripts/make_search_data.py``. Per rule set and kind of decision
+Reads the JSON lines of ``bench/make_search_data.py``. Per rule set and kind of decision
 (discard, claim), every searched move but the strong choice gives one equation: the gain the
 search measured over the strong choice ≈ w · (its features − the strong choice's features)
-(:mod:`engine.policy_learned`). w is fitted by ridge regression on standardised features,
+(bench/learned_player.py). w is fitted by ridge regression on standardised features,
 its strength chosen by five-fold cross-validation over whole hands' decisions, with the
 margin by which another move's predicted gain must pass the strong choice's for the fit to
 prefer it. The same folds say what the fit is worth: on the decisions held out, the mean gain
 the search measured for the move the fit would take (0 for the strong choice), printed per
 rule set and kind. A fit that gains nothing held out is not written.
 
-Run: ``python scripts/train_policy.py data/*.jsonl`` (needs numpy: ``pip install numpy``).
+Run: ``python bench/train_policy.py data/*.jsonl`` (needs numpy: ``pip install numpy``).
 """
 
 from __future__ import annotations
@@ -21,8 +21,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
-
-from engine.policy_learned import MODEL_FILE, NAMES
+from learned_player import MODEL_FILE, NAMES
 
 RIDGE = (1.0, 10.0, 100.0, 1000.0, 10000.0)  # strengths tried, per decision of data
 MARGINS = (0.0, 0.5, 1.0, 2.0, 4.0)  # predicted gains (in points) a move must pass
@@ -94,8 +93,8 @@ def cross_validate(rows: list[dict], ridge: float) -> dict[float, float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("data", nargs="+", help="JSON lines of scripts/make_search_data.py")
-    ap.add_argument("--out", default=str(Path(__file__).parent.parent / "engine" / MODEL_FILE))
+    ap.add_argument("data", nargs="+", help="JSON lines of bench/make_search_data.py")
+    ap.add_argument("--out", default=str(MODEL_FILE))
     args = ap.parse_args()
     weights: dict[str, dict[str, list[float]]] = defaultdict(dict)
     margins: dict[str, dict[str, float]] = defaultdict(dict)
