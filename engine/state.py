@@ -455,13 +455,16 @@ class Hand:
         return _settled(self._seats[seat].private(seat, self.public_view(), legal, highlight),
                         self.outcome, seat)
 
-    def card_census(self) -> list[int]:
-        """How many of each kind are where they should be: every entry must be 4 (tests)."""
-        offered = self._claim is not None and self._claim.offer.how != OfferHow.LIANG
-        elsewhere = [*self._stock, *self._set_aside]
-        elsewhere += [self._claim.offer.card] if offered else []  # type: ignore[union-attr]
-        elsewhere += [self._won_offer] if self._won_offer is not None else []
-        return census(self._seats, elsewhere)
+
+def card_census(hand: Hand) -> list[int]:
+    """How many of each kind are where they should be in ``hand``: every entry must be 4
+    (tests)."""
+    claim = hand._claim
+    offered = claim is not None and claim.offer.how != OfferHow.LIANG
+    elsewhere = [*hand._stock, *hand._set_aside]
+    elsewhere += [claim.offer.card] if offered and claim is not None else []
+    elsewhere += [hand._won_offer] if hand._won_offer is not None else []
+    return census(hand._seats, elsewhere)
 
 
 def imagined(

@@ -302,3 +302,31 @@ async def close(tx: Tx, table: Table) -> None:
     table.status = TableStatus.CLOSED
     if table.match is not None:  # told of only if it has a 总结算
         table.match, table.ended_match = None, table.match.id if table.match.played else None
+
+
+async def unseat_unready(tx: Tx, table: Table, now: float) -> None:
+    """Every human who did not press 再来一局 (or, in a standing table's lobby after a
+    match, 准备) in time is unseated (no penalty: the hand is over) and the table goes
+    back to the lobby, or closes if no human is left (a standing table waits in it)."""
+    gone = unready(table)
+    table.unseated_from_lobby = table.status == TableStatus.LOBBY
+    await unseat(tx, table, *gone)
+    table.unseated_names = tuple(table.players[s].name for s in gone)
+    drop(table, *gone)
+    mark_full(table, now)
+
+
+async def set_match_or_level(tx: Tx, table: Table, setting: str, value: str) -> bool:
+    """Set ``match`` (hands a match has) or ``level`` (the computer players'), the lobby
+    options that change neither the rules nor the seats; False for any other setting."""
+    if setting == "match":
+        hands = match_hands(value)
+        await tx.update_table(table.id, match_hands=hands)
+        table.match_hands = hands
+    elif setting == "level":
+        level = robot_level(value)
+        await tx.update_table(table.id, robot_level=level)
+        table.robot_level = level
+    else:
+        return False
+    return True

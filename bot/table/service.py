@@ -118,10 +118,10 @@ class TableService:
                 if not clock.is_due(table, self.pace, now):
                     return
                 if table.status == TableStatus.BETWEEN:
-                    await self._unseat_unready(table, tx)
+                    await lobby.unseat_unready(tx, table, now)
                     return
                 if table.status == TableStatus.LOBBY and table.full_since is None:
-                    await self._unseat_unready(table, tx)  # a standing table after a match
+                    await lobby.unseat_unready(tx, table, now)  # a standing table after a match
                     return
                 if table.status == TableStatus.LOBBY:
                     await play.deal(tx, self.store, table, self.random, self.seed, now)
@@ -133,17 +133,6 @@ class TableService:
                 await self._apply(tx, table, seat, action, auto=True)
             if not clock.is_due(table, self.pace, self.clock()):
                 return
-
-    async def _unseat_unready(self, table: Table, tx: Tx) -> None:
-        """Every human who did not press 再来一局 (or, in a standing table's lobby after a
-        match, 准备) in time is unseated (no penalty: the hand is over) and the table goes
-        back to the lobby, or closes if no human is left (a standing table waits in it)."""
-        gone = lobby.unready(table)
-        table.unseated_from_lobby = table.status == TableStatus.LOBBY
-        await lobby.unseat(tx, table, *gone)
-        table.unseated_names = tuple(table.players[s].name for s in gone)
-        lobby.drop(table, *gone)
-        lobby.mark_full(table, self.clock())
 
     # --- lobby -----------------------------------------------------------------------
 
@@ -239,15 +228,7 @@ class TableService:
         up to the first seats."""
         async with self.work.change(table_id) as (table, tx):
             lobby.check_configurable(table, user_id)
-            if setting == "match":
-                hands = lobby.match_hands(value)
-                await tx.update_table(table.id, match_hands=hands)
-                table.match_hands = hands
-                return table
-            if setting == "level":
-                level = lobby.robot_level(value)
-                await tx.update_table(table.id, robot_level=level)
-                table.robot_level = level
+            if await lobby.set_match_or_level(tx, table, setting, value):
                 return table
             rules, base, timer = lobby.changed_option(table, setting, value)
             moves = lobby.moves_up(table)

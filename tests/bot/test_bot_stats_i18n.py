@@ -14,6 +14,8 @@ from bot.commands import calc, club, skill, stats
 from bot.i18n import CATALOGS, EN, ZH, lang_of, t
 from bot.table import challenges, cups
 from bot.telegram import chat, commands, info, lobby
+from bot.telegram import club as club_setting
+from bot.telegram import cup as cup_words
 from engine.rules import LEVELS, LOWEST_LEVEL
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
@@ -73,7 +75,9 @@ READ_ONLY = set(calc.MELD_WORDS) | calc.SELF_WORDS | calc.OTHER_WORDS | stats.AL
     | set(lobby.RULE_WORDS) | {lobby.SEATS_WORD, lobby.MATCH_WORD} \
     | set(club.PERIOD_WORDS) | club.NEW_WORDS | lobby.STANDING_WORDS | {lobby.SINGLE_WORD} \
     | set(challenges.DEADLINE_UNITS) | {challenges.HANDS_WORD} | set(chat.CLUB_WORDS) \
-    | {cups.ROUNDS_WORD, cups.HANDS_WORD} | skill.SKILL_WORDS | info.CHALLENGE_WORDS
+    | {cups.ROUNDS_WORD, cups.HANDS_WORD} | skill.SKILL_WORDS | info.CHALLENGE_WORDS \
+    | set(club_setting.SETTING_WORDS) | club_setting.ON_WORDS | club_setting.OFF_WORDS \
+    | club_setting.NO_LIMIT_WORDS | cup_words.CANCEL_WORDS
 
 
 def test_no_user_facing_text_outside_the_catalogs() -> None:

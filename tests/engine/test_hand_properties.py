@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from engine import actions as A
 from engine.rules import QQ, RuleSet, get_rule_set
 from engine.seat import FACE_UP
-from engine.state import Hand, Phase
+from engine.state import Hand, Phase, card_census
 from engine.views import PublicView
 
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
@@ -96,7 +96,7 @@ def test_all_80_cards_accounted_for_after_every_action(table, seed: int) -> None
 
 
 def check_census(h: Hand) -> None:
-    census = h.card_census()
+    census = card_census(h)
     assert census == [4] * 20, f"cards lost or doubled: {census}"
 
 

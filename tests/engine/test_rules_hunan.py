@@ -22,7 +22,7 @@ from engine.melds import Group, GroupKind
 from engine.player.info import read
 from engine.rules import HUNAN, QQ, RULE_SETS, HandStats, RuleSet, get_rule_set, table_rules
 from engine.scoring import di_shu, mingtang
-from engine.state import Hand, IllegalAction, next_dealer
+from engine.state import Hand, IllegalAction, card_census, next_dealer
 from engine.views import Outcome, OutcomeKind
 
 H4, H3 = table_rules("hunan", 4), table_rules("hunan", 3)
@@ -131,7 +131,7 @@ def test_2_seats_set_aside_keeps_20_cards_out_of_the_hand_unseen() -> None:
         played.update(k for g in s.melds for k in g.cards)
         played.update(s.discards)
     assert played == Counter(h.deck[:60])  # every card dealt or drawn; the last 20 never
-    assert h.card_census() == [4] * 20
+    assert card_census(h) == [4] * 20
 
 
 # ----- next dealer ------------------------------------------------------------------------
