@@ -18,12 +18,12 @@ fold again at their next look.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections import defaultdict
 
-from bot.store import Store, StoreUnavailable
+from bot.store import Store
 from bot.store.skill import MatchSeat, SkillState
+from bot.table.looks import Looker
 from bot.table.skill import Rating, Seat, fold_all
 from engine.rules import RULE_SETS
 
@@ -33,39 +33,18 @@ RATE_EVERY = 5.0  # seconds between two looks
 INLINE = 32  # matches folded on the loop itself; more go to a worker thread
 
 
-class Rater:
+class Rater(Looker):
+    failure = "the skill ratings could not be updated now"
+
     def __init__(self, store: Store, every: float = RATE_EVERY) -> None:
+        super().__init__(every)
         self.store = store
-        self.every = every
         self._since = 0  # hand ids below it belong to complete matches, all looked at
-        self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
 
-    def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._run())
-
-    def nudge(self) -> None:
-        """Look now (a match ended, a hand was voided)."""
-        self._wake.set()
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
-
-    async def _run(self) -> None:
-        while True:
-            try:
-                await self.catch_up()
-            except StoreUnavailable:  # said once by the store (bot.store.health): next look
-                pass
-            except Exception:  # a fault of its own: said, and the next look tries again
-                log.exception("the skill ratings could not be updated now")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.every)
-            self._wake.clear()
+    async def look(self) -> bool:
+        """One look (when nudged: a match ended, a hand was voided); it folds all it finds."""
+        await self.catch_up()
+        return False
 
     async def catch_up(self) -> int:
         """One look at every rule set; the matches folded."""

@@ -13,7 +13,6 @@ too, the last :data:`BACKLOG` of them. ``REVIEW_SEATS=0`` turns it off.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import multiprocessing
@@ -24,7 +23,8 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from bot.store import PlayedHand, Store, StoreUnavailable
+from bot.store import PlayedHand, Store
+from bot.table.looks import Looker
 from bot.workers import quiet, submit
 from engine.review import review_hand
 
@@ -64,29 +64,22 @@ def _worker_start(bot_pid: int) -> None:
     threading.Thread(target=watch, name="leave-with-bot", daemon=True).start()
 
 
-class Reviewer:
+class Reviewer(Looker):
+    failure = "no seat review figures could be computed now"
+
     def __init__(self, store: Store, bot_id: int, every: float = REVIEW_EVERY) -> None:
+        super().__init__(every)
         self.store = store
         self.bot_id = bot_id
-        self.every = every
         self._since: int | None = None
         self._pool: Executor | None = None
-        self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
 
-    def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._run())
-
-    def nudge(self) -> None:
-        """Look now (a hand was finished)."""
-        self._wake.set()
+    async def look(self) -> bool:
+        """One look (when nudged: a hand was finished); True while more seats may wait."""
+        return await self.catch_up() > 0
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await super().stop()
         if self._pool is not None:
             # a seat under way is dropped, not waited for (up to seconds of CPU at a low
             # priority, which the bot's exit would wait out): its figures are the next run's.
@@ -96,19 +89,6 @@ class Reviewer:
             for worker in workers:
                 worker.kill()
             self._pool = None
-
-    async def _run(self) -> None:
-        while True:
-            try:
-                if await self.catch_up():
-                    continue  # more may be waiting
-            except StoreUnavailable:  # said once by the store (bot.store.health): next look
-                pass
-            except Exception:  # a fault of its own: said, and the next look tries again
-                log.exception("no seat review figures could be computed now")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.every)
-            self._wake.clear()
 
     async def catch_up(self, limit: int = BATCH) -> int:
         """Review up to ``limit`` seats not reviewed yet; how many were."""

@@ -217,7 +217,7 @@ async def _stop(env: Env, table: Table, person: Person, chat: Chat, context: Con
                            thread_id=table.thread_id)
 
 
-async def _in_group(env: Env, update: Update, context: Context,
+async def in_group(env: Env, update: Update, context: Context,
                     run: Callable[[Chat, int | None, Person], Awaitable[None]]) -> None:
     """Run a group command for its sender; in a private chat, say it is for groups."""
     chat, user = update.effective_chat, update.effective_user
@@ -240,7 +240,7 @@ async def _in_group(env: Env, update: Update, context: Context,
 
 
 async def new(env: Env, update: Update, context: Context) -> None:
-    await _in_group(env, update, context, lambda chat, thread, person: _open(
+    await in_group(env, update, context, lambda chat, thread, person: _open(
         env, chat, thread, person, context))
 
 
@@ -250,7 +250,7 @@ def _on_table(command: TableCommand) -> Callable[[Env, Update, Context], Awaitab
         async def run(chat: Chat, thread: int | None, person: Person) -> None:
             table = await env.table_here(chat, thread)
             await command(env, table, person, chat, context)
-        await _in_group(env, update, context, run)
+        await in_group(env, update, context, run)
     handler.__doc__ = command.__doc__
     return handler
 

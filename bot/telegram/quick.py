@@ -6,7 +6,6 @@ tables are an admin's (``/new … 常驻``, docs/club.md); /play never opens the
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
 
 from telegram import Chat, Update
 from telegram.error import TelegramError
@@ -16,8 +15,8 @@ from bot.present.screens.tables import has_seat
 from bot.present.screens.words import rules_label
 from bot.table import Person, Refusal, Table
 from bot.table.lobby import APART_REFUSED
-from bot.telegram.env import Context, Env, refusal_text, topic_of
-from bot.telegram.lobby import RULE_WORDS, SEATS_WORD, match_from_args
+from bot.telegram.env import Context, Env
+from bot.telegram.lobby import RULE_WORDS, SEATS_WORD, in_group, match_from_args
 from engine.rules import RULE_SETS
 
 
@@ -111,18 +110,5 @@ async def _play(env: Env, context: Context, chat: Chat, thread: int | None,
 
 async def play(env: Env, update: Update, context: Context) -> None:
     """/play [words]: 快速加入 (see the module's docstring)."""
-    chat, user = update.effective_chat, update.effective_user
-    if chat is None or user is None:
-        return
-    if chat.type == Chat.PRIVATE:
-        env.say(chat, user, lambda lang: t(lang, "group_only"))
-        return
-    person = await env.person(user)
-    thread = topic_of(update)
-    try:
-        await _play(env, context, chat, thread, person)
-    except Refusal as r:
-        if r.code == APART_REFUSED:  # its reason is told privately
-            env.presenter.note(person.user_id, partial(refusal_text, r), lang=person.lang)
-            return
-        env.presenter.note(chat.id, partial(refusal_text, r), thread_id=thread)
+    await in_group(env, update, context,
+                   lambda chat, thread, person: _play(env, context, chat, thread, person))
