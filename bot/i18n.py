@@ -227,7 +227,7 @@ ZH: dict[str, str] = {
     "rules_draw_win": "只能胡摸到的牌,别人打出的牌不能胡。",
     "rules_discard_win": "别人打出的牌也能胡(摸牌的人优先,再按下家顺序)。",
     "rules_points": (
-        "计分:底数 x = ⌊(胡息 − {offset}) ÷ {divisor}⌋{plus},自摸 +{zimo};"
+        "计分:底数 x = ⌊(胡息 − {offset}) ÷ {divisor}⌋{plus},自摸 {zimo};"
         "每位输家付 x × 番 × 底分。"
     ),
     "rules_fan_add": "名堂:各名堂的番相加。",
@@ -967,7 +967,7 @@ EN: dict[str, str] = {
     "rules_draw_win": "Only a drawn card can be won on, never a discard.",
     "rules_discard_win": "A discard can be won on too (the drawer first, then the nearest 下家).",
     "rules_points": (
-        "Points: x = ⌊(胡息 − {offset}) ÷ {divisor}⌋{plus}, 自摸 +{zimo}; "
+        "Points: x = ⌊(胡息 − {offset}) ÷ {divisor}⌋{plus}, 自摸 {zimo}; "
         "each loser pays x × 番 × base."
     ),
     "rules_fan_add": "名堂: their 番 add up.",

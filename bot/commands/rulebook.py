@@ -64,7 +64,7 @@ def summary(rules: RuleSet, lang: str) -> str:
              t(lang, "rules_win", groups=rules.groups_to_win, min=rules.min_huxi),
              t(lang, "rules_discard_win" if rules.win_on_discard else "rules_draw_win"),
              t(lang, "rules_points", offset=rules.di_offset, divisor=rules.di_divisor,
-               plus=f" + {rules.di_plus}" if rules.di_plus else "", zimo=rules.zimo_bonus),
+               plus=f" + {rules.di_plus}" if rules.di_plus else "", zimo="×2" if rules.zimo_double else f"+{rules.zimo_bonus}"),
              t(lang, "rules_no_mingtang" if not rules.mingtang
                else "rules_fan_multiply" if rules.mingtang_multiply else "rules_fan_add")]
     if rules.sits_out:

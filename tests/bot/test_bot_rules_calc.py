@@ -17,7 +17,7 @@ from bot.commands import calc, rulebook
 from bot.i18n import t
 from engine import cards as C
 from engine.analyzer import analyze
-from engine.rules import QQ, RULE_SETS, table_rules
+from engine.rules import QQ, RULE_SETS, get_rule_set, table_rules
 
 ROOT = Path(__file__).resolve().parents[2]
 FOUR14_WIN = "一二三 壹贰叁 四五六 贰柒拾 十十 + 拾"
@@ -85,7 +85,7 @@ def test_every_rule_set_and_shape_is_summarised_from_its_fields(rule_id: str, la
 
 
 def test_the_four14_points_line_has_its_plus_one() -> None:
-    assert t("en", "rules_points", offset=6, divisor=3, plus=" + 1", zimo=1) in \
+    assert t("en", "rules_points", offset=6, divisor=3, plus=" + 1", zimo="+1") in \
         rulebook.summary(RULE_SETS["four14"], "en").splitlines()
 
 
@@ -165,3 +165,10 @@ async def test_rules_and_calc_through_the_bot(tg: FakeTelegram, tmp_path: Path) 
         reply = await tg.wait_reply(await tg.send_text(group, ann, f"/calc four14 {FOUR14_WIN}"))
         assert reply.text == calc.reply(f"four14 {FOUR14_WIN}", "zh")
         assert reply.text.splitlines()[-1].endswith("三家各 −48")
+
+
+def test_the_points_line_says_how_a_house_rule_counts_zimo() -> None:
+    doubled = rulebook.summary(get_rule_set("qq+自摸翻倍"), "zh").splitlines()
+    assert t("zh", "rules_points", offset=12, divisor=3, plus="", zimo="×2") in doubled
+    none = rulebook.summary(get_rule_set("qq+自摸不加"), "en").splitlines()
+    assert t("en", "rules_points", offset=12, divisor=3, plus="", zimo="+0") in none
