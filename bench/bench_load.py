@@ -72,6 +72,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -209,6 +210,26 @@ class Load:
                 self._react(self.tgs[id(world)], chat_id, result)
             return result
         return watched
+
+    def start_play(self, seated: Iterable[tuple[FakeTelegram, Any]]) -> None:
+        """Play starts at the seated tables (fake Telegram, group): the pages sign in, and
+        the keyboard on each picture seat's screen is pressed, the first presses spread over
+        ``STAGGER`` seconds (people do not press in the same millisecond); from then on each
+        keyboard is pressed the moment it shows."""
+        loop = asyncio.get_running_loop()
+        if self.pages is not None:
+            self.pages.start()
+        for fake, group in seated:
+            for user in self.groups[group.id]:
+                if self.pages is not None and user.id in self.pages.users:
+                    continue
+                msgs = [m for m in fake.messages(user) if m.media_kind == "photo"]
+                if msgs:
+                    if any(d.startswith("a:") for row in msgs[-1].keyboard for _, d in row
+                           if d):
+                        self.preshown += 1  # shown before the window: its call is added
+                    loop.call_later(self.rng.uniform(0, STAGGER), self._react, fake, user.id,
+                                    msgs[-1].to_json())
 
     def _react(self, tg: FakeTelegram, chat_id: int, message: dict) -> None:
         """A user sees a keyboard: presses at once (or, on a settlement, all three do)."""
@@ -368,22 +389,7 @@ async def run(args: argparse.Namespace, database_url: str | None = None,
             cpu0, mine0 = sum(cpu_seconds(p.pid) for p in procs), time.process_time()
             snapshot(args, procs)  # store time so far
             start = time.perf_counter()
-            # the first presses are spread over a few seconds (people do not press in the
-            # same millisecond); from then on each keyboard is pressed the moment it shows
-            loop = asyncio.get_running_loop()
-            if load.pages is not None:
-                load.pages.start()
-            for fake, group in seated:
-                for user in load.groups[group.id]:
-                    if load.pages is not None and user.id in load.pages.users:
-                        continue
-                    msgs = [m for m in fake.messages(user) if m.media_kind == "photo"]
-                    if msgs:
-                        if any(d.startswith("a:") for row in msgs[-1].keyboard for _, d in row
-                               if d):
-                            load.preshown += 1  # shown before the window: its call is added
-                        loop.call_later(rng.uniform(0, STAGGER), load._react, fake, user.id,
-                                        msgs[-1].to_json())
+            load.start_play(seated)
             rss_peak = 0
             deadline = start + args.seconds
             while not load.done.is_set() and time.perf_counter() < deadline:

@@ -56,7 +56,6 @@ import asyncpg  # noqa: E402
 from bench_load import (  # noqa: E402
     GRACE,
     SEED,
-    STAGGER,
     TOKENS,
     Load,
     cpu_seconds,
@@ -204,17 +203,7 @@ async def drill(args: argparse.Namespace, url: str, port: int) -> None:
             for p in procs:
                 p.send_signal(signal.SIGUSR1)
             started = time.perf_counter()
-            loop = asyncio.get_running_loop()
-            if load.pages is not None:
-                load.pages.start()
-            for fake, group in seated:
-                for user in load.groups[group.id]:
-                    if load.pages is not None and user.id in load.pages.users:
-                        continue
-                    msgs = [m for m in fake.messages(user) if m.media_kind == "photo"]
-                    if msgs:
-                        loop.call_later(rng.uniform(0, STAGGER), load._react, fake, user.id,
-                                        msgs[-1].to_json())
+            load.start_play(seated)
             await asyncio.sleep(args.seconds)
             load.playing = False
             elapsed = time.perf_counter() - started
