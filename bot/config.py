@@ -6,6 +6,7 @@ quotes it.
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -13,6 +14,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from bot.present.pacing import Pacing
+from bot.webapp.door import LOOPBACK, Network
 
 TOKEN_RE = re.compile(r"\d+:[A-Za-z0-9_-]{30,}")
 WEBHOOK_SECRET_RE = re.compile(r"[A-Za-z0-9_-]{1,256}")  # what setWebhook's secret_token allows
@@ -79,6 +81,7 @@ class WebAppConfig:
     max_age: float = 86400.0
     short_name: str | None = None  # the Mini App's (BotFather's /newapp): groups' 🀄 links
     listen: str = "127.0.0.1"  # WEBAPP_LISTEN: 0.0.0.0 in a container behind its proxy
+    proxies: tuple[Network, ...] = LOOPBACK  # WEBAPP_PROXIES: not capped per address
 
     @property
     def path(self) -> str:
@@ -233,7 +236,19 @@ def _webapp(values: Mapping[str, str]) -> WebAppConfig | None:
     return WebAppConfig(url=url, port=int(port_text) if port_text else None,
                         max_age=_number(values, "WEBAPP_MAX_AGE", 86400.0, 60.0),
                         short_name=short_name,
-                        listen=values.get("WEBAPP_LISTEN", "").strip() or "127.0.0.1")
+                        listen=values.get("WEBAPP_LISTEN", "").strip() or "127.0.0.1",
+                        proxies=_proxies(values.get("WEBAPP_PROXIES", "")))
+
+
+def _proxies(text: str) -> tuple[Network, ...]:
+    """WEBAPP_PROXIES: addresses or networks (``172.16.0.0/12``), separated by commas or
+    spaces; empty: this machine's loopback."""
+    words = [word for word in re.split(r"[\s,]+", text) if word]
+    try:
+        return tuple(ipaddress.ip_network(word, strict=False) for word in words) or LOOPBACK
+    except ValueError:
+        raise ConfigError("WEBAPP_PROXIES must be addresses or networks such as 127.0.0.1 or "
+                          f"172.16.0.0/12, separated by commas, got {text!r}") from None
 
 
 def _webhook(values: Mapping[str, str], *, local_api: bool) -> Webhook | None:

@@ -196,7 +196,8 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
         web = WebApp.local(service, config.token, config.webapp.path,
                            max_age=config.webapp.max_age, trustee_of=presenter.public_trustee,
                            released=presenter.page_closed, default_lang=config.default_lang)
-        server = Server(web, config.webapp.port, config.webapp.listen)
+        server = Server(web, config.webapp.port, config.webapp.listen,
+                    config.webapp.proxies)
         await server.start()
         hub.pages = web.pages
         presenter.hold_live(web.pages)

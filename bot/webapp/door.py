@@ -1,20 +1,22 @@
 """The live seat server's door: how many connections it holds, counted as they are accepted,
-before a byte of them is read. At most ``per_peer`` from one address (the operator's proxy,
-on this machine's ``127.0.0.1``/``::1``, is not counted so: every page comes through it) and
-``total`` in all, a margin under the process's limit of open files (``RLIMIT_NOFILE``, 1,024
+before a byte of them is read. At most ``per_peer`` from one address (the operator's proxies,
+``WEBAPP_PROXIES``: this machine's ``127.0.0.1``/``::1`` unless set, are not counted so: every
+page comes through them, a container's from its network's gateway) and ``total`` in all, a margin under the process's limit of open files (``RLIMIT_NOFILE``, 1,024
 under systemd by default) so that the bot's own files and connections (its store, the Bot
 API) always find one; any other is closed at once, costing an accept and a close."""
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import resource
 from collections.abc import Callable
 from typing import cast
 
 from bot.webapp.limits import Noise
 
-PROXIES = frozenset({"127.0.0.1", "::1"})
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+LOOPBACK: tuple[Network, ...] = (ipaddress.ip_network("127.0.0.1"), ipaddress.ip_network("::1"))
 RESERVE = 128  # open files kept for the rest of the bot
 
 
@@ -22,9 +24,19 @@ def open_files_limit() -> int:
     return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
+def is_proxy(peer: str, proxies: tuple[Network, ...]) -> bool:
+    """Whether the address ``peer`` is one of the operator's ``proxies``."""
+    try:
+        address = ipaddress.ip_address(peer)
+    except ValueError:
+        return False
+    return any(address in network for network in proxies)
+
+
 class Door:
-    def __init__(self, noise: Noise, per_peer: int = 64, total: int | None = None) -> None:
-        self.noise, self.per_peer = noise, per_peer
+    def __init__(self, noise: Noise, per_peer: int = 64, total: int | None = None,
+                 proxies: tuple[Network, ...] = LOOPBACK) -> None:
+        self.noise, self.per_peer, self.proxies = noise, per_peer, proxies
         self.total = total if total is not None else max(64, open_files_limit() - RESERVE)
         self._peer_of: dict[object, str] = {}  # the connections let in: their peer
         self._by_peer: dict[str, int] = {}
@@ -43,7 +55,7 @@ class Door:
         if len(self._peer_of) >= self.total:
             self.noise.count("connections closed at the door: too many in all")
             return False
-        if held >= self.per_peer and peer not in PROXIES:
+        if held >= self.per_peer and not is_proxy(peer, self.proxies):
             self.noise.count("connections closed at the door: too many from one address")
             return False
         self._peer_of[connection] = peer

@@ -179,7 +179,8 @@ async def serve(shared: SharedWebApp) -> None:
     await remote.start()  # first listen, then read: no change falls in between
     for side in sides.values():
         await side.service.registry.load_open()
-    server = Server(web, config.webapp.port, config.webapp.listen)
+    server = Server(web, config.webapp.port, config.webapp.listen,
+                    config.webapp.proxies)
     await server.start()
     metrics = None
     if config.metrics_port is not None:

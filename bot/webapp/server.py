@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import asyncio
 import errno
-import ipaddress
 import json
 import logging
 import time
@@ -49,7 +48,7 @@ from aiohttp.http_exceptions import HttpProcessingError
 from bot.i18n import lang_of, t
 from bot.table import HandRecord, Table, TableService
 from bot.webapp import faces, page
-from bot.webapp.door import Door
+from bot.webapp.door import LOOPBACK, Door, Network, is_proxy
 from bot.webapp.initdata import MAX_LENGTH, BadInitData, StaleInitData, WebUser, validate
 from bot.webapp.limits import Noise, RateLimit, SignIns
 from bot.webapp.live import LivePages
@@ -128,6 +127,7 @@ class WebApp:
         self.limit = limit or RateLimit()
         self.sign_ins = SignIns()
         self.noise = Noise(log)
+        self.proxies = LOOPBACK  # whose X-Forwarded-For is believed: the Server's
         for side in self.sides:
             side.pages = LivePages(partial(self._view_text, side),
                                    partial(released, side), partial(held, side))
@@ -252,7 +252,7 @@ class WebApp:
         return web.json_response({"text": text}, status=status, dumps=_dumps)
 
     async def socket(self, request: web.Request) -> web.StreamResponse:
-        address = client_address(request)
+        address = client_address(request, self.proxies)
         if not self.sign_ins.admit(address):
             self.noise.count("sockets refused: too many waiting to sign in")
             refused = web.Response(status=503, headers={"Retry-After": "5"})
@@ -305,16 +305,12 @@ class WebApp:
         return user, side
 
 
-def client_address(request: web.Request) -> str:
+def client_address(request: web.Request, proxies: tuple[Network, ...]) -> str:
     """Who asks: the address the operator's proxy saw (the last in ``X-Forwarded-For``,
-    the one it added) when the connection comes from this machine, else the peer's."""
+    the one it added) when the connection comes from one of ``proxies``, else the peer's."""
     peer = request.remote or ""
     forwarded = request.headers.get("X-Forwarded-For")
-    try:
-        local = ipaddress.ip_address(peer).is_loopback
-    except ValueError:
-        local = False
-    if forwarded and local:
+    if forwarded and is_proxy(peer, proxies):
         return forwarded.rsplit(",", 1)[-1].strip()[:64]
     return peer
 
@@ -355,11 +351,13 @@ class Server:
     runs, a full file table (``accept()`` failing with EMFILE, asyncio's traceback each
     time) is counted (:class:`bot.webapp.limits.Noise`)."""
 
-    def __init__(self, webapp: WebApp, port: int, host: str = "127.0.0.1") -> None:
+    def __init__(self, webapp: WebApp, port: int, host: str = "127.0.0.1",
+                 proxies: tuple[Network, ...] = LOOPBACK) -> None:
         self.webapp, self.port, self.host = webapp, port, host
         self._runner: web.AppRunner | None = None
         self._malformed = _Malformed(webapp.noise)
-        self.door = Door(webapp.noise)
+        self.door = Door(webapp.noise, proxies=proxies)
+        webapp.proxies = proxies
         self._listening: asyncio.Server | None = None
         self._handler: Callable[[asyncio.AbstractEventLoop, dict[str, object]], object] \
             | None = None  # the loop's exception handler before

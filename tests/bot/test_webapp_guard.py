@@ -16,7 +16,8 @@ import aiohttp
 import pytest
 from support.webapp import free_port, init_data
 
-from bot.webapp.door import Door
+from bot.config import ConfigError, _proxies
+from bot.webapp.door import LOOPBACK, Door
 from bot.webapp.limits import Noise, SignIns
 from bot.webapp.server import Server, Side, WebApp
 
@@ -186,3 +187,28 @@ def test_the_door_caps_connections_per_address_but_not_the_proxys():
     assert door.noise.counts == {
         "connections closed at the door: too many from one address": 1,
         "connections closed at the door: too many in all": 1}
+
+
+def test_the_door_does_not_cap_the_operators_proxies_per_address():
+    """A container's pages all come from its network's gateway (WEBAPP_PROXIES)."""
+    class Transport:
+        def __init__(self, peer: str) -> None:
+            self.peer = peer
+
+        def get_extra_info(self, name: str):
+            return (self.peer, 4242) if name == "peername" else None
+
+    proxies = _proxies("172.16.0.0/12, ::1")
+    door = Door(Noise(logging.getLogger("test")), per_peer=2, total=10, proxies=proxies)
+    assert all(door.admit(object(), Transport("172.18.0.1")) for _ in range(5))
+    assert [door.admit(object(), Transport("127.0.0.1")) for _ in range(3)] == [True, True, False]
+    assert [door.admit(object(), Transport("")) for _ in range(3)] \
+        == [True, True, False]  # no address (a Unix socket): never a proxy
+
+
+def test_webapp_proxies_are_read_from_the_environment():
+    assert _proxies("") == LOOPBACK
+    assert [str(n) for n in _proxies("10.0.0.1,192.168.0.0/16 ::1")] \
+        == ["10.0.0.1/32", "192.168.0.0/16", "::1/128"]
+    with pytest.raises(ConfigError, match="WEBAPP_PROXIES"):
+        _proxies("the proxy")
