@@ -15,7 +15,10 @@ from engine import cli, duplicate, record
 
 Runner = Callable[[argparse.Namespace, IO[str], IO[str]], int]
 
-COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Runner]] = {
+# each command's arguments: a function that adds them to its parser (what it returns is unused)
+Arguments = Callable[[argparse.ArgumentParser], object]
+
+COMMANDS: dict[str, tuple[str, Arguments, Runner]] = {
     "analyze": (
         "analyse hands: one JSON object per stdin line → one JSON line each (exit 2 on bad lines)",
         lambda parser: None,

@@ -144,7 +144,7 @@ def _scoring_runs(free: Sequence[int]) -> list[tuple[tuple[int, ...], int]]:
     Only 一二三 and 二七十 (and their big forms) score; both need the 二, so with ``a`` of
     一三 and ``b`` of 七十 the best is min(二, a + b) of them, 一二三 first.
     """
-    runs = []
+    runs: list[tuple[tuple[int, ...], int]] = []
     for base in (0, 10):
         n123 = min(free[base], free[base + 1], free[base + 2])
         n2710 = min(free[base + 1] - n123, free[base + 6], free[base + 9])

@@ -83,7 +83,7 @@ def parse_request(line: str, default: RuleSet = QQ) -> dict[str, Any]:
     base = obj.get("base", 3)
     if isinstance(base, bool) or not isinstance(base, int) or base < 1:
         raise RequestError(f'"base" must be a positive integer, got {base!r}')
-    request = {
+    request: dict[str, Any] = {
         "rules": _rules(obj, default),
         "hand": C.counts(_cards(obj["hand"], '"hand"')),
         "melds": [_meld(m) for m in melds_in],

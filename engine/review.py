@@ -324,8 +324,8 @@ def _flags(
     if was_ting and _discarding(d.value):
         keeps = dict(ting(rules, d.view).by_discard)
         if keeps and A.parse(d.played).card not in keeps:
-            better = max((A.discard(k) for k in keeps), key=lambda a: d.value[a])
-            waits = keeps[A.parse(better).card]
+            best_card = max(keeps, key=lambda k: d.value[A.discard(k)])
+            better, waits = A.discard(best_card), keeps[best_card]
             text = words["broke_ting"].format(
                 played=played, better=A.label(better, lang),
                 waits=words["sep"].join(C.to_char(w.card) for w in waits),

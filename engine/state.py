@@ -278,7 +278,9 @@ class Hand:
             self._win(forced, self._settle.forced_win(forced, self._seats[forced]))
             return
         order = self._order_from(self.dealer)
-        options = {s: (A.HU, A.PASS) for s in order if self._liang_win(s) is not None}
+        options: dict[int, tuple[str, ...]] = {
+            s: (A.HU, A.PASS) for s in order if self._liang_win(s) is not None
+        }
         if options:
             self.phase = Phase.LIANG
             self._claim = Claim(Offer(self.liangzhang, self.dealer, OfferHow.LIANG), options)
@@ -505,7 +507,9 @@ def imagined(
     if offer is not None and offer.how == OfferHow.LIANG:
         hand.phase = Phase.LIANG
         order = hand._order_from(dealer)
-        options = {s: (A.HU, A.PASS) for s in order if hand._liang_win(s) is not None}
+        options: dict[int, tuple[str, ...]] = {
+            s: (A.HU, A.PASS) for s in order if hand._liang_win(s) is not None
+        }
         hand._claim = Claim(offer, options)
     elif offer is not None:
         hand._open_claim(offer, haidi=offer.how == OfferHow.DRAW and not stock)

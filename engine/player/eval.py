@@ -187,9 +187,9 @@ class Evaluator:
     def _options(self, k: int, live: Sequence[float]) -> tuple[_Option, ...]:
         w = self.w
         out: list[_Option] = []
-        for cards, hx in _completes(k):
+        for cards, group_hx in _completes(k):
             sub, checks = _packed(cards)
-            out.append((sub, checks, w.group + w.huxi * hx, hx, 1, 1, False))
+            out.append((sub, checks, w.group + w.huxi * group_hx, group_hx, 1, 1, False))
         pair_sub, pair_checks = _packed((k, k))
         out.append((pair_sub, pair_checks, w.group, 0.0, 1, 1, True))
         waits = live[k] + live[(k + 10) % 20]

@@ -263,6 +263,7 @@ def _win_or_wait(t: Table) -> list[Choice]:
     hand, kept, wins on many live cards for far more (the declined kind turns 臭胡)."""
     view, offer = t.view, t.view.public.offer
     tianhu = offer is not None and offer.how == OfferHow.LIANG
+    source: analyzer.Source
     if offer is None or (tianhu and offer.seat == view.seat):
         card, source = None, "self"  # 自摸 after a 提/偎, or the dealer's own 21 cards
     else:
