@@ -20,8 +20,10 @@ import re
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from functools import cache
+from pathlib import Path
 
 import asyncpg
+from asyncpg.pool import PoolConnectionProxy
 
 from bot.store.club import ClubQueries
 from bot.store.conn import Row
@@ -82,7 +84,8 @@ def dollar_params(sql: str) -> str:
 class PostgresConn:
     """:class:`bot.store.conn.Conn` over an asyncpg pool or connection."""
 
-    def __init__(self, db: asyncpg.Pool | asyncpg.Connection, health: Health) -> None:
+    def __init__(self, db: asyncpg.Pool | asyncpg.Connection | PoolConnectionProxy,
+                 health: Health) -> None:
         self._db = db
         self._health = health
 
@@ -118,7 +121,7 @@ class PostgresWrites(Writes):
         await self._conn.one("SELECT pg_advisory_xact_lock(?, 1)", (MIGRATION_LOCK,))
 
 
-async def migrate(db: asyncpg.Connection) -> int:
+async def migrate(db: asyncpg.Connection | PoolConnectionProxy) -> int:
     """Apply the missing migrations in one transaction; return the version."""
     steps = migrations("postgresql")
     async with db.transaction():
@@ -148,8 +151,10 @@ class PostgresStore(ClubQueries):
         self._claims: list[Guard] = []
 
     @classmethod
-    async def open(cls, url: str) -> PostgresStore:
-        pool = await asyncpg.create_pool(url, min_size=0, max_size=8, timeout=CONNECT_TIMEOUT,
+    async def open(cls, url: Path | str) -> PostgresStore:
+        """Open the database at the ``postgresql://`` URL ``url`` (as :meth:`Store.open`
+        takes a path or a URL), creating and migrating its tables as needed."""
+        pool = await asyncpg.create_pool(str(url), min_size=0, max_size=8, timeout=CONNECT_TIMEOUT,
                                          command_timeout=COMMAND_TIMEOUT)
         try:
             async with pool.acquire() as db:
@@ -157,7 +162,7 @@ class PostgresStore(ClubQueries):
         except BaseException:
             await pool.close()
             raise
-        return cls(pool, url)
+        return cls(pool, str(url))
 
     async def close(self) -> None:
         for guard in self._claims:

@@ -141,7 +141,8 @@ class SkillReads:
     async def skill_ratings(self, rule_set: str, user_ids: list[int] | None = None
                             ) -> list[StoredRating]:
         """The rule set's ratings (of ``user_ids`` only, if given)."""
-        where, args = "s.rule_set = ?", [rule_set]
+        where = "s.rule_set = ?"
+        args: list[object] = [rule_set]
         if user_ids is not None:
             if not user_ids:
                 return []
