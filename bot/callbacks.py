@@ -1,10 +1,15 @@
-"""Callback data of inline buttons: compact, at most 64 bytes, parsed strictly.
+"""Callback data of inline buttons: typed, compact, at most 64 bytes, parsed strictly.
 
-Every button is a :class:`Kind` in :data:`KINDS`: a letter and the fields its data carries,
-``{letter}:{field}:{field}…``. The pattern the bot's callback handler accepts and the parser
-follow from that list, and the handler of each kind is bound to it by
-``bot.telegram.press.on`` (each kind exactly one), so a new button is one entry here and
-its handler. No Telegram here: screens build their keyboards with the builders below.
+Each button kind is a small frozen dataclass, a :class:`Button` with a letter and named
+fields (as aiogram's ``CallbackData``): ``Act(table=5, version=3, index=0).pack()`` is
+``"a:5:3:0"``, and :func:`parse` gives the press back — or None for data that is not ours,
+malformed, too long, or forged (a number past what the store holds, :data:`MOST_ID`, names
+nothing). The data is ``{letter}:{field}:{field}…`` in field order: the very strings the bot
+has sent since its first buttons, so buttons already in chats keep working. A field is an
+``int`` (a number), a ``bool`` (``1`` or ``0``) or a ``str`` (an option code, :data:`CODE`).
+Every kind is in :data:`KINDS`, and its handler is bound to it by ``bot.telegram.press.on``
+(each kind exactly one), so a new button is one class here and its handler. No Telegram
+here: screens build their keyboards with these classes.
 
 The seat is never in the data: a press acts for the presser's own seat. Group buttons carry
 the table's latest hand id as their ``mark`` (0 before the first; see
@@ -13,193 +18,259 @@ also after a restart. Confirmations carry the hand they are about: a confirmatio
 no longer running is outdated. A replay button carries the hand and the step it shows; it
 is checked against the chat it is pressed in (``bot.present.replays``). A 复盘 button carries
 only the hand: the review is of the presser's own seat, if he sat at it; so does a 验证 button
-(anyone may check a finished hand's fairness). A vote's buttons carry the
-vote: a press of a vote that is over is outdated (``bot.present.votes``).
+(anyone may check a finished hand's fairness). A vote's buttons carry the vote: a press of a
+vote that is over is outdated (``bot.present.votes``).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import re
 from dataclasses import dataclass
+from typing import Any, ClassVar, TypeVar
 
 from bot.numbers import MOST_ID
 
 MAX_BYTES = 64
 NUMBER = "[0-9]{1,19}"  # an id, version, index or step: at most MOST_ID (bot.numbers), checked
-FIELDS = {  # a field's name: the characters it may hold
-    "table": NUMBER, "version": NUMBER, "index": NUMBER, "mark": NUMBER, "hand": NUMBER,
-    "step": NUMBER, "vote": NUMBER, "challenge": NUMBER, "cup": NUMBER, "yes": "[01]", "code": "[a-z][a-z0-9]{0,15}",
-}
-TEXT_FIELDS = frozenset({"code"})  # kept as text in :attr:`Press.option`; the others are numbers
+CODE = "[a-z][a-z0-9]{0,15}"  # a ⚙ option code
+FIELD_DATA = {"int": NUMBER, "bool": "[01]", "str": CODE}  # a field's type: what its data holds
+
+B = TypeVar("B", bound="Button")
 
 
 @dataclass(frozen=True)
-class Kind:
-    """A button kind: its letter and the fields of its data, in order (see :data:`FIELDS`).
-    The numbers go to :class:`Press` in order (``table_id``, ``version``, ``index``): a
-    challenge's id is its ``table_id``."""
+class Button:
+    """A button kind's data. A kind names its letter where it is declared
+    (``class Hint(Seat, letter="h")``); a class without one is a shape several kinds share."""
 
-    letter: str
-    fields: tuple[str, ...]
+    letter: ClassVar[str] = ""
 
-    @property
-    def pattern(self) -> str:
-        return ":".join((re.escape(self.letter), *(FIELDS[f] for f in self.fields)))
+    def __init_subclass__(cls, letter: str = "", **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if letter:
+            if letter in KINDS or ":" in letter:
+                raise ValueError(f"button kind letter {letter!r} is taken or bad")
+            cls.letter = letter
+            KINDS[letter] = cls
 
-    def data(self, *values: object) -> str:
-        """The callback data of a button of this kind carrying ``values``."""
-        if len(values) != len(self.fields):
-            raise ValueError(f"button kind {self.letter!r} carries {self.fields}")
-        data = ":".join((self.letter, *map(str, values)))
-        assert len(data.encode()) <= MAX_BYTES, f"callback data over {MAX_BYTES} bytes: {data!r}"
+    def pack(self) -> str:
+        """The callback data of this press; ValueError if it would not parse back as itself
+        (a negative or oversized number, a bad code, over :data:`MAX_BYTES`): a bug."""
+        values = (getattr(self, name) for name, _ in fields(type(self)))
+        data = ":".join((self.letter, *(str(int(v) if isinstance(v, bool) else v)
+                                        for v in values)))
+        if type(self).unpack(data) != self:
+            raise ValueError(f"not valid callback data: {data!r} ({self!r})")
         return data
 
-
-TABLE, MARKED, ABOUT_HAND = ("table",), ("table", "mark"), ("table", "hand")
-KINDS: dict[str, Kind] = {k.letter: k for k in (
-    # a seat's private chat: play entry ``index`` of one's legal actions at keyboard
-    # ``version``; take back control from 托管; 提示 (what the policy would play now); 解散
-    Kind("a", ("table", "version", "index")),
-    Kind("m", TABLE),
-    Kind("h", TABLE),
-    Kind("d", TABLE),
-    # the lobby's join, leave, 开局, add a computer player; the settlement's 再来一局, leave
-    Kind("j", MARKED),
-    Kind("l", MARKED),
-    Kind("b", MARKED),
-    Kind("r", MARKED),
-    Kind("g", MARKED),
-    Kind("q", MARKED),
-    # a lobby ⚙ setting: ``m`` opens the keyboard, ``k`` goes back, ``p`` opens its house
-    # rules (房规) page, a letter and a value sets an option (``rhunan``, ``s4``, ``xmin21``,
-    # ``b5``, ``t60``, ``h8``, ``lweak``; a house rule ``uq10``: ``bot.table.house``)
-    Kind("o", ("table", "mark", "code")),
-    Kind("n", MARKED),  # place or withdraw a bird (打鸟) on the next hand (``bot.table.birds``)
-    # confirm 逃跑, confirm stopping a running hand, keep playing (cancels either)
-    Kind("e", ABOUT_HAND),
-    Kind("s", ABOUT_HAND),
-    Kind("k", ABOUT_HAND),
-    Kind("p", ("hand", "step")),  # show that step of a finished hand (/replay)
-    Kind("f", ("hand",)),  # 复盘: the presser's own review of a finished hand he sat at
-    Kind("c", ("hand",)),  # 验证: the fairness check of a finished hand, sent to the presser
-    Kind("v", ("table", "vote", "yes")),  # 同意 (1) or 拒绝 (0) of a vote
-    # a 复式挑战 (``bot.table.challenges``): 参加 on its card; in the private chat, entry
-    # ``index`` of one's legal actions after ``version`` decisions, and 离开
-    Kind("x", ("challenge",)),
-    Kind("y", ("challenge", "version", "index")),
-    Kind("u", ("challenge",)),
-    Kind("w", ("challenge", "index")),  # the final card's 🔍: the player at place index+1
-    Kind("t", ("cup",)),  # 报名 on a 群杯's sign-up card (``bot.table.cups``)
-)}
-PATTERN = r"\A(?:" + "|".join(k.pattern for k in KINDS.values()) + r")\Z"
-_RE = re.compile(PATTERN)
+    @classmethod
+    def unpack(cls: type[B], data: str | None) -> B | None:
+        """The press of this kind ``data`` describes, or None (see :func:`parse`)."""
+        if not cls.letter or not data or len(data.encode()) > MAX_BYTES \
+                or not _pattern(cls).fullmatch(data):
+            return None
+        values: dict[str, object] = {}
+        for (name, kind), text in zip(fields(cls), data.split(":")[1:], strict=True):
+            if kind == "int" and int(text) > MOST_ID:
+                return None  # forged: no row has such an id
+            values[name] = int(text) if kind == "int" else text == "1" if kind == "bool" else text
+        return cls(**values)
 
 
-def shaped(fields: tuple[str, ...]) -> frozenset[str]:
-    """The letters of the kinds whose data carries ``fields``."""
-    return frozenset(k.letter for k in KINDS.values() if k.fields == fields)
+KINDS: dict[str, type[Button]] = {}  # every button kind, by its letter
 
 
-SIMPLE_KINDS = shaped(TABLE)
-GROUP_KINDS = shaped(MARKED) - {"n"}  # the lobby's and the settlement's own buttons
-CONFIRM_KINDS = shaped(ABOUT_HAND)
-OPTION_KIND, BIRD_KIND, REPLAY_KIND, VOTE_KIND, REVIEW_KIND = "o", "n", "p", "v", "f"
-VERIFY_KIND = "c"
+@functools.cache
+def fields(kind: type[Button]) -> tuple[tuple[str, str], ...]:
+    """The kind's fields in data order: (name, type: ``int``, ``bool`` or ``str``)."""
+    found = tuple((f.name, str(f.type)) for f in dataclasses.fields(kind))
+    assert all(t in FIELD_DATA for _, t in found), f"{kind.__name__}: a field of no known type"
+    return found
+
+
+@functools.cache
+def _pattern(kind: type[Button]) -> re.Pattern[str]:
+    return re.compile(":".join((re.escape(kind.letter),
+                                *(FIELD_DATA[t] for _, t in fields(kind)))))
+
+
+def parse(data: str | None) -> Button | None:
+    """The press ``data`` describes, or None when it is not ours or malformed."""
+    kind = KINDS.get((data or "").partition(":")[0])
+    return kind.unpack(data) if kind is not None else None
+
+
+# --- a seat's private chat -------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class Press:
-    kind: str
-    table_id: int
-    version: int = 0
-    index: int = 0
-    option: str = ""  # a settings button's option code
+class Act(Button, letter="a"):
+    """Play entry ``index`` of one's legal actions at keyboard ``version`` of the table."""
+
+    table: int
+    version: int
+    index: int
 
 
-def _of(letters: frozenset[str], kind: str, *values: object) -> str:
-    if kind not in letters:
-        raise ValueError(f"unknown button kind {kind!r}")
-    return KINDS[kind].data(*values)
+@dataclass(frozen=True)
+class Seat(Button):
+    """A button of a seat's private chat that carries only its table."""
+
+    table: int
 
 
-def action(table_id: int, version: int, index: int) -> str:
-    return KINDS["a"].data(table_id, version, index)
+class TakeBack(Seat, letter="m"):
+    """Take back control from 托管."""
 
 
-def simple(kind: str, table_id: int) -> str:
-    """A private-chat button that carries only its table."""
-    return _of(SIMPLE_KINDS, kind, table_id)
+class Hint(Seat, letter="h"):
+    """提示: what the computer player would play now."""
 
 
-def group(kind: str, table_id: int, mark: int) -> str:
+class Dissolve(Seat, letter="d"):
+    """解散: propose to dissolve the table (a vote in the group)."""
+
+
+# --- the group's lobby and settlement ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Marked(Button):
     """A lobby or settlement button of the table whose latest hand was ``mark``."""
-    return _of(GROUP_KINDS, kind, table_id, mark)
+
+    table: int
+    mark: int
 
 
-def confirm(kind: str, table_id: int, hand_id: int) -> str:
-    """A confirmation (or its cancel) about hand ``hand_id`` of the table."""
-    return _of(CONFIRM_KINDS, kind, table_id, hand_id)
+class Join(Marked, letter="j"):
+    """The lobby's 加入."""
 
 
-def option(table_id: int, mark: int, code: str) -> str:
-    """A ⚙ settings button of the lobby of the table whose latest hand was ``mark``."""
-    return KINDS[OPTION_KIND].data(table_id, mark, code)
+class Leave(Marked, letter="l"):
+    """The lobby's 离开."""
 
 
-def bird(table_id: int, mark: int) -> str:
-    """The 打鸟 button of the table whose latest hand was ``mark``."""
-    return KINDS[BIRD_KIND].data(table_id, mark)
+class Begin(Marked, letter="b"):
+    """The lobby's 开局 (or 准备)."""
 
 
-def replay(hand_id: int, step: int) -> str:
-    """A replay button: step ``step`` of the finished hand ``hand_id``."""
-    return KINDS[REPLAY_KIND].data(hand_id, step)
+class AddComputer(Marked, letter="r"):
+    """The lobby's 加电脑."""
 
 
-def review(hand_id: int) -> str:
-    """The 🔍 复盘 button of the finished hand ``hand_id`` (``bot.present.reviews``)."""
-    return KINDS[REVIEW_KIND].data(hand_id)
+class Again(Marked, letter="g"):
+    """The settlement's 再来一局."""
 
 
-def verify(hand_id: int) -> str:
-    """The 验证 button of the settlement of hand ``hand_id`` (``bot.present.verify``)."""
-    return KINDS[VERIFY_KIND].data(hand_id)
+class Quit(Marked, letter="q"):
+    """The settlement's 离开."""
 
 
-def challenge_join(challenge_id: int) -> str:
-    return KINDS["x"].data(challenge_id)
+class Bird(Marked, letter="n"):
+    """Place or withdraw a bird (打鸟) on the next hand (``bot.table.birds``)."""
 
 
-def challenge_move(challenge_id: int, version: int, index: int) -> str:
-    return KINDS["y"].data(challenge_id, version, index)
+@dataclass(frozen=True)
+class Setting(Marked, letter="o"):
+    """A lobby ⚙ button: ``m`` opens the keyboard, ``k`` goes back, ``p`` opens its house
+    rules (房规) page, a letter and a value sets an option (``rhunan``, ``s4``, ``xmin21``,
+    ``b5``, ``t60``, ``h8``, ``lweak``; a house rule ``uq10``: ``bot.table.house``)."""
+
+    code: str
 
 
-def challenge_leave(challenge_id: int) -> str:
-    return KINDS["u"].data(challenge_id)
+# --- questions about a running hand ------------------------------------------------------
 
 
-def challenge_diff(challenge_id: int, index: int) -> str:
-    return KINDS["w"].data(challenge_id, index)
+@dataclass(frozen=True)
+class AboutHand(Button):
+    """A confirmation (or its cancel) about the running hand ``hand`` of the table."""
+
+    table: int
+    hand: int
 
 
-def vote(table_id: int, vote_id: int, yes: bool) -> str:
-    """同意 (``yes``) or 拒绝 of vote ``vote_id`` at the table (see ``bot.present.votes``)."""
-    return KINDS[VOTE_KIND].data(table_id, vote_id, int(yes))
+class ConfirmEscape(AboutHand, letter="e"):
+    """确认逃跑."""
 
 
-def parse(data: str | None) -> Press | None:
-    """The press described by ``data``, or ``None`` when it is not ours or malformed (a
-    number past what the store holds, :data:`bot.numbers.MOST_ID`, names nothing: forged)."""
-    if not data or len(data.encode()) > MAX_BYTES or not _RE.fullmatch(data):
-        return None
-    letter, *values = data.split(":")
-    fields = KINDS[letter].fields
-    numbers = [int(v) for f, v in zip(fields, values, strict=True) if f not in TEXT_FIELDS]
-    if any(n > MOST_ID for n in numbers):
-        return None
-    text = [v for f, v in zip(fields, values, strict=True) if f in TEXT_FIELDS]
-    return Press(letter, *numbers, option=text[0] if text else "")
+class ConfirmStop(AboutHand, letter="s"):
+    """确认结束: stop the running hand."""
 
 
-def cup_join(cup_id: int) -> str:
-    return KINDS["t"].data(cup_id)
+class KeepPlaying(AboutHand, letter="k"):
+    """取消: keep playing (cancels either question)."""
+
+
+# --- a finished hand ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OfHand(Button):
+    """A button about the finished hand ``hand``."""
+
+    hand: int
+
+
+@dataclass(frozen=True)
+class Replay(OfHand, letter="p"):
+    """Show step ``step`` of the finished hand (/replay)."""
+
+    step: int
+
+
+class Review(OfHand, letter="f"):
+    """🔍 复盘: the presser's own review of a finished hand he sat at."""
+
+
+class Verify(OfHand, letter="c"):
+    """验证: the fairness check of a finished hand, sent to the presser."""
+
+
+@dataclass(frozen=True)
+class Vote(Button, letter="v"):
+    """同意 (``yes``) or 拒绝 of vote ``vote`` at the table."""
+
+    table: int
+    vote: int
+    yes: bool
+
+
+# --- 复式挑战 (``bot.table.challenges``) and 群杯 (``bot.table.cups``) -------------------
+
+
+@dataclass(frozen=True)
+class OfChallenge(Button):
+    challenge: int
+
+
+class ChallengeJoin(OfChallenge, letter="x"):
+    """参加 on the challenge's card."""
+
+
+class ChallengeLeave(OfChallenge, letter="u"):
+    """离开, in the private chat."""
+
+
+@dataclass(frozen=True)
+class ChallengeMove(OfChallenge, letter="y"):
+    """Entry ``index`` of one's legal actions after ``version`` decisions."""
+
+    version: int
+    index: int
+
+
+@dataclass(frozen=True)
+class ChallengeDiff(OfChallenge, letter="w"):
+    """The final card's 🔍: the player at place ``place`` + 1."""
+
+    place: int
+
+
+@dataclass(frozen=True)
+class CupJoin(Button, letter="t"):
+    """报名 on a 群杯's sign-up card."""
+
+    cup: int

@@ -6,7 +6,7 @@ last step) when someone won. It opens at the deal (step 0); a press that would s
 already shown (▶ at the end, ◀ at the start) is answered so and uploads nothing
 (:func:`already`). In a group it also links to the same replay in the viewer's private
 chat (:func:`start_payload`), where a step is not paced by the group. Each button carries the hand id and the step it shows
-(:func:`bot.callbacks.replay`); the handler checks the hand against the chat the button is in
+(:class:`bot.callbacks.Replay`); the handler checks the hand against the chat the button is in
 and asks the presenter for that step: the message's edits go through the chat's outbox, so
 rapid presses are paced and coalesce to the last step asked for.
 
@@ -61,7 +61,7 @@ def buttons(played: PlayedHand, step: int) -> list[list[tuple[str, str]]]:
     n = total_steps(played)
 
     def to(label: str, k: int) -> tuple[str, str]:
-        return label, cb.replay(played.id, min(max(k, 0), n))
+        return label, cb.Replay(played.id, min(max(k, 0), n)).pack()
     rows = [[to(FIRST, 0), to(BACK, step - 1), to(f"{step}/{n}", step), to(NEXT, step + 1),
              to(LAST, n)]]
     if played.winner is not None:

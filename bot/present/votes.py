@@ -219,9 +219,9 @@ class Votes:
             return None
         return InlineKeyboardMarkup([[
             InlineKeyboardButton(t(lang, "btn_vote_yes"),
-                                 callback_data=cb.vote(vote.table_id, vote.id, True)),
+                                 callback_data=cb.Vote(vote.table_id, vote.id, True).pack()),
             InlineKeyboardButton(t(lang, "btn_vote_no"),
-                                 callback_data=cb.vote(vote.table_id, vote.id, False))]])
+                                 callback_data=cb.Vote(vote.table_id, vote.id, False).pack())]])
 
     def _show(self, vote: Vote) -> None:
         """Send the vote's message, or edit it to what the vote is now (coalesced: the job

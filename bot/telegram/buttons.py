@@ -34,8 +34,8 @@ from bot.telegram.press import ROUTES, Pressed
 log = logging.getLogger(__name__)
 
 HANDLER_MODULES = (seat, lobby_buttons, confirm, votes, replay, review, verify, challenge, cup)  # the handlers' modules
-_unbound = set(cb.KINDS) - set(ROUTES)
-assert not _unbound, f"button kinds without a handler: {sorted(_unbound)}"
+_unbound = set(cb.KINDS.values()) - set(ROUTES)
+assert not _unbound, f"button kinds without a handler: {sorted(k.__name__ for k in _unbound)}"
 
 
 async def button(env: Env, update: Update, context: Context) -> None:
@@ -49,10 +49,11 @@ async def button(env: Env, update: Update, context: Context) -> None:
     if press is None:
         await query.answer(t(lang, "stale"))
         return
-    route = ROUTES[press.kind]
+    route = ROUTES[type(press)]
     try:
         if route.live is not None:  # of this very lobby or settlement, or outdated
-            env.service.check_live(press.table_id, route.live, press.version)
+            assert isinstance(press, cb.Marked)  # bot.telegram.press.on: only those are live
+            env.service.check_live(press.table, route.live, press.mark)
         reply = await route.handler(Pressed(env, query, press, user, lang, context))
     except Refusal as r:
         await query.answer(refusal_text(r, lang), show_alert=False)

@@ -7,6 +7,7 @@ from functools import partial
 
 from telegram import Update
 
+from bot import callbacks as cb
 from bot import links
 from bot.i18n import t
 from bot.present.screens import challenge as screens
@@ -54,14 +55,14 @@ async def challenge(env: Env, update: Update, context: Context) -> None:
         env.say(chat, user, partial(refusal_text, r), thread)
 
 
-@on("x")
-async def join_pressed(p: Pressed) -> Reply:
+@on(cb.ChallengeJoin)
+async def join_pressed(p: Pressed[cb.ChallengeJoin]) -> Reply:
     """参加: one who has not opened the bot gets its link (its /start joins him)."""
     person = await p.env.person(p.user)
     if not await p.env.can_dm(person):
         return Reply(None, url=f"https://t.me/{p.env.presenter.username}"
-                               f"?start={start_payload(p.press.table_id)}")
-    await _service(p.env).join(p.press.table_id, person)
+                               f"?start={start_payload(p.press.challenge)}")
+    await _service(p.env).join(p.press.challenge, person)
     return Reply(t(p.lang, "challenge_joined"))
 
 
@@ -81,16 +82,16 @@ async def open_privately(env: Env, update: Update, challenge_id: int) -> None:
         env.say(chat, user, partial(refusal_text, r))
 
 
-@on("y")
-async def move(p: Pressed) -> Reply:
+@on(cb.ChallengeMove)
+async def move(p: Pressed[cb.ChallengeMove]) -> Reply:
     press = p.press
-    action = await _service(p.env).press(press.table_id, p.user.id, press.version, press.index)
+    action = await _service(p.env).press(press.challenge, p.user.id, press.version, press.index)
     return Reply(t(p.lang, "played", move=A.label(action, p.lang)))
 
 
-@on("u")
-async def leave(p: Pressed) -> Reply:
-    await _service(p.env).leave(p.press.table_id, p.user.id)
+@on(cb.ChallengeLeave)
+async def leave(p: Pressed[cb.ChallengeLeave]) -> Reply:
+    await _service(p.env).leave(p.press.challenge, p.user.id)
     return Reply(t(p.lang, "challenge_left_toast"))
 
 
@@ -98,13 +99,13 @@ def start_payload(challenge_id: int) -> str:
     return links.payload(START_PAYLOAD, challenge_id)
 
 
-@on("w")
-async def difference(p: Pressed) -> Reply:
+@on(cb.ChallengeDiff)
+async def difference(p: Pressed[cb.ChallengeDiff]) -> Reply:
     """The final card's 🔍: the picture of the position where that player first left the
     best one's choices, both marked (:mod:`render.difference`), sent to the presser's
     private chat."""
-    row, his, best, diff, deal = await _service(p.env).difference(p.press.table_id,
-                                                                  p.press.version)
+    row, his, best, diff, deal = await _service(p.env).difference(p.press.challenge,
+                                                                  p.press.place)
     person = await p.env.person(p.user)
     if not await p.env.can_dm(person):
         return Reply(None, url=f"https://t.me/{p.env.presenter.username}")

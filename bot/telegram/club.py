@@ -24,7 +24,7 @@ OFF_WORD = "off"
 
 def _seat_button(env: Env, table: Table) -> str | None:
     """The lobby's own 加入 (of its current mark: outdated once the table moves on)."""
-    return cb.group("j", table.id, env.service.button_mark(table)) if has_seat(table) else None
+    return cb.Join(table.id, env.service.button_mark(table)).pack() if has_seat(table) else None
 
 
 def _order(table: Table) -> tuple[int, int, int]:

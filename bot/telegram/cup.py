@@ -9,6 +9,7 @@ from functools import partial
 
 from telegram import Update
 
+from bot import callbacks as cb
 from bot.i18n import t
 from bot.table import Refusal
 from bot.table.cup_service import CupService
@@ -64,11 +65,11 @@ async def cup(env: Env, update: Update, context: Context) -> None:
         env.say(chat, user, partial(refusal_text, r), thread)
 
 
-@on("t")
-async def join_pressed(p: Pressed) -> Reply:
+@on(cb.CupJoin)
+async def join_pressed(p: Pressed[cb.CupJoin]) -> Reply:
     """报名; a cup played in private chats takes only one who has opened the bot."""
     service, person = _service(p.env), await p.env.person(p.user)
-    if await service.private(p.press.table_id) and not await p.env.can_dm(person):
+    if await service.private(p.press.cup) and not await p.env.can_dm(person):
         raise Refusal("cup_needs_dm")
-    await service.join(p.press.table_id, person)
+    await service.join(p.press.cup, person)
     return Reply(t(p.lang, "cup_joined"))

@@ -12,6 +12,7 @@ from functools import partial
 
 from telegram import Chat, Update
 
+from bot import callbacks as cb
 from bot.i18n import rule_set_name, t
 from bot.table import LEVELS, MATCHES, Person, Refusal, Table, house, owners
 from bot.table.lobby import APART_REFUSED
@@ -213,7 +214,7 @@ async def _stop(env: Env, table: Table, person: Person, chat: Chat, context: Con
         await env.service.stop(table.id, person.user_id, admin)
     else:  # a running hand would be voided: ask the group first
         env.presenter.note(chat.id, lambda lang: t(lang, "stop_confirm", hand=record.table_no),
-                           buttons_of=confirm_buttons("s", table.id, record.id),
+                           buttons_of=confirm_buttons(cb.ConfirmStop, table.id, record.id),
                            thread_id=table.thread_id)
 
 

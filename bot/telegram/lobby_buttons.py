@@ -4,6 +4,7 @@ settlement it was shown with (:mod:`bot.callbacks`)."""
 
 from __future__ import annotations
 
+from bot import callbacks as cb
 from bot.i18n import rule_set_name, t
 from bot.present.screens.words import level_label, match_label, timer_label
 from bot.table import Refusal, Table, TableStatus, house
@@ -14,59 +15,59 @@ OPTION_SETTINGS = {"r": "rules", "s": "seats", "x": "two_seat", "b": "base", "t"
                    "h": "match", "l": "level", house.CODE: "house"}
 
 
-@on("j", live=TableStatus.LOBBY)
-async def join(p: Pressed) -> Reply:
+@on(cb.Join, live=TableStatus.LOBBY)
+async def join(p: Pressed[cb.Join]) -> Reply:
     person = await p.env.person(p.user)
     if not await p.env.can_dm(person):
-        return Reply(None, url=p.env.presenter.deep_link(p.press.table_id))
-    await p.env.service.join(p.press.table_id, person)
+        return Reply(None, url=p.env.presenter.deep_link(p.press.table))
+    await p.env.service.join(p.press.table, person)
     return Reply(t(p.lang, "ok"))
 
 
-async def _leave(p: Pressed) -> Reply:
+async def _leave(p: Pressed[cb.Marked]) -> Reply:
     """Never a 逃跑: no hand runs under a live group button."""
-    await p.env.service.leave(p.press.table_id, p.user.id)
+    await p.env.service.leave(p.press.table, p.user.id)
     return Reply(t(p.lang, "ok"))
 
 
-on("l", live=TableStatus.LOBBY)(_leave)
-on("q", live=TableStatus.BETWEEN)(_leave)
+on(cb.Leave, live=TableStatus.LOBBY)(_leave)
+on(cb.Quit, live=TableStatus.BETWEEN)(_leave)
 
 
-@on("b", live=TableStatus.LOBBY)
-async def begin(p: Pressed) -> Reply:
-    await p.env.service.begin(p.press.table_id, p.user.id)
+@on(cb.Begin, live=TableStatus.LOBBY)
+async def begin(p: Pressed[cb.Begin]) -> Reply:
+    await p.env.service.begin(p.press.table, p.user.id)
     return Reply(None)
 
 
-@on("r", live=TableStatus.LOBBY)
-async def add_robot(p: Pressed) -> Reply:
-    table = p.env.service.get(p.press.table_id)
+@on(cb.AddComputer, live=TableStatus.LOBBY)
+async def add_robot(p: Pressed[cb.AddComputer]) -> Reply:
+    table = p.env.service.get(p.press.table)
     await p.env.service.add_robot(table.id, p.user.id,
                                   await p.env.presenter.group_lang(table.chat_id))
     return Reply(t(p.lang, "ok"))
 
 
-@on("g", live=TableStatus.BETWEEN)
-async def again(p: Pressed) -> Reply:
-    await p.env.service.again(p.press.table_id, p.user.id)
+@on(cb.Again, live=TableStatus.BETWEEN)
+async def again(p: Pressed[cb.Again]) -> Reply:
+    await p.env.service.again(p.press.table, p.user.id)
     return Reply(t(p.lang, "ready"))
 
 
-@on("o", live=TableStatus.LOBBY)
-async def option(p: Pressed) -> Reply:
+@on(cb.Setting, live=TableStatus.LOBBY)
+async def option(p: Pressed[cb.Setting]) -> Reply:
     """A ⚙ button: open or close the settings keyboard, or set one option; its toast says
     what it did at once ("底分 → 2"), the keyboard follows at the group's pace."""
-    code = p.press.option
+    code = p.press.code
     if code in ("m", "k", "p"):
-        await p.env.service.show_settings(p.press.table_id, p.user.id, code != "k",
+        await p.env.service.show_settings(p.press.table, p.user.id, code != "k",
                                           house=code == "p")
         return Reply(t(p.lang, {"m": "settings_shown", "k": "settings_hidden",
                                 "p": "house_shown"}[code]))
     setting = OPTION_SETTINGS.get(code[0])
     if setting is None:
         raise Refusal("bad_option")
-    table = await p.env.service.configure(p.press.table_id, p.user.id, setting, code[1:])
+    table = await p.env.service.configure(p.press.table, p.user.id, setting, code[1:])
     if setting == "house":  # the word pressed, as the button said it
         return Reply(t(p.lang, "option_set", setting=t(p.lang, "option_house"),
                        value=house.word_of(table.rules, code[1:])))
@@ -90,9 +91,9 @@ def _option_value(table: Table, setting: str, lang: str, default_timer: float) -
     return values[setting]()
 
 
-@on("n")
-async def bird(p: Pressed) -> Reply:
+@on(cb.Bird)
+async def bird(p: Pressed[cb.Bird]) -> Reply:
     """打鸟: the lobby lists the bird by the presser's name."""
     await p.env.person(p.user)
-    placed = await p.env.service.toggle_bird(p.press.table_id, p.press.version, p.user.id)
+    placed = await p.env.service.toggle_bird(p.press.table, p.press.mark, p.user.id)
     return Reply(t(p.lang, "bird_placed" if placed else "bird_withdrawn"))

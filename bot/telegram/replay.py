@@ -66,20 +66,20 @@ def _shown_step(msg: Message) -> int | None:
     rows = msg.reply_markup.inline_keyboard if msg.reply_markup is not None else ()
     if not rows or len(rows[0]) < 3:
         return None
-    press = cb.parse(rows[0][2].callback_data if isinstance(rows[0][2].callback_data, str)
-                     else None)
-    return press.version if press is not None else None
+    press = cb.Replay.unpack(rows[0][2].callback_data
+                             if isinstance(rows[0][2].callback_data, str) else None)
+    return press.step if press is not None else None
 
 
-@on("p")
-async def step(p: Pressed) -> None:
+@on(cb.Replay)
+async def step(p: Pressed[cb.Replay]) -> None:
     """A replay button: its message's edit to the step asked for is queued (paced; see
     ``Presenter.replay``) and the press answered at once with the step it asked for; a
     press for the step shown uploads nothing (:func:`bot.present.replays.already`).
     Refused unless the hand is the group's (in a group) or one the presser may see (in
     private: see :func:`may_view`)."""
     msg = p.query.message
-    found = await hands.step_of(p.env.store, p.press.table_id, p.press.version)
+    found = await hands.step_of(p.env.store, p.press.hand, p.press.step)
     if msg is None or found is None:
         await p.query.answer(t(p.lang, "stale"))
         return
@@ -90,7 +90,7 @@ async def step(p: Pressed) -> None:
     if not belongs:
         await p.query.answer(t(p.lang, "replay_foreign"))
         return
-    asked, total = p.press.version, replays.total_steps(played)
+    asked, total = p.press.step, replays.total_steps(played)
     key = replays.already(played, asked, _shown_step(msg))
     if key is None:
         p.env.presenter.replay(msg.chat.id, played, asked, message_id=msg.message_id,

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from telegram import Chat
 
+from bot import callbacks as cb
 from bot.i18n import t
 from bot.telegram.press import Pressed, Reply, on
 
 
-@on("f")
-async def review(p: Pressed) -> Reply:
+@on(cb.Review)
+async def review(p: Pressed[cb.Review]) -> Reply:
     """The presser's own seat's review goes to his private chat, from wherever the button
     was pressed (his hand message, a /replay there or in the group). Refused politely, with
     nothing sent, unless the store has him at a seat of that finished hand."""
-    found = await p.env.store.played_hand(p.press.table_id)  # the button's one number: the hand
+    found = await p.env.store.played_hand(p.press.hand)
     if found is None:
         return Reply(t(p.lang, "stale"))
     played = found[1]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from telegram import Message
 
+from bot import callbacks as cb
 from bot.i18n import t
 from bot.present import verify
 from bot.store import PlayedHand
@@ -13,14 +14,14 @@ from bot.telegram.press import Pressed, Reply, on
 from bot.telegram.replay import may_view
 
 
-@on("c")
-async def check(p: Pressed) -> Reply:
+@on(cb.Verify)
+async def check(p: Pressed[cb.Verify]) -> Reply:
     """The check goes to the presser's private chat, against the 🔒 of the settlement he
     pressed it under; one who has not opened the bot yet gets its link, whose /start sends
     it (:func:`open_privately`). The button is under the group's settlement, or under a
     seated player's own result in his private chat (a private table's: it has no group
     settlement); anywhere else it is outdated."""
-    hand_id, msg = p.press.table_id, p.query.message  # the button's one number: the hand
+    hand_id, msg = p.press.hand, p.query.message
     found = await p.env.store.played_hand(hand_id)
     if found is None or not isinstance(msg, Message) or \
             msg.chat.id not in (p.env.presenter.chat_now(found[0]), *_own(p, found[1])):

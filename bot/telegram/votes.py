@@ -6,6 +6,7 @@ from functools import partial
 
 from telegram import Update
 
+from bot import callbacks as cb
 from bot.i18n import t
 from bot.table import Refusal, owners
 from bot.telegram.env import Context, Env, refusal_text, topic_of
@@ -40,12 +41,12 @@ async def _propose(env: Env, update: Update, *, replace: bool) -> None:
         env.answer(update, partial(refusal_text, r))
 
 
-@on("v")
-async def answer(p: Pressed) -> Reply:
-    """同意 / 拒绝 (``version``: the vote, ``index``: 1 for yes)."""
+@on(cb.Vote)
+async def answer(p: Pressed[cb.Vote]) -> Reply:
+    """同意 / 拒绝."""
     assert p.env.votes is not None
-    key = await p.env.votes.answer(p.press.table_id, p.press.version, p.user.id,
-                                   bool(p.press.index))
+    key = await p.env.votes.answer(p.press.table, p.press.vote, p.user.id,
+                                   p.press.yes)
     return Reply(t(p.lang, key))
 
 

@@ -139,7 +139,7 @@ async def test_two_players_see_the_same_game_and_a_restart_resumes(tg: FakeTeleg
         closed = await tg.wait_for(lambda: (m := tg.message(group, card.message_id))
                                    and not m.keyboard and m)
         assert closed
-        answer = await tg.press(group, card.message_id, cat, cb.challenge_join(row.id))
+        answer = await tg.press(group, card.message_id, cat, cb.ChallengeJoin(row.id).pack())
         assert answer.text == t("zh", "challenge_closed")
 
 

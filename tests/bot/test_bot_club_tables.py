@@ -63,9 +63,9 @@ async def test_tables_lists_the_groups_tables_with_buttons_that_seat(tg: FakeTel
             t("zh", "tables_head"), _line(first, one, "QQ跑胡子 · 3人", "tables_waiting"),
             _line(standing, two, "湖南跑胡子 · 4人", "tables_waiting", standing=True)])
         assert listing.keyboard == [[(t("zh", "btn_tables_seat", table=first.id),
-                                      cb.group("j", first.id, 0))],
+                                      cb.Join(first.id, 0).pack())],
                                     [(t("zh", "btn_tables_seat", table=standing.id),
-                                      cb.group("j", standing.id, 0))]]
+                                      cb.Join(standing.id, 0).pack())]]
         # one the bot cannot message yet gets the start link that seats him
         answer = await tg.press_button(listing, olga, t("zh", "btn_tables_seat",
                                                         table=standing.id))
@@ -86,8 +86,8 @@ async def test_tables_lists_the_groups_tables_with_buttons_that_seat(tg: FakeTel
             t("zh", "tables_group", chat="俱乐部"),
             _line(first, one, "QQ跑胡子 · 3人", "tables_waiting"),
             _line(standing, two, "湖南跑胡子 · 4人", "tables_waiting", standing=True)]
-        assert [data for _, data in mine.buttons] == [cb.group("j", first.id, 0),
-                                                      cb.group("j", standing.id, 0)]
+        assert [data for _, data in mine.buttons] == [cb.Join(first.id, 0).pack(),
+                                                      cb.Join(standing.id, 0).pack()]
         await tg.press_button(mine, erin, t("zh", "btn_tables_seat", table=standing.id))
         await tg.wait_for(lambda: standing.seat_of(erin.id) is not None)
         # a table in play: listed as such, no button, answered while its hand waits
@@ -97,7 +97,7 @@ async def test_tables_lists_the_groups_tables_with_buttons_that_seat(tg: FakeTel
         during = await command(tg, forum, dave, "/tables", one)
         assert during.text.splitlines()[2] == _line(  # type: ignore[union-attr]
             standing, two, "湖南跑胡子 · 4人", "tables_running", standing=True)
-        assert [data for _, data in during.buttons] == [cb.group("j", first.id, 0)]
+        assert [data for _, data in during.buttons] == [cb.Join(first.id, 0).pack()]
         asked_apart = await tg.send_text(forum, olga, "/apart", topic=two)
         apart = await tg.wait_reply(asked_apart, match=lambda m: m.thread_id == two
                                     and m.photo is None)  # not the hand's table picture

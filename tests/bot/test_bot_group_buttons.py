@@ -23,7 +23,7 @@ def group_buttons(tg: FakeTelegram, msg: FakeMessage) -> dict[str, str]:
     current = tg.message(msg.chat, msg.message_id)
     assert current is not None
     return {text: data for row in current.keyboard for text, data in row
-            if data and not data.startswith(f"{cb.VERIFY_KIND}:")}
+            if data and not isinstance(cb.parse(data), cb.Verify)}
 
 
 def settlement_of(tg: FakeTelegram, group, hand_id: int, svc) -> FakeMessage:  # type: ignore[no-untyped-def]

@@ -52,10 +52,10 @@ async def step(tg: FakeTelegram, app, msg: FakeMessage, user: FakeUser, label: s
     edit."""
     data = msg.find_button(label)[1]
     answer = await tg.press_button(msg, user, label)
-    press = cb.parse(data)
+    press = cb.Replay.unpack(data)
     assert press is not None
     n = int(msg.find_button(lambda text, _: "/" in text)[0].split("/")[1])
-    assert answer.text == t(lang, "replay_step", step=press.version, total=n), answer
+    assert answer.text == t(lang, "replay_step", step=press.step, total=n), answer
     await services(app).presenter.idle()
     current = tg.message(msg.chat, msg.message_id)
     assert current is not None
@@ -96,13 +96,13 @@ async def test_a_finished_hand_is_stepped_to_the_end_and_back(tg: FakeTelegram, 
         shows(replay, played, n - 1)
         replay = await step(tg, app, replay, users[0], "⏮")
         shows(replay, played, 0)
-        assert replay.find_button("◀")[1] == cb.replay(record.id, 0)  # never below 0
+        assert replay.find_button("◀")[1] == cb.Replay(record.id, 0).pack()  # never below 0
         for k in (1, 2, 3):
             replay = await step(tg, app, replay, users[2], "▶")
             shows(replay, played, k)
         replay = await step(tg, app, replay, users[2], "⏭")
         shows(replay, played, n)
-        assert replay.find_button("▶")[1] == cb.replay(record.id, n)  # never past the end
+        assert replay.find_button("▶")[1] == cb.Replay(record.id, n).pack()  # never past the end
         edits = replay.edits
         for label in ("▶", "⏭"):  # at the end: said so, nothing uploaded again
             assert (await tg.press_button(replay, users[1], label)).text == \
@@ -131,9 +131,9 @@ async def test_a_finished_hand_is_stepped_to_the_end_and_back(tg: FakeTelegram, 
         there = await says(tg, app, other, users[0], "/replay")
         assert there.text == t("zh", "replay_none")
         edits = tg.message(group, replay.message_id).edits
-        answer = await tg.press(other, there.message_id, users[0], cb.replay(record.id, 2))
+        answer = await tg.press(other, there.message_id, users[0], cb.Replay(record.id, 2).pack())
         assert answer.text == t("zh", "replay_foreign")
-        answer = await tg.press(group, replay.message_id, users[0], cb.replay(record.id, n + 1))
+        answer = await tg.press(group, replay.message_id, users[0], cb.Replay(record.id, n + 1).pack())
         assert answer.text == t("zh", "stale")  # a step the hand does not have
         await svc.presenter.idle()
         assert tg.message(group, replay.message_id).edits == edits
@@ -148,7 +148,7 @@ async def test_a_finished_hand_is_stepped_to_the_end_and_back(tg: FakeTelegram, 
         assert (await says(tg, app, stranger, stranger, f"/replay {record.id}")).text == \
             t("en", "replay_dm_unknown", id=record.id)
         answer = await tg.press(stranger, (await says(tg, app, stranger, stranger, "/replay"))
-                                .message_id, stranger, cb.replay(record.id, 1))
+                                .message_id, stranger, cb.Replay(record.id, 1).pack())
         assert answer.text == t("en", "replay_foreign")
 
         # the group's replay links to the same replay in the viewer's private chat: a member
@@ -213,7 +213,7 @@ async def test_rapid_presses_coalesce_into_few_edits_to_the_last_step(
         presses = 12
         # one after another (each answered before the next is sent), so the last press is
         # the last the bot reads: concurrent presses could arrive in any order
-        answers = [await tg.press(group, replay.message_id, users[k % 3], cb.replay(record.id, k))
+        answers = [await tg.press(group, replay.message_id, users[k % 3], cb.Replay(record.id, k).pack())
                    for k in range(1, presses + 1)]
         assert [a.text for a in answers] == [  # every press answered at once, with its step
             t("zh", "replay_step", step=k, total=len(played.log)) for k in range(1, presses + 1)]
@@ -267,6 +267,6 @@ async def test_every_shape_replays_its_exported_record(tmp_path, key: str) -> No
 
 
 def test_replay_buttons_carry_the_hand_and_the_step() -> None:
-    assert cb.parse(cb.replay(12, 34)) == cb.Press("p", 12, 34)
+    assert cb.parse(cb.Replay(12, 34).pack()) == cb.Replay(hand=12, step=34)
     assert cb.parse("p:12") is None and cb.parse("p:12:-1") is None
-    assert cb.parse(cb.replay(2**40, 999)) is not None  # far within 64 bytes
+    assert cb.parse(cb.Replay(2**40, 999).pack()) is not None  # far within 64 bytes

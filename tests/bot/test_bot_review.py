@@ -87,7 +87,7 @@ async def test_each_human_is_offered_his_own_review_and_nobody_elses(tg: FakeTel
         await play_hand(tg, app, users, group, random.Random(5))
         played = await played_hand(app, record.id)
         for user in users:  # each one's result offers it, his hand message does not
-            assert review_data(result_message(tg, user, table, record)) == [cb.review(record.id)]
+            assert review_data(result_message(tg, user, table, record)) == [cb.Review(record.id).pack()]
             assert review_data(hand_message(tg, user)) == []
 
         final = result_message(tg, users[1], table, record)
@@ -112,11 +112,11 @@ async def test_each_human_is_offered_his_own_review_and_nobody_elses(tg: FakeTel
         tg.start_private(dora)
         hers = await tg.wait_reply(await tg.send_text(dora, dora, "/start"))
         calls = len(tg.calls)
-        answer = await tg.press(dora, hers.message_id, dora, cb.review(record.id))
+        answer = await tg.press(dora, hers.message_id, dora, cb.Review(record.id).pack())
         assert answer.text == t("en", "review_foreign")
         await svc.presenter.idle()
         assert not [c for c in tg.calls[calls:] if c.method.startswith("send")]
-        answer = await tg.press(dora, hers.message_id, dora, cb.review(record.id + 5))
+        answer = await tg.press(dora, hers.message_id, dora, cb.Review(record.id + 5).pack())
         assert answer.text == t("en", "stale")  # no such finished hand
 
 
@@ -130,14 +130,14 @@ async def test_replay_offers_the_review_in_private_and_in_the_group(tg: FakeTele
         await svc.presenter.idle()
 
         mine = await tg.wait_reply(await tg.send_text(users[2], users[2], f"/replay {record.id}"))
-        assert review_data(mine) == [cb.review(record.id)]
+        assert review_data(mine) == [cb.Review(record.id).pack()]
         toast, sent = await press_review(tg, app, mine, users[2])
         assert toast == t("zh", "review_coming")
         is_review(sent, played, 2)
 
         # the group's replay: a player's press sends his review to his private chat only
         shown = await tg.wait_reply(await tg.send_text(group, users[0], "/replay"))
-        assert review_data(shown) == [cb.review(record.id)]
+        assert review_data(shown) == [cb.Review(record.id).pack()]
         in_group = len(tg.messages(group))
         toast, sent = await press_review(tg, app, shown, users[0])
         assert toast == t("zh", "review_coming_dm")
@@ -188,7 +188,7 @@ async def test_with_computers_only_the_human_is_offered_a_review(tg: FakeTelegra
         await alice_plays(tg, app, alice, table, random.Random(6))
         await services(app).presenter.idle()
         result = result_message(tg, alice, table, record)
-        assert review_data(result) == [cb.review(record.id)]
+        assert review_data(result) == [cb.Review(record.id).pack()]
         assert not [c for c in tg.calls if c.chat_id in record.users[1:]]  # computers: no DM
         toast, sent = await press_review(tg, app, result, alice)
         assert toast == t("zh", "review_coming")

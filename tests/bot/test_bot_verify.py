@@ -34,7 +34,7 @@ async def test_verify_sends_the_check_privately(tg: FakeTelegram, tmp_path) -> N
         await svc.presenter.idle()
         settle = await tg.wait_for(lambda: settlement_id(app, table, record) and tg.message(
             group, settlement_id(app, table, record)))
-        assert (VERIFY, cb.verify(record.id)) in [b for row in settle.keyboard for b in row]
+        assert (VERIFY, cb.Verify(record.id).pack()) in [b for row in settle.keyboard for b in row]
         fp = fairness.fingerprint(record.hand.seed)
         assert verify.shown_fingerprint(settle.caption) == fp
 
@@ -60,10 +60,10 @@ async def test_verify_sends_the_check_privately(tg: FakeTelegram, tmp_path) -> N
         await svc.presenter.idle()
         old = await tg.wait_for(lambda: (m := tg.message(group, settlement_id(app, table, record))) and
                                 len(m.buttons) == 1 and m)
-        assert old.buttons == [(VERIFY, cb.verify(record.id))]
+        assert old.buttons == [(VERIFY, cb.Verify(record.id).pack())]
 
         # one who never opened the bot is sent to it; its /start sends the check
-        answer = await tg.press(group, settle.message_id, bob, cb.verify(record.id))
+        answer = await tg.press(group, settle.message_id, bob, cb.Verify(record.id).pack())
         assert answer.url == f"https://t.me/{tg.bot.username}?start=c{record.id}"
         tg.start_private(bob)
         reply = await tg.wait_reply(await tg.send_text(bob, bob, f"/start c{record.id}"))
@@ -71,7 +71,7 @@ async def test_verify_sends_the_check_privately(tg: FakeTelegram, tmp_path) -> N
         reply = await tg.wait_reply(await tg.send_text(bob, bob, "/start c99999"))
         assert reply.text == t("zh", "verify_unknown", id=99999)
         # a 验证 press carried to another chat is outdated
-        answer = await tg.press(bob, reply.message_id, bob, cb.verify(record.id))
+        answer = await tg.press(bob, reply.message_id, bob, cb.Verify(record.id).pack())
         assert answer.text == t("zh", "stale")
 
         played = (await svc.store.played_hand(record.id))[1]

@@ -50,7 +50,7 @@ async def play(tg: FakeTelegram, app: Application, user: FakeUser,  # type: igno
         action = wanted or strong_choice(deal.hand, deal.seed, HUMAN)
         msg, data = await tg.wait_for(
             lambda v=version: current_buttons(tg, user, challenge_id, v), timeout=30)
-        pressed_data = cb.challenge_move(challenge_id, version, deal.legal().index(action))
+        pressed_data = cb.ChallengeMove(challenge_id, version, deal.legal().index(action)).pack()
         assert pressed_data in data
         answer = await tg.press(user, msg.message_id, user, pressed_data)
         assert answer.text is not None and answer.text.startswith("✓"), answer

@@ -79,7 +79,7 @@ def card_keyboard(row: ChallengeRow, lang: str) -> InlineKeyboardMarkup | None:
     if row.status != "open":
         return None
     return InlineKeyboardMarkup([[InlineKeyboardButton(
-        t(lang, "btn_challenge_join"), callback_data=cb.challenge_join(row.id))]])
+        t(lang, "btn_challenge_join"), callback_data=cb.ChallengeJoin(row.id).pack())]])
 
 
 def _action(action: str | None, lang: str) -> str:
@@ -116,7 +116,7 @@ def final_keyboard(row: ChallengeRow, table: Sequence[Standing],
     """A 🔍 per player (but the winner) whose choices differ from the winner's: the picture
     of that position, sent privately to whoever presses it."""
     rows = [[InlineKeyboardButton(t(lang, "btn_challenge_diff", name=s.player.name),
-                                  callback_data=cb.challenge_diff(row.id, i))]
+                                  callback_data=cb.ChallengeDiff(row.id, i).pack())]
             for i, s in enumerate(table) if i and diffs.get(s.player.user_id) is not None]
     return InlineKeyboardMarkup(rows[:MAX_DIFF_BUTTONS]) if rows else None
 
@@ -159,14 +159,14 @@ def deal_keyboard(row: ChallengeRow, run: Run, version: int,
     rows: list[list[InlineKeyboardButton]] = []
     for i, action in enumerate(legal):
         button = InlineKeyboardButton(A.label(action, lang),
-                                      callback_data=cb.challenge_move(row.id, version, i))
+                                      callback_data=cb.ChallengeMove(row.id, version, i).pack())
         if action.startswith("d:"):
             discards.append(button)
         else:
             rows.append([button])
     rows[:0] = [discards[i:i + DISCARDS_PER_ROW] for i in range(0, len(discards), DISCARDS_PER_ROW)]
     rows.append([InlineKeyboardButton(t(lang, "btn_challenge_leave"),
-                                      callback_data=cb.challenge_leave(row.id))])
+                                      callback_data=cb.ChallengeLeave(row.id).pack())])
     return InlineKeyboardMarkup(rows)
 
 

@@ -50,7 +50,7 @@ def card_keyboard(row: CupRow, lang: str) -> InlineKeyboardMarkup | None:
     if row.status != "signup":
         return None
     return InlineKeyboardMarkup([[InlineKeyboardButton(
-        t(lang, "btn_cup_join"), callback_data=cb.cup_join(row.id))]])
+        t(lang, "btn_cup_join"), callback_data=cb.CupJoin(row.id).pack())]])
 
 
 def final_text(row: CupRow, cup: Cup, table: list[Standing], lang: str) -> str:

@@ -69,9 +69,9 @@ def settlement_keyboard(table: Table, record: HandRecord, lang: str, live: bool,
     if live and again:
         rows.insert(0, [
             InlineKeyboardButton(t(lang, "btn_again"),
-                                 callback_data=cb.group("g", table.id, record.id)),
+                                 callback_data=cb.Again(table.id, record.id).pack()),
             InlineKeyboardButton(t(lang, "btn_leave"),
-                                 callback_data=cb.group("q", table.id, record.id))])
+                                 callback_data=cb.Quit(table.id, record.id).pack())])
     if record.hand.seed is not None:
         rows.append([verify_button(record.id, lang)])
     return InlineKeyboardMarkup(rows) if rows else None
@@ -79,7 +79,7 @@ def settlement_keyboard(table: Table, record: HandRecord, lang: str, live: bool,
 
 def verify_button(hand_id: int, lang: str) -> InlineKeyboardButton:
     """🔒 验证: the hand's fairness check, sent privately (``bot.telegram.verify``)."""
-    return InlineKeyboardButton(t(lang, "btn_verify"), callback_data=cb.verify(hand_id))
+    return InlineKeyboardButton(t(lang, "btn_verify"), callback_data=cb.Verify(hand_id).pack())
 
 
 def settlement_text(table: Table, record: HandRecord, totals: dict[int, int], lang: str,

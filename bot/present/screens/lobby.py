@@ -64,18 +64,18 @@ def lobby_keyboard(table: Table, lang: str, *, mark: int, timer: float,
             return house_keyboard(table, mark, lang)
         return settings_keyboard(table, mark, lang, timer)
 
-    def button(key: str, kind: str) -> InlineKeyboardButton:
-        return InlineKeyboardButton(t(lang, key), callback_data=cb.group(kind, table.id, mark))
+    def button(key: str, kind: type[cb.Marked]) -> InlineKeyboardButton:
+        return InlineKeyboardButton(t(lang, key), callback_data=kind(table.id, mark).pack())
     free = not table.full
-    first = [button("btn_join", "j")] if free else []
-    first += [button("btn_leave", "l"),
-              button("btn_ready" if awaits_ready(table) else "btn_begin", "b")]
-    second = [button("btn_addbot", "r")] if free else []
+    first = [button("btn_join", cb.Join)] if free else []
+    first += [button("btn_leave", cb.Leave),
+              button("btn_ready" if awaits_ready(table) else "btn_begin", cb.Begin)]
+    second = [button("btn_addbot", cb.AddComputer)] if free else []
     second.append(InlineKeyboardButton(t(lang, "btn_deeplink"), url=deep_link))
     rows = [first, second, *bird_row(table, mark, lang)]
     if table.configurable:
         rows.append([InlineKeyboardButton(t(lang, "btn_settings"),
-                                          callback_data=cb.option(table.id, mark, "m"))])
+                                          callback_data=cb.Setting(table.id, mark, "m").pack())])
     return InlineKeyboardMarkup(rows)
 
 
@@ -83,7 +83,7 @@ def bird_row(table: Table, mark: int, lang: str) -> list[list[InlineKeyboardButt
     """The 打鸟 button, as a keyboard row, at a table whose rules have birds."""
     if not table.rules.birds:
         return []
-    return [[InlineKeyboardButton(t(lang, "btn_bird"), callback_data=cb.bird(table.id, mark))]]
+    return [[InlineKeyboardButton(t(lang, "btn_bird"), callback_data=cb.Bird(table.id, mark).pack())]]
 
 
 def settings_keyboard(table: Table, mark: int, lang: str, timer: float) -> InlineKeyboardMarkup:
@@ -93,7 +93,7 @@ def settings_keyboard(table: Table, mark: int, lang: str, timer: float) -> Inlin
     a setting in ``TableService.configure``.)"""
     def button(label: str, code: str, on: bool) -> InlineKeyboardButton:
         return InlineKeyboardButton(("✓ " if on else "") + label,
-                                    callback_data=cb.option(table.id, mark, code))
+                                    callback_data=cb.Setting(table.id, mark, code).pack())
     rules = table.rules
     rows = [[button(rule_set_name(rid, lang), f"r{rid}", rid == rules.id) for rid in RULE_SETS]]
     if len(rules.seat_choices) > 1:
@@ -110,9 +110,9 @@ def settings_keyboard(table: Table, mark: int, lang: str, timer: float) -> Inlin
                         level == table.robot_level) for level in LEVELS])
     rows.append([InlineKeyboardButton(t(lang, "btn_house", label=table.rules.house_label
                                         or t(lang, "house_none")),
-                                      callback_data=cb.option(table.id, mark, "p"))])
+                                      callback_data=cb.Setting(table.id, mark, "p").pack())])
     rows.append([InlineKeyboardButton(t(lang, "btn_settings_back"),
-                                      callback_data=cb.option(table.id, mark, "k"))])
+                                      callback_data=cb.Setting(table.id, mark, "k").pack())])
     return InlineKeyboardMarkup(rows)
 
 
@@ -124,12 +124,12 @@ def house_keyboard(table: Table, mark: int, lang: str) -> InlineKeyboardMarkup:
     in every language), the one in force ticked, a row or two an option; ↩ back to ⚙."""
     rows: list[list[InlineKeyboardButton]] = []
     for option in house_options(table.rules):
-        buttons = [InlineKeyboardButton(("✓ " if word == option.current else "") + word,
-                                        callback_data=cb.option(table.id, mark,
-                                                                house.CODE + house.option_code(
-                                                                    option, word)))
-                   for word in option.choices]
+        buttons = [InlineKeyboardButton(
+            ("✓ " if word == option.current else "") + word,
+            callback_data=cb.Setting(table.id, mark,
+                                     house.CODE + house.option_code(option, word)).pack())
+            for word in option.choices]
         rows += [buttons[i:i + HOUSE_ROW] for i in range(0, len(buttons), HOUSE_ROW)]
     rows.append([InlineKeyboardButton(t(lang, "btn_settings_back"),
-                                      callback_data=cb.option(table.id, mark, "m"))])
+                                      callback_data=cb.Setting(table.id, mark, "m").pack())])
     return InlineKeyboardMarkup(rows)

@@ -30,9 +30,9 @@ def result_keyboard(table: Table, record: HandRecord, seat: int, lang: str, *,
     rows: list[list[InlineKeyboardButton]] = []
     if live and table.cup is None:  # a cup deals its table's next hand by itself
         rows.append([InlineKeyboardButton(t(lang, "btn_again"),
-                                          callback_data=cb.group("g", table.id, record.id)),
+                                          callback_data=cb.Again(table.id, record.id).pack()),
                      InlineKeyboardButton(t(lang, "btn_leave"),
-                                          callback_data=cb.group("q", table.id, record.id))])
+                                          callback_data=cb.Quit(table.id, record.id).pack())])
     outcome = record.hand.outcome
     if outcome is None or seat != outcome.xing:
         rows.append([review_button(record.id, lang)])

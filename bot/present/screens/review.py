@@ -1,6 +1,6 @@
 """The 复盘 screens of a private chat: the 🔍 复盘 button, and what the review sends.
 
-The button carries only the hand (:func:`bot.callbacks.review`): pressed, it sends the
+The button carries only the hand (:class:`bot.callbacks.Review`): pressed, it sends the
 presser's own seat's review, never another's (``bot.telegram.review``). It is on each human
 seat's private result of the hand (``bot.present.screens.result.result_keyboard``) and
 under the /replay stepper (:func:`review_row`). The review is a text — the rating and the
@@ -23,12 +23,12 @@ MAX_PICTURES = 3  # flagged moments drawn: the costliest, shown in the order pla
 
 
 def review_button(hand_id: int, lang: str) -> InlineKeyboardButton:
-    return InlineKeyboardButton(t(lang, "btn_review"), callback_data=cb.review(hand_id))
+    return InlineKeyboardButton(t(lang, "btn_review"), callback_data=cb.Review(hand_id).pack())
 
 
 def review_row(hand_id: int, lang: str) -> list[tuple[str, str]]:
     """The button as a row of (label, callback data), for keyboards built from such rows."""
-    return [(t(lang, "btn_review"), cb.review(hand_id))]
+    return [(t(lang, "btn_review"), cb.Review(hand_id).pack())]
 
 
 def pictured(review: Review, seat: int) -> tuple[int, ...]:

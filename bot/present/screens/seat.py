@@ -77,22 +77,22 @@ def keyboard(table: Table, seat: int, lang: str) -> InlineKeyboardMarkup | None:
     player, decision = table.players[seat], table.decisions[seat]
     if player.autoplay:
         return InlineKeyboardMarkup(
-            [[InlineKeyboardButton(t(lang, "btn_takeback"), callback_data=cb.simple("m", table.id))]])
+            [[InlineKeyboardButton(t(lang, "btn_takeback"), callback_data=cb.TakeBack(table.id).pack())]])
     if not decision.legal:
         return None
     rows: list[list[InlineKeyboardButton]] = []
     discards: list[InlineKeyboardButton] = []
     for i, action in enumerate(decision.legal):
         button = InlineKeyboardButton(A.label(action, lang),
-                                      callback_data=cb.action(table.id, decision.version, i))
+                                      callback_data=cb.Act(table.id, decision.version, i).pack())
         if action.startswith("d:"):
             discards.append(button)
         else:
             rows.append([button])
     rows[:0] = [discards[i:i + DISCARDS_PER_ROW] for i in range(0, len(discards), DISCARDS_PER_ROW)]
-    rows.append([InlineKeyboardButton(t(lang, "btn_hint"), callback_data=cb.simple("h", table.id)),
+    rows.append([InlineKeyboardButton(t(lang, "btn_hint"), callback_data=cb.Hint(table.id).pack()),
                  InlineKeyboardButton(t(lang, "btn_dissolve"),
-                                      callback_data=cb.simple("d", table.id))])
+                                      callback_data=cb.Dissolve(table.id).pack())])
     return InlineKeyboardMarkup(rows)
 
 
