@@ -169,7 +169,7 @@ async def serve(shared: SharedWebApp) -> None:
         service = TableService(store, _Quiet(), action_timeout=config.action_timeout,
                                autoplay_delay=config.autoplay_delay,
                                default_lang=config.default_lang, bot_id=bot_id)
-        sides[bot_id] = Side(token, service, lambda r, s=service: trustee_of_table(s, r),
+        sides[bot_id] = Side(token, service, partial(trustee_of_table, service),
                              remote.press_of(bot_id))
     web = WebApp(list(sides.values()), config.webapp.path, max_age=config.webapp.max_age,
                  held=lambda side, user_id: remote.paged(side, user_id, True),

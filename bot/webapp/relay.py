@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeGuard
 
 from bot.i18n import CATALOGS
 from bot.table import Table, TableService
@@ -71,7 +71,8 @@ class Outgoing:
             self._worker.cancel()
 
 
-def is_id(value: object) -> bool:
+def is_id(value: object) -> TypeGuard[int]:
+    """Whether a decoded message's field is an id (an int, not a bool)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
