@@ -164,7 +164,7 @@ def ruleset_positions(seed: int = 7) -> RulesetPositions:
         hunan2_seat=rich_private(seed, get_rule_set("hunan/2/min21")),
         four14_seat=rich_private(seed, four14),
         four14_won=ended(  # won on a discard: the settlement names who fed it (点炮)
-            seed, OutcomeKind.WIN, four14, lambda h: h.outcome.fed_by is not None
+            seed, OutcomeKind.WIN, four14, lambda h: h.outcome is not None and h.outcome.fed_by is not None
         ),
     )
 

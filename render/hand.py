@@ -28,7 +28,7 @@ from engine import cards as C
 from engine.views import MeldView, OfferHow, PrivateView, SeatView, Ting, Wait
 from render import fonts
 from render import theme as T
-from render.scene import MAX_SIDE, Box, CardSlot, Rect, Scene, column_height, render
+from render.scene import MAX_SIDE, Box, CardSlot, Format, Rect, Scene, column_height, render
 from render.strings import table
 from render.table import Touched, last_move, seat_band, xing_band
 from render.widgets import (
@@ -65,7 +65,7 @@ TITLE_PILL = 18  # a seat band's title row: pills, name and figures
 TITLE_NAME_PX = 24
 TITLE_PX = 22
 LABEL_PX = 18  # under the own melds
-FORMAT = "JPEG"  # sent on every move: JPEG encodes ~6x faster than PNG at a similar size
+FORMAT: Format = "JPEG"  # sent on every move: JPEG encodes ~6x faster than PNG at a similar size
 
 
 def hand_columns(view: PrivateView) -> list[list[tuple[int, bool]]]:

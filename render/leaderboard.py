@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from engine.rules import level_title
 from render import theme as T
-from render.scene import Box, Rect, Scene, render
+from render.scene import Box, Format, Rect, Scene, render
 from render.strings import level_label, pages
 
 WIDTH = 780
@@ -35,7 +35,7 @@ SPARK_X, SPARK_W = 610, WIDTH - M - 10 - 610
 BAR_STEP = SPARK_W // RECENT
 BAR_W = BAR_STEP - 2
 MEDALS: tuple[T.RGB, ...] = ((232, 186, 48), (190, 196, 204), (196, 128, 70))
-FORMAT = "JPEG"  # PNG took ~36 ms to encode (over the 30 ms budget), JPEG ~8 ms, same size
+FORMAT: Format = "JPEG"  # PNG took ~36 ms to encode (over the 30 ms budget), JPEG ~8 ms, same size
 
 
 @dataclass(frozen=True)

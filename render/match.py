@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from engine.points import signed as signed_text
 from render import theme as T
-from render.scene import Box, Rect, Scene, render
+from render.scene import Box, Format, Rect, Scene, render
 from render.strings import match_pages
 
 WIDTH = 780
@@ -32,7 +32,7 @@ BEST_H = 70
 CELL_PX = 24
 LABEL_PX = 20
 NAME_PX = 22
-FORMAT = "JPEG"  # as the leaderboard: PNG encoding alone would eat most of the budget
+FORMAT: Format = "JPEG"  # as the leaderboard: PNG encoding alone would eat most of the budget
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from engine.rules import LEVELS, LOWEST_LEVEL, level_title
 from render import fonts
 from render import theme as T
 from render.leaderboard import win_rate
-from render.scene import _FONT_LOCK, Box, Rect, Scene, encode, paint
+from render.scene import _FONT_LOCK, Box, Format, Rect, Scene, encode, paint
 from render.strings import level_label, pages
 
 WIDTH = 780
@@ -39,7 +39,7 @@ CHART_H = 240
 SKILL_H = 64  # the skill rating's tile
 AXIS_W = 90  # the value labels left of the chart
 LINE_W = 3
-FORMAT = "JPEG"  # as the leaderboard: PNG encoding alone would take most of the 30 ms budget
+FORMAT: Format = "JPEG"  # as the leaderboard: PNG encoding alone would take most of the 30 ms budget
 
 
 @dataclass(frozen=True)

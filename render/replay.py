@@ -22,7 +22,7 @@ from engine.views import Event, OfferHow, OutcomeKind, PrivateView, PublicView
 from render import fonts
 from render import theme as T
 from render.hand import hand_columns, is_touched
-from render.scene import Box, Rect, Scene, column_height, render
+from render.scene import Box, Format, Rect, Scene, column_height, render
 from render.strings import pages, table
 from render.table import last_move
 from render.widgets import event_text, glow, kind_name, meld_column, pill
@@ -43,7 +43,7 @@ DISC_ROW = T.DISC.h + 4
 DISC_LABEL_W = 92
 XING_H = 52  # a 醒家's band: he holds no cards
 LINE_PX = 22
-FORMAT = "JPEG"  # stepped through like the table picture: fast, and as small
+FORMAT: Format = "JPEG"  # stepped through like the table picture: fast, and as small
 
 
 def _check(frame: ReplayFrame, names: Sequence[str]) -> None:

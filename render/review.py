@@ -26,7 +26,7 @@ from engine.ting import ting
 from render import fonts
 from render import theme as T
 from render.hand import WIDTH, layout_hand
-from render.scene import Box, CardSlot, Item, Rect, Scene, Text, render
+from render.scene import Box, CardSlot, Format, Item, Rect, Scene, Text, render
 from render.strings import pages
 from render.widgets import pill
 
@@ -40,7 +40,7 @@ BETTER: T.RGB = (60, 230, 140)  # the better move: its line and its card's outli
 PLAYED: T.RGB = (255, 96, 84)  # the move played, where it was not the better one
 OUTLINE = 6
 PASS_PX = 24  # the 过 label of a better pass
-FORMAT = "PNG"  # sent once, with text to read: PNG keeps it sharp
+FORMAT: Format = "PNG"  # sent once, with text to read: PNG keeps it sharp
 # The header is drawn in the Regular face: the Bold subset holds only the string tables'
 # characters (scripts/make_font.py), the Regular one the common hanzi these texts use.
 

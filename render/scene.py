@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import io
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
@@ -143,7 +143,7 @@ class Scene:
         self,
         x: int,
         y: int,
-        kinds: list[int | None],
+        kinds: Sequence[int | None],
         size: T.CardSize,
         role: str,
         seat: int | None = None,

@@ -20,7 +20,7 @@ from engine.rules import NO_CAP, RuleSet, get_rule_set, house_options, level_tit
 from engine.views import Outcome, OutcomeKind, PublicView, Win
 from render import fonts
 from render import theme as T
-from render.scene import Box, Rect, Scene, column_height, render
+from render.scene import Box, Format, Rect, Scene, column_height, render
 from render.strings import table
 from render.widgets import kind_name, pill, rules_label
 
@@ -29,7 +29,7 @@ M = 24
 GROUP_ADV = T.MELD.w + 20  # leaves the score panel room for its formula line at FORMULA_PX
 GROUPS_PER_ROW = 7
 ROW_H = 46
-FORMAT = "PNG"  # once per hand: exact colours matter more than ~10 ms
+FORMAT: Format = "PNG"  # once per hand: exact colours matter more than ~10 ms
 RULES_PX = 20  # the rules label, right of the title
 PANEL_PAD = 36  # the score panel's room below its last line
 POINTS_X = 470  # the points column, in the seats' table and the birds'

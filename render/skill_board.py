@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from render import theme as T
 from render.leaderboard import MEDALS
-from render.scene import Box, Rect, Scene, render
+from render.scene import Box, Format, Rect, Scene, render
 
 WIDTH = 780
 M = 20
@@ -39,7 +39,7 @@ BAR_H = 14
 MARK_INK: T.RGB = (150, 176, 162)
 MARK_PX = 19
 REACH_INK: T.RGB = (176, 150, 70)  # a dim gold: where a figure is heading
-FORMAT = "PNG"  # few colours, and read closely: PNG keeps the thin marks sharp
+FORMAT: Format = "PNG"  # few colours, and read closely: PNG keeps the thin marks sharp
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from engine.melds import GroupKind
 from engine.views import Event, OfferHow, PublicView
 from render import fonts
 from render import theme as T
-from render.scene import Box, Rect, Scene, column_height, render
+from render.scene import Box, Format, Rect, Scene, column_height, render
 from render.strings import table
 from render.widgets import (
     Run,
@@ -42,7 +42,7 @@ DISCARD_ADV = T.SMALL.w + 4
 DISCARD_ROW = T.SMALL.h + 6
 ROW_GAP = 10
 XING_ROW_H = 60  # the 醒家's band: a name and a mark, no cards
-FORMAT = "JPEG"  # sent on every move: JPEG encodes ~6x faster than PNG at a similar size
+FORMAT: Format = "JPEG"  # sent on every move: JPEG encodes ~6x faster than PNG at a similar size
 
 
 def _check(view: PublicView, names: Sequence[str]) -> None:
