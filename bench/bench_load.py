@@ -409,7 +409,8 @@ async def run(args: argparse.Namespace, database_url: str | None = None,
             return report(args, load, seated, elapsed, cpu, mine, calls, rss0, rss_peak, store)
         finally:
             for p in procs:
-                p.send_signal(signal.SIGTERM)
+                with contextlib.suppress(ProcessLookupError):  # a bot that already ended
+                    p.send_signal(signal.SIGTERM)
             for p in procs:
                 try:
                     await asyncio.wait_for(p.wait(), 60)
