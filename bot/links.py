@@ -1,11 +1,25 @@
-"""The bot's deep links, ``t.me/<bot>?start=<payload>``: a payload is a letter and a number
-(``r12`` the replay of hand 12, ``c12`` its 验证 check, ``x3`` joins challenge 3, ``j5``
-seats at table 5), read back strictly; and the Mini App's, ``t.me/<bot>/<app>?startapp=t5``
-(:func:`app_link`)."""
+"""The bot's deep links, every one built here: ``t.me/<bot>?start=<payload>`` opens the
+bot's private chat and sends it ``/start <payload>`` (:func:`private`); ``?startgroup=``
+adds the bot to a group (:func:`add_to_group`); ``t.me/<bot>/<app>?startapp=t5`` opens the
+Mini App (:func:`app_link`).
+
+A payload is a letter and a number — ``j5`` seats at table 5, ``r12`` the replay of hand 12,
+``c12`` its 验证 check, ``x3`` joins challenge 3 (:func:`start`) — read back strictly by
+:func:`opened`; or a word: ``me`` the /me card.
+"""
 
 from __future__ import annotations
 
 from bot.numbers import MOST_ID, whole
+
+JOIN = "j"  # /start j<table id>: seats at that table (the lobby's 入座)
+REPLAY = "r"  # /start r<hand id>: the hand's replay in the private chat
+VERIFY = "c"  # /start c<hand id>: its 验证 fairness check
+CHALLENGE = "x"  # /start x<challenge id>: 参加 that 复式挑战
+NUMBERED = (JOIN, REPLAY, VERIFY, CHALLENGE)  # the payloads of a letter and an id
+ME = "me"  # the /me share card's link: the card, privately
+GROUP = "paohuzi"  # the 添加到群组 link's: the group's /start gets the help
+APP_TABLE = "t"  # a Mini App link's start parameter: the seat at this table
 
 
 def payload(prefix: str, number: int) -> str:
@@ -18,7 +32,32 @@ def number(text: str, prefix: str) -> int | None:
     return whole(rest, MOST_ID) if text.startswith(prefix) and rest.isascii() else None
 
 
-APP_TABLE = "t"  # a Mini App link's start parameter: the seat at this table
+def opened(text: str) -> tuple[str, int] | None:
+    """What a /start payload of :data:`NUMBERED` names: (its letter, a positive id); None
+    for any other payload (a word, an unknown letter, no id or a forged one)."""
+    for prefix in NUMBERED:
+        found = number(text, prefix)
+        if found:
+            return prefix, found
+    return None
+
+
+def private(bot_username: str, start_payload: str = "") -> str:
+    """The bot's private chat; with a payload, opening it sends ``/start <payload>``."""
+    link = f"https://t.me/{bot_username}"
+    return f"{link}?start={start_payload}" if start_payload else link
+
+
+def start(bot_username: str, prefix: str, id_: int) -> str:
+    """The private chat's link that opens ``id_`` as ``prefix`` says (:data:`NUMBERED`)."""
+    if prefix not in NUMBERED:
+        raise ValueError(f"no deep link of letter {prefix!r}")
+    return private(bot_username, payload(prefix, id_))
+
+
+def add_to_group(bot_username: str) -> str:
+    """Telegram's 添加到群组 link: pick a group to add the bot to (its /start: the help)."""
+    return f"https://t.me/{bot_username}?startgroup={GROUP}"
 
 
 def app_link(bot_username: str, short_name: str, table_id: int) -> str:

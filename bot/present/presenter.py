@@ -19,9 +19,8 @@ from functools import partial
 
 from telegram import Bot, InlineKeyboardMarkup
 
+from bot import links
 from bot.i18n import t
-from bot.links import app_link
-from bot.present import replays
 from bot.present.chats import Chats
 from bot.present.courier import Courier
 from bot.present.gate import Gate
@@ -63,7 +62,7 @@ class Presenter:
                                   service,
                                   deep_link=self.deep_link, on_retry=self.changed,
                                   app_link=None if app_short_name is None else
-                                  partial(app_link, username, app_short_name))
+                                  partial(links.app_link, username, app_short_name))
         self.seats = SeatMessages(self.chats, self.bot, shown, self.posts, service, webapp_url)
         self.results = ResultMessages(self.chats, self.bot, store,
                                       on_unreached=self.panels.settlement_later)
@@ -108,7 +107,7 @@ class Presenter:
             await self.posts.load(table)
 
     def deep_link(self, table_id: int) -> str:
-        return f"https://t.me/{self.username}?start=j{table_id}"
+        return links.start(self.username, links.JOIN, table_id)
 
     async def group_lang(self, chat_id: int) -> str:
         return await self.chats.group_lang(chat_id)
@@ -232,8 +231,7 @@ class Presenter:
 
     def replay(self, chat_id: int, played: PlayedHand, step: int, *, lang: str | None = None,
                thread_id: int | None = None, message_id: int | None = None) -> None:
-        link = None if chat_id > 0 else \
-            f"https://t.me/{self.username}?start={replays.start_payload(played.id)}"
+        link = None if chat_id > 0 else links.start(self.username, links.REPLAY, played.id)
         self.notes.replay(chat_id, played, step, lang=lang, thread_id=thread_id,
                           message_id=message_id, link=link)
 

@@ -5,7 +5,7 @@ hand face up: the hand is over) with the buttons ⏮ ◀ k/n ▶ ⏭, and 🏆 (
 last step) when someone won. It opens at the deal (step 0); a press that would show the step
 already shown (▶ at the end, ◀ at the start) is answered so and uploads nothing
 (:func:`already`). In a group it also links to the same replay in the viewer's private
-chat (:func:`start_payload`), where a step is not paced by the group. Each button carries the hand id and the step it shows
+chat (its ``/start r<hand id>`` link, :func:`bot.links.start`), where a step is not paced by the group. Each button carries the hand id and the step it shows
 (:class:`bot.callbacks.Replay`); the handler checks the hand against the chat the button is in
 and asks the presenter for that step: the message's edits go through the chat's outbox, so
 rapid presses are paced and coalesce to the last step asked for.
@@ -23,7 +23,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot import callbacks as cb
-from bot import links
 from bot.i18n import t
 from bot.numbers import positive
 from bot.store import PlayedHand
@@ -32,7 +31,6 @@ from render.replay import render_replay_step
 
 FIRST, BACK, NEXT, LAST, WIN = "⏮", "◀", "▶", "⏭", "🏆"
 OPENING_STEP = 0  # the deal: nothing played yet
-START_PAYLOAD = "r"  # /start r<hand id>: the replay in a private chat
 
 
 def total_steps(played: PlayedHand) -> int:
@@ -76,10 +74,6 @@ def already(played: PlayedHand, asked: int, shown: int | None) -> str | None:
         return None
     return "replay_at_last" if shown == total_steps(played) else "replay_at_first" \
         if shown == OPENING_STEP else "replay_step"
-
-
-def start_payload(hand_id: int) -> str:
-    return links.payload(START_PAYLOAD, hand_id)
 
 
 def hand_number(args: Sequence[str]) -> int | None:

@@ -14,14 +14,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot import links
 from bot.i18n import t
 from bot.present.fairness import FINGERPRINT_HEX, fingerprint, replay, seed_commitment
 from bot.present.screens.words import hand_outcome_lines, signed
 from bot.store import BirdRow, PlayedHand
 from bot.table.birds import hand_totals
 
-START_PAYLOAD = "c"  # /start c<hand id>: the check, for one who had not opened the bot yet
 _SHOWN = re.compile(rf"🔒 ([0-9a-f]{{{FINGERPRINT_HEX}}})")
 
 
@@ -80,6 +78,3 @@ def check_text(c: Check, lang: str) -> str:
     lines.append(t(lang, "verify_yourself", id=played.id))
     return "\n".join(lines)
 
-
-def start_payload(hand_id: int) -> str:
-    return links.payload(START_PAYLOAD, hand_id)

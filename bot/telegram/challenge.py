@@ -22,7 +22,6 @@ from engine.rules import HouseRuleError
 from render.difference import render_difference
 
 END_WORD = "end"
-START_PAYLOAD = "x"  # /start x<challenge id>: 参加 for one who had not opened the bot yet
 
 
 def _service(env: Env) -> ChallengeService:
@@ -60,8 +59,8 @@ async def join_pressed(p: Pressed[cb.ChallengeJoin]) -> Reply:
     """参加: one who has not opened the bot gets its link (its /start joins him)."""
     person = await p.env.person(p.user)
     if not await p.env.can_dm(person):
-        return Reply(None, url=f"https://t.me/{p.env.presenter.username}"
-                               f"?start={start_payload(p.press.challenge)}")
+        return Reply(None, url=links.start(p.env.presenter.username, links.CHALLENGE,
+                                           p.press.challenge))
     await _service(p.env).join(p.press.challenge, person)
     return Reply(t(p.lang, "challenge_joined"))
 
@@ -95,10 +94,6 @@ async def leave(p: Pressed[cb.ChallengeLeave]) -> Reply:
     return Reply(t(p.lang, "challenge_left_toast"))
 
 
-def start_payload(challenge_id: int) -> str:
-    return links.payload(START_PAYLOAD, challenge_id)
-
-
 @on(cb.ChallengeDiff)
 async def difference(p: Pressed[cb.ChallengeDiff]) -> Reply:
     """The final card's 🔍: the picture of the position where that player first left the
@@ -108,7 +103,7 @@ async def difference(p: Pressed[cb.ChallengeDiff]) -> Reply:
                                                                   p.press.place)
     person = await p.env.person(p.user)
     if not await p.env.can_dm(person):
-        return Reply(None, url=f"https://t.me/{p.env.presenter.username}")
+        return Reply(None, url=links.private(p.env.presenter.username))
     rules, view = deal.hand.rules, deal.view()
     p.env.presenter.photo(
         p.user.id, lambda lang: render_difference(

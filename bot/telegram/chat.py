@@ -10,23 +10,22 @@ from telegram.error import TelegramError
 
 from bot import links
 from bot.i18n import CATALOGS, isolate, t
-from bot.numbers import MOST_ID, positive
-from bot.present import replays, zones
-from bot.present import verify as fairness_check
+from bot.present import zones
 from bot.table import Refusal
 from bot.telegram import challenge, info, replay, verify
 from bot.telegram.env import Context, Env, refusal_text, topic_of
 
-JOIN_PAYLOAD = "j"
-ME_PAYLOAD = "me"  # the /me share card's link: the card, privately
-STARTGROUP_PAYLOAD = "paohuzi"  # the 添加到群组 link's: the group's /start gets the help
+# a hand's payload: what opens it privately, and the answer's key when the user may not see it
+HAND_OPENERS = {links.REPLAY: (replay.open_privately, "replay_dm_unknown"),
+                links.VERIFY: (verify.open_privately, "verify_unknown")}
 
 
 async def start(env: Env, update: Update, context: Context) -> None:
-    """/start. Privately, optionally with a deep-link payload: ``j<table id>`` seats,
-    ``r<hand id>`` opens that hand's replay (the group replay's link), ``c<hand id>`` sends its
-    验证 fairness check, ``x<challenge id>`` joins that 复式挑战,
-    ``me`` sends the /me card (another payload: an unknown link, said so); in a group (sent by Telegram when the bot is added by its 添加到群组 link), the help."""
+    """/start. Privately, optionally with a deep-link payload (:mod:`bot.links`):
+    ``j<table id>`` seats, ``r<hand id>`` opens that hand's replay (the group replay's link),
+    ``c<hand id>`` sends its 验证 fairness check, ``x<challenge id>`` joins that 复式挑战,
+    ``me`` sends the /me card (another payload: an unknown link, said so); in a group (sent
+    by Telegram when the bot is added by its 添加到群组 link), the help."""
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
         return
@@ -35,38 +34,30 @@ async def start(env: Env, update: Update, context: Context) -> None:
         return
     person = await env.person(user, dm_ok=True)
     payload = context.args[0] if context.args else ""
-    table_id = positive(payload[1:], MOST_ID) if payload.startswith(JOIN_PAYLOAD) else None
-    if table_id is not None:
+    letter, number = links.opened(payload) or ("", 0)
+    if letter == links.JOIN:
         try:
-            table = await env.service.join(table_id, person)
+            table = await env.service.join(number, person)
         except Refusal as r:
             env.say(chat, user, partial(refusal_text, r))
             return
         title = await chat_title(context, table.chat_id)
         env.say(chat, user, lambda lang: t(lang, "joined_dm", chat=title, table=table.no))
-        return
-    challenge_id = links.number(payload, challenge.START_PAYLOAD)
-    if challenge_id is not None:
-        await challenge.open_privately(env, update, challenge_id)
-        return
-    for prefix, opener, unknown in (
-            (replays.START_PAYLOAD, replay.open_privately, "replay_dm_unknown"),
-            (fairness_check.START_PAYLOAD, verify.open_privately, "verify_unknown")):
-        hand_id = links.number(payload, prefix)
-        if hand_id is not None:
-            if not await opener(env, context, user.id, hand_id, env.lang(user)):
-                env.say(chat, user, partial(_unknown, unknown, hand_id))
-            return
-    if payload == ME_PAYLOAD:  # a share card's link (bot.telegram.inline)
+    elif letter == links.CHALLENGE:
+        await challenge.open_privately(env, update, number)
+    elif letter in HAND_OPENERS:
+        opener, unknown = HAND_OPENERS[letter]
+        if not await opener(env, context, user.id, number, env.lang(user)):
+            env.say(chat, user, partial(_unknown, unknown, number))
+    elif payload == links.ME:  # a share card's link (bot.telegram.inline)
         await info.me(env, update, context)
-        return
-    if payload:
+    elif payload:
         env.say(chat, user, lambda lang: t(lang, "link_unknown"))
-        return
-    link = f"https://t.me/{context.bot.username}?startgroup={STARTGROUP_PAYLOAD}"
-    env.presenter.link_note(chat.id, lambda lang: t(lang, "start_private", name=person.name),
-                            lambda lang: [(t(lang, "btn_add_to_group"), link)],
-                            lang=env.lang(user))
+    else:
+        link = links.add_to_group(context.bot.username)
+        env.presenter.link_note(chat.id, lambda lang: t(lang, "start_private", name=person.name),
+                                lambda lang: [(t(lang, "btn_add_to_group"), link)],
+                                lang=env.lang(user))
 
 
 def _unknown(key: str, hand_id: int, lang: str) -> str:

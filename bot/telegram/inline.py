@@ -15,14 +15,13 @@ from telegram import (
     Update,
 )
 
+from bot import links
 from bot.commands import stats
 from bot.i18n import t
-from bot.present import fairness, replays
+from bot.present import fairness
 from bot.present.screens import challenge as challenge_screens
 from bot.present.screens.match import summary_caption, summary_of
 from bot.present.screens.words import hand_outcome_lines
-from bot.telegram import challenge
-from bot.telegram.chat import ME_PAYLOAD
 from bot.telegram.env import Context, Env
 
 CHALLENGES = 3  # open challenges offered at most
@@ -30,7 +29,7 @@ CHALLENGES = 3  # open challenges offered at most
 
 def _card(env: Env, key: str, title: str, text: str, payload: str, button: str
           ) -> InlineQueryResultArticle:
-    link = f"https://t.me/{env.presenter.username}?start={payload}"
+    link = links.private(env.presenter.username, payload)
     return InlineQueryResultArticle(
         key, title, InputTextMessageContent(text), description=text.splitlines()[0],
         reply_markup=InlineKeyboardMarkup([[InlineKeyboardButton(button, url=link)]]))
@@ -45,8 +44,8 @@ async def inline(env: Env, update: Update, context: Context) -> None:
     user, lang = query.from_user, env.lang(query.from_user)
     person = await env.person(user)
     mine = await stats.me_data(env.store, user.id, person.name, None)
-    results = [_card(env, ME_PAYLOAD, t(lang, "share_me"), stats.me_text(mine, lang),
-                     ME_PAYLOAD, t(lang, "share_open_me"))]
+    results = [_card(env, links.ME, t(lang, "share_me"), stats.me_text(mine, lang),
+                     links.ME, t(lang, "share_open_me"))]
     match_id = await env.store.last_summary_match(user.id)
     row = None if match_id is None else await env.store.match(match_id)
     if row is not None:
@@ -54,7 +53,7 @@ async def inline(env: Env, update: Update, context: Context) -> None:
         if played:
             text = summary_caption(summary_of(row, played), row, lang)
             results.append(_card(env, f"match{row.id}", t(lang, "share_match"), text,
-                                 replays.start_payload(played[-1].id),
+                                 links.payload(links.REPLAY, played[-1].id),
                                  t(lang, "share_open_replay")))
     hand_id = await env.store.last_played_id(user.id)
     found = None if hand_id is None else await env.store.played_hand(hand_id)
@@ -64,7 +63,7 @@ async def inline(env: Env, update: Update, context: Context) -> None:
                    id=hand.id, fp=fairness.fingerprint(hand.seed)),
                  *hand_outcome_lines(fairness.replay(hand), hand.names, lang)]
         results.append(_card(env, f"hand{hand.id}", t(lang, "share_hand"), "\n".join(lines),
-                             replays.start_payload(hand.id), t(lang, "share_open_replay")))
+                             links.payload(links.REPLAY, hand.id), t(lang, "share_open_replay")))
     service = env.challenges
     for open_row in await env.store.user_challenges(user.id, CHALLENGES * 2):
         players = await env.store.challenge_players(open_row.id)
@@ -73,7 +72,7 @@ async def inline(env: Env, update: Update, context: Context) -> None:
         text = challenge_screens.card_text(open_row, await service.standings(open_row), lang,
                                            await env.store.chat_timezone(open_row.chat_id))
         results.append(_card(env, f"challenge{open_row.id}", t(lang, "share_challenge"),
-                             text, challenge.start_payload(open_row.id),
+                             text, links.payload(links.CHALLENGE, open_row.id),
                              t(lang, "btn_challenge_join")))
         if len(results) >= 3 + CHALLENGES:
             break

@@ -13,6 +13,7 @@ from functools import partial
 from telegram import Chat, Update
 
 from bot import callbacks as cb
+from bot import links
 from bot.i18n import rule_set_name, t
 from bot.table import LEVELS, MATCHES, Person, Refusal, Table, house, owners
 from bot.table.lobby import APART_REFUSED
@@ -166,7 +167,7 @@ async def _open(env: Env, chat: Chat, thread: int | None, person: Person,
         # both bots of a group read one /new: the other may have opened it while this one
         # found out that the user never opened it; then that one's table answers
         await owners.check_place_free(env.store, env.service.bot_id, chat.id, thread)
-        env.reply_group(chat, thread, "need_dm_new", link=f"https://t.me/{env.presenter.username}")
+        env.reply_group(chat, thread, "need_dm_new", link=links.private(env.presenter.username))
         return
     await env.store.set_chat_lang(chat.id, await env.presenter.group_lang(chat.id), chat.title)
     await env.service.open(chat.id, person, rules, thread_id=thread, match_hands=hands,

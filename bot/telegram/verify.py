@@ -6,6 +6,7 @@ from __future__ import annotations
 from telegram import Message
 
 from bot import callbacks as cb
+from bot import links
 from bot.i18n import t
 from bot.present import verify
 from bot.store import PlayedHand
@@ -28,8 +29,7 @@ async def check(p: Pressed[cb.Verify]) -> Reply:
         return Reply(t(p.lang, "stale"))
     known = await p.env.store.user(p.user.id)
     if known is None or not known.dm_ok:
-        return Reply(None, url=f"https://t.me/{p.env.presenter.username}"
-                               f"?start={verify.start_payload(hand_id)}")
+        return Reply(None, url=links.start(p.env.presenter.username, links.VERIFY, hand_id))
     await _send(p.env, p.user.id, hand_id, verify.shown_fingerprint(msg.caption or msg.text),
                 p.lang)
     return Reply(t(p.lang, "verify_sent"))

@@ -7,6 +7,7 @@ from functools import partial
 from telegram import Update
 
 from bot import callbacks as cb
+from bot import links
 from bot.i18n import t
 from bot.table import Refusal, owners
 from bot.telegram.env import Context, Env, refusal_text, topic_of
@@ -65,7 +66,7 @@ async def notify(env: Env, update: Update, context: Context) -> None:
     known = await env.store.user(person.user_id)
     if known is None or not known.dm_ok:
         env.reply_group(chat, thread, "notify_need_dm",
-                        link=f"https://t.me/{env.presenter.username}")
+                        link=links.private(env.presenter.username))
         return
     await env.store.subscribe(chat.id, user.id, on=True)
     env.reply_group(chat, thread, "notify_on")
