@@ -19,6 +19,7 @@ import asyncio
 import logging
 import random
 import time
+from collections.abc import Coroutine
 from typing import Protocol
 
 from bot.store import Store, Tx
@@ -386,8 +387,8 @@ class CupService:
         async with self.store.transaction() as tx:
             await tx.set_cup(cup_id, card=card, final=final)
 
-    def _spawn(self, work: object) -> None:
-        task = asyncio.get_running_loop().create_task(work)  # type: ignore[arg-type]
+    def _spawn(self, work: Coroutine[object, object, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._done)
 

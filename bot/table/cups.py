@@ -108,7 +108,7 @@ def draw(seed: int, user_ids: list[int]) -> list[int]:
 
 def seat_tables(order: list[int], seats: int) -> list[CupTable]:
     """The players in ``order`` table by table; computer players fill the last one."""
-    tables = []
+    tables: list[CupTable] = []
     for k in range(0, len(order), seats):
         chunk: list[int | None] = list(order[k:k + seats])
         tables.append(CupTable(len(tables) + 1, chunk + [None] * (seats - len(chunk))))

@@ -284,7 +284,8 @@ def drop(table: Table, *seats: int) -> None:
         table.opener_id = next_opener(table, *seats)
         table.dealer, table.draws_in_row = None, 0
     if table.match is not None and table.hand is None:  # ended by unseat
-        table.match, table.ended_match = None, table.match.id
+        table.ended_match = table.match.id
+        table.match = None
     for s in seats + emptied(table, *seats):
         table.players.pop(s)
     table.status = TableStatus.CLOSED if closes else TableStatus.LOBBY
@@ -301,7 +302,8 @@ async def close(tx: Tx, table: Table) -> None:
         await matches.end(tx, table.match, "stopped")
     table.status = TableStatus.CLOSED
     if table.match is not None:  # told of only if it has a 总结算
-        table.match, table.ended_match = None, table.match.id if table.match.played else None
+        table.ended_match = table.match.id if table.match.played else None
+        table.match = None
 
 
 async def unseat_unready(tx: Tx, table: Table, now: float) -> None:

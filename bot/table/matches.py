@@ -29,7 +29,7 @@ async def settle(tx: Tx, table: Table, record: HandRecord, match: Match | None, 
                          counted=not dissolved, zimo=win is not None and win.zimo,
                          huxi=None if win is None else win.huxi)
     match_cols = await count(tx, match, tuple(points), leaver, dissolved=dissolved)
-    dealer: int | None = record.hand.dealer
+    dealer = record.hand.dealer
     if outcome.kind == OutcomeKind.ESCAPE:
         draws = table.draws_in_row
     else:

@@ -76,8 +76,9 @@ class Seat:
     level: str = "strong"
 
 
-def ranks(points: Sequence[int]) -> list[int]:
-    """1 for the most points, equal points an equal rank (``[5, 9, 5]`` -> ``[2, 1, 2]``)."""
+def ranks(points: Sequence[int]) -> list[float]:
+    """1 for the most points, equal points an equal rank (``[5, 9, 5]`` -> ``[2, 1, 2]``), as
+    the numbers openskill's ``rate`` takes."""
     return [1 + sum(q > p for q in points) for p in points]
 
 
