@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from PIL import Image, ImageChops, ImageStat  # noqa: E402
 
+from engine.standings import places  # noqa: E402
 from engine.views import OutcomeKind, PrivateView  # noqa: E402
 from render import render_hand, render_settlement, render_table  # noqa: E402
 from render.demo import (  # noqa: E402
@@ -72,10 +73,12 @@ def page_cases(runs: int) -> None:
     and a replay step half way through a won hand — the frame replayed outside the timed call
     (the picture's own cost), then replay and picture together (a ▶ press with no cache)."""
     rows, card, hand = sample_rows(), sample_card(), won_hand(7)
+    placed = places([r.points for r in rows])
     half = len(hand.log) // 2
     frame = frame_at(hand, half)
     cases: dict[str, tuple[Callable[[], bytes], str]] = {
-        "leaderboard": (lambda: render_leaderboard(rows, title="本群排行"), f"<= {BOARD_MS} ms"),
+        "leaderboard": (lambda: render_leaderboard(rows, title="本群排行", places=placed),
+                        f"<= {BOARD_MS} ms"),
         "player card": (lambda: render_player_card(card), f"<= {CARD_MS} ms"),
         "replay step": (lambda: render_replay_step(frame, PAGE_NAMES), f"<= {REPLAY_MS} ms"),
         "replay+step": (lambda: render_replay_step(frame_at(hand, half), PAGE_NAMES), ""),

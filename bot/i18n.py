@@ -682,7 +682,7 @@ ZH: dict[str, str] = {
     "cup_how": "按「报名」参加;开杯的人 /cup start 开赛(至少 {seats} 人,最后一桌由电脑补齐)。",
     "cup_round": "第 {k}/{n} 轮进行中(已赛完 {played} 轮)· 节分 3/2/1,同节分比分数,再比对手节分之和,都相同并列:",
     "cup_done": "已结束 · 排名(节分,同节分比分数,再比对手节分之和,都相同并列):",
-    "cup_tied": "(并列)",
+    "place_tied": "(并列)",
     "cup_row": "{place}. {name} 节分 {jie} · {points}",
     "cup_left": "(已离开,由电脑代打)",
     "cup_topic": "群杯 #{id} · 第 {no} 桌",
@@ -1491,7 +1491,7 @@ EN: dict[str, str] = {
                  "节分 of one's opponents; equal in all share a place:",
     "cup_done": "Over · standings (节分, then points, then the 节分 of one's opponents; equal in "
                 "all share a place):",
-    "cup_tied": " (tied)",
+    "place_tied": " (tied)",
     "cup_row": "{place}. {name} 节分 {jie} · {points}",
     "cup_left": " (left: a computer player plays for him)",
     "cup_topic": "群杯 #{id} · table {no}",

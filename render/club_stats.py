@@ -1,7 +1,7 @@
 """The club stats picture (/stats): a group's members over a day, a week or a season.
 
 One row a member, most points first, on the leaderboard's rows (``render.leaderboard``):
-rank, name, hands, points, 大赢家 (matches he ended on top of), his biggest 胡 (胡息) and his
+place (shared ones marked ``2=``), name, hands, points, 大赢家 (matches he ended on top of), his biggest 胡 (胡息) and his
 自摸 wins; the first :data:`TOP`, and a line saying how many more played. The caller's text
 (the caption, or a text after the picture when too long for one) keeps the same figures for
 every member, for search and accessibility.
@@ -12,18 +12,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
+from engine.standings import Place
 from render import theme as T
 from render.leaderboard import (
     FORMAT,
     HEAD_H,
     HEAD_PX,
-    MEDALS,
     MIN_ROWS,
     NAME_PX,
     ROW_H,
     TITLE_H,
     WIDTH,
     M,
+    place_mark,
 )
 from render.scene import Box, Rect, Scene, render
 from render.strings import pages
@@ -55,7 +56,8 @@ class StatsRow(Protocol):
     def zimo(self) -> int: ...
 
 
-def layout_club_stats(rows: Sequence[StatsRow], lang: str = "zh", *, title: str) -> Scene:
+def layout_club_stats(rows: Sequence[StatsRow], lang: str = "zh", *, title: str,
+                      places: Sequence[Place]) -> Scene:
     s = pages(lang)
     shown = list(rows[:TOP])
     body = ROW_H * max(MIN_ROWS, len(shown))
@@ -66,8 +68,8 @@ def layout_club_stats(rows: Sequence[StatsRow], lang: str = "zh", *, title: str)
     if not shown:
         scene.text(WIDTH // 2, TITLE_H + HEAD_H + body // 2, s["stats_empty"], 24, T.TEXT_DIM,
                    anchor="mm", max_width=WIDTH - 2 * M)
-    for i, row in enumerate(shown):
-        _row(scene, i, row, TITLE_H + HEAD_H + i * ROW_H)
+    for i, (row, place) in enumerate(zip(shown, places, strict=False)):
+        _row(scene, i, row, place, TITLE_H + HEAD_H + i * ROW_H)
     if more:
         scene.text(WIDTH // 2, TITLE_H + HEAD_H + body + FOOT_H // 2,
                    s["stats_more"].format(n=more), 22, T.TEXT_DIM, anchor="mm",
@@ -85,14 +87,11 @@ def _head(scene: Scene, s: Mapping[str, str]) -> None:
     scene.add(Box(Rect(M, TITLE_H + HEAD_H - 2, WIDTH - 2 * M, 2), fill=T.FELT_LINE))
 
 
-def _row(scene: Scene, i: int, row: StatsRow, y: int) -> None:
+def _row(scene: Scene, i: int, row: StatsRow, place: Place, y: int) -> None:
     if i % 2 == 0:
         scene.add(Box(Rect(M, y + 2, WIDTH - 2 * M, ROW_H - 4), fill=T.FELT_DARK, radius=10))
     mid = y + ROW_H // 2
-    ink = T.FELT_DARK if i < len(MEDALS) else T.TEXT
-    if i < len(MEDALS):
-        scene.add(Box(Rect(RANK_X, mid - 18, 36, 36), fill=MEDALS[i], radius=18))
-    scene.text(RANK_X + 18, mid, str(i + 1), 22, ink, bold=True, anchor="mm")
+    place_mark(scene, place, mid)
     first_right = COLUMNS[0][1]
     scene.name(Rect(NAME_X, mid - 16, first_right - 60 - NAME_X, 32), f"name:{i}", row.name,
                NAME_PX)
@@ -105,7 +104,8 @@ def _row(scene: Scene, i: int, row: StatsRow, y: int) -> None:
                    anchor="rm", max_width=86)
 
 
-def render_club_stats(rows: Sequence[StatsRow], lang: str = "zh", *, title: str) -> bytes:
-    """The /stats picture: the first :data:`TOP` of ``rows`` (already ordered) under
-    ``title``, and how many more there are (the caption lists them all)."""
-    return render(lambda: layout_club_stats(rows, lang, title=title), FORMAT)
+def render_club_stats(rows: Sequence[StatsRow], lang: str = "zh", *, title: str,
+                      places: Sequence[Place]) -> bytes:
+    """The /stats picture: the first :data:`TOP` of ``rows`` (already ordered) at their
+    ``places`` under ``title``, and how many more there are (the caption lists them all)."""
+    return render(lambda: layout_club_stats(rows, lang, title=title, places=places), FORMAT)

@@ -7,6 +7,7 @@ import random
 
 from engine.replay import ReplayFrame, replay_views
 from engine.rules import QQ
+from engine.standings import places
 from engine.state import Hand
 from engine.views import OutcomeKind
 from render.leaderboard import BoardRow, render_leaderboard
@@ -65,7 +66,8 @@ def sample_pages(seed: int = 7, lang: str = "zh") -> dict[str, bytes]:
     """The demo's statistics pictures, by file stem."""
     title = "本群排行" if lang == "zh" else "This group · top 10"
     return {
-        "leaderboard": render_leaderboard(sample_rows(), lang, title=title),
+        "leaderboard": render_leaderboard(sample_rows(), lang, title=title,
+                                          places=places([r.points for r in sample_rows()])),
         "player_card": render_player_card(sample_card(), lang),
         "replay_mid": render_replay_step(sample_frame(seed), NAMES, lang),
         "replay_end": render_replay_step(sample_frame(seed, 1.0), NAMES, lang),

@@ -1,6 +1,7 @@
 """The leaderboard picture (/rank): the top ten of a group or of everyone.
 
-One row a player: rank (the first three on gold, silver and bronze), name with the 等级 under
+One row a player: place (the first three on gold, silver and bronze; a shared place marked
+``2=``, :mod:`engine.standings`), name with the 等级 under
 it, points, hands, win rate, and a sparkline of the last 20 hands — a bar a hand, up for
 points won (red, as on the settlement), down for points lost (blue), scaled to the row's
 largest hand so that every player's shape reads. The caller's text caption keeps the same
@@ -13,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.rules import level_title
+from engine.standings import Place
 from render import theme as T
 from render.scene import Box, Format, Rect, Scene, render
 from render.strings import level_label, pages
@@ -55,7 +57,7 @@ def win_rate(hands: int, wins: int) -> str:
 
 
 def layout_leaderboard(rows: Sequence[BoardRow], lang: str = "zh", *, title: str,
-                       levels: bool = True) -> Scene:
+                       places: Sequence[Place], levels: bool = True) -> Scene:
     s = pages(lang)
     shown = list(rows[:TOP])
     body = ROW_H * max(MIN_ROWS, len(shown))
@@ -66,8 +68,8 @@ def layout_leaderboard(rows: Sequence[BoardRow], lang: str = "zh", *, title: str
         y = TITLE_H + HEAD_H + body // 2
         scene.text(WIDTH // 2, y, s["board_empty"], 24, T.TEXT_DIM, anchor="mm",
                    max_width=WIDTH - 2 * M)
-    for i, row in enumerate(shown):
-        _row(scene, i, row, lang, TITLE_H + HEAD_H + i * ROW_H, levels)
+    for i, (row, place) in enumerate(zip(shown, places, strict=False)):
+        _row(scene, i, row, place, lang, TITLE_H + HEAD_H + i * ROW_H, levels)
     return scene
 
 
@@ -84,15 +86,12 @@ def _head(scene: Scene, s: Mapping[str, str], levels: bool) -> None:
     scene.add(Box(Rect(M, TITLE_H + HEAD_H - 2, WIDTH - 2 * M, 2), fill=T.FELT_LINE))
 
 
-def _row(scene: Scene, i: int, row: BoardRow, lang: str, y: int, levels: bool) -> None:
+def _row(scene: Scene, i: int, row: BoardRow, place: Place, lang: str, y: int,
+         levels: bool) -> None:
     if i % 2 == 0:
         scene.add(Box(Rect(M, y + 2, WIDTH - 2 * M, ROW_H - 4), fill=T.FELT_DARK, radius=10))
     mid = y + ROW_H // 2
-    if i < len(MEDALS):
-        scene.add(Box(Rect(RANK_X, mid - 18, 36, 36), fill=MEDALS[i], radius=18))
-        scene.text(RANK_X + 18, mid, str(i + 1), 22, T.FELT_DARK, bold=True, anchor="mm")
-    else:
-        scene.text(RANK_X + 18, mid, str(i + 1), 22, T.TEXT, bold=True, anchor="mm")
+    place_mark(scene, place, mid)
     name_w = POINTS_R - 110 - NAME_X
     if levels:
         scene.name(Rect(NAME_X, y + 4, name_w, 32), f"name:{i}", row.name, NAME_PX)
@@ -107,6 +106,16 @@ def _row(scene: Scene, i: int, row: BoardRow, lang: str, y: int, levels: bool) -
     scene.text(RATE_R, mid, win_rate(row.hands, row.wins), FIGURE_PX, anchor="rm", max_width=70)
     scene.named[f"spark:{i}"] = sparkline(scene, Rect(SPARK_X, y + 10, SPARK_W, ROW_H - 20),
                                           row.recent[-RECENT:])
+
+
+def place_mark(scene: Scene, place: Place, mid: int) -> None:
+    """A row's place at ``RANK_X`` centred on ``mid``: the first three on their medal's disc,
+    a shared place with ``=`` (``2=``: two tied for second both on silver, nobody on bronze)."""
+    if place.no <= len(MEDALS):
+        scene.add(Box(Rect(RANK_X, mid - 18, 36, 36), fill=MEDALS[place.no - 1], radius=18))
+    ink = T.FELT_DARK if place.no <= len(MEDALS) else T.TEXT
+    scene.text(RANK_X + 18, mid, str(place), 22, ink, bold=True, anchor="mm",
+               max_width=NAME_X - RANK_X - 4)
 
 
 def sparkline(scene: Scene, area: Rect, points: Sequence[int]) -> Rect:
@@ -129,8 +138,9 @@ def sparkline(scene: Scene, area: Rect, points: Sequence[int]) -> Rect:
 
 
 def render_leaderboard(rows: Sequence[BoardRow], lang: str = "zh", *, title: str,
-                       levels: bool = True) -> bytes:
-    """The /rank picture: the first ten of ``rows`` (already ordered, best first) under
-    ``title`` (the board's name: any text, cleaned and cut to fit); without ``levels`` (a
-    season's, /season) no 等级 under the names."""
-    return render(lambda: layout_leaderboard(rows, lang, title=title, levels=levels), FORMAT)
+                       places: Sequence[Place], levels: bool = True) -> bytes:
+    """The /rank picture: the first ten of ``rows`` (already ordered, best first) at their
+    ``places`` under ``title`` (the board's name: any text, cleaned and cut to fit); without
+    ``levels`` (a season's, /season) no 等级 under the names."""
+    return render(lambda: layout_leaderboard(rows, lang, title=title, places=places,
+                                             levels=levels), FORMAT)

@@ -1,7 +1,7 @@
 """A board of a skill measure: /rank 技术 (the skill rating, 技术评级) and /season 技术 (技术分).
 
 One row a player: place (the first three on gold, silver and bronze; equal figures share a
-place), name with a note under it (how many matches or reviewed hands the figure rests on),
+place, marked ``2=``), name with a note under it (how many matches or reviewed hands the figure rests on),
 the figure, and a bar to it on the board's common scale (from a round figure below everyone
 shown, so that close figures still part), with a thin line on to where the figure is heading
 when the caller gives one (a rating still unsure of itself). The computer levels'
@@ -17,8 +17,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.standings import Place
 from render import theme as T
-from render.leaderboard import MEDALS
+from render.leaderboard import place_mark
 from render.scene import Box, Format, Rect, Scene, render
 
 WIDTH = 780
@@ -32,7 +33,7 @@ NAME_PX = 24
 NOTE_PX = 18
 FIGURE_PX = 26
 HEAD_PX = 21
-RANK_X, NAME_X = M + 10, M + 64
+NAME_X = M + 64
 VALUE_R = 400  # the figures' right edge
 BAR_X, BAR_R = 424, WIDTH - M - 16
 BAR_H = 14
@@ -47,7 +48,7 @@ class SkillRow:
     """A player: ``place`` (equal figures share one), his name, the figure as shown and as a
     number on the board's scale, and the note under his name."""
 
-    place: int
+    place: Place
     name: str
     figure: str
     value: float
@@ -104,11 +105,7 @@ def _row(scene: Scene, i: int, row: SkillRow, y: int, scale: tuple[float, float]
     if i % 2 == 0:
         scene.add(Box(Rect(M, y + 2, WIDTH - 2 * M, ROW_H - 4), fill=T.FELT_DARK, radius=10))
     mid = y + ROW_H // 2
-    if row.place <= len(MEDALS):
-        scene.add(Box(Rect(RANK_X, mid - 18, 36, 36), fill=MEDALS[row.place - 1], radius=18))
-        scene.text(RANK_X + 18, mid, str(row.place), 22, T.FELT_DARK, bold=True, anchor="mm")
-    else:
-        scene.text(RANK_X + 18, mid, str(row.place), 22, T.TEXT, bold=True, anchor="mm")
+    place_mark(scene, row.place, mid)
     name_w = VALUE_R - 100 - NAME_X
     scene.name(Rect(NAME_X, y + 4, name_w, 34), f"name:{i}", row.name, NAME_PX)
     scene.text(NAME_X, y + 50, row.note, NOTE_PX, T.TEXT_DIM, anchor="lm", max_width=name_w)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from bot.commands.stats import RECENT, TOP, asked_board, rules_name
+from bot.commands.stats import READ, RECENT, TOP, asked_board, board_places, rules_name, tied
 from bot.i18n import t
 from bot.numbers import positive
 from bot.store import ClubRow, RankRow, Season, Span, Store
@@ -78,18 +78,20 @@ def season_text(season: Season, rows: Sequence[RankRow], rule_set: str, lang: st
     lines = [season_title(season, rule_set, lang), season_span_text(season, lang)]
     if not rows:
         lines.append(t(lang, "season_empty"))
-    lines += [t(lang, "season_line", pos=i, name=r.name, points=r.points, hands=r.hands,
+    lines += [t(lang, "season_line", pos=p.no, name=r.name, points=r.points, hands=r.hands,
                 wins=r.wins) + (t(lang, "rank_birds", birds=r.birds) if r.birds else "")
-              for i, r in enumerate(rows, 1)]
+              + tied(p, lang)
+              for p, r in zip(board_places([r.points for r in rows]), rows[:TOP], strict=False)]
     return "\n".join(lines)
 
 
 async def season_board(store: Store, chat_id: int, season: Season,
                        rule_set: str) -> tuple[list[RankRow], list[BoardRow]]:
-    """The season's top players of the rule set and the picture's rows (with sparklines of
-    their last hands in the season)."""
+    """The season's top players of the rule set (one past the board too, see
+    :func:`bot.commands.stats.rank_text`) and the picture's rows (with sparklines of their last
+    hands in the season)."""
     span = Span.of(season)
-    rows = await store.season_ranking(chat_id, span, rule_set, TOP)
+    rows = await store.season_ranking(chat_id, span, rule_set, READ)
     recent = await store.season_recent(chat_id, span, rule_set, [r.user_id for r in rows],
                                        RECENT)
     return rows, [BoardRow(r.name, r.points, r.hands, r.wins, tuple(recent[r.user_id]))
@@ -98,7 +100,7 @@ async def season_board(store: Store, chat_id: int, season: Season,
 
 def draw_season(board: Sequence[BoardRow], season: Season, rule_set: str, lang: str) -> bytes:
     return render_leaderboard(board, lang, title=season_title(season, rule_set, lang),
-                              levels=False)
+                              places=board_places([r.points for r in board]), levels=False)
 
 
 def closed_text(closed: Season, nxt: str | None, rows: Sequence[RankRow], rule_set: str,
@@ -155,16 +157,17 @@ def stats_text(rows: Sequence[ClubRow], query: StatsQuery, season: Season | None
     lines = [stats_title(query, season, lang)]
     if not rows:
         lines.append(t(lang, "stats_empty"))
-    lines += [t(lang, "stats_line", pos=i, name=r.name, hands=r.hands,
+    lines += [t(lang, "stats_line", pos=p.no, name=r.name, hands=r.hands,
                 points=f"{r.points:+d}" if r.points else "0", top=r.top,
-                huxi="—" if r.huxi is None else r.huxi, zimo=r.zimo)
-              for i, r in enumerate(rows, 1)]
+                huxi="—" if r.huxi is None else r.huxi, zimo=r.zimo) + tied(p, lang)
+              for p, r in zip(board_places([r.points for r in rows]), rows, strict=True)]
     return "\n".join(lines)
 
 
 def draw_stats(rows: Sequence[ClubRow], query: StatsQuery, season: Season | None,
                lang: str) -> bytes:
-    return render_club_stats(rows, lang, title=stats_title(query, season, lang))
+    return render_club_stats(rows, lang, title=stats_title(query, season, lang),
+                             places=board_places([r.points for r in rows]))
 
 
 def season_usage(lang: str) -> str:

@@ -14,17 +14,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.commands import stats
-from bot.commands.stats import MeRules, rules_name
+from bot.commands.stats import MeRules, rules_name, tied
 from bot.i18n import t
 from bot.store import PlayedHand, Store
 from bot.store.club_scores import Season, Span
 from bot.store.skill import ReviewedRow, StoredRating
 from bot.table.skill import ANCHOR_SIGMA, anchor, shown
 from engine.review import RATING_ANCHORS, RATING_SCALE
+from engine.standings import Place, places
 from render.skill_board import Marker, SkillRow, render_skill_board
 
 SKILL_WORDS = frozenset({"技术", "skill"})
 TOP = 10
+READ = TOP + 1  # rows read for the rating board: the one past the last shown tells a tie
 BELOW_WEAK = 300  # the rating board's scale starts this far below the weak computer's mark
 LEVELS = ("weak", "medium", "strong")  # the computer levels marked on the boards
 
@@ -33,14 +35,6 @@ def skill_asked(args: Sequence[str]) -> tuple[bool, list[str]]:
     """Whether the arguments ask for the skill board (``技术`` or ``skill``), and the rest."""
     rest = [a for a in args if a.lower() not in SKILL_WORDS]
     return len(rest) < len(args), rest
-
-
-def places(values: Sequence[float]) -> list[int]:
-    """Standing places of figures sorted best first: equal figures share a place (1, 2, 2, 4)."""
-    out: list[int] = []
-    for i, v in enumerate(values):
-        out.append(out[-1] if i and v == values[i - 1] else i + 1)
-    return out
 
 
 def level_word(level: str) -> str:
@@ -108,18 +102,19 @@ def settled(rating: StoredRating) -> int:
 
 
 def rating_rows(rows: Sequence[StoredRating], lang: str) -> list[SkillRow]:
+    """The board's first ``TOP`` of ``rows`` (best first), equal figures sharing a place."""
     figures = [shown(r.mu, r.sigma) for r in rows]
     return [SkillRow(p, r.name, f"{v:,}", v, t(lang, "skill_matches", n=r.matches),
                      settled(r))
-            for p, r, v in zip(places(figures), rows, figures, strict=True)]
+            for p, r, v in zip(places(figures), rows, figures, strict=True)][:TOP]
 
 
 def rank_text(rows: Sequence[StoredRating], rule_set: str, everyone: bool, lang: str) -> str:
     if not rows:
         return t(lang, "skill_rank_empty", rules=rules_name(rule_set, lang))
     lines = [board_title(rule_set, everyone, lang)]
-    lines += [t(lang, "skill_rank_line", pos=r.place, name=r.name, rating=r.figure,
-                note=r.note) for r in rating_rows(rows, lang)]
+    lines += [t(lang, "skill_rank_line", pos=r.place.no, name=r.name, rating=r.figure,
+                note=r.note) + tied(r.place, lang) for r in rating_rows(rows, lang)]
     lines.append(t(lang, "skill_rank_foot", computers=computers_text(rule_set)))
     return "\n".join(lines)
 
@@ -143,7 +138,7 @@ def draw_rank(rows: Sequence[StoredRating], rule_set: str, everyone: bool, lang:
 
 @dataclass(frozen=True)
 class TechRow:
-    place: int
+    place: Place
     row: ReviewedRow
     score: int
     mean_loss: float
@@ -177,9 +172,9 @@ def tech_text(season_label: str, rows: Sequence[TechRow], rule_set: str, lang: s
     lines = [tech_title(season_label, rule_set, lang)]
     if not rows:
         lines.append(t(lang, "tech_empty"))
-    lines += [t(lang, "tech_line", pos=r.place, name=r.row.name, score=r.score,
+    lines += [t(lang, "tech_line", pos=r.place.no, name=r.row.name, score=r.score,
                 loss=f"{r.mean_loss:.2f}", hands=r.row.hands, decisions=r.row.decisions)
-              for r in rows[:TOP]]
+              + tied(r.place, lang) for r in rows[:TOP]]
     if len(rows) > TOP:
         lines.append(t(lang, "tech_more", n=len(rows) - TOP))
     lines.append(t(lang, "tech_foot", weak=RATING_ANCHORS["weak"],

@@ -9,7 +9,8 @@ Each command first reads what it needs (``*_data``, async) and then formats it f
 sent. 胡息 and 名堂 are not stored: a shown hand is replayed from its log (about a
 millisecond each).
 
-/rank and /me answer with a picture and keep their text as its caption. The leaderboard's
+/rank and /me answer with a picture and keep their text as its caption. A board's places
+are by points (:func:`board_places`): equal points share a place, marked 并列 / tied. The leaderboard's
 sparklines are each player's last ``RECENT`` hands of the board's rule set (one query for
 the ten); the player card's 自摸, biggest 胡息 and most frequent 名堂 come from replaying the
 user's last ``CARD_HANDS`` hands of its rule set (about 1.2 ms each, on the render thread;
@@ -37,11 +38,13 @@ from bot.store import (
 )
 from engine.points import signed
 from engine.rules import RULE_SETS, level_title, table_rules, with_house_rules
+from engine.standings import Place, places
 from engine.views import Outcome, OutcomeKind
 from render.leaderboard import BoardRow, render_leaderboard
 from render.player_card import PlayerCard, render_player_card
 
 TOP = 10
+READ = TOP + 1  # rows read for a board: the one past the last shown tells a shared place
 RECENT = 20  # hands in a leaderboard sparkline
 CARD_HANDS = 200  # hands replayed for the player card (about 1.2 ms each, once)
 CACHED_HANDS = 20_000  # wins remembered (about 200 bytes each)
@@ -101,15 +104,29 @@ def rules_name(rule_set: str, lang: str) -> str:
     return " · ".join((rule_set_name(board_rule_set(board), lang), *board_words(board)))
 
 
-def rank_text(rows: list[RankRow], lang: str, query: RankQuery) -> str:
+def board_places(points: Sequence[int]) -> list[Place]:
+    """The places of a board's rows, best first: equal points share a place (the board lists
+    them by wins, then by id: an order, not a place)."""
+    return places(points)
+
+
+def tied(place: Place, lang: str) -> str:
+    """What a line of a board ends with when its place is shared: 并列 / tied."""
+    return t(lang, "place_tied") if place.tied else ""
+
+
+def rank_text(rows: Sequence[RankRow], lang: str, query: RankQuery) -> str:
+    """The board's first ``TOP`` of ``rows`` (best first; one more shows whether the last
+    place is shared)."""
     rules = rules_name(query.rule_set, lang)
     if not rows:
         return t(lang, "rank_empty", rules=rules)
     lines = [t(lang, "rank_global" if query.everyone else "rank_group", n=TOP, rules=rules)]
-    lines += [t(lang, "rank_line", pos=i, name=r.name, points=r.points,
+    lines += [t(lang, "rank_line", pos=p.no, name=r.name, points=r.points,
                 title=title(r.points, lang), hands=r.hands, wins=r.wins)
-              + (t(lang, "rank_birds", birds=r.birds) if r.birds else "")
-              for i, r in enumerate(rows, 1)]
+              + (t(lang, "rank_birds", birds=r.birds) if r.birds else "") + tied(p, lang)
+              for p, r in zip(board_places([r.points for r in rows]), rows[:TOP],
+                              strict=False)]
     return "\n".join(lines)
 
 
@@ -118,7 +135,7 @@ def rank_title(lang: str, query: RankQuery) -> str:
              rules=rules_name(query.rule_set, lang))
 
 
-async def board_rows(store: Store, rows: list[RankRow], query: RankQuery,
+async def board_rows(store: Store, rows: Sequence[RankRow], query: RankQuery,
                      chat_id: int) -> list[BoardRow]:
     """The leaderboard picture's rows: each ranked player with his last hands' points."""
     recent = await store.recent_points([r.user_id for r in rows], query.rule_set,
@@ -128,7 +145,8 @@ async def board_rows(store: Store, rows: list[RankRow], query: RankQuery,
 
 
 def draw_board(rows: list[BoardRow], query: RankQuery, lang: str) -> bytes:
-    return render_leaderboard(rows, lang, title=rank_title(lang, query))
+    return render_leaderboard(rows, lang, title=rank_title(lang, query),
+                              places=board_places([r.points for r in rows]))
 
 
 def title(points: int, lang: str) -> str:

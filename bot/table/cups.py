@@ -25,6 +25,8 @@ import random
 from collections.abc import Collection
 from dataclasses import asdict, dataclass, field, replace
 
+from engine.standings import places
+
 MAX_PLAYERS = 36  # a cup's sign-up list is full at this many
 ROUNDS = range(1, 9)  # 轮数 a cup may have
 HANDS = range(1, 9)  # 每轮局数
@@ -133,6 +135,7 @@ class Standing:
     # once per round they met (computer players have none)
     opponents: int = 0
     place: int = 0  # from 1; equal 节分, points and opponents' 节分 share a place
+    tied: bool = False  # another entrant shares the place
 
 
 def standings(cup: Cup) -> list[Standing]:
@@ -153,11 +156,8 @@ def standings(cup: Cup) -> list[Standing]:
     rows = [(k, replace(s, opponents=sum(total.get(u, 0) for u in _met_by(cup, s.player.id))))
             for k, s in rows]
     rows.sort(key=lambda r: (*_rank_key(r[1]), r[0]))
-    placed: list[Standing] = []
-    for n, (_, s) in enumerate(rows):
-        tied = placed and _rank_key(placed[-1]) == _rank_key(s)
-        placed.append(replace(s, place=placed[-1].place if tied else n + 1))
-    return placed
+    found = places([_rank_key(s) for _, s in rows])
+    return [replace(s, place=p.no, tied=p.tied) for p, (_, s) in zip(found, rows, strict=True)]
 
 
 def _rank_key(s: Standing) -> tuple[int, int, int]:

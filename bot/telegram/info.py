@@ -63,7 +63,7 @@ async def rank(env: Env, update: Update, context: Context) -> None:
     if asked_skill:
         await _skill_rank(env, update, chat.id, query)
         return
-    rows = await env.store.ranking(None if query.everyone else chat.id, stats.TOP,
+    rows = await env.store.ranking(None if query.everyone else chat.id, stats.READ,
                                    rule_set=query.rule_set)
     if not rows:
         env.answer(update, lambda lang: stats.rank_text(rows, lang, query))
@@ -99,7 +99,7 @@ async def _skill_rank(env: Env, update: Update, chat_id: int, query: stats.RankQ
     aside: a rating is of how one plays the rule set), as a picture with its text."""
     rule_set = board_rule_set(query.rule_set)
     rows = await env.store.skill_board(None if query.everyone else chat_id, rule_set,
-                                       skill.TOP)
+                                       skill.READ)
     text = partial(skill.rank_text, rows, rule_set, query.everyone)
     if not rows:
         env.answer(update, text)

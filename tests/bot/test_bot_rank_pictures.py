@@ -90,8 +90,8 @@ async def test_rank_and_me_answer_with_pictures_captioned_by_their_text(
     cards: list[PlayerCard] = []
     draw_board, draw_card = stats.render_leaderboard, stats.render_player_card
     monkeypatch.setattr(stats, "render_leaderboard",
-                        lambda rows, lang, *, title: boards.append(list(rows))
-                        or draw_board(rows, lang, title=title))
+                        lambda rows, lang, *, title, places: boards.append(list(rows))
+                        or draw_board(rows, lang, title=title, places=places))
     monkeypatch.setattr(stats, "render_player_card",
                         lambda card, lang: cards.append(card) or draw_card(card, lang))
     async with running_bot(make_config(tg, tmp_path / "db.sqlite3"), seed=2) as app:

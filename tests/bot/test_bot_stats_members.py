@@ -10,6 +10,7 @@ from support.fakebot import FakeTelegram
 from support.snapshots import texts
 
 from bot.commands import club
+from bot.commands.stats import board_places
 from bot.present.fit import MAX_CAPTION, MAX_TEXT, utf16_len
 from bot.store import ClubRow, Span, Store
 from render.club_stats import TOP, layout_club_stats
@@ -52,13 +53,18 @@ async def test_every_member_is_in_the_text_and_the_picture_says_how_many_more(
                                   timeout=30)
         assert len(after) == 2 and all(utf16_len(m.text or "") <= MAX_TEXT for m in after)
     more = pages("zh")["stats_more"].format(n=MEMBERS - TOP)
-    assert more in texts(layout_club_stats(rows, "zh", title="t"))
-    assert more not in texts(layout_club_stats(rows[:TOP], "zh", title="t"))
+    at = board_places([r.points for r in rows])
+    assert more in texts(layout_club_stats(rows, "zh", title="t", places=at))
+    assert more not in texts(layout_club_stats(rows[:TOP], "zh", title="t", places=at))
 
 
 def test_a_small_club_is_all_in_the_caption() -> None:
-    rows = [ClubRow(k, f"P{k}", 1, 1, 0, None, 0) for k in range(TOP + 3)]
+    """Every member a line, equal points at one place marked 并列: two by two here, the last
+    alone (15 members, points 7, 7, 6, 6, …, 1, 1, 0)."""
+    n = TOP + 3
+    rows = [ClubRow(k, f"P{k}", 1, (n - k) // 2, 0, None, 0) for k in range(n)]
     text = club.stats_text(rows, club.StatsQuery(club.WEEK, "qq"), None, "zh")
     assert utf16_len(text) <= MAX_CAPTION
-    assert [line.split(" · ")[0] for line in text.splitlines()[1:]] == \
-        [f"{k + 1}. P{k}" for k in range(TOP + 3)]
+    lines = text.splitlines()[1:]
+    assert [line.split(" · ")[0] for line in lines] == [f"{k - k % 2 + 1}. P{k}" for k in range(n)]
+    assert [line.endswith("(并列)") for line in lines] == [k < n - 1 for k in range(n)]

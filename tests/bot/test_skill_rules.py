@@ -7,14 +7,13 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.commands.skill import places, skill_asked, tech_score
+from bot.commands.skill import skill_asked, tech_score
 from bot.table.skill import ANCHOR_SIGMA, NEW, Rating, Seat, anchor, fold, fold_all, ranks, shown
 
 
 def test_places_by_points_share_ties() -> None:
     assert ranks([5, 9, 5]) == [2, 1, 2]
     assert ranks([0, 0, 0]) == [1, 1, 1]
-    assert places([900, 800, 800, 700]) == [1, 2, 2, 4]
 
 
 def test_a_win_over_computers_moves_only_the_human() -> None:

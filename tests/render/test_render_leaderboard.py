@@ -14,6 +14,7 @@ from support.scenes import check_scene, decode
 from support.snapshots import assert_snapshot, texts
 
 from engine.rules import LEVELS, LOWEST_LEVEL
+from engine.standings import Place, places
 from render import fonts
 from render import theme as T
 from render.leaderboard import (
@@ -42,11 +43,19 @@ def rows(n: int) -> list[BoardRow]:
     ]
 
 
+def at(board: list[BoardRow]) -> list[Place]:
+    return places([r.points for r in board])
+
+
+def board(shown: list[BoardRow], lang: str, title: str) -> Scene:
+    return layout_leaderboard(shown, lang, title=title, places=at(shown))
+
+
 CASES: dict[str, Callable[[], Scene]] = {
-    "leaderboard_ten_zh": lambda: layout_leaderboard(rows(10), "zh", title="本群排行 前十"),
-    "leaderboard_ten_en": lambda: layout_leaderboard(rows(10), "en", title="This group · top 10"),
-    "leaderboard_one_en": lambda: layout_leaderboard(rows(1), "en", title="Everyone"),
-    "leaderboard_empty_zh": lambda: layout_leaderboard([], "zh", title="本群排行"),
+    "leaderboard_ten_zh": lambda: board(rows(10), "zh", "本群排行 前十"),
+    "leaderboard_ten_en": lambda: board(rows(10), "en", "This group · top 10"),
+    "leaderboard_one_en": lambda: board(rows(1), "en", "Everyone"),
+    "leaderboard_empty_zh": lambda: board([], "zh", "本群排行"),
 }
 
 
@@ -60,13 +69,13 @@ def test_snapshot(name: str) -> None:
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("n", [0, 1, 10, 11])
 def test_every_text_fits_and_is_drawable(lang: str, n: int) -> None:
-    scene = layout_leaderboard(rows(n), lang, title=NAMES[1] * 3)
+    scene = layout_leaderboard(rows(n), lang, title=NAMES[1] * 3, places=at(rows(n)))
     check_scene(scene)
-    decode(render_leaderboard(rows(n), lang, title="x"))
+    decode(render_leaderboard(rows(n), lang, title="x", places=at(rows(n))))
 
 
 def test_only_the_first_ten_rows_are_drawn_in_the_given_order() -> None:
-    scene = layout_leaderboard(rows(11), "en", title="top")
+    scene = layout_leaderboard(rows(11), "en", title="top", places=at(rows(11)))
     assert [k for k in scene.named if k.startswith("name:")] == [f"name:{i}" for i in range(10)]
     ranks = [t.text for t in scene.items if isinstance(t, Text) and t.bold and t.px == 22]
     assert ranks == [str(i) for i in range(1, 11)]
@@ -77,7 +86,7 @@ def test_only_the_first_ten_rows_are_drawn_in_the_given_order() -> None:
 
 
 def test_names_are_cleaned_and_cut_inside_their_boxes() -> None:
-    scene = layout_leaderboard(rows(10), "en", title="top")
+    scene = layout_leaderboard(rows(10), "en", title="top", places=at(rows(10)))
     name_texts = {
         (t.x, t.y): t for t in scene.items if isinstance(t, Text) and not t.bold and t.px == 24
     }
@@ -95,8 +104,8 @@ def test_names_are_cleaned_and_cut_inside_their_boxes() -> None:
 
 
 def test_level_title_is_chinese_with_english_beside_it_in_english() -> None:
-    zh, en = texts(layout_leaderboard(rows(3), "zh", title="t")), texts(
-        layout_leaderboard(rows(3), "en", title="t")
+    zh, en = texts(layout_leaderboard(rows(3), "zh", title="t", places=at(rows(3)))), texts(
+        layout_leaderboard(rows(3), "en", title="t", places=at(rows(3)))
     )
     assert "帝王" in zh and "小地主" in zh and "衙役" in zh
     assert "帝王 Emperor" in en and "小地主 Small landlord" in en and "衙役 Yamen runner" in en
@@ -104,13 +113,13 @@ def test_level_title_is_chinese_with_english_beside_it_in_english() -> None:
 
 def test_win_rate_and_points() -> None:
     board = [BoardRow("a", 1234, 8, 2), BoardRow("b", -5, 0, 0)]
-    shown = texts(layout_leaderboard(board, "zh", title="t"))
+    shown = texts(layout_leaderboard(board, "zh", title="t", places=at(board)))
     assert "25%" in shown and "1,234" in shown and "—" in shown and "-5" in shown
 
 
 def test_an_empty_board_says_so() -> None:
     for lang in LANGS:
-        assert pages(lang)["board_empty"] in texts(layout_leaderboard([], lang, title="t"))
+        assert pages(lang)["board_empty"] in texts(board([], lang, "t"))
 
 
 def bars(scene: Scene, area: Rect) -> list[Box]:
@@ -137,7 +146,7 @@ def test_sparkline_follows_signs_and_scales_to_the_largest_hand() -> None:
 
 def test_the_sparkline_shows_the_last_twenty_hands_only() -> None:
     recent = tuple(range(1, 26))  # 25 hands, growing: the last 20 are 6..25
-    scene = layout_leaderboard([BoardRow("a", 5, 25, 25, recent)], "zh", title="t")
+    scene = board([BoardRow("a", 5, 25, 25, recent)], "zh", "t")
     drawn = bars(scene, scene.named["spark:0"])
     assert len(drawn) == RECENT
     tallest = max(drawn, key=lambda b: b.rect.h)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from engine.standings import places
 from render.player_card import PlayerCard, layout_player_card
 from render.skill_board import Marker, SkillRow, layout_skill_board
 
@@ -13,8 +14,10 @@ MARKS = [Marker("弱", 750), Marker("中", 800), Marker("强", 860)]
 
 
 def test_bars_and_marks_share_one_scale() -> None:
-    rows = [SkillRow(1, "Ann", "900", 900, "300 场"), SkillRow(2, "Bob", "800", 800, "40 场", 850),
-            SkillRow(2, "Cid", "800", 800, "9 场"), SkillRow(4, "Dan", "100", 100, "1 场")]
+    at = places([900, 800, 800, 100])
+    rows = [SkillRow(at[0], "Ann", "900", 900, "300 场"),
+            SkillRow(at[1], "Bob", "800", 800, "40 场", 850),
+            SkillRow(at[2], "Cid", "800", 800, "9 场"), SkillRow(at[3], "Dan", "100", 100, "1 场")]
     scene = layout_skill_board(rows, title="技术评级", heads=("玩家", "评级", ""), markers=MARKS,
                                top=950, empty="—", bottom=400)
     bars = [scene.named[f"bar:{i}"] for i in range(4)]

@@ -10,7 +10,7 @@ from bot import callbacks as cb
 from bot.i18n import t
 from bot.present.screens.words import rules_house_label, signed
 from bot.store.cups import CupRow
-from bot.table.cups import MAX_PLAYERS, Cup, Standing, commitment, draw, jie, standings
+from bot.table.cups import MAX_PLAYERS, Cup, Standing, commitment, draw, jie
 from engine.rules import get_rule_set
 
 MEDALS = ("🥇", "🥈", "🥉")
@@ -24,9 +24,8 @@ def _head(row: CupRow, cup: Cup, lang: str) -> str:
 def _rows(table: list[Standing], lang: str) -> list[str]:
     """A line a player, at his place; a place shared (equal 节分, points and opponents'
     节分) says so."""
-    shared = {s.place for s in table if sum(x.place == s.place for x in table) > 1}
     return [t(lang, "cup_row", place=s.place, name=s.player.name, jie=s.jie,
-              points=signed(s.points)) + (t(lang, "cup_tied") if s.place in shared else "")
+              points=signed(s.points)) + (t(lang, "place_tied") if s.tied else "")
             + (t(lang, "cup_left") if s.player.left else "") for s in table]
 
 
@@ -107,8 +106,7 @@ def waiting_text(row: CupRow, cup: Cup, mine: Standing, table_no: int, lang: str
     the next round once the other tables are done, or, after the last, the final card."""
     left = sum(1 for ct in cup.tables[-1] if ct.points is None)
     place = t(lang, "cup_wait_place", place=mine.place, jie=mine.jie,
-              points=signed(mine.points)) + (t(lang, "cup_tied") if any(
-                  s.place == mine.place and s is not mine for s in standings(cup)) else "")
+              points=signed(mine.points)) + (t(lang, "place_tied") if mine.tied else "")
     later = t(lang, "cup_wait_next", k=cup.round + 1, left=left) if cup.round < cup.rounds \
         else t(lang, "cup_wait_last", left=left)
     return "\n".join((t(lang, "cup_wait_head", id=row.id, k=cup.round, n=cup.rounds,
