@@ -11,6 +11,9 @@ import sys
 
 import pytest
 
+from bot.i18n import t as words
+from bot.present.screens import cup as screens
+from bot.store.cups import CupRow
 from bot.table.cups import (
     Cup,
     CupTable,
@@ -81,6 +84,24 @@ def test_a_tie_in_jie_and_points_is_broken_by_the_opponents_jie_or_shared() -> N
     assert table[a].opponents == table[b].jie + table[c].jie + table[e].jie
     assert table[d].opponents == table[e].jie + table[f].jie + table[f].jie + table[b].jie
     assert table[d].opponents > table[a].opponents and table[d].place < table[a].place
+
+
+def test_a_shared_place_and_only_it_is_marked_tied() -> None:
+    """a and d equal in 节分, points and opponents' 节分 share 1st (nobody is 2nd); b, alone
+    at 3rd, is not told his place is shared, in his waiting note nor on the card."""
+    cup = _cup(6)
+    a, b, c, d, e, f = (p.id for p in cup.players)
+    cup.tables.append([CupTable(1, [a, b, c], 1, {str(a): 5, str(b): 0, str(c): -5}),
+                       CupTable(2, [d, e, f], 2, {str(d): 5, str(e): -1, str(f): -4})])
+    table = standings(cup)
+    assert [(s.player.id, s.place, s.tied) for s in table] == [
+        (a, 1, True), (d, 1, True), (b, 3, False), (e, 4, False), (f, 5, False),
+        (c, 6, False)]
+    row = CupRow(1, -100, None, a, "playing", "{}", None, None)
+    tied = words("zh", "place_tied")
+    assert tied in screens.waiting_text(row, cup, table[0], 1, "zh")
+    assert tied not in screens.waiting_text(row, cup, table[2], 1, "zh")
+    assert screens.card_text(row, cup, table, "zh").count(tied) == 2
 
 
 def _play_rounds(n: int, rounds: int, rng: random.Random) -> Cup:
