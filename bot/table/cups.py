@@ -156,8 +156,8 @@ def standings(cup: Cup) -> list[Standing]:
     rows = [(k, replace(s, opponents=sum(total.get(u, 0) for u in _met_by(cup, s.player.id))))
             for k, s in rows]
     rows.sort(key=lambda r: (*_rank_key(r[1]), r[0]))
-    found = places([_rank_key(s) for _, s in rows])
-    return [replace(s, place=p.no, tied=p.tied) for p, (_, s) in zip(found, rows, strict=True)]
+    at = places([_rank_key(s) for _, s in rows])
+    return [replace(s, place=p.no, tied=p.tied) for p, (_, s) in zip(at, rows, strict=True)]
 
 
 def _rank_key(s: Standing) -> tuple[int, int, int]:
