@@ -12,7 +12,7 @@ import string
 import unicodedata
 
 from engine.rules import QQ, RULE_SETS
-from render.strings import LEVEL_EN, level_label
+from render.strings import TITLE_EN, title_label
 
 # Move-log words are game terms: Chinese in both languages.
 EVENT_NAMES: dict[str, str] = {
@@ -281,7 +281,7 @@ ZH: dict[str, str] = {
         "开局时公布的 🔒 是这个 SHA-256 的前 8 位;种子决定了洗牌。"
         "/export 下载本局记录,用 python -m engine verify 文件名 验证。"
     ),
-    **{f"level_{title}": level_label(title, "zh") for title in LEVEL_EN},
+    **{f"title_{title}": title_label(title, "zh") for title in TITLE_EN},
     "lobby_full": "人齐了,{seconds} 秒后开始(按「开局」立即开始)。",
     "escape_confirm": "确定逃跑?将赔每家至少 {points} 分(按其他人的全部胡息计,结算时公布)。",
     "stop_confirm": "确定结束本桌?正在打的第 {hand} 局作废,不计分。",
@@ -1035,7 +1035,7 @@ EN: dict[str, str] = {
         "The 🔒 shown at the start is this SHA-256's first 8 digits; the seed made the shuffle. "
         "/export sends the hand's record: check it with python -m engine verify FILE."
     ),
-    **{f"level_{title}": level_label(title, "en") for title in LEVEL_EN},
+    **{f"title_{title}": title_label(title, "en") for title in TITLE_EN},
     "lobby_full": "The table is full: the hand starts in {seconds} s (press 开局 Deal to start now).",
     "escape_confirm": "Leave (逃跑)? You would pay each player at least {points} (from their full 胡息, shown at the settlement).",
     "stop_confirm": "Close the table? Hand {hand}, being played, would be void (no scores).",

@@ -64,22 +64,24 @@ HUNAN_MINGTANG: tuple[MingTang, ...] = (
 # Field values a table shape sets: (seat count or two-seat option, ((field, value), ...)).
 Shapes = tuple[tuple[int | str, tuple[tuple[str, Any], ...]], ...]
 
-LEVELS: tuple[tuple[int, str], ...] = (
+# A player's 等级 title: the cumulative points each starts at, highest first (below the
+# lowest, LOWEST_TITLE). Not the computer players' levels (弱/中/强: engine.player.LEVELS).
+TITLES: tuple[tuple[int, str], ...] = (
     (161000, "帝王"), (103000, "丞相"), (69000, "巡抚"), (46000, "总督"), (32200, "知府"),
     (23000, "通判"), (17700, "知县"), (12600, "大地主"), (9200, "小地主"), (6900, "大财主"),
     (5000, "小财主"), (3450, "衙役"), (2300, "商人"), (1600, "掌柜"), (1150, "富农"),
     (840, "中农"), (530, "猎人"), (320, "渔夫"), (180, "贫农"), (90, "佃户"), (60, "长工"),
     (30, "短工"),
 )
-LOWEST_LEVEL = "包身工"
+LOWEST_TITLE = "包身工"
 
 
-def level_title(points: int) -> str:
+def title_of(points: int) -> str:
     """等级 title for cumulative points (docs/rules/qq.md, 结算 · Settlement: 等级)."""
-    for threshold, title in LEVELS:
+    for threshold, title in TITLES:
         if points >= threshold:
             return title
-    return LOWEST_LEVEL
+    return LOWEST_TITLE
 
 
 @dataclass(frozen=True)

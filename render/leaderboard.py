@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from engine.rules import level_title
+from engine.rules import title_of
 from engine.standings import Place
 from render import theme as T
 from render.scene import Box, Format, Rect, Scene, render
-from render.strings import level_label, pages
+from render.strings import pages, title_label
 
 WIDTH = 780
 M = 20
@@ -95,7 +95,7 @@ def _row(scene: Scene, i: int, row: BoardRow, place: Place, lang: str, y: int,
     name_w = POINTS_R - 110 - NAME_X
     if levels:
         scene.name(Rect(NAME_X, y + 4, name_w, 32), f"name:{i}", row.name, NAME_PX)
-        level = level_label(level_title(row.points), lang)
+        level = title_label(title_of(row.points), lang)
         scene.text(NAME_X, y + 46, level, LEVEL_PX, T.GOLD, anchor="lm", max_width=name_w)
     else:  # a season's board: 等级 is the all-time record's, not the season's
         scene.name(Rect(NAME_X, mid - 16, name_w, 32), f"name:{i}", row.name, NAME_PX)

@@ -17,17 +17,17 @@ from itertools import accumulate
 
 from PIL import Image, ImageDraw
 
-from engine.rules import LEVELS, LOWEST_LEVEL, level_title
+from engine.rules import LOWEST_TITLE, TITLES, title_of
 from render import fonts
 from render import theme as T
 from render.leaderboard import win_rate
 from render.scene import _FONT_LOCK, Box, Format, Rect, Scene, encode, paint
-from render.strings import level_label, pages
+from render.strings import pages, title_label
 
 WIDTH = 780
 M = 24
 NAME_H = 60
-LEVEL_Y = 84
+TITLE_Y = 84
 BAR_Y = 134
 BAR_H = 20
 TILES_Y = 200
@@ -61,10 +61,10 @@ class PlayerCard:
     skill: tuple[str, str] | None = None
 
 
-def level_span(points: int) -> tuple[int, int | None, str | None]:
+def title_span(points: int) -> tuple[int, int | None, str | None]:
     """(the current 等级's threshold, the next one's threshold, the next title); no next
     at the highest 等级. The lowest 等级 counts from 0 (or from a negative total)."""
-    ladder = [(min(0, points), LOWEST_LEVEL), *reversed(LEVELS)]
+    ladder = [(min(0, points), LOWEST_TITLE), *reversed(TITLES)]
     current = max(i for i, (threshold, _) in enumerate(ladder) if points >= threshold)
     if current == len(ladder) - 1:
         return ladder[current][0], None, None
@@ -122,16 +122,16 @@ def _skill(scene: Scene, words: str, figure: str) -> None:
 
 
 def _level(scene: Scene, card: PlayerCard, s: Mapping[str, str], lang: str) -> None:
-    title = level_title(card.points)
-    scene.text(M, LEVEL_Y, s["card_level"], 22, T.TEXT_DIM, anchor="lm")
+    title = title_of(card.points)
+    scene.text(M, TITLE_Y, s["card_level"], 22, T.TEXT_DIM, anchor="lm")
     x = M + round(fonts.font(22).getlength(s["card_level"])) + 12
     points = f"{card.points:,}"
     points_w = round(fonts.font(30, True).getlength(points))
-    scene.text(x, LEVEL_Y, level_label(title, lang), 30, T.GOLD, bold=True, anchor="lm",
+    scene.text(x, TITLE_Y, title_label(title, lang), 30, T.GOLD, bold=True, anchor="lm",
                max_width=WIDTH - M - points_w - 20 - x)
     ink = T.WIN if card.points > 0 else T.LOSS if card.points < 0 else T.TEXT
-    scene.text(WIDTH - M, LEVEL_Y, points, 30, ink, bold=True, anchor="rm")
-    low, high, next_title = level_span(card.points)
+    scene.text(WIDTH - M, TITLE_Y, points, 30, ink, bold=True, anchor="rm")
+    low, high, next_title = title_span(card.points)
     bar = Rect(M, BAR_Y, WIDTH - 2 * M, BAR_H)
     scene.add(Box(bar, fill=T.FELT_DARK, outline=T.FELT_LINE, radius=BAR_H // 2))
     share = 1.0 if high is None else (card.points - low) / (high - low)
@@ -141,7 +141,7 @@ def _level(scene: Scene, card: PlayerCard, s: Mapping[str, str], lang: str) -> N
     if high is None or next_title is None:
         note = s["card_top"]
     else:
-        note = s["card_next"].format(title=level_label(next_title, lang), n=high - card.points)
+        note = s["card_next"].format(title=title_label(next_title, lang), n=high - card.points)
     scene.text(M, BAR_Y + BAR_H + 8, note, 22, T.TEXT_DIM, max_width=WIDTH - 2 * M)
 
 

@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from engine.birds import bird_seat
 from engine.points import hand_points, signed
-from engine.rules import NO_CAP, RuleSet, get_rule_set, house_options, level_title
+from engine.rules import NO_CAP, RuleSet, get_rule_set, house_options, title_of
 from engine.views import Outcome, OutcomeKind, PublicView, Win
 from render import fonts
 from render import theme as T
@@ -261,7 +261,7 @@ def _points(
             scene.text(
                 tx,
                 ry + ROW_H // 2,
-                level_title(t),
+                title_of(t),
                 20,
                 T.TEXT_DIM,
                 anchor="lm",

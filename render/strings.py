@@ -311,7 +311,7 @@ PAGES_EN: Mapping[str, str] = {
 }
 
 # The 等级 titles in English, shown beside the Chinese one (in pictures and in the bot's texts).
-LEVEL_EN: Mapping[str, str] = {
+TITLE_EN: Mapping[str, str] = {
     "帝王": "Emperor", "丞相": "Chancellor", "巡抚": "Provincial governor", "总督": "Viceroy",
     "知府": "Prefect", "通判": "Vice-prefect", "知县": "County magistrate",
     "大地主": "Great landlord", "小地主": "Small landlord", "大财主": "Rich man",
@@ -329,9 +329,9 @@ def pages(lang: str) -> Mapping[str, str]:
     return in_lang(PAGES, lang)
 
 
-def level_label(title: str, lang: str) -> str:
+def title_label(title: str, lang: str) -> str:
     """An 等级 title as shown: Chinese, with its English beside it in English."""
-    return f"{title} {LEVEL_EN[title]}" if lang == "en" else title
+    return f"{title} {TITLE_EN[title]}" if lang == "en" else title
 
 
 # ----- The 总结算 picture of a match (render/match.py) ------------------------------------

@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from engine import cards as C  # noqa: E402
 from engine.melds import CHINESE_NAMES  # noqa: E402
-from engine.rules import LEVELS, LOWEST_LEVEL, RULE_SETS  # noqa: E402
+from engine.rules import LOWEST_TITLE, RULE_SETS, TITLES  # noqa: E402
 from render import fonts as F  # noqa: E402
 from render.strings import all_text  # noqa: E402
 
@@ -41,8 +41,8 @@ PAINTER_SYMBOLS = "…?·×+−-=:：,，、()（）▶●★"
 
 def game_text() -> str:
     """Every character the images can show that is not a player name."""
-    parts = [*all_text(), C.SMALL_CHARS, C.BIG_CHARS, *CHINESE_NAMES.values(), LOWEST_LEVEL]
-    parts += [title for _, title in LEVELS]
+    parts = [*all_text(), C.SMALL_CHARS, C.BIG_CHARS, *CHINESE_NAMES.values(), LOWEST_TITLE]
+    parts += [title for _, title in TITLES]
     parts += [m.name for rules in RULE_SETS.values() for m in rules.mingtang]
     parts += [PAINTER_SYMBOLS, "".join(chr(c) for c in range(0x20, 0x7F))]
     return "".join(parts)

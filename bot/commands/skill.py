@@ -28,7 +28,7 @@ SKILL_WORDS = frozenset({"技术", "skill"})
 TOP = 10
 READ = TOP + 1  # rows read for the rating board: the one past the last shown tells a tie
 BELOW_WEAK = 300  # the rating board's scale starts this far below the weak computer's mark
-LEVELS = ("weak", "medium", "strong")  # the computer levels marked on the boards
+BOARD_LEVELS = ("weak", "medium", "strong")  # the computer levels marked on the boards
 
 
 def skill_asked(args: Sequence[str]) -> tuple[bool, list[str]]:
@@ -45,7 +45,7 @@ def level_word(level: str) -> str:
 
 def markers(rule_set: str) -> list[Marker]:
     """The computer levels' ratings, marked on the rating board."""
-    return [Marker(level_word(level), anchor(rule_set, level).shown) for level in LEVELS]
+    return [Marker(level_word(level), anchor(rule_set, level).shown) for level in BOARD_LEVELS]
 
 
 def computers_text(rule_set: str) -> str:

@@ -37,7 +37,7 @@ from bot.store import (
     board_words,
 )
 from engine.points import signed
-from engine.rules import RULE_SETS, level_title, table_rules, with_house_rules
+from engine.rules import RULE_SETS, table_rules, title_of, with_house_rules
 from engine.standings import Place, places
 from engine.views import Outcome, OutcomeKind
 from render.leaderboard import BoardRow, render_leaderboard
@@ -151,7 +151,7 @@ def draw_board(rows: list[BoardRow], query: RankQuery, lang: str) -> bytes:
 
 def title(points: int, lang: str) -> str:
     """The 等级 title for ``points``, with its translation beside it in English."""
-    return t(lang, f"level_{level_title(points)}")
+    return t(lang, f"title_{title_of(points)}")
 
 
 def win_rate(hands: int, wins: int) -> str:

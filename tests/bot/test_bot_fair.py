@@ -19,7 +19,7 @@ from support.posted import picture_id, settlement_id
 
 from bot.commands import calc
 from bot.i18n import t
-from engine.rules import level_title
+from engine.rules import title_of
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -88,7 +88,7 @@ async def test_the_exported_hand_verifies_against_the_shown_commitment(
         for seat, user in enumerate(users):
             p = outcome.points[seat]
             line = next(x for x in rank if f" {user.first_name} · " in x)
-            assert line.endswith(f"{user.first_name} · {p} 分 · {level_title(p)} · 1 局 "
+            assert line.endswith(f"{user.first_name} · {p} 分 · {title_of(p)} · 1 局 "
                                  f"{int(seat == outcome.winner)} 胜")
         assert (await group_says(users[2], "/rank all")).caption.splitlines()[1:] == rank[1:]
         me = (await group_says(users[0], "/me")).caption.splitlines()

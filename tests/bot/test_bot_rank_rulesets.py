@@ -16,7 +16,7 @@ from support.fakebot import FakeTelegram
 from bot.commands import stats
 from bot.i18n import t
 from bot.store import MIGRATIONS, SCHEMA_VERSION, RankRow, Score, Store
-from engine.rules import RULE_SETS, level_title
+from engine.rules import RULE_SETS, title_of
 
 CHAT, OTHER = -100, -200
 ANN, BO, CY, DI = 1, 2, 3, 4
@@ -130,18 +130,18 @@ async def test_me_has_a_part_per_rule_set_each_with_its_level(store: Store) -> N
     lines = stats.me_text(await stats.me_data(store, BO, "Bo", CHAT), "zh").splitlines()
     assert lines == [
         "📇 Bo",
-        f"【QQ跑胡子】等级 {level_title(30)}",
+        f"【QQ跑胡子】等级 {title_of(30)}",
         "总计:30 分 · 1 局 · 0 胜 · 胜率 0%",
         "本群:0 分 · 0 局 · 0 胜 · 胜率 —",
         "最佳一手:还没有胡过牌。",
-        f"【湖南跑胡子】等级 {level_title(830)}",
+        f"【湖南跑胡子】等级 {title_of(830)}",
         "总计:830 分 · 1 局 · 0 胜 · 胜率 0%",
         "本群:830 分 · 1 局 · 0 胜 · 胜率 0%",
         "最佳一手:还没有胡过牌。",
     ]
-    assert level_title(830 + 30) not in (level_title(830), level_title(30))  # not summed
+    assert title_of(830 + 30) not in (title_of(830), title_of(30))  # not summed
     fresh = stats.me_text(await stats.me_data(store, 99, "New", None), "en").splitlines()
-    assert fresh == ["📇 New", f"[QQ跑胡子] 等级 {t('en', f'level_{level_title(0)}')}",
+    assert fresh == ["📇 New", f"[QQ跑胡子] 等级 {t('en', f'title_{title_of(0)}')}",
                      t("en", "me_total", points=0, hands=0, wins=0, rate="—"),
                      t("en", "me_no_best")]
 
@@ -151,8 +151,8 @@ def test_a_rank_line_shows_birds_only_when_there_were_some() -> None:
     text = stats.rank_text([RankRow(ANN, "Ann", 7, 2, 1, birds=3), RankRow(BO, "Bo", 0, 1, 0)],
                            "zh", query).splitlines()
     assert text == ["🏅 本群排行榜 · 湖南跑胡子(前 10 名)",
-                    f"1. Ann · 7 分 · {level_title(7)} · 2 局 1 胜 · 🐦 3 鸟",
-                    f"2. Bo · 0 分 · {level_title(0)} · 1 局 0 胜"]
+                    f"1. Ann · 7 分 · {title_of(7)} · 2 局 1 胜 · 🐦 3 鸟",
+                    f"2. Bo · 0 分 · {title_of(0)} · 1 局 0 胜"]
     assert stats.rank_text([], "en", query) == "湖南 Hunan: no finished hands yet."
 
 
@@ -175,7 +175,7 @@ async def test_rank_through_the_bot_reads_the_rule_set_asked_for(
     async with running_bot(config):
         rank = await tg.wait_reply(await tg.send_text(group, ann, "/rank"))
         assert rank.caption.splitlines() == [t("zh", "rank_group", n=10, rules=qq),
-                                          f"1. Ann · 5 分 · {level_title(5)} · 1 局 1 胜"]
+                                          f"1. Ann · 5 分 · {title_of(5)} · 1 局 1 胜"]
         everyone = await tg.wait_reply(await tg.send_text(group, bo, "/rank all qq"))
         assert everyone.caption.splitlines() == [t("zh", "rank_global", n=10, rules=qq),
                                                  rank.caption.splitlines()[1]]
@@ -188,7 +188,7 @@ async def test_me_counts_birds_apart_from_hands(store: Store) -> None:
         await tx.exec("INSERT INTO scores (chat_id, rule_set, user_id, points, hands, wins, birds)"
                       " VALUES (?, 'hunan', ?, -4, 0, 0, 2)", CHAT, ANN)
     lines = stats.me_text(await stats.me_data(store, ANN, "Ann", CHAT), "zh").splitlines()
-    assert lines[1:] == [f"【湖南跑胡子】等级 {level_title(-4)}",
+    assert lines[1:] == [f"【湖南跑胡子】等级 {title_of(-4)}",
                          "总计:-4 分 · 0 局 · 0 胜 · 胜率 —",
                          "本群:-4 分 · 0 局 · 0 胜 · 胜率 —",
                          t("zh", "me_birds", birds=2),

@@ -14,7 +14,7 @@ from support.stats import GROUP_1, GROUP_2, A, B, C, D, expected_totals
 from bot.commands import stats
 from bot.i18n import t
 from engine.points import signed
-from engine.rules import level_title
+from engine.rules import title_of
 from engine.views import OutcomeKind
 
 NAMES = {p.user_id: p.name for p in (A, B, C, D)}
@@ -27,7 +27,7 @@ async def test_rank_matches_the_played_hands(played, chat) -> None:
     assert kinds[OutcomeKind.WIN] >= 3 and kinds[OutcomeKind.ESCAPE] == 1  # a real mix
     totals = expected_totals(hands, chat)
     order = sorted(totals, key=lambda u: (-totals[u][0], -totals[u][2], u))
-    expected = [f"{i}. {NAMES[u]} · {totals[u][0]} 分 · {level_title(totals[u][0])} · "
+    expected = [f"{i}. {NAMES[u]} · {totals[u][0]} 分 · {title_of(totals[u][0])} · "
                 f"{totals[u][1]} 局 {totals[u][2]} 胜" for i, u in enumerate(order, 1)]
     text = stats.rank_text(await store.ranking(chat, stats.TOP), "zh",
                            stats.RankQuery("qq", chat is None))
@@ -47,8 +47,8 @@ async def test_me_matches_the_played_hands(played) -> None:
         points, n, wins = everywhere[person.user_id]
         me = await stats.me_data(store, person.user_id, person.name, GROUP_1)
         lines = stats.me_text(me, "en").splitlines()
-        title = t("en", f"level_{level_title(points)}")
-        assert title.startswith(level_title(points) + " ")  # the Chinese title, translated
+        title = t("en", f"title_{title_of(points)}")
+        assert title.startswith(title_of(points) + " ")  # the Chinese title, translated
         assert lines[0] == f"📇 {person.name}"
         assert lines.pop(1) == f"[QQ跑胡子] 等级 {title}"  # the only rule set played
         assert lines[1] == f"Overall: {_n(points, 'pt')} · {_n(n, 'hand')} · {_n(wins, 'win')}" \

@@ -16,7 +16,7 @@ from bot.table import challenges, cups
 from bot.telegram import chat, commands, info, lobby
 from bot.telegram import club as club_setting
 from bot.telegram import cup as cup_words
-from engine.rules import LEVELS, LOWEST_LEVEL
+from engine.rules import LOWEST_TITLE, TITLES
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
@@ -116,7 +116,7 @@ def test_english_counts_are_plural_aware() -> None:
 
 
 def test_every_level_title_is_translated_with_the_chinese_beside_it() -> None:
-    for title in [*(name for _, name in LEVELS), LOWEST_LEVEL]:
-        assert t("zh", f"level_{title}") == title
-        english = t("en", f"level_{title}")
+    for title in [*(name for _, name in TITLES), LOWEST_TITLE]:
+        assert t("zh", f"title_{title}") == title
+        english = t("en", f"title_{title}")
         assert english.startswith(f"{title} ") and english[len(title) + 1:].isascii()

@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine.rules import LEVELS, level_title
+from engine.rules import TITLES, title_of
 
 
 @pytest.mark.parametrize(
@@ -16,11 +16,11 @@ from engine.rules import LEVELS, level_title
         (161000, "帝王"), (10**9, "帝王"),
     ],
 )
-def test_level_title(points: int, title: str) -> None:
-    assert level_title(points) == title
+def test_title_of(points: int, title: str) -> None:
+    assert title_of(points) == title
 
 
 def test_levels_table_is_ordered_and_complete() -> None:
-    thresholds = [t for t, _ in LEVELS]
+    thresholds = [t for t, _ in TITLES]
     assert thresholds == sorted(thresholds, reverse=True)
-    assert len(LEVELS) + 1 == 23  # 22 thresholds plus 包身工
+    assert len(TITLES) + 1 == 23  # 22 thresholds plus 包身工

@@ -9,11 +9,11 @@ from support.scenes import check_scene, decode
 from support.snapshots import texts
 
 from bot.store import ClubRow
-from engine.rules import level_title
+from engine.rules import title_of
 from engine.standings import Place, places
 from render.club_stats import TOP, layout_club_stats, render_club_stats
 from render.leaderboard import BoardRow, layout_leaderboard
-from render.strings import LANGS, level_label, pages
+from render.strings import LANGS, pages, title_label
 
 
 def rows(n: int) -> list[ClubRow]:
@@ -45,7 +45,7 @@ def test_the_rows_figures_in_order() -> None:
 
 def test_a_season_board_has_no_levels() -> None:
     board = [BoardRow("Ann", 50, 10, 4, (5, -5))]
-    level = level_label(level_title(50), "zh")
+    level = title_label(title_of(50), "zh")
     with_levels = texts(layout_leaderboard(board, "zh", title="t", places=at(board)))
     without = texts(layout_leaderboard(board, "zh", title="t", levels=False, places=at(board)))
     assert level in with_levels and level not in without

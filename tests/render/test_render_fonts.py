@@ -11,14 +11,14 @@ from hypothesis import strategies as st
 
 from engine import cards as C
 from engine.melds import CHINESE_NAMES
-from engine.rules import LEVELS, LOWEST_LEVEL, RULE_SETS
+from engine.rules import LOWEST_TITLE, RULE_SETS, TITLES
 from render import fonts
 from render.strings import LANGS, TABLES, all_text
 
 
 def game_chars() -> set[str]:
-    parts = [*all_text(), C.SMALL_CHARS, C.BIG_CHARS, *CHINESE_NAMES.values(), LOWEST_LEVEL]
-    parts += [t for _, t in LEVELS] + [m.name for r in RULE_SETS.values() for m in r.mingtang]
+    parts = [*all_text(), C.SMALL_CHARS, C.BIG_CHARS, *CHINESE_NAMES.values(), LOWEST_TITLE]
+    parts += [t for _, t in TITLES] + [m.name for r in RULE_SETS.values() for m in r.mingtang]
     parts += ["0123456789+-,…?▶ "]
     return {ch for p in parts for ch in p}
 

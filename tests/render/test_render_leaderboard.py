@@ -13,7 +13,7 @@ from support.names import NAMES
 from support.scenes import check_scene, decode
 from support.snapshots import assert_snapshot, texts
 
-from engine.rules import LEVELS, LOWEST_LEVEL
+from engine.rules import LOWEST_TITLE, TITLES
 from engine.standings import Place, places
 from render import fonts
 from render import theme as T
@@ -25,7 +25,7 @@ from render.leaderboard import (
     sparkline,
 )
 from render.scene import Box, Rect, Scene, Text, paint
-from render.strings import LANGS, LEVEL_EN, PAGES, pages
+from render.strings import LANGS, PAGES, TITLE_EN, pages
 
 POINTS = (161_500, 12_345, 3_456, 530, 88, 30, 0, -60, -1_200, -25_000, -30_000)
 
@@ -158,6 +158,6 @@ def test_string_tables_match_and_the_regular_font_draws_them() -> None:
     for lang in LANGS:
         for text in pages(lang).values():
             assert set(text.replace("{", "").replace("}", "")) <= fonts.coverage(), text
-    assert set(LEVEL_EN) == {title for _, title in LEVELS} | {LOWEST_LEVEL}
+    assert set(TITLE_EN) == {title for _, title in TITLES} | {LOWEST_TITLE}
     with pytest.raises(ValueError):
         pages("fr")

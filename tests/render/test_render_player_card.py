@@ -14,16 +14,16 @@ from PIL import Image
 from support.scenes import check_scene, decode
 from support.snapshots import assert_snapshot
 
-from engine.rules import LEVELS, level_title
+from engine.rules import TITLES, title_of
 from render import theme as T
 from render.player_card import (
     PlayerCard,
     chart_points,
     layout_player_card,
-    level_span,
     paint_player_card,
     render_player_card,
     running_totals,
+    title_span,
 )
 from render.scene import Rect, Text
 from render.strings import LANGS, pages
@@ -71,21 +71,21 @@ def test_snapshot(name: str) -> None:
         (10**9, (161_000, None, None)),
     ],
 )
-def test_level_span_is_the_step_of_the_ladder_the_points_stand_on(
+def test_title_span_is_the_step_of_the_ladder_the_points_stand_on(
     points: int, span: tuple[int, int | None, str | None]
 ) -> None:
-    assert level_span(points) == span
+    assert title_span(points) == span
 
 
-def test_level_span_agrees_with_level_title_at_every_threshold() -> None:
-    for threshold, title in LEVELS:
-        assert level_span(threshold)[0] == threshold and level_title(threshold) == title
+def test_title_span_agrees_with_title_of_at_every_threshold() -> None:
+    for threshold, title in TITLES:
+        assert title_span(threshold)[0] == threshold and title_of(threshold) == title
         for p in (threshold - 1, threshold):
-            low, high, next_title = level_span(p)
+            low, high, next_title = title_span(p)
             assert low <= p and (high is None or p < high)
-            assert level_title(max(low, 0)) == level_title(p)
+            assert title_of(max(low, 0)) == title_of(p)
             if next_title is not None:
-                assert level_title(high) == next_title  # type: ignore[arg-type]
+                assert title_of(high) == next_title  # type: ignore[arg-type]
 
 
 def texts(card: PlayerCard, lang: str) -> list[str]:
