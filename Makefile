@@ -29,4 +29,5 @@ TEST_WORKERS ?= 4
 test: $(VENV)/.installed-test
 	$(PY) -m ruff check .
 	$(VENV)/bin/lint-imports
+	$(PY) -m mypy
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal
