@@ -24,7 +24,8 @@ async def start(env: Env, update: Update, context: Context) -> None:
     """/start. Privately, optionally with a deep-link payload (:mod:`bot.links`):
     ``j<table id>`` seats, ``r<hand id>`` opens that hand's replay (the group replay's link),
     ``c<hand id>`` sends its 验证 fairness check, ``x<challenge id>`` joins that 复式挑战,
-    ``me`` sends the /me card (another payload: an unknown link, said so); in a group (sent
+    ``p<user id>_<seal>`` sends that player's /me card (his share card's link), ``me`` one's
+    own (another payload: an unknown link, said so); in a group (sent
     by Telegram when the bot is added by its 添加到群组 link), the help."""
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None:
@@ -49,7 +50,9 @@ async def start(env: Env, update: Update, context: Context) -> None:
         opener, unknown = HAND_OPENERS[letter]
         if not await opener(env, context, user.id, number, env.lang(user)):
             env.say(chat, user, partial(_unknown, unknown, number))
-    elif payload == links.ME:  # a share card's link (bot.telegram.inline)
+    elif (shared := links.card_of(payload, context.bot.token)) is not None:
+        await info.shared_card(env, update, shared)  # a share card's (bot.telegram.inline)
+    elif payload == links.ME:
         await info.me(env, update, context)
     elif payload:
         env.say(chat, user, lambda lang: t(lang, "link_unknown"))

@@ -80,15 +80,34 @@ async def me(env: Env, update: Update, context: Context) -> None:
     if chat is None or user is None:
         return
     person = await env.person(user)
+    await _card(env, update, chat, user.id, person.name)
+
+
+async def shared_card(env: Env, update: Update, user_id: int) -> None:
+    """Player ``user_id``'s /me card, privately, to whoever opened his share card's link
+    (``bot.links.card``): the same card and words his /me in a private chat gives."""
+    chat = update.effective_chat
+    if chat is None:
+        return
+    found = await env.store.user(user_id)
+    if found is None:
+        env.answer(update, lambda lang: t(lang, "link_unknown"))
+        return
+    await _card(env, update, chat, user_id, found.name)
+
+
+async def _card(env: Env, update: Update, chat: Chat, user_id: int, name: str) -> None:
+    """The player card of ``user_id`` (``name``) in ``chat``, captioned with his /me text; in
+    a group its share too, and the card of the rule set of the group's table."""
     here = None if chat.type == Chat.PRIVATE else chat.id
-    mine = await stats.me_data(env.store, user.id, person.name, here)
+    mine = await stats.me_data(env.store, user_id, name, here)
     table = None if here is None else env.service.in_chat(chat.id, topic_of(update))
     part = stats.card_part(mine, None if table is None else board_of(table.rules.key))
-    played = await env.store.user_hands(user.id, part.rule_set, stats.CARD_HANDS)
-    ratings = await skill.me_skills(env.store, user.id,
+    played = await env.store.user_hands(user_id, part.rule_set, stats.CARD_HANDS)
+    ratings = await skill.me_skills(env.store, user_id,
                                     list(dict.fromkeys(board_rule_set(p.rule_set)
                                                        for p in mine.parts)))
-    env.picture(update, partial(skill.draw_card, person.name, user.id, part, played,
+    env.picture(update, partial(skill.draw_card, name, user_id, part, played,
                                 ratings[board_rule_set(part.rule_set)]),
                 lambda lang: "\n".join((stats.me_text(mine, lang), *(
                     skill.me_skill_line(r, rating, lang) for r, rating in ratings.items()))))

@@ -1,8 +1,9 @@
 """Share cards (inline mode): ``@the_bot`` typed in any chat offers the user's /me card, his
 last 总结算, a replay of the last hand he sat at, and the open challenges of his groups he
 has not played. Each is a text message with a button whose deep link
-(``t.me/<bot>?start=…``) opens that thing in the bot's private chat: ``me`` his /me card,
-``r<hand>`` the replay, ``x<challenge>`` joins the challenge (``bot.telegram.chat.start``).
+(``t.me/<bot>?start=…``) opens that thing in the bot's private chat of whoever presses it:
+``p<user>_<seal>`` the sharer's /me card (``bot.links.card``), ``r<hand>`` the replay,
+``x<challenge>`` joins the challenge (``bot.telegram.chat.start``).
 Inline mode is turned on at @BotFather (/setinline)."""
 
 from __future__ import annotations
@@ -27,9 +28,8 @@ from bot.telegram.env import Context, Env
 CHALLENGES = 3  # open challenges offered at most
 
 
-def _card(env: Env, key: str, title: str, text: str, payload: str, button: str
-          ) -> InlineQueryResultArticle:
-    link = links.private(env.presenter.username, payload)
+def _card(key: str, title: str, text: str, link: str, button: str) -> InlineQueryResultArticle:
+    """A share card: ``text`` with a button to ``link``."""
     return InlineQueryResultArticle(
         key, title, InputTextMessageContent(text), description=text.splitlines()[0],
         reply_markup=InlineKeyboardMarkup([[InlineKeyboardButton(button, url=link)]]))
@@ -44,16 +44,17 @@ async def inline(env: Env, update: Update, context: Context) -> None:
     user, lang = query.from_user, env.lang(query.from_user)
     person = await env.person(user)
     mine = await stats.me_data(env.store, user.id, person.name, None)
-    results = [_card(env, links.ME, t(lang, "share_me"), stats.me_text(mine, lang),
-                     links.ME, t(lang, "share_open_me"))]
+    bot = env.presenter.username
+    results = [_card(links.ME, t(lang, "share_me"), stats.me_text(mine, lang),
+                     links.card(bot, user.id, context.bot.token), t(lang, "share_open_me"))]
     match_id = await env.store.last_summary_match(user.id)
     row = None if match_id is None else await env.store.match(match_id)
     if row is not None:
         played = await env.store.match_played(row.id)
         if played:
             text = summary_caption(summary_of(row, played), row, lang)
-            results.append(_card(env, f"match{row.id}", t(lang, "share_match"), text,
-                                 links.payload(links.REPLAY, played[-1].id),
+            results.append(_card(f"match{row.id}", t(lang, "share_match"), text,
+                                 links.start(bot, links.REPLAY, played[-1].id),
                                  t(lang, "share_open_replay")))
     hand_id = await env.store.last_played_id(user.id)
     found = None if hand_id is None else await env.store.played_hand(hand_id)
@@ -62,8 +63,9 @@ async def inline(env: Env, update: Update, context: Context) -> None:
         lines = [t(lang, "share_hand_head", table=hand.table_number, hand=hand.table_no,
                    id=hand.id, fp=fairness.fingerprint(hand.seed)),
                  *hand_outcome_lines(fairness.replay(hand), hand.names, lang)]
-        results.append(_card(env, f"hand{hand.id}", t(lang, "share_hand"), "\n".join(lines),
-                             links.payload(links.REPLAY, hand.id), t(lang, "share_open_replay")))
+        results.append(_card(f"hand{hand.id}", t(lang, "share_hand"), "\n".join(lines),
+                             links.start(bot, links.REPLAY, hand.id),
+                             t(lang, "share_open_replay")))
     service = env.challenges
     for open_row in await env.store.user_challenges(user.id, CHALLENGES * 2):
         players = await env.store.challenge_players(open_row.id)
@@ -71,8 +73,8 @@ async def inline(env: Env, update: Update, context: Context) -> None:
             continue
         text = challenge_screens.card_text(open_row, await service.standings(open_row), lang,
                                            await env.store.chat_timezone(open_row.chat_id))
-        results.append(_card(env, f"challenge{open_row.id}", t(lang, "share_challenge"),
-                             text, links.payload(links.CHALLENGE, open_row.id),
+        results.append(_card(f"challenge{open_row.id}", t(lang, "share_challenge"),
+                             text, links.start(bot, links.CHALLENGE, open_row.id),
                              t(lang, "btn_challenge_join")))
         if len(results) >= 3 + CHALLENGES:
             break

@@ -1,6 +1,7 @@
 """Share cards through inline mode and the fake Bot API: ``@bot`` offers the user's /me
 card, his last 总结算, a replay of his last hand and his group's open challenge, each with a
-deep link that opens it in the bot; an unknown or expired link gets a short reason."""
+deep link that opens it in the bot (the /me card's opens the sharer's card, whoever presses
+it); an unknown, forged or expired link gets a short reason."""
 
 from __future__ import annotations
 
@@ -12,9 +13,11 @@ from support.fakebot import FakeTelegram
 from support.play import press_result
 from support.robots import alice_plays
 
+from bot import links as deep
 from bot.i18n import t
 
-LINK = "https://t.me/PaohuziTestBot?start="
+BOT = "PaohuziTestBot"
+LINK = f"https://t.me/{BOT}?start="
 
 
 def links(answer) -> dict[str, str]:  # type: ignore[no-untyped-def]
@@ -27,8 +30,14 @@ def links(answer) -> dict[str, str]:  # type: ignore[no-untyped-def]
     return out
 
 
+def card(user_id: int, token: str) -> str:
+    """The payload of a player's sealed card link."""
+    return deep.card(BOT, user_id, token).removeprefix(LINK)
+
+
 async def test_inline_query_offers_the_users_cards(tg: FakeTelegram, tmp_path) -> None:
-    async with running_bot(make_config(tg, tmp_path / "db.sqlite3"), seed=3) as app:
+    config = make_config(tg, tmp_path / "db.sqlite3")
+    async with running_bot(config, seed=3) as app:
         svc = services(app)
         alice, bob = tg.user("Alice", language_code="zh-hans"), tg.user("Bob")
         group = tg.group("分享群", members=(alice, bob))
@@ -36,7 +45,7 @@ async def test_inline_query_offers_the_users_cards(tg: FakeTelegram, tmp_path) -
         tg.start_private(bob)
         # a newcomer: only his /me card
         answer = await tg.inline_query(bob)
-        assert links(answer) == {"me": "me"} and answer.is_personal
+        assert links(answer) == {"me": card(bob.id, config.token)} and answer.is_personal
 
         lobby = await tg.wait_reply(await tg.send_text(group, alice, "/new 4局"))
         for _ in range(2):
@@ -58,19 +67,30 @@ async def test_inline_query_offers_the_users_cards(tg: FakeTelegram, tmp_path) -
 
         answer = await tg.inline_query(alice, "")
         got = links(answer)
-        assert got == {"me": "me", f"match{match_id}": f"r{record.id}",
+        assert got == {"me": card(alice.id, config.token), f"match{match_id}": f"r{record.id}",
                        f"hand{record.id}": f"r{record.id}", f"challenge{row.id}": f"x{row.id}"}
         texts = {r["id"]: r["input_message_content"]["message_text"] for r in answer.results}
         assert texts[f"challenge{row.id}"] == challenge.text
         assert texts[f"match{match_id}"].startswith("🏁 总结算")
         assert texts[f"hand{record.id}"].startswith(f"第 {table.id} 桌第 {record.table_no} 局")
 
-        # the links, opened in the private chat
-        reply = await tg.wait_reply(await tg.send_text(alice, alice, "/start me"))
-        assert reply.photo_bytes and t("zh", "me_total", points=record.hand.outcome.points[0],
-                                       hands=1, wins=int(record.hand.outcome.winner == 0),
-                                       rate=f"{int(record.hand.outcome.winner == 0):.0%}") \
-            in reply.caption
+        # the links, opened in the private chat: the /me card's is Alice's, whoever opens it
+        alices = t("zh", "me_total", points=record.hand.outcome.points[0], hands=1,
+                   wins=int(record.hand.outcome.winner == 0),
+                   rate=f"{int(record.hand.outcome.winner == 0):.0%}")
+        for viewer in (alice, bob):
+            reply = await tg.wait_reply(await tg.send_text(viewer, viewer,
+                                                           f"/start {got['me']}"))
+            assert reply.photo_bytes and reply.caption.splitlines()[0] == "📇 Alice", viewer
+            assert alices in reply.caption
+        reply = await tg.wait_reply(await tg.send_text(bob, bob, "/start me"))  # his own
+        assert reply.photo_bytes and reply.caption.splitlines()[0] == "📇 Bob"
+        for forged in (f"p{bob.id}_{got['me'].rpartition('_')[2]}",  # Alice's seal, Bob's id
+                       f"p{alice.id}_000000000000", f"p{alice.id}", f"p{alice.id}_",
+                       got["me"] + "0", f"p{alice.id}_{'é' * 12}",
+                       card(987654321, config.token)):  # sealed, but nobody the bot knows
+            reply = await tg.wait_reply(await tg.send_text(bob, bob, f"/start {forged}"))
+            assert reply.text == t("zh", "link_unknown"), forged
         reply = await tg.wait_reply(await tg.send_text(alice, alice, f"/start r{record.id}"))
         assert reply.photo_bytes and reply.keyboard
         await tg.send_text(alice, alice, f"/start x{row.id}")

@@ -33,6 +33,18 @@ def test_a_start_link_reads_back_as_what_it_opens(letter: str, id_: int) -> None
     assert links.opened(payload) == (letter, id_)
 
 
+@given(st.integers(1, MOST_ID))
+def test_a_card_link_reads_back_only_with_its_seal(user_id: int) -> None:
+    """A player's card link names him under the bot's token alone; no other letter reads it."""
+    [payload] = _query(links.card(BOT, user_id, "1:token"), f"/{BOT}")["start"]
+    assert PAYLOAD.fullmatch(payload) and links.opened(payload) is None
+    assert links.card_of(payload, "1:token") == user_id
+    assert links.card_of(payload, "2:token") is None  # another bot's (or a new token's)
+    seal = payload.partition("_")[2]
+    other = f"{links.CARD}{user_id % MOST_ID + 1}_{seal}"
+    assert links.card_of(other, "1:token") is None
+
+
 def test_the_word_links() -> None:
     assert links.private(BOT) == f"https://t.me/{BOT}"
     assert _query(links.private(BOT, links.ME), f"/{BOT}") == {"start": [links.ME]}
