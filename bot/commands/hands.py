@@ -8,6 +8,7 @@ hand the user sat at. A hand voided by /stop has no result and is not replayed.
 from __future__ import annotations
 
 from bot.store import PlayedHand, Store
+from bot.table import HandStatus
 
 
 async def group_hand(store: Store, chat_id: int, no: int) -> PlayedHand | str:
@@ -26,9 +27,9 @@ async def numbered_hand(store: Store, chat_id: int, no: int,
     if hand is None:
         return f"{keys}_unknown"
     hand_id, status = hand
-    found = await store.played_hand(hand_id) if status == "done" else None
+    found = await store.played_hand(hand_id) if status == HandStatus.DONE else None
     if found is None:
-        return f"{keys}_running" if status == "running" else f"{keys}_aborted"
+        return f"{keys}_running" if status == HandStatus.RUNNING else f"{keys}_aborted"
     return found[1]
 
 

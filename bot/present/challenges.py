@@ -25,6 +25,7 @@ from bot.present.screens import challenge as screens
 from bot.present.screens.seat import SeatMarks, draw_hand, hand_signature
 from bot.store import Store
 from bot.store.challenges import ChallengeRow
+from bot.table import ChallengeStatus, EntrantStatus
 from bot.table.challenge_service import ChallengeService
 from bot.table.challenges import Run
 from engine.rules import RuleSet
@@ -109,7 +110,7 @@ class ChallengeMessages:
             if row is None or not players:
                 return 0
             player = players[0]
-            live = player.status == "playing" and row.status == "open"
+            live = player.status == EntrantStatus.PLAYING and row.status == ChallengeStatus.OPEN
             try:
                 return await self._sync(row, user_id, player.lang, live)
             except Forbidden:  # he blocked the bot: his game waits in the store

@@ -20,6 +20,7 @@ from bot.present.courier import Courier
 from bot.present.screens import cup as screens
 from bot.store import Store
 from bot.store.cups import CupRow
+from bot.table import CupStatus
 from bot.table.cups import Cup, standings
 
 log = logging.getLogger(__name__)
@@ -60,7 +61,7 @@ class CupMessages:
         for user_id in users:
             async def job(user_id: int = user_id) -> int:
                 row = await self.store.cup(cup_id)
-                if row is None or row.status != "playing":
+                if row is None or row.status != CupStatus.PLAYING:
                     return 0
                 cup = Cup.loads(row.state)
                 mine = next((s for s in standings(cup) if s.player.id == user_id), None)

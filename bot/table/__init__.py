@@ -2,7 +2,9 @@
 No Telegram here.
 
 - :mod:`bot.table.model` — the records (``Table``, ``Player``, ``HandRecord``, ``Match``,
-  ``Decision``), ``TableStatus``, ``Refusal`` and the ``Observer`` protocol;
+  ``Decision``), the statuses (``TableStatus``, ``HandStatus``, ``MatchStatus``,
+  ``ChallengeStatus``, ``EntrantStatus``, ``CupStatus``), ``Refusal`` and the ``Observer``
+  protocol;
 - :mod:`bot.table.registry` — the open tables in memory: cache, load, lookup, chat moves;
 - :mod:`bot.table.work` — the unit of work every change goes through;
 - :mod:`bot.table.lobby`, :mod:`bot.table.play`, :mod:`bot.table.matches` — the rules of
@@ -20,9 +22,14 @@ from bot.table.model import (
     SLOW,
     SLOW_TIMEOUT,
     TIMERS,
+    ChallengeStatus,
+    CupStatus,
     Decision,
+    EntrantStatus,
     HandRecord,
+    HandStatus,
     Match,
+    MatchStatus,
     Observer,
     Person,
     Place,
@@ -38,6 +45,7 @@ from bot.table.service import TableService
 __all__ = [
     "ABSENT_HANDS", "BASES", "DEFAULT_RULES", "LEVELS", "MATCHES", "SLOW", "SLOW_TIMEOUT",
     "TIMERS",
-    "Decision", "HandRecord", "Match", "Observer", "Person", "Place", "Player", "PressAnswer",
-    "Refusal", "Table", "TableService", "TableStatus",
+    "ChallengeStatus", "CupStatus", "Decision", "EntrantStatus", "HandRecord", "HandStatus",
+    "Match", "MatchStatus", "Observer", "Person", "Place", "Player", "PressAnswer", "Refusal",
+    "Table", "TableService", "TableStatus",
 ]

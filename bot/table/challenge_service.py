@@ -30,7 +30,7 @@ from bot.table.challenges import (
     position_at,
     standings,
 )
-from bot.table.model import Person, Refusal
+from bot.table.model import ChallengeStatus, EntrantStatus, Person, Refusal
 from engine.rules import RuleSet, get_rule_set
 
 log = logging.getLogger(__name__)
@@ -105,7 +105,7 @@ class ChallengeService:
         for row in rows:
             self._arm(row)
             for p in await self.store.challenge_players(row.id):
-                if p.status == "playing":
+                if p.status == EntrantStatus.PLAYING:
                     self._tell("challenge_seat", row, p.user_id)
         for row in await self.store.unposted_challenges(self.bot_id):
             self._tell("challenge_over", row)
@@ -129,7 +129,7 @@ class ChallengeService:
         self._tell("challenge_card", row)
         self._tell("challenge_over", row)
         for p in await self.store.challenge_players(challenge_id):
-            if p.status == "playing":  # his buttons go; what he finished counts
+            if p.status == EntrantStatus.PLAYING:  # his buttons go; what he finished counts
                 self._tell("challenge_seat", row, p.user_id)
 
     # --- a participant's side ----------------------------------------------------------
@@ -159,7 +159,7 @@ class ChallengeService:
         Refused as for :meth:`join` when he is not playing it (closed, finished, left)."""
         row = await self._open_row(challenge_id)
         player = await self._player(challenge_id, user_id)
-        if player.status != "playing":
+        if player.status != EntrantStatus.PLAYING:
             raise Refusal("challenge_once")
         self._tell("challenge_resend", row, user_id)
 
@@ -169,7 +169,7 @@ class ChallengeService:
         async with self.lock(challenge_id, user_id):
             row = await self._open_row(challenge_id)
             player = await self._player(challenge_id, user_id)
-            if player.status != "playing":
+            if player.status != EntrantStatus.PLAYING:
                 raise Refusal("challenge_over_for_you")
             run = await self.run(row, user_id)
             legal = run.current.legal()
@@ -181,7 +181,7 @@ class ChallengeService:
                 async with self.store.transaction() as tx:
                     await tx.add_challenge_move(challenge_id, user_id, move)
                     if run.finished:
-                        await tx.set_challenge_player(challenge_id, user_id, status="done")
+                        await tx.set_challenge_player(challenge_id, user_id, status=EntrantStatus.DONE)
             except BaseException:
                 self._runs.pop((challenge_id, user_id), None)  # rebuilt from the store
                 raise
@@ -196,10 +196,10 @@ class ChallengeService:
         async with self.lock(challenge_id, user_id):
             row = await self._open_row(challenge_id)
             player = await self._player(challenge_id, user_id)
-            if player.status != "playing":
+            if player.status != EntrantStatus.PLAYING:
                 raise Refusal("challenge_over_for_you")
             async with self.store.transaction() as tx:
-                await tx.set_challenge_player(challenge_id, user_id, status="left")
+                await tx.set_challenge_player(challenge_id, user_id, status=EntrantStatus.LEFT)
         self._tell("challenge_seat", row, user_id)
         self._tell("challenge_card", row)
 
@@ -254,7 +254,7 @@ class ChallengeService:
         him, the best, where they first differ, and his game there. Outdated for anything
         else (an open challenge, a place without a difference)."""
         row = await self.store.challenge(challenge_id)
-        if row is None or row.status != "done":
+        if row is None or row.status != ChallengeStatus.DONE:
             raise Refusal("stale")
         table = await self.standings(row)
         if not 0 < index < len(table):
@@ -270,7 +270,7 @@ class ChallengeService:
 
     async def _open_row(self, challenge_id: int) -> ChallengeRow:
         row = await self.store.challenge(challenge_id)
-        if row is None or row.status != "open" or row.deadline <= time.time():
+        if row is None or row.status != ChallengeStatus.OPEN or row.deadline <= time.time():
             raise Refusal("challenge_closed")
         return row
 

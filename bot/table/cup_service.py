@@ -26,7 +26,7 @@ from bot.store import Store, Tx
 from bot.store.cups import CupRow
 from bot.table import cup_tables
 from bot.table.cups import MAX_PLAYERS, Cup, CupTable, Entrant, next_round
-from bot.table.model import CupPlace, Person, Refusal, TableStatus
+from bot.table.model import CupPlace, CupStatus, Person, Refusal, TableStatus
 from bot.table.service import TableService
 from engine.rules import RuleSet, get_rule_set
 
@@ -97,7 +97,7 @@ class CupService:
         """报名: while it signs up, once, while not full, and not by one seated elsewhere."""
         async with self._lock:
             row, cup = await self._cup(cup_id)
-            if row.status != "signup":
+            if row.status != CupStatus.SIGNUP:
                 raise Refusal("cup_started")
             if cup.entrant(person.user_id) is not None:
                 raise Refusal("cup_joined_already")
@@ -118,7 +118,7 @@ class CupService:
                 raise Refusal("cup_none")
             if row.opener_id != user_id:
                 raise Refusal("cup_only_opener")
-            if row.status != "signup":
+            if row.status != CupStatus.SIGNUP:
                 raise Refusal("cup_started")
             cup = Cup.loads(row.state)
             if len(cup.players) < cup.seats:
@@ -135,7 +135,7 @@ class CupService:
                     break
             cup.tables.append(tables)
             async with self.store.transaction() as tx:
-                await tx.set_cup(row.id, state=cup.dumps(), status="playing")
+                await tx.set_cup(row.id, state=cup.dumps(), status=CupStatus.PLAYING)
             row = await self._row(row.id)
             await self._open_tables(row, cup)
         self._tell("cup_card", row)
@@ -160,7 +160,7 @@ class CupService:
                 ct.points = {str(u): points.get(u, 0) for u in ct.seats if u is not None}
             cup.cancelled = True
             async with self.store.transaction() as tx:
-                await tx.set_cup(row.id, state=cup.dumps(), status="done")
+                await tx.set_cup(row.id, state=cup.dumps(), status=CupStatus.DONE)
             row = await self._row(row.id)
         self._tell("cup_card", row)
         self._tell("cup_over", row)
@@ -185,7 +185,7 @@ class CupService:
                     return
                 row, cup = await self._cup(cup_id)
                 ct = cup.table_of(table_id)
-                if row.status != "playing" or ct is None or ct.points is not None:
+                if row.status != CupStatus.PLAYING or ct is None or ct.points is not None:
                     return
                 await self._check_table(row, cup, ct)
         except Exception as error:  # the store failed: go on from what it holds, later
@@ -256,7 +256,7 @@ class CupService:
         tables, _ = next_round(cup, await self.store.apart_pairs(row.chat_id))
         if cup.round >= cup.rounds or not tables:
             async with self.store.transaction() as tx:
-                await tx.set_cup(row.id, status="done")
+                await tx.set_cup(row.id, status=CupStatus.DONE)
             row = await self._row(row.id)
             self._tell("cup_card", row)
             self._tell("cup_over", row)
@@ -329,17 +329,17 @@ class CupService:
     async def load(self) -> None:
         """After a restart: every cup goes on from its stored state."""
         for row in await self.store.live_cups(self.bot_id):
-            if row.status == "done":
+            if row.status == CupStatus.DONE:
                 self._tell("cup_over", row)
                 continue
             self._tell("cup_card", row)
-            if row.status == "playing":
+            if row.status == CupStatus.PLAYING:
                 self._spawn(self._resume(row.id))
 
     async def _resume(self, cup_id: int) -> None:
         async with self._lock:
             row, cup = await self._cup(cup_id)
-            if row.status != "playing":  # ended meanwhile (/cup cancel)
+            if row.status != CupStatus.PLAYING:  # ended meanwhile (/cup cancel)
                 return
             for ct in cup.tables[-1]:
                 if ct.table_id is None:
@@ -353,7 +353,7 @@ class CupService:
                 if table is None or table.status != TableStatus.PLAYING:
                     await self._check_table(row, cup, ct)  # the round's last: the next one
             row, cup = await self._cup(cup_id)
-            if row.status == "playing":
+            if row.status == CupStatus.PLAYING:
                 await self._open_tables(row, cup)  # those the kill came before
 
     # --- helpers ---------------------------------------------------------------------

@@ -14,6 +14,7 @@ from bot.table.model import (
     MATCHES,
     TIMERS,
     HandRecord,
+    MatchStatus,
     Person,
     Place,
     Player,
@@ -260,7 +261,7 @@ async def unseat(tx: Tx, table: Table, *seats: int) -> None:
     for s in seats + emptied(table, *seats):
         await tx.remove_seat(table.id, s)
     if table.match is not None and table.hand is None and seats:  # a 逃跑: in matches.settle
-        await matches.end(tx, table.match, "left", table.players[seats[0]].user_id)
+        await matches.end(tx, table.match, MatchStatus.LEFT, table.players[seats[0]].user_id)
     if table.humans_besides(*seats) or table.standing:  # computers alone keep none open
         await tx.update_table(table.id, status=TableStatus.LOBBY, dealer=None, draws_in_row=0,
                               opener_id=next_opener(table, *seats))
@@ -299,7 +300,7 @@ async def close(tx: Tx, table: Table) -> None:
     table.version += 1
     await tx.close_table(table.id, table.version)
     if table.match is not None:
-        await matches.end(tx, table.match, "stopped")
+        await matches.end(tx, table.match, MatchStatus.STOPPED)
     table.status = TableStatus.CLOSED
     if table.match is not None:  # told of only if it has a 总结算
         table.ended_match = table.match.id if table.match.played else None

@@ -10,7 +10,7 @@ import dataclasses
 
 from bot.store import Tx
 from bot.table import birds
-from bot.table.model import HandRecord, Match, Table, TableStatus
+from bot.table.model import HandRecord, Match, MatchStatus, Table, TableStatus
 from engine.state import next_dealer
 from engine.views import OutcomeKind
 
@@ -53,12 +53,13 @@ async def count(tx: Tx, match: Match | None, points: tuple[int, ...], leaver: in
     played = dataclasses.replace(match, played=(*match.played, points))
     if leaver is None and not dissolved and len(played.played) < match.hands:
         return {"match": played}
-    status = "stopped" if dissolved else "done" if leaver is None else "left"
+    status = MatchStatus.STOPPED if dissolved else MatchStatus.DONE if leaver is None \
+        else MatchStatus.LEFT
     await end(tx, played, status, leaver)
     return {"match": None, "ended_match": match.id}
 
 
-async def end(tx: Tx, match: Match, status: str, leaver: int | None = None) -> None:
+async def end(tx: Tx, match: Match, status: MatchStatus, leaver: int | None = None) -> None:
     """Store an ended match; one that finished no hand has no 总结算 to post (0)."""
     await tx.update_match(match.id, status=status, leaver=leaver,
                           summary_msg_id=None if match.played else 0)

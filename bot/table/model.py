@@ -39,6 +39,50 @@ class TableStatus(enum.StrEnum):
     CLOSED = "closed"
 
 
+# The statuses of the other rows the table room keeps: StrEnums, so each is stored as its
+# value and equal to it (a row read back carries the bare string).
+
+
+class HandStatus(enum.StrEnum):
+    """A hand: in play, finished (settled), or aborted (ended by /stop, or void)."""
+
+    RUNNING = "running"
+    DONE = "done"
+    ABORTED = "aborted"
+
+
+class MatchStatus(enum.StrEnum):
+    """A match (局数): in play, played out, ended by a player leaving, or by /stop."""
+
+    RUNNING = "running"
+    DONE = "done"
+    LEFT = "left"
+    STOPPED = "stopped"
+
+
+class ChallengeStatus(enum.StrEnum):
+    """A 复式挑战: open to join and play until its deadline, or ended."""
+
+    OPEN = "open"
+    DONE = "done"
+
+
+class EntrantStatus(enum.StrEnum):
+    """A 复式挑战's player: playing his deals, through them all, or gone (离开)."""
+
+    PLAYING = "playing"
+    DONE = "done"
+    LEFT = "left"
+
+
+class CupStatus(enum.StrEnum):
+    """A 群杯: taking sign-ups, its rounds in play, or over."""
+
+    SIGNUP = "signup"
+    PLAYING = "playing"
+    DONE = "done"
+
+
 class Refusal(Exception):
     """A request that changes nothing; ``code`` is an i18n key for the polite answer and
     ``fields`` its values (``move`` an action string, worded by the caller in its language)."""

@@ -13,6 +13,7 @@ from bot.i18n import t
 from bot.present import fairness
 from bot.store import board_of
 from bot.store.boards import board_rule_set
+from bot.table import ChallengeStatus
 from bot.telegram.env import Context, Env, topic_of
 
 
@@ -169,7 +170,7 @@ async def _export_challenge(env: Env, update: Update, chat: Chat, args: list[str
     if row is None or row.chat_id != chat.id or env.challenges is None:
         env.answer(update, lambda lang: t(lang, "export_challenge_none", id=number))
         return
-    if row.status == "open":
+    if row.status == ChallengeStatus.OPEN:
         env.answer(update, lambda lang: t(lang, "export_challenge_open", id=row.id))
         return
     table = await env.challenges.standings(row)

@@ -20,7 +20,7 @@ from bot.present.screens.seat import DISCARDS_PER_ROW, SeatMarks
 from bot.present.screens.words import hand_outcome_lines, rules_house_label, signed
 from bot.present.zones import local_time
 from bot.store.challenges import ChallengeRow
-from bot.table import robots
+from bot.table import ChallengeStatus, EntrantStatus, robots
 from bot.table.challenges import HUMAN, Deal, Difference, Run, Standing
 from engine import actions as A
 from engine.duplicate import seeds_commitment
@@ -53,8 +53,8 @@ def _head(row: ChallengeRow, lang: str) -> list[str]:
 def _standing_line(place: int, s: Standing, hands: int, lang: str, over: bool) -> str:
     """``over``: the challenge ended, so one still playing did not finish."""
     playing = "challenge_row_unfinished" if over else "challenge_row_playing"
-    key = {"playing": playing, "left": "challenge_row_left"}.get(s.player.status,
-                                                               "challenge_row")
+    key = {EntrantStatus.PLAYING: playing, EntrantStatus.LEFT: "challenge_row_left"}.get(
+        s.player.status, "challenge_row")
     return t(lang, key, place=place, name=s.player.name, points=signed(s.points),
              played=s.played, hands=hands, offs=s.offs)
 
@@ -64,11 +64,11 @@ def card_text(row: ChallengeRow, table: Sequence[Standing], lang: str,
     """The group's card while the challenge is open (and once it ended: its last state);
     ``zone``: the group's time zone, None for the default one."""
     lines = _head(row, lang)
-    lines.append(t(lang, "challenge_card_deadline" if row.status == "open"
+    lines.append(t(lang, "challenge_card_deadline" if row.status == ChallengeStatus.OPEN
                    else "challenge_card_ended", at=deadline_text(row.deadline, zone)))
     if table:
         lines.append(t(lang, "challenge_standings"))
-        lines += [_standing_line(i, s, len(row.seeds), lang, row.status != "open")
+        lines += [_standing_line(i, s, len(row.seeds), lang, row.status != ChallengeStatus.OPEN)
                   for i, s in enumerate(table, 1)]
     else:
         lines.append(t(lang, "challenge_nobody"))
@@ -76,7 +76,7 @@ def card_text(row: ChallengeRow, table: Sequence[Standing], lang: str,
 
 
 def card_keyboard(row: ChallengeRow, lang: str) -> InlineKeyboardMarkup | None:
-    if row.status != "open":
+    if row.status != ChallengeStatus.OPEN:
         return None
     return InlineKeyboardMarkup([[InlineKeyboardButton(
         t(lang, "btn_challenge_join"), callback_data=cb.ChallengeJoin(row.id).pack())]])

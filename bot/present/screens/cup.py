@@ -10,6 +10,7 @@ from bot import callbacks as cb
 from bot.i18n import t
 from bot.present.screens.words import rules_house_label, signed
 from bot.store.cups import CupRow
+from bot.table import CupStatus
 from bot.table.cups import MAX_PLAYERS, Cup, Standing, commitment, draw, jie
 from engine.rules import get_rule_set
 
@@ -31,7 +32,7 @@ def _rows(table: list[Standing], lang: str) -> list[str]:
 
 def card_text(row: CupRow, cup: Cup, table: list[Standing], lang: str) -> str:
     lines = [_head(row, cup, lang)]
-    if row.status == "signup":
+    if row.status == CupStatus.SIGNUP:
         names = t(lang, "name_sep").join(p.name for p in cup.players)
         lines += [t(lang, "cup_signup", n=len(cup.players), max=MAX_PLAYERS, names=names),
                   t(lang, "cup_seal", sha=commitment(cup.seed)),
@@ -40,13 +41,13 @@ def card_text(row: CupRow, cup: Cup, table: list[Standing], lang: str) -> str:
     done = sum(1 for rnd in cup.tables if all(x.points is not None for x in rnd))
     if cup.cancelled:
         lines.append(_cancelled(cup, lang))
-    lines.append(t(lang, "cup_done") if row.status == "done" else
+    lines.append(t(lang, "cup_done") if row.status == CupStatus.DONE else
                  t(lang, "cup_round", k=cup.round, n=cup.rounds, played=done))
     return "\n".join(lines + _rows(table, lang))
 
 
 def card_keyboard(row: CupRow, lang: str) -> InlineKeyboardMarkup | None:
-    if row.status != "signup":
+    if row.status != CupStatus.SIGNUP:
         return None
     return InlineKeyboardMarkup([[InlineKeyboardButton(
         t(lang, "btn_cup_join"), callback_data=cb.CupJoin(row.id).pack())]])

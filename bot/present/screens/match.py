@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from bot.i18n import t
 from bot.present.screens.words import match_scores, signed
 from bot.store import MatchRow, PlayedHand
+from bot.table import MatchStatus
 from engine.rules import get_rule_set
 from engine.state import Hand
 from render.match import MatchHand, MatchSummary
@@ -44,7 +45,7 @@ def summary_caption(summary: MatchSummary, row: MatchRow, lang: str) -> str:
     if summary.leaver is not None:
         key = "match_caption_escaped" if summary.escaped() else "match_caption_left"
         text += "\n" + t(lang, key, name=summary.names[summary.leaver])
-    elif row.status == "stopped":
+    elif row.status == MatchStatus.STOPPED:
         text += "\n" + t(lang, "match_caption_stopped")
     return text
 
