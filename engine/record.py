@@ -1,28 +1,86 @@
 """Provably fair hands: a seed commitment before the deal, and an exported record anyone can check.
 
-When a hand starts the group is shown ``seed_commitment(seed)``; the settlement reveals the seed.
-``export_hand`` writes the whole hand as a JSON-able document; ``verify`` replays such a document
-through the engine and confirms the commitment, the deck, every move and the result.
+When a hand starts the group is shown ``seed_commitment(seed)`` (its :func:`fingerprint`); the
+settlement reveals the seed. :func:`check_hand` is the fairness check itself, the one every
+caller makes (the bot's 验证 button and /dispute, ``python -m engine verify``): the seed is the
+one committed to, every recorded move is legal from its deal, and the replay settles as
+recorded. ``export_hand`` writes the whole hand as a JSON-able document; ``verify`` checks
+such a document with it, and its deck and full result too.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine import cards as C
-from engine.rules import get_rule_set
+from engine import hand_record
+from engine.points import hand_points
+from engine.rules import RuleSet
 from engine.state import Hand, IllegalAction
 from engine.views import Outcome
 
 FORMAT = "paohuzi-hand/1"
+FINGERPRINT_HEX = 8  # hex digits of the commitment the hand's pictures show
 
 
 def seed_commitment(seed: int) -> str:
     """SHA-256 (hex) of the seed written in decimal: published before the deal."""
     return hashlib.sha256(str(seed).encode("ascii")).hexdigest()
+
+
+def fingerprint(seed: int) -> str:
+    """The short form of the seed's commitment shown from the deal on (its first hex
+    digits): enough to recognise the full commitment given with the seed."""
+    return seed_commitment(seed)[:FINGERPRINT_HEX]
+
+
+@dataclass(frozen=True)
+class Fairness:
+    """A finished hand checked against what its players were shown and what was recorded.
+
+    ``seed_ok``: the commitment shown is the seed's (None: none was shown); ``hand``: the
+    replay of the recorded moves from the seed's deal (None: a move that deal does not
+    allow, said in ``illegal``); ``points``: each seat's total as the replay settles it,
+    birds included (None: no finished replay); ``same``: those are the recorded points and
+    winner (None: none were recorded)."""
+
+    sha: str
+    seed_ok: bool | None
+    steps: int
+    hand: Hand | None
+    illegal: str | None
+    points: tuple[int, ...] | None
+    same: bool | None
+
+    @property
+    def legal(self) -> bool:
+        return self.hand is not None
+
+
+def check_hand(rules: RuleSet, seed: int, log: Sequence[Sequence[Any]], *, dealer: int = 0,
+               base: int | None = None, shown: str | None = None, birds: int = 0,
+               points: Sequence[int] | None = None, winner: int | None = None) -> Fairness:
+    """The fairness check: ``shown`` (the commitment the players saw: all of it or its
+    :func:`fingerprint`) against the seed's, the record's ``log`` replayed from the seed's
+    deal, and the replay's settlement (with ``birds`` settled birds, :mod:`engine.birds`)
+    against the recorded ``points`` and ``winner``. About a millisecond."""
+    sha = seed_commitment(seed)
+    seed_ok = None if shown is None else shown in (sha, sha[:FINGERPRINT_HEX])
+    try:
+        hand = Hand.replay(rules, seed=seed, dealer=dealer, base=base,
+                           log=[(seat, action) for seat, action in log])
+    except IllegalAction as e:
+        return Fairness(sha, seed_ok, len(log), None, str(e), None,
+                        None if points is None else False)
+    outcome = hand.outcome
+    totals = None if outcome is None else \
+        tuple(p.total for p in hand_points(rules, outcome, hand.dealer, birds))
+    same = None if points is None else \
+        totals == tuple(points) and outcome is not None and outcome.winner == winner
+    return Fairness(sha, seed_ok, len(log), hand, None, totals, same)
 
 
 def result_summary(outcome: Outcome | None) -> dict[str, Any] | None:
@@ -74,7 +132,8 @@ class Verdict:
 
 
 def verify(doc: Any) -> Verdict:
-    """Replay a record; ``ValueError`` if it is not one at all."""
+    """Check a record (:func:`check_hand`, and its deck and full result); ``ValueError`` if
+    it is not one at all."""
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise ValueError(f"not a hand record (expected \"format\": \"{FORMAT}\")")
     v = Verdict(ok=True)
@@ -83,37 +142,35 @@ def verify(doc: Any) -> Verdict:
         raise ValueError("the record has no seed")
     if not isinstance(seed, int):
         raise ValueError("seed must be an integer")
-    commitment = doc.get("seed_sha256")
-    if commitment is not None:
-        if commitment == seed_commitment(seed):
-            v.checks.append("seed matches the SHA-256 shown at the start")
-        else:
-            v.problems.append("seed does not match the published SHA-256")
     base = {k: doc[k] for k in ("rules", "dealer", "base") if k in doc}
-    get_rule_set(base.get("rules", "qq"))
-    fresh = Hand.from_dict({**base, "seed": seed})
+    args = hand_record.replay_args({**base, "seed": seed, "log": doc.get("log", [])})
+    commitment = doc.get("seed_sha256")
+    fair = check_hand(args["rules"], seed, args["log"], dealer=args["dealer"],
+                      base=args["base"], shown=commitment)
+    if fair.seed_ok:
+        v.checks.append("seed matches the SHA-256 shown at the start")
+    elif fair.seed_ok is not None:
+        v.problems.append("seed does not match the published SHA-256")
     if "deck" in doc:
         try:
-            same = C.parse_cards(doc["deck"]) == fresh.deck
+            same = C.parse_cards(doc["deck"]) == Hand.new(args["rules"], seed=seed).deck
         except (C.CardError, TypeError):
             raise ValueError("deck does not parse") from None
         if same:
             v.checks.append("deck is the shuffle of that seed")
         else:
             v.problems.append("deck is not the shuffle of that seed")
-    try:
-        hand = Hand.from_dict({**base, "seed": seed, "log": doc.get("log", [])})
-        v.checks.append(f"all {len(hand.log)} moves are legal")
-    except IllegalAction as e:
-        v.problems.append(f"illegal move: {e}")
+    if fair.hand is None:
+        v.problems.append(f"illegal move: {fair.illegal}")
         v.ok = False
         return v
+    v.checks.append(f"all {fair.steps} moves are legal")
     recorded = doc.get("result")
     if recorded is not None:
-        if recorded == result_summary(hand.outcome):
+        if recorded == result_summary(fair.hand.outcome):
             v.checks.append("result matches the replay")
         else:
-            v.problems.append(f"result differs: replay gives {result_summary(hand.outcome)}")
+            v.problems.append(f"result differs: replay gives {result_summary(fair.hand.outcome)}")
     v.ok = not v.problems
     return v
 

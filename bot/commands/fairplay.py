@@ -1,10 +1,11 @@
 """/void and /dispute: an admin voids a finished hand as a whole; a player of a hand asks the
 admins to look at it, with its fairness check and every seat's 复盘 summary.
 
-The fairness check is what anyone can redo with ``python -m engine verify`` on the hand's
-/export: the seed's SHA-256 (its first digits were the 🔒 shown at the deal), the seed, and a
-replay of the recorded moves from that seed, whose settlement (with the birds' share, as
-``bot.table.birds`` settled them) must be the one the store recorded.
+The fairness check (:func:`bot.present.fairness.check`, the engine's one check) is what anyone
+can redo with ``python -m engine verify`` on the hand's /export: the seed's SHA-256 (its first
+digits were the 🔒 shown at the deal), the seed, and a replay of the recorded moves from that
+seed, whose settlement (with the birds' share, as ``bot.table.birds`` settled them) must be
+the one the store recorded.
 """
 
 from __future__ import annotations
@@ -14,10 +15,9 @@ from dataclasses import dataclass
 
 from bot.i18n import t
 from bot.numbers import positive
-from bot.present.fairness import fingerprint, replay, seed_commitment
+from bot.present.fairness import Fairness, fingerprint
 from bot.store import PlayedHand
 from engine import actions as A
-from engine.birds import settle_birds
 from engine.review import Review
 
 REASON_MAX = 200  # characters of a void's reason
@@ -49,57 +49,20 @@ def void_text(played: PlayedHand, by: str, reason: str, lang: str) -> str:
     return t(lang, "void_done", no=played.no, by=by, reason=reason, points=points)
 
 
-@dataclass(frozen=True)
-class Check:
-    """A finished hand's fairness check: the seed and its commitment, whether every recorded
-    move is legal from that seed, and the settlement the replay ends in against the one
-    recorded."""
-
-    seed: int
-    sha: str
-    steps: int
-    legal: bool
-    replayed: tuple[int, ...] | None
-    recorded: tuple[int, ...]
-
-    @property
-    def fingerprint(self) -> str:
-        return fingerprint(self.seed)
-
-    @property
-    def same(self) -> bool:
-        return self.legal and self.replayed == self.recorded
-
-
-def check(played: PlayedHand, birds_settled: int) -> Check:
-    """Replay the record from its seed (about a millisecond) and settle it again."""
-    sha = seed_commitment(played.seed)
-    try:
-        hand = replay(played)
-    except ValueError:  # engine.state.IllegalAction: a move the seed's deal does not allow
-        return Check(played.seed, sha, len(played.log), False, None, played.points)
-    outcome = hand.outcome
-    points = None if outcome is None else outcome.points
-    if outcome is not None and birds_settled and outcome.bird_card is not None:
-        _, extra = settle_birds(hand.rules, outcome, hand.dealer, birds_settled)
-        points = tuple(p + e for p, e in zip(outcome.points, extra, strict=True))
-    return Check(played.seed, sha, len(played.log), True, points, played.points)
-
-
 def _points(names: Sequence[str], points: Sequence[int] | None) -> str:
     if points is None:
         return "—"
     return " · ".join(f"{n} {p:+d}" for n, p in zip(names, points, strict=True))
 
 
-def dispute_text(played: PlayedHand, found: Check, by: str, lang: str) -> str:
-    """The fairness part of /dispute's answer."""
+def dispute_text(played: PlayedHand, found: Fairness, by: str, lang: str) -> str:
+    """The fairness part of /dispute's answer (``found``: :func:`bot.present.fairness.check`)."""
     lines = [t(lang, "dispute_head", no=played.no, table=played.table_number, hand=played.table_no,
                by=by),
-             t(lang, "dispute_seed", fp=found.fingerprint, seed=found.seed, sha=found.sha),
+             t(lang, "dispute_seed", fp=fingerprint(played.seed), seed=played.seed, sha=found.sha),
              t(lang, "dispute_replay" if found.legal else "dispute_illegal", steps=found.steps,
-               points=_points(played.names, found.replayed)),
-             t(lang, "dispute_recorded", points=_points(played.names, found.recorded)),
+               points=_points(played.names, found.points)),
+             t(lang, "dispute_recorded", points=_points(played.names, played.points)),
              t(lang, "dispute_same" if found.same else "dispute_differs")]
     if played.voided_by is not None:  # decided already: nothing left to ask the admins
         lines.append(t(lang, "dispute_voided", reason=played.void_reason or ""))

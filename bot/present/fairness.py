@@ -16,24 +16,23 @@ import json
 from collections.abc import Mapping, Sequence
 
 from bot.i18n import t
-from bot.store import PlayedHand
+from bot.store import BirdRow, PlayedHand
 from bot.store.challenges import ChallengeRow
 from bot.table.challenges import Run, Standing
 from engine.duplicate import export_challenge, seeds_commitment
-from engine.record import export_hand, seed_commitment
+from engine.record import (
+    FINGERPRINT_HEX,
+    Fairness,
+    check_hand,
+    export_hand,
+    fingerprint,
+    seed_commitment,
+)
 from engine.rules import get_rule_set
 from engine.state import Hand
 
-__all__ = ["challenge_file", "export_file", "filename", "fingerprint", "replay", "seal",
-           "seed_commitment"]
-
-FINGERPRINT_HEX = 8  # hex digits of the commitment shown in captions
-
-
-def fingerprint(seed: int) -> str:
-    """The short form of the seed's commitment shown in captions (its first hex digits):
-    enough to recognise the full commitment given with the seed and in ``/export``."""
-    return seed_commitment(seed)[:FINGERPRINT_HEX]
+__all__ = ["FINGERPRINT_HEX", "Fairness", "challenge_file", "check", "export_file", "filename",
+           "fingerprint", "replay", "seal", "seed_commitment"]
 
 
 def seal(seed: int, lang: str) -> str:
@@ -45,6 +44,17 @@ def replay(played: PlayedHand) -> Hand:
     """The finished hand rebuilt from its record in the store."""
     return Hand.replay(get_rule_set(played.rule_set), seed=played.seed, dealer=played.dealer,
                        base=played.base, log=list(played.log))
+
+
+def check(played: PlayedHand, birds: Sequence[BirdRow], shown: str | None = None) -> Fairness:
+    """The fairness check (:func:`engine.record.check_hand`) of a finished hand the store
+    holds, against the 🔒 fingerprint ``shown`` (the seed's own when None), its birds (those
+    settled count) and its recorded points and winner."""
+    return check_hand(get_rule_set(played.rule_set), played.seed, played.log,
+                      dealer=played.dealer, base=played.base,
+                      shown=shown or fingerprint(played.seed),
+                      birds=sum(b.points is not None for b in birds),
+                      points=played.points, winner=played.winner)
 
 
 def filename(hand_id: int) -> str:

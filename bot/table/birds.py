@@ -65,12 +65,6 @@ def seat_points(record: HandRecord, birds: Sequence[BirdRow]) -> tuple[SeatPoint
     return _points(record.hand, birds)
 
 
-def hand_totals(hand: Hand, birds: Sequence[BirdRow]) -> tuple[int, ...]:
-    """Each seat's total of a finished engine hand (one replayed from its record), birds
-    included: what its settlement shows."""
-    return tuple(p.total for p in _points(hand, birds))
-
-
 def _points(hand: Hand, birds: Sequence[BirdRow]) -> tuple[SeatPoints, ...]:
     outcome = hand.outcome
     assert outcome is not None

@@ -14,6 +14,7 @@ from telegram import Chat, Update, User
 
 from bot.commands import club, fairplay, hands, skill
 from bot.i18n import t
+from bot.present import fairness
 from bot.present.reviews import record_of
 from bot.store import PlayedHand, Season, board_of
 from bot.telegram.env import Context, Env, topic_of
@@ -163,7 +164,7 @@ async def dispute(env: Env, update: Update, context: Context) -> None:
         _refuse(env, update, "dispute_not_seated", no=no)
         return
     birds = await env.store.hand_birds(hand.id)
-    checked = fairplay.check(hand, sum(b.points is not None for b in birds))
+    checked = fairness.check(hand, birds)
     person = await env.person(user)
     env.answer(update, partial(fairplay.dispute_text, hand, checked, person.name))
     thread = topic_of(update)

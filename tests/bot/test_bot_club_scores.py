@@ -17,6 +17,7 @@ from support.play import press_result
 
 from bot.commands import club, fairplay, stats
 from bot.i18n import t
+from bot.present import fairness
 from bot.store import ClubRow, RankRow, Season
 from bot.table import HandRecord, Table
 from engine.views import OutcomeKind
@@ -140,8 +141,8 @@ async def test_seasons_stats_a_void_and_a_dispute(tg: FakeTelegram, tmp_path) ->
         # a dispute: the fairness check at once, then every seat's 复盘
         store = svc.store
         played = (await store.played_hand(first.id))[1]  # type: ignore[index]
-        found = fairplay.check(played, 0)
-        assert found.same and found.replayed == first.hand.outcome.points  # type: ignore[union-attr]
+        found = fairness.check(played, [])
+        assert found.same and found.points == first.hand.outcome.points  # type: ignore[union-attr]
         asked = await says(users[1], "/dispute 1")
         assert asked.text == fairplay.dispute_text(played, found, "Bob", "zh")
         assert "✅" in asked.text and str(first.hand.seed) in asked.text

@@ -76,10 +76,10 @@ async def test_verify_sends_the_check_privately(tg: FakeTelegram, tmp_path) -> N
 
         played = (await svc.store.played_hand(record.id))[1]
         good = verify.check(played, [], None, "zh")
-        assert good.seed_ok and good.replay_ok
+        assert good.fair.seed_ok and good.fair.same
         other = "0" * 8 if fp != "0" * 8 else "1" * 8
-        assert not verify.check(played, [], other, "zh").seed_ok
+        assert not verify.check(played, [], other, "zh").fair.seed_ok
         changed = dataclasses.replace(played, points=tuple(p + 1 for p in played.points))
-        assert not verify.check(changed, [], None, "zh").replay_ok
+        assert not verify.check(changed, [], None, "zh").fair.same
         cut = dataclasses.replace(played, log=played.log[:-1])
-        assert verify.check(cut, [], None, "zh").points is None
+        assert verify.check(cut, [], None, "zh").fair.points is None

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 
 from bot.commands import club, fairplay
 from bot.commands.club import SeasonQuery, StatsQuery
+from bot.present import fairness
 from bot.store import PlayedHand
 from engine.rules import QQ
 from engine.simulate import play_random
@@ -61,17 +62,17 @@ def _played(seed: int) -> PlayedHand:
 
 def test_the_check_replays_the_record_to_its_settlement() -> None:
     played = next(p for p in map(_played, range(1, 50)) if any(p.points))
-    found = fairplay.check(played, 0)
-    assert found.legal and found.same and found.replayed == played.points
-    assert found.fingerprint == found.sha[:8]
+    found = fairness.check(played, [])
+    assert found.legal and found.same and found.points == played.points
+    assert found.seed_ok and fairness.fingerprint(played.seed) == found.sha[:8]
     text = fairplay.dispute_text(played, found, "B", "zh")
     assert str(played.seed) in text and found.sha in text and "✅" in text
     tampered = dataclasses.replace(played, points=tuple(reversed(played.points)))
-    assert not fairplay.check(tampered, 0).same
-    assert "❌" in fairplay.dispute_text(tampered, fairplay.check(tampered, 0), "B", "zh")
-    cut = fairplay.check(dataclasses.replace(played, log=played.log[:-1]), 0)  # no end
-    assert cut.legal and cut.replayed is None and not cut.same
+    assert not fairness.check(tampered, []).same
+    assert "❌" in fairplay.dispute_text(tampered, fairness.check(tampered, []), "B", "zh")
+    cut = fairness.check(dataclasses.replace(played, log=played.log[:-1]), [])  # no end
+    assert cut.legal and cut.points is None and not cut.same
     seat, action = played.log[0]
-    wrong = fairplay.check(dataclasses.replace(
-        played, log=(((seat + 1) % 3, action), *played.log[1:])), 0)  # the wrong seat moves
+    wrong = fairness.check(dataclasses.replace(
+        played, log=(((seat + 1) % 3, action), *played.log[1:])), [])  # the wrong seat moves
     assert not wrong.legal and not wrong.same

@@ -9,8 +9,9 @@ import sys
 
 import pytest
 
-from engine.record import FORMAT, export_hand, seed_commitment, verify
-from engine.rules import QQ
+from engine.points import hand_points
+from engine.record import FORMAT, check_hand, export_hand, fingerprint, seed_commitment, verify
+from engine.rules import QQ, table_rules
 from engine.simulate import play_random
 from engine.state import Hand
 
@@ -76,3 +77,48 @@ def test_cli_verify(tmp_path) -> None:
         [sys.executable, "-m", "engine", "verify", str(junk)], capture_output=True, text=True
     )
     assert run.returncode == 2 and "error" in json.loads(run.stdout)
+
+
+def test_the_fairness_check_passes_an_honest_hand_however_its_commitment_was_shown() -> None:
+    hand = played()
+    assert hand.outcome is not None
+    for shown in (None, seed_commitment(42), fingerprint(42)):
+        fair = check_hand(QQ, 42, hand.log, dealer=1, shown=shown, points=hand.outcome.points,
+                          winner=hand.outcome.winner)
+        assert fair.seed_ok is (None if shown is None else True)
+        assert fair.legal and fair.same and fair.steps == len(hand.log)
+        assert fair.points == hand.outcome.points and fair.illegal is None
+    assert check_hand(QQ, 42, hand.log, dealer=1).same is None  # nothing recorded to compare
+
+
+def test_the_fairness_check_catches_each_lie() -> None:
+    hand = played()
+    outcome = hand.outcome
+    assert outcome is not None
+    honest = {"dealer": 1, "points": outcome.points, "winner": outcome.winner}
+    assert check_hand(QQ, 42, hand.log, shown=fingerprint(43), **honest).seed_ok is False
+    assert check_hand(QQ, 42, hand.log, shown=seed_commitment(42)[:7], **honest).seed_ok is False
+    other = [p + 1 for p in outcome.points]
+    assert check_hand(QQ, 42, hand.log, **{**honest, "points": other}).same is False
+    cut = check_hand(QQ, 42, hand.log[:-1], **honest)  # never settles
+    assert cut.legal and cut.points is None and cut.same is False
+    (seat, action), *rest = hand.log
+    wrong = check_hand(QQ, 42, [((seat + 1) % 3, action), *rest], **honest)
+    assert not wrong.legal and wrong.illegal and wrong.same is False and wrong.points is None
+    assert check_hand(QQ, 43, hand.log, **honest).same is not True  # another seed's deal
+
+
+def test_the_fairness_check_counts_the_settled_birds() -> None:
+    rules = table_rules("hunan", 4)  # a 醒家 and birds on the seat its card names
+    hand = next(h for h in (play_random(Hand.new(rules, seed=s), random.Random(s))
+                            for s in range(1, 400))
+                if h.outcome is not None and h.outcome.bird_card is not None
+                and any(hand_points(rules, h.outcome, h.dealer, 2)[i].birds for i in range(4)))
+    assert hand.outcome is not None and hand.seed is not None
+    with_birds = tuple(p.total for p in hand_points(rules, hand.outcome, hand.dealer, 2))
+    fair = check_hand(rules, hand.seed, hand.log, dealer=hand.dealer, birds=2,
+                      points=with_birds, winner=hand.outcome.winner)
+    assert fair.same and fair.points == with_birds
+    without = check_hand(rules, hand.seed, hand.log, dealer=hand.dealer,
+                         points=with_birds, winner=hand.outcome.winner)
+    assert without.same is False  # the birds' share is part of the settlement checked
