@@ -16,8 +16,8 @@ from pathlib import Path
 
 from webapp_table import live_table
 
+from bot.present.screens.seat import seat_ting
 from bot.table import Refusal
-from bot.webapp.view import seat_ting
 from engine import player
 
 SIZES = ((390, 844), (360, 640), (844, 390))  # the last: a phone turned to landscape

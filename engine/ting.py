@@ -23,6 +23,7 @@ while it is on offer: afterwards it is a hidden card in the dealer's hand like a
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 from engine import actions as A
@@ -38,19 +39,51 @@ _Melds = tuple[Group, ...]
 
 def ting(rules: RuleSet, view: PrivateView) -> Ting:
     """The seat's waits now, and when it must discard, the waits after each discard."""
-    discards = [A.parse(a).card for a in view.legal if a.startswith("d:")]
+    return counted(shape(rules, view), view)
+
+
+@dataclass(frozen=True)
+class Shape:
+    """:class:`Ting` without the copies unseen: the winning kinds now, or after each discard
+    that leaves the hand 听. A function of the seat's own cards, its 臭胡 kinds and its legal
+    discards only (:func:`shape_key`), so it holds for the whole of a decision while the
+    table's cards (the counts) move; the analyzer's work is all here."""
+
+    waits: tuple[int, ...] = ()
+    by_discard: tuple[tuple[int, tuple[int, ...]], ...] = ()
+
+
+def shape_key(view: PrivateView) -> tuple[object, ...]:
+    """What :func:`shape` reads of the view: equal keys, equal shapes."""
+    return (view.hand, view.melds, view.no_win, _discards(view))
+
+
+def shape(rules: RuleSet, view: PrivateView) -> Shape:
+    """The winning kinds of :func:`ting`, without their counts."""
+    discards = _discards(view)
+    hand, melds = tuple(C.counts(view.hand)), tuple(_own_group(m) for m in view.melds)
     if not discards:
-        return Ting(waits=waits_now(rules, view))
-    hand, melds, unseen = _holding(view)
+        return Shape(waits=_winning_kinds(rules, hand, melds, view.no_win))
     by_discard = []
     for d in discards:
-        assert d is not None
         after = list(hand)
         after[d] -= 1
-        waits = _waits(rules, tuple(after), melds, view.no_win, unseen)
-        if waits:
-            by_discard.append((d, waits))
-    return Ting(by_discard=tuple(by_discard))
+        kinds = _winning_kinds(rules, tuple(after), melds, view.no_win)
+        if kinds:
+            by_discard.append((d, kinds))
+    return Shape(by_discard=tuple(by_discard))
+
+
+def counted(found: Shape, view: PrivateView) -> Ting:
+    """The :class:`Ting` of a shape, with the copies of each kind this view has not seen."""
+    unseen = _unseen(view)
+    return Ting(waits=tuple(Wait(k, unseen[k]) for k in found.waits),
+                by_discard=tuple((d, tuple(Wait(k, unseen[k]) for k in kinds))
+                                 for d, kinds in found.by_discard))
+
+
+def _discards(view: PrivateView) -> tuple[int, ...]:
+    return tuple(A.parse(a).card for a in view.legal if a.startswith("d:"))  # type: ignore[misc]
 
 
 def waits_now(rules: RuleSet, view: PrivateView) -> tuple[Wait, ...]:

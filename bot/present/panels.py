@@ -34,8 +34,7 @@ from bot.present.screens.group import (
 )
 from bot.present.screens.lobby import lobby_keyboard, lobby_text
 from bot.present.screens.match import summary_caption, summary_of
-from bot.present.screens.seat import SeatMarks, robots_of
-from bot.present.screens.words import last_action
+from bot.present.screens.seat import SeatMarks, robots_of, trustee_known
 from bot.present.shown import Shown
 from bot.store import Store, StoreUnavailable
 from bot.table import HandRecord, Table, TableService, TableStatus, robots
@@ -100,28 +99,21 @@ class GroupPanels:
                        lambda: self._match_summary(table, match_id), Send.MATCH_SUMMARY)
 
     def publish_trustee(self, table: Table, record: HandRecord) -> None:
-        """Tell the table which seats are in 托管, each once with a line in the group, as soon
-        as that tells nobody more than the play itself: a timeout on a claim would show that
-        the seat had been asked (what it holds), so its 托管 waits for its next public turn
-        (a discard) or the end of the hand. A seat that took back is unmarked at once."""
+        """Tell the table which seats are in 托管 (:func:`bot.present.screens.seat.
+        trustee_known`: as soon as that tells nobody more than the play itself), each once
+        with a line in the group; a seat that took back is unmarked at once."""
         trustee = self.shown.hand(record).trustee
         if table.private or not trustee and not any(p.autoplay for p in table.players.values()):
             return
-        public_turn = record.hand.public_view().to_act
-        for seat, user_id in enumerate(record.users):
-            player = table.players.get(seat)
-            if player is None or player.user_id != user_id or not player.autoplay:
-                trustee.discard(seat)
-                continue
-            if seat in trustee:
-                continue
-            if record.hand.is_terminal() or seat in public_turn \
-                    or last_action(record.hand, seat).startswith("d:"):
-                trustee.add(seat)
-                name = record.names[seat]
-                self.notes.note(table.chat_id,
-                                lambda lang, name=name: t(lang, "trustee_note", name=name),
-                                thread_id=table.thread_id)
+        now = trustee_known(table, record, trustee)
+        told = sorted(now - trustee)
+        trustee.intersection_update(now)
+        trustee.update(now)
+        for seat in told:
+            name = record.names[seat]
+            self.notes.note(table.chat_id,
+                            lambda lang, name=name: t(lang, "trustee_note", name=name),
+                            thread_id=table.thread_id)
 
     def cancel(self) -> None:
         for retry in self._topic_retries.values():

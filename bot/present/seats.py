@@ -35,18 +35,19 @@ from bot.present.screens.group import draw_table, table_screen
 from bot.present.screens.seat import (
     SeatMarks,
     alone_with_robots,
+    clocks,
     draw_hand,
-    hand_caption,
     hand_signature,
-    keyboard,
     own_part,
     robots_of,
+    seat_model,
     with_clock,
 )
+from bot.present.screens.seat_keys import keyboard
 from bot.present.screens.words import cup_prefix, table_no
 from bot.present.shown import Asked, SeatShown, Shown
 from bot.table import SLOW, Decision, HandRecord, Table, TableService, TableStatus, robots
-from engine.views import PrivateView
+from engine.views import PrivateView, Ting
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,7 @@ class _HandPlan:
     shown: SeatShown
     view: PrivateView
     marks: SeatMarks
+    ting: Ting | None  # the seat's 听 if its live page's pushes computed it, else the painter does
     image: tuple[object, ...]
     text: tuple[str, InlineKeyboardMarkup | None]  # caption and keyboard
     own: object
@@ -135,19 +137,20 @@ class SeatMessages:
             return 0
         self._returning.discard((record.id, seat))
         shown, lang, (caption, markup) = plan.shown, player.lang, plan.text
-        caption = "\n".join(with_clock([caption], self._seconds_left(table, seat), lang))
+        caption = "\n".join(with_clock([caption], self._seconds_left(table, record, seat), lang))
         markup = self._with_app(markup, lang)
 
         async def send() -> Message:
             photo = await self.chats.render_play(draw_hand, plan.view, record.names, lang,
-                                                 plan.marks, record.hand.rules)
+                                                 plan.marks, record.hand.rules, plan.ting)
             return await self.courier.send_photo(user_id, photo, caption=caption,
                                                  reply_markup=markup)
 
         async def edit(msg_id: int) -> None:
             if plan.image != shown.image:
                 photo = await self.chats.render_play(draw_hand, plan.view, record.names,
-                                                     lang, plan.marks, record.hand.rules)
+                                                     lang, plan.marks, record.hand.rules,
+                                                     plan.ting)
                 await self.courier.edit_media(user_id, msg_id, photo, caption, markup)
             else:
                 await self.courier.edit_caption(user_id, msg_id, caption, markup)
@@ -272,12 +275,10 @@ class SeatMessages:
             return False
         return all(s != seat for s, _ in record.hand.log[shown.asked.log_at:])
 
-    def _seconds_left(self, table: Table, seat: int) -> int | None:
-        """The time left on the seat's open decision, read now: a caption shows it as of the
-        edits made anyway, never with an edit of its own."""
-        if self._open_version(table, seat) is None:
-            return None
-        return max(0, round(self.service.deadline(table, seat) - self.service.clock()))
+    def _seconds_left(self, table: Table, record: HandRecord, seat: int) -> int | None:
+        """The time left on the seat's open decision (its model's clock), read now: a caption
+        shows it as of the edits made anyway, never with an edit of its own."""
+        return clocks(self.service, table, record, seat).seats.get(seat)
 
     def _unoffered(self, table: Table, record: HandRecord, seat: int) -> bool:
         """The seat has a decision of its own (not played by 托管) that its hand message has
@@ -294,15 +295,16 @@ class SeatMessages:
         if table.changing:
             self.sync_later(table, record, seat, user_id, delay=CHANGING_WAIT)
             return None
-        player = table.players[seat]
-        lang = player.lang
-        view = record.hand.private_view(seat)
-        shown = self.shown.hand(record).seats.setdefault(seat, SeatShown())
-        marks = self._marks_for(table, record, seat)
+        lang = table.players[seat].lang
+        hand_shown = self.shown.hand(record)
+        shown = hand_shown.seats.setdefault(seat, SeatShown())
+        model = seat_model(table, record, seat, lang, trustee=hand_shown.trustee, ting=False)
+        view, marks = model.view, model.marks
         image = hand_signature(view, record.names, lang, marks)
-        markup = keyboard(table, seat, lang) if table.status == TableStatus.PLAYING else None
+        playing = table.status == TableStatus.PLAYING
+        markup = keyboard(table.id, model.presses, lang) if playing else None
         asked_at = shown.asked.history_at if shown.asked is not None else None
-        text = (hand_caption(table, record, seat, view, lang, asked_at=asked_at), markup)
+        text = (model.caption(asked_at), markup)
         own = own_part(view)
         # new buttons (a decision, or 托管's take-back) go first, and so does the end of
         # buttons withdrawn unanswered; other changes may wait
@@ -320,7 +322,8 @@ class SeatMessages:
                        unchanged=unchanged, own_change=own != shown.own or new_markup) \
                 != Picture.SEND:
             return None
-        return _HandPlan(shown, view, marks, image, text, own, urgent, len(record.hand.log))
+        return _HandPlan(shown, view, marks, model.ting, image, text, own, urgent,
+                         len(record.hand.log))
 
     def _weigh(self, table: Table, record: HandRecord, seat: int, user_id: int,
                shown: SeatShown, **known: bool) -> Picture:
@@ -351,14 +354,6 @@ class SeatMessages:
         return hand is not None and any(
             s != seat and (table.players[s].robot or table.players[s].autoplay)
             and self.service.deadline(table, s) <= soon for s in hand.to_act())
-
-    def _marks_for(self, table: Table, record: HandRecord, seat: int) -> SeatMarks:
-        """The seat's own 托管 (it knows it), the others' once public, and the computers."""
-        trustee = set(self.shown.hand(record).trustee)
-        player = table.players.get(seat)
-        if player is not None and player.user_id == record.users[seat] and player.autoplay:
-            trustee.add(seat)
-        return SeatMarks(frozenset(trustee), robots_of(record))
 
     def _ping_later(self, table: Table, record: HandRecord, seat: int, user_id: int,
                     delay: float) -> None:
@@ -396,7 +391,7 @@ class SeatMessages:
             await self.courier.delete(user_id, last)
         text = " · ".join(with_clock([cup_prefix(table, player.lang) + t(
             player.lang, "ping", table=table_no(table))],
-                                     self._seconds_left(table, seat), player.lang))
+                                     self._seconds_left(table, record, seat), player.lang))
         msg = await self.courier.send_message(user_id, text)
         await self.posts.remember(post, msg.message_id)
         shown.pings = shown.pings_for(decision.version) + 1

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from bot import callbacks as cb
 from bot.i18n import rule_set_name, t
+from bot.present.screens.seat_presses import Move, Press, answer
 from bot.present.screens.words import level_label, match_label, timer_label
 from bot.table import Refusal, Table, TableStatus, house
 from bot.telegram.press import Pressed, Reply, on
@@ -50,8 +51,9 @@ async def add_robot(p: Pressed[cb.AddComputer]) -> Reply:
 
 @on(cb.Again, live=TableStatus.BETWEEN)
 async def again(p: Pressed[cb.Again]) -> Reply:
-    await p.env.service.again(p.press.table, p.user.id)
-    return Reply(t(p.lang, "ready"))
+    """再来一局, as a seat's presses check and answer it on its live page too."""
+    return Reply(await answer(p.env.service, p.press.table, p.user.id, p.lang,
+                              Press(Move.AGAIN, mark=p.press.mark)))
 
 
 @on(cb.Setting, live=TableStatus.LOBBY)

@@ -1,26 +1,27 @@
-"""The buttons of a seat's private chat: a move, 托管 taken back, 提示 and 解散."""
+"""The buttons of a seat's private chat: a move, 托管 taken back (checked and answered by
+the seat's presses, :mod:`bot.present.screens.seat_presses`, as on its live page), 提示
+and 解散."""
 
 from __future__ import annotations
 
 from bot import callbacks as cb
 from bot.i18n import t
+from bot.present.screens.seat_presses import Move, Press, answer
 from bot.telegram.press import Pressed, Reply, on
-from engine import actions as A
 
 
 @on(cb.Act)
 async def move(p: Pressed[cb.Act]) -> Reply:
     """Entry ``index`` of the presser's legal actions at keyboard ``version``. Its toast
     confirms the move: the pressed keyboard may stay a moment (``Presenter._sync_hand``)."""
-    answer = await p.env.service.act(p.press.table, p.user.id, p.press.version,
-                                     p.press.index)
-    return Reply(t(p.lang, answer.key, move=A.label(answer.move, p.lang)))
+    return Reply(await answer(p.env.service, p.press.table, p.user.id, p.lang,
+                              Press(Move.ACT, p.press.version, p.press.index)))
 
 
 @on(cb.TakeBack)
 async def take_back(p: Pressed[cb.TakeBack]) -> Reply:
-    await p.env.service.take_back(p.press.table, p.user.id)
-    return Reply(t(p.lang, "autoplay_off"))
+    return Reply(await answer(p.env.service, p.press.table, p.user.id, p.lang,
+                              Press(Move.TAKE_BACK)))
 
 
 @on(cb.Hint)

@@ -17,6 +17,7 @@ from typing import Any
 from bot.config import SharedWebApp
 from bot.i18n import t
 from bot.metrics import Gauges, MetricsServer
+from bot.present.screens.seat import trustee_known
 from bot.store import Store, open_store
 from bot.store.health import probe
 from bot.store.signals import Signals
@@ -52,12 +53,21 @@ class _Quiet:
     def match_over(self, table: Table, match_id: int) -> None: ...
 
 
-def trustee_of_table(service: TableService, record: HandRecord) -> frozenset[int]:
-    """The seats in 托管 (as every seat is told, bot.present.panels' ``publish_trustee``)."""
-    table = next((tb for tb in service.tables() if tb.current is record), None)
-    if table is None:
-        return frozenset()
-    return frozenset(s for s, p in table.players.items() if p.autoplay)
+class KnownTrustee:
+    """The seats whose 托管 each table may know, as the shared server sees its copies:
+    :func:`bot.present.screens.seat.trustee_known` on every state it builds a view of, from
+    what it knew of the same hand before, as the bot's own group picture does. A copy's
+    ``autoplay`` alone would mark a seat whose claim timed out, and so tell every page it had
+    been asked."""
+
+    def __init__(self) -> None:
+        self._known: dict[int, tuple[int, frozenset[int]]] = {}  # table: (hand, seats)
+
+    def of(self, table: Table, record: HandRecord) -> frozenset[int]:
+        hand, known = self._known.get(table.id, (record.id, frozenset()))
+        now = trustee_known(table, record, known if hand == record.id else ())
+        self._known[table.id] = (record.id, now)
+        return now
 
 
 class Remote:
@@ -169,8 +179,7 @@ async def serve(shared: SharedWebApp) -> None:
         service = TableService(store, _Quiet(), action_timeout=config.action_timeout,
                                autoplay_delay=config.autoplay_delay,
                                default_lang=config.default_lang, bot_id=bot_id)
-        sides[bot_id] = Side(token, service, partial(trustee_of_table, service),
-                             remote.press_of(bot_id))
+        sides[bot_id] = Side(token, service, KnownTrustee().of, remote.press_of(bot_id))
     web = WebApp(list(sides.values()), config.webapp.path, max_age=config.webapp.max_age,
                  held=lambda side, user_id: remote.paged(side, user_id, True),
                  released=lambda side, user_id: remote.paged(side, user_id, False),

@@ -46,6 +46,7 @@ from aiohttp import WSMsgType, web
 from aiohttp.http_exceptions import HttpProcessingError
 
 from bot.i18n import lang_of, t
+from bot.present.screens.seat import clocks, seat_model
 from bot.table import HandRecord, Table, TableService
 from bot.webapp import faces, page
 from bot.webapp.door import LOOPBACK, Door, Network, is_proxy
@@ -54,7 +55,7 @@ from bot.webapp.limits import Noise, RateLimit, SignIns
 from bot.webapp.live import LivePages
 from bot.webapp.press import apply
 from bot.webapp.settled import SettledFacts
-from bot.webapp.view import clocks, seat_view
+from bot.webapp.view import seat_view
 
 log = logging.getLogger(__name__)
 SIGN_IN_TIMEOUT = 2.0  # seconds a WebSocket may take to send its init data
@@ -101,11 +102,12 @@ Press = Callable[[int, int, str, object], Awaitable[tuple[int, str]]]
 class Side:
     """One bot the server serves: its token, its tables (``service``: the bot's own, or a
     copy the shared server keeps from the store, :mod:`bot.webapp.multi`), the seats in 托管
-    as the group was told (``trustee_of``), where a press goes and its open pages."""
+    as the group was told (``trustee_of``: :func:`bot.present.screens.seat.trustee_known`),
+    where a press goes and its open pages."""
 
     token: str
     service: TableService
-    trustee_of: Callable[[HandRecord], frozenset[int]]
+    trustee_of: Callable[[Table, HandRecord], frozenset[int]]
     press: Press
     pages: LivePages = field(init=False)
     settled: SettledFacts = field(init=False)
@@ -139,7 +141,8 @@ class WebApp:
               trustee_of: Callable[[HandRecord], frozenset[int]],
               released: Callable[[int], None], default_lang: str) -> WebApp:
         """The server in the bot's own process: presses go straight to its service."""
-        side = Side(token, service, trustee_of, partial(apply, service))
+        side = Side(token, service, lambda table, record: trustee_of(record),
+                    partial(apply, service))
         return cls([side], path, max_age=max_age, released=lambda side, user_id:
                    released(user_id), default_lang=default_lang)
 
@@ -202,9 +205,10 @@ class WebApp:
     # --- views -----------------------------------------------------------------------
 
     def view(self, side: Side, s: Seated) -> dict[str, object]:
-        return seat_view(s.table, s.record, s.seat, s.lang, trustee=side.trustee_of(s.record),
-                         clocks=clocks(side.service, s.table, s.record, s.seat),
-                         settled=side.settled.of(s.table, s.record))
+        return seat_view(seat_model(s.table, s.record, s.seat, s.lang,
+                                    trustee=side.trustee_of(s.table, s.record),
+                                    clocks=clocks(side.service, s.table, s.record, s.seat),
+                                    settled=side.settled.of(s.table, s.record)))
 
     def _view_text(self, side: Side, user_id: int) -> str | None:
         seated = self.seated(side, user_id)

@@ -1,4 +1,4 @@
-"""A settled hand's running totals and birds for the pages (:class:`bot.webapp.view.Settled`):
+"""A settled hand's running totals and birds for the pages (:class:`bot.present.screens.seat.Settled`):
 read from the store once per hand, off the push that first needs them, which then goes out
 without them; the pages are told again once they are read."""
 
@@ -9,8 +9,8 @@ import logging
 import weakref
 from collections.abc import Callable
 
+from bot.present.screens.seat import Settled
 from bot.table import HandRecord, Table, TableService
-from bot.webapp.view import Settled
 
 log = logging.getLogger(__name__)
 

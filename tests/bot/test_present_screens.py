@@ -6,7 +6,9 @@ from __future__ import annotations
 from bot.i18n import t
 from bot.present.screens.group import table_screen
 from bot.present.screens.lobby import lobby_keyboard, lobby_text
-from bot.present.screens.seat import hand_caption, keyboard
+from bot.present.screens.seat import hand_caption
+from bot.present.screens.seat_keys import keyboard
+from bot.present.screens.seat_presses import seat_presses
 from bot.table import Decision, HandRecord, Player, Table
 from engine import actions as A
 from engine.rules import QQ
@@ -50,13 +52,13 @@ def dealt() -> tuple[Table, HandRecord]:
 def test_a_seat_sees_exactly_its_legal_actions_and_what_the_table_waits_for() -> None:
     table, record = dealt()
     dealer = record.hand.to_act()[0]
-    rows = labels(keyboard(table, dealer, "zh"))
+    rows = labels(keyboard(table.id, seat_presses(table, record, dealer, "zh"), "zh"))
     shown = [label for row in rows[:-1] for label in row]
     assert sorted(shown) == sorted(A.label(a, "zh") for a in record.hand.legal_actions(dealer))
     assert rows[-1] == [t("zh", "btn_hint"), t("zh", "btn_dissolve")]
     other = (dealer + 1) % 3
     assert not record.hand.legal_actions(other)  # the dealer's first discard: nobody else
-    assert keyboard(table, other, "zh") is None
+    assert keyboard(table.id, seat_presses(table, record, other, "zh"), "zh") is None
     caption = hand_caption(table, record, other, record.hand.private_view(other), "zh",
                            asked_at=None)
     assert caption.splitlines()[-1] == t("zh", "wait_discard", name=NAMES[dealer])

@@ -31,8 +31,8 @@ from support.webapp import (
 )
 
 from bot.i18n import t
+from bot.present.screens.seat import seat_ting
 from bot.present.screens.words import outcome_lines
-from bot.webapp.view import seat_ting
 from engine import actions as A
 from engine import player
 from engine.points import signed

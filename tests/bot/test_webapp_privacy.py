@@ -13,9 +13,10 @@ from dataclasses import replace
 import pytest
 from support.service import Counting
 
+from bot.present.screens.seat import clocks, seat_model
 from bot.store import Store
 from bot.table import HandRecord, Person, Refusal, Table, TableService
-from bot.webapp.view import clocks, seat_view
+from bot.webapp.view import seat_view
 from engine.rules import table_rules
 from engine.state import Hand
 
@@ -40,8 +41,8 @@ def counterfactual(hand: Hand, x: int, rng: random.Random) -> Hand | None:
 
 
 def views(service: TableService, table: Table, record: HandRecord, seat: int) -> dict:
-    return seat_view(table, record, seat, "zh", trustee=frozenset(),
-                     clocks=clocks(service, table, record, seat))
+    return seat_view(seat_model(table, record, seat, "zh", trustee=frozenset(),
+                                clocks=clocks(service, table, record, seat)))
 
 
 async def play_one(service: TableService, table: Table, people: list[Person],

@@ -12,12 +12,12 @@ import pytest
 from support.service import Counting
 
 from bot.present.screens.result import result_text
-from bot.present.screens.seat import SeatMarks, robots_of
+from bot.present.screens.seat import SeatMarks, Settled, robots_of, seat_model
 from bot.present.screens.words import move_log, outcome_lines
 from bot.store import Store
 from bot.table import Person, Refusal, TableService, TableStatus
 from bot.webapp import press
-from bot.webapp.view import AGAIN, Settled, seat_view
+from bot.webapp.view import AGAIN, seat_view
 from engine import player
 from engine.rules import table_rules
 from engine.ting import ting
@@ -68,7 +68,7 @@ async def test_the_pages_json_says_what_the_picture_says(tmp_path, rule_id, seat
             marks = SeatMarks(frozenset({1}), robots_of(record))
             for seat in range(seats):
                 view = record.hand.private_view(seat)
-                page = seat_view(table, record, seat, "zh", trustee=marks.trustee)
+                page = seat_view(seat_model(table, record, seat, "zh", trustee=marks.trustee))
                 picture = ting(rules, view)  # draw_hand's input to render_hand
                 assert page["ting_after"] == [
                     {"discard": d, "waits": [{"card": w.card, "unseen": w.unseen} for w in ws]}
@@ -87,8 +87,8 @@ async def test_the_pages_json_says_what_the_picture_says(tmp_path, rule_id, seat
             await _play_one(service, table, rng)
         totals = await store.table_totals(table.id)
         for seat in range(seats):
-            page = seat_view(table, record, seat, "zh", trustee=frozenset(),
-                             settled=Settled(totals))
+            page = seat_view(seat_model(table, record, seat, "zh", trustee=frozenset(),
+                                        settled=Settled(totals)))
             sheet = page["settlement"]
             assert sheet["lines"] == outcome_lines(record, "zh")
             private = result_text(table, record, seat, "zh",
@@ -118,7 +118,7 @@ async def test_again_from_the_page_is_checked_like_the_settlements_button(tmp_pa
             await _play_one(service, table, rng)
         assert table.status == TableStatus.BETWEEN
         mark = table.current.id
-        view = seat_view(table, table.current, 0, "zh", trustee=frozenset())
+        view = seat_view(seat_model(table, table.current, 0, "zh", trustee=frozenset()))
         again = next(m for m in view["moves"] if m.get("move") == AGAIN)
         assert again["mark"] == mark
         user = PEOPLE[0].user_id
