@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections import OrderedDict
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -353,9 +354,11 @@ async def test_computer_players_are_marked_in_every_picture(fake_tg: FakeTelegra
 
 async def test_ting_is_computed_only_to_draw_a_seat_picture(
         fake_tg: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The analyzer is not free: 听 is computed once per seat picture drawn, never for a
-    change that is held back or draws nothing new."""
+    """The analyzer is not free: with no live page open (whose pushes would compute it
+    once per decision and share it), 听 is computed once per seat picture drawn, where it is
+    painted, never for a change that is held back or draws nothing new."""
     views: list[PrivateView] = []
+    monkeypatch.setattr(seat_screen, "_shapes", OrderedDict())  # none known from before
 
     def counted(rules: RuleSet, view: PrivateView) -> Ting:
         views.append(view)

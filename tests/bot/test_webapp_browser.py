@@ -142,7 +142,8 @@ async def test_a_hand_played_through_the_pages(fake_tg, tmp_path):
             assert "秒内按「再来一局」" in sheet
             print("discards picked with their 听 shown:", picked_ting)
             await asyncio.to_thread(pages[0].screenshot, tmp_path / "over.png")
-            assert await asyncio.to_thread(pages[0].click, again) == t("zh", "ok")
+            # answered as the settlement's button is
+            assert await asyncio.to_thread(pages[0].click, again) == t("zh", "ready")
             assert table.players[0].ready
             await asyncio.to_thread(pages[0].wait, lambda p: again not in p.moves())
 
