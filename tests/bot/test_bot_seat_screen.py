@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections import OrderedDict
 import re
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
