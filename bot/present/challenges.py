@@ -2,29 +2,30 @@
 come), the final card, and each participant's private picture of his current deal.
 
 Each is a job in its chat's outbox under one key per challenge, so a burst of changes is one
-call made from the state when it runs (:mod:`bot.present.outbox`); the card is edited only
-when its text changed. A participant's deal is one photo edited as he plays; when it ends
+call made from the state when it runs (:mod:`bot.present.outbox`), and a message the posting
+room keeps (:mod:`bot.present.posts`): the card is edited only when its text changed, the
+final card posted once. A participant's deal is one photo edited as he plays; when it ends
 it keeps its last picture with the result, and the next deal is a new photo. After a
-restart his current deal is sent again (its old photo's buttons still count: they carry his
-decisions so far).
+restart his current deal is sent again, as a new photo at the foot of his chat (its old
+photo's buttons still count: they carry his decisions so far).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from telegram import InlineKeyboardMarkup
-from telegram.error import BadRequest, Forbidden
+from telegram import InlineKeyboardMarkup, Message
+from telegram.error import Forbidden
 
-from bot.present.cards import Cards
 from bot.present.chats import Chats
 from bot.present.courier import Courier
-from bot.present.errors import gone
-from bot.present.pacing import Send
+from bot.present.pacing import Send, goes_first
+from bot.present.posts import Kept, Posts
 from bot.present.screens import challenge as screens
 from bot.present.screens.seat import SeatMarks, draw_hand, hand_signature
 from bot.store import Store
 from bot.store.challenges import ChallengeRow
+from bot.store.posts import Slot
 from bot.table import ChallengeStatus, EntrantStatus
 from bot.table.challenge_service import ChallengeService
 from bot.table.challenges import Run
@@ -34,11 +35,10 @@ from engine.views import PrivateView
 
 @dataclass
 class _Shown:
-    """What his private chat shows of the challenge: deal ``deal`` in message ``msg_id``."""
+    """What his private chat shows of the challenge this run: deal ``deal`` (in the message
+    the posting room keeps), and whether his last word was said."""
 
     deal: int
-    msg_id: int
-    looks: tuple[object, ...]
     done_told: bool = False
 
 
@@ -46,13 +46,16 @@ class ChallengeMessages:
     """The presenter's part for challenges (a :class:`ChallengeObserver`)."""
 
     def __init__(self, chats: Chats, courier: Courier, store: Store,
-                 service: ChallengeService) -> None:
+                 service: ChallengeService, posts: Posts) -> None:
         self.chats = chats
         self.courier = courier
         self.store = store
         self.service = service
-        self.cards = Cards(chats, courier)
+        self.posts = posts
         self._seats: dict[tuple[int, int], _Shown] = {}
+
+    async def _slot(self, target: int) -> None:
+        await self.chats.gate.slot(urgent=goes_first(self.chats.pacing, Send.ANSWER), key=target)
 
     # --- the group ---------------------------------------------------------------------
 
@@ -65,16 +68,12 @@ class ChallengeMessages:
                 return 0
             target = self.chats.now(row.chat_id)
             lang = await self.chats.group_lang(target)
-
-            async def remember(msg_id: int) -> None:
-                async with self.store.transaction() as tx:
-                    await tx.set_challenge_msg(challenge_id, card=msg_id)
-
-            return await self.cards.show(
-                ("challenge", challenge_id), target, row.thread_id, row.card_msg_id,
+            return await self.posts.keep_text(
+                Kept(Slot.CHALLENGE_CARD, challenge_id, target), self.courier,
+                lambda: self._slot(target),
                 screens.card_text(row, await self.service.standings(row), lang,
                                   await self.store.chat_timezone(row.chat_id)),
-                screens.card_keyboard(row, lang), remember)
+                screens.card_keyboard(row, lang), row.thread_id)
         self.chats.put(shown.chat_id, ("challenge", challenge_id), job)
 
     def challenge_over(self, shown: ChallengeRow) -> None:
@@ -82,20 +81,19 @@ class ChallengeMessages:
 
         async def job() -> int:
             row = await self.store.challenge(challenge_id)
-            if row is None or row.final_msg_id is not None:
+            if row is None:
                 return 0
             target = self.chats.now(row.chat_id)
+            final = Kept(Slot.CHALLENGE_FINAL, challenge_id, target)
+            if await self.posts.find(final) is not None:
+                return 0
             lang = await self.chats.group_lang(target)
             table = await self.service.standings(row)
             diffs = await self.service.differences(row, table)
-            await self.cards.slot(target)
-            msg = await self.courier.send_message(
-                target, screens.final_text(row, table, diffs, lang),
-                reply_markup=screens.final_keyboard(row, table, diffs, lang),
-                message_thread_id=row.thread_id)
-            async with self.store.transaction() as tx:
-                await tx.set_challenge_msg(challenge_id, final=msg.message_id)
-            return 1
+            return await self.posts.keep_text(
+                final, self.courier, lambda: self._slot(target),
+                screens.final_text(row, table, diffs, lang),
+                screens.final_keyboard(row, table, diffs, lang), row.thread_id)
         self.chats.put(shown.chat_id, ("challenge-final", challenge_id), job)
 
     # --- a participant -----------------------------------------------------------------
@@ -134,48 +132,41 @@ class ChallengeMessages:
             done = screens.done_text(row, run, not run.finished, lang) \
                 if run.finished or not live else None
         calls = 0
-        if ended is not None and shown is not None:
-            calls += await self._show(row.id, user_id, shown, ended)
-            shown = None
-        calls += await self._show(row.id, user_id, shown, now)
-        shown = self._seats[key]
+        if ended is not None:
+            calls += await self._show(row.id, user_id, ended, fresh=False)
+        calls += await self._show(row.id, user_id, now, fresh=shown is None or ended is not None)
+        shown = self._seats.setdefault(key, _Shown(current))
+        shown.deal = current
         if done is not None and not shown.done_told:
-            await self.cards.slot(user_id)
+            await self._slot(user_id)
             await self.courier.send_message(user_id, done)
             shown.done_told = True
             calls += 1
         return calls
 
-    async def _show(self, challenge_id: int, user_id: int, shown: _Shown | None,
-                    frame: _Frame) -> int:
-        """Send the frame's picture (``shown`` None) or edit it where it is, if it changed."""
+    async def _show(self, challenge_id: int, user_id: int, frame: _Frame, fresh: bool) -> int:
+        """The frame's picture in his kept message, if it changed: edited where it is, or
+        sent (``fresh``: a new photo, the old one keeping the deal it shows)."""
+        painted: list[bytes] = []
+
+        async def photo() -> bytes:
+            if not painted:
+                painted.append(await self.chats.render(draw_hand, frame.view, frame.names,
+                                                       frame.lang, frame.marks, frame.rules))
+            await self._slot(user_id)
+            return painted[0]
+
+        async def send() -> Message:
+            return await self.courier.send_photo(user_id, await photo(), caption=frame.caption,
+                                                 reply_markup=frame.markup)
+
+        async def edit(msg_id: int) -> None:
+            await self.courier.edit_media(user_id, msg_id, await photo(), frame.caption,
+                                          frame.markup)
         looks = (hand_signature(frame.view, frame.names, frame.lang, frame.marks),
                  frame.caption, frame.markup)
-        if shown is not None and shown.looks == looks:
-            return 0
-        photo = await self.chats.render(draw_hand, frame.view, frame.names, frame.lang,
-                                        frame.marks, frame.rules)
-        await self.cards.slot(user_id)
-        if shown is None:
-            await self._send(challenge_id, user_id, frame, photo, looks)
-            return 1
-        try:
-            await self.courier.edit_media(user_id, shown.msg_id, photo, frame.caption,
-                                          frame.markup)
-        except BadRequest as e:
-            if not gone(e):
-                raise
-            await self._send(challenge_id, user_id, frame, photo, looks)  # he deleted it
-            return 2
-        shown.looks = looks
-        return 1
-
-    async def _send(self, challenge_id: int, user_id: int, frame: _Frame, photo: bytes,
-                    looks: tuple[object, ...]) -> None:
-        msg = await self.courier.send_photo(user_id, photo, caption=frame.caption,
-                                            reply_markup=frame.markup)
-        self._seats[(challenge_id, user_id)] = _Shown(frame.deal, msg.message_id, looks)
-        await self.service.remember_msg(challenge_id, user_id, msg.message_id)
+        return await self.posts.keep(Kept(Slot.CHALLENGE_SEAT, challenge_id, user_id), send,
+                                     edit, looks, fresh=fresh)
 
     def challenge_resend(self, row: ChallengeRow, user_id: int) -> None:
         """His current deal as a new message: he asked for it again (/start x<id>)."""

@@ -3,8 +3,9 @@ the group's card, edited in place (the sign-up list, then the standings after ea
 the final card (a new message), and the forum topic of each of the cup's tables.
 
 The cards are jobs in the group's outbox under one key per cup, so a burst of changes is
-one call made from the stored state when it runs (:mod:`bot.present.outbox`); the card is
-edited only when its text changed.
+one call made from the stored state when it runs (:mod:`bot.present.outbox`); both are
+messages the posting room keeps (:mod:`bot.present.posts`): the card is edited only when its
+text changed, the final card is posted once.
 """
 
 from __future__ import annotations
@@ -14,12 +15,14 @@ import logging
 from telegram.error import TelegramError
 
 from bot.i18n import t
-from bot.present.cards import Cards
 from bot.present.chats import Chats
 from bot.present.courier import Courier
+from bot.present.pacing import Send, goes_first
+from bot.present.posts import Kept, Posts
 from bot.present.screens import cup as screens
 from bot.store import Store
 from bot.store.cups import CupRow
+from bot.store.posts import Slot
 from bot.table import CupStatus
 from bot.table.cups import Cup, standings
 
@@ -27,11 +30,14 @@ log = logging.getLogger(__name__)
 
 
 class CupMessages:
-    def __init__(self, chats: Chats, courier: Courier, store: Store) -> None:
+    def __init__(self, chats: Chats, courier: Courier, store: Store, posts: Posts) -> None:
         self.chats = chats
         self.courier = courier
         self.store = store
-        self.cards = Cards(chats, courier)
+        self.posts = posts
+
+    async def _slot(self, target: int) -> None:
+        await self.chats.gate.slot(urgent=goes_first(self.chats.pacing, Send.ANSWER), key=target)
 
     def cup_card(self, shown: CupRow) -> None:
         cup_id = shown.id
@@ -43,15 +49,10 @@ class CupMessages:
             cup = Cup.loads(row.state)
             target = self.chats.now(row.chat_id)
             lang = await self.chats.group_lang(target)
-
-            async def remember(msg_id: int) -> None:
-                async with self.store.transaction() as tx:
-                    await tx.set_cup(cup_id, card=msg_id)
-
-            return await self.cards.show(
-                ("cup", cup_id), target, row.thread_id, row.card_msg_id,
+            return await self.posts.keep_text(
+                Kept(Slot.CUP_CARD, cup_id, target), self.courier, lambda: self._slot(target),
                 screens.card_text(row, cup, standings(cup), lang),
-                screens.card_keyboard(row, lang), remember)
+                screens.card_keyboard(row, lang), row.thread_id)
         self.chats.put(shown.chat_id, ("cup", cup_id), job)
 
     def cup_waiting(self, shown: CupRow, table_no: int, users: list[int]) -> None:
@@ -80,18 +81,14 @@ class CupMessages:
 
         async def job() -> int:
             row = await self.store.cup(cup_id)
-            if row is None or row.final_msg_id is not None:
+            if row is None:
                 return 0
             cup = Cup.loads(row.state)
             target = self.chats.now(row.chat_id)
             lang = await self.chats.group_lang(target)
-            await self.cards.slot(target)
-            msg = await self.courier.send_message(
-                target, screens.final_text(row, cup, standings(cup), lang),
-                message_thread_id=row.thread_id)
-            async with self.store.transaction() as tx:
-                await tx.set_cup(cup_id, final=msg.message_id)
-            return 1
+            return await self.posts.keep_text(
+                Kept(Slot.CUP_FINAL, cup_id, target), self.courier, lambda: self._slot(target),
+                screens.final_text(row, cup, standings(cup), lang), thread_id=row.thread_id)
         self.chats.put(shown.chat_id, ("cup-final", cup_id), job)
 
     def cup_standings(self, row: CupRow, thread_id: int | None) -> None:
@@ -101,7 +98,7 @@ class CupMessages:
             target = self.chats.now(fresh.chat_id)
             lang = await self.chats.group_lang(target)
             cup = Cup.loads(fresh.state)
-            await self.cards.slot(target)
+            await self._slot(target)
             await self.courier.send_message(target, screens.card_text(
                 fresh, cup, standings(cup), lang), reply_markup=screens.card_keyboard(
                 fresh, lang), message_thread_id=thread_id)

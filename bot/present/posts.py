@@ -15,6 +15,18 @@ lock and tell nobody: where a table is shown is no change of the table.
 A group's post is in the chat it was made in: once the group became a supergroup (another
 chat id, :meth:`bot.table.work.Tables.move_chat`) the table has none there, and those to
 come are posted afresh in the new chat (the store forgot the old ones in the move).
+
+The messages kept for a cup, a challenge or a vote (:class:`Kept`: its cards, its final
+card, a participant's picture of his deal, the vote's message) are named by their slot, the
+id of what they show and their chat, so a group's move leaves them behind too. Each is
+looked up in the store the first time it is shown in a run (a store that cannot say sends
+nothing), and :meth:`Posts.keep` shows it: edited in place, skipped when it shows that
+already, or sent. Before a kept message is sent, the store must take its reservation
+(``RESERVED``; refused, nothing is sent); its id is then remembered as a table's are, in
+memory at once and in the store as soon as it takes it, so no outage of the store makes a
+second card. A reservation found after a restart is a message that may have been sent by
+the run that stopped before storing its id: a final card (:data:`ONCE`) is then never
+posted again, a card is posted afresh.
 """
 
 from __future__ import annotations
@@ -25,12 +37,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from weakref import WeakKeyDictionary, WeakValueDictionary
 
-from telegram import Message
-from telegram.error import BadRequest
+from telegram import InlineKeyboardMarkup, Message
+from telegram.error import BadRequest, TimedOut
 
 from bot.present import errors
+from bot.present.courier import Courier
 from bot.store import StoreUnavailable
-from bot.store.posts import PostStore, Slot
+from bot.store.posts import KEPT, RESERVED, PostStore, Slot
 from bot.table import HandRecord, Table
 
 log = logging.getLogger(__name__)
@@ -40,6 +53,9 @@ STORE_RETRY = 5.0  # seconds before a message id the store refused is written ag
 
 _OF_HAND = frozenset({Slot.PICTURE, Slot.SETTLEMENT, Slot.SEAT})  # keyed by the hand's id
 _PRIVATE = frozenset({Slot.SEAT, Slot.PING})  # in the seat's private chat
+ONCE = frozenset({Slot.CUP_FINAL, Slot.CHALLENGE_FINAL})  # posted at most once, never edited
+
+Before = Callable[[], Awaitable[None]]  # waits for the call's turn (the bot's gate)
 
 
 @dataclass(frozen=True)
@@ -112,6 +128,25 @@ class Post:
         return (record.id,)
 
 
+@dataclass(frozen=True)
+class Kept:
+    """A message kept for a cup, a challenge or a vote: its ``slot`` (one of
+    :data:`~bot.store.posts.KEPT`), the id of the cup, challenge or vote (``key``) and the
+    chat it is in (the group's id now; a participant's private chat)."""
+
+    slot: Slot
+    key: int
+    chat: int
+
+    def __post_init__(self) -> None:
+        assert self.slot in KEPT
+
+    @property
+    def stored(self) -> tuple[int, int]:
+        """Its key in the store."""
+        return self.key, self.chat
+
+
 class _TablePosts:
     """One table's posts: (chat, message id) by :attr:`Post.key`, and the hand records
     they were made for, to forget the posts of hands nobody holds any more."""
@@ -144,6 +179,8 @@ class Posts:
     def __init__(self, store: PostStore) -> None:
         self.store = store
         self._tables: WeakKeyDictionary[Table, _TablePosts] = WeakKeyDictionary()
+        self._kept: dict[Kept, int | None] = {}  # looked up this run: id, RESERVED or None
+        self._looks: dict[Kept, object] = {}  # what each kept message shows
         # ids shown but not yet stored (the store failed), by (slot, key): in the order told
         self._unsaved: dict[tuple[Slot, tuple[int, ...]], int | None] = {}
         self._retry: asyncio.TimerHandle | None = None
@@ -179,12 +216,16 @@ class Posts:
         await self.remember(post, msg.message_id)
         return msg.message_id
 
-    def note(self, post: Post, msg_id: int | None) -> None:
+    def note(self, post: Post | Kept, msg_id: int | None) -> None:
         """Keep ``msg_id`` as the message at ``post`` in memory only (the store has it)."""
-        if post.slot != Slot.PING or post.seated:
+        if isinstance(post, Kept):
+            self._kept[post] = msg_id
+            if msg_id is None or msg_id == RESERVED:
+                self._looks.pop(post, None)
+        elif post.slot != Slot.PING or post.seated:
             self._tables.setdefault(post.table, _TablePosts()).note(post, msg_id)
 
-    async def remember(self, post: Post, msg_id: int | None) -> None:
+    async def remember(self, post: Post | Kept, msg_id: int | None) -> None:
         """Keep ``msg_id`` as the message at ``post`` (None: it has none), in memory at once
         and in the store as soon as it takes it. A ping is kept only while its user sits
         there (it was sent to him)."""
@@ -193,6 +234,75 @@ class Posts:
         if stored is not None:
             self._unsaved[post.slot, stored] = msg_id
             await self._flush()
+
+    # --- the messages kept for cups, challenges and votes ------------------------------
+
+    async def find(self, kept: Kept) -> int | None:
+        """The id of the kept message (``RESERVED`` while it may be on its way), None when
+        there is none: from this run's memory, else from the store (raising when it cannot
+        say: then nothing is to be sent)."""
+        if kept not in self._kept:
+            self._kept[kept] = await self.store.kept(kept.slot, *kept.stored)
+        return self._kept[kept]
+
+    async def keep(self, kept: Kept, send: Callable[[], Awaitable[Message]],
+                   edit: Callable[[int], Awaitable[object]], looks: object = None, *,
+                   fresh: bool = False) -> int:
+        """Show a screen in the kept message: skipped when it shows ``looks`` already (None:
+        shown each time), else edited, or sent when there is none, the user deleted it, or
+        ``fresh`` (a new message; the old one keeps what it shows). A final card (:data:`ONCE`)
+        is sent once and never edited. The calls made."""
+        msg_id = await self.find(kept)
+        if kept.slot in ONCE and msg_id is not None:
+            return 0
+        if msg_id and not fresh:
+            if looks is not None and self._looks.get(kept) == looks:
+                return 0
+            try:
+                await edit(msg_id)
+            except BadRequest as e:
+                if not errors.gone(e):
+                    raise
+            else:
+                self._looks[kept] = looks
+                return 1
+        await self._reserve(kept)
+        try:
+            msg = await send()
+        except TimedOut:  # it may be in the chat: a final card stays reserved (never again)
+            if kept.slot not in ONCE:
+                await self.remember(kept, None)
+            raise
+        except BaseException:
+            await self.remember(kept, None)
+            raise
+        await self.remember(kept, msg.message_id)
+        self._looks[kept] = looks
+        return 1 if msg_id is None or fresh else 2
+
+    async def keep_text(self, kept: Kept, courier: Courier, before: Before, text: str,
+                        markup: InlineKeyboardMarkup | None = None,
+                        thread_id: int | None = None) -> int:
+        """:meth:`keep` a text message (sent in the topic ``thread_id``), after ``before``
+        each call; edited only when its text changed."""
+        async def send() -> Message:
+            await before()
+            return await courier.send_message(kept.chat, text, reply_markup=markup,
+                                              message_thread_id=thread_id)
+
+        async def edit(msg_id: int) -> None:
+            await before()
+            await courier.edit_text(kept.chat, msg_id, text, markup)
+        return await self.keep(kept, send, edit, text)
+
+    async def _reserve(self, kept: Kept) -> None:
+        """Store that the kept message is being sent (raises if the store cannot, and then
+        nothing may be sent)."""
+        where = kept.slot, kept.stored
+        async with self._writing, self.store.transaction() as tx:
+            await tx.set_post(*where, RESERVED)
+        self._unsaved.pop(where, None)  # an older id waiting to be written: outdated
+        self.note(kept, RESERVED)
 
     def seated(self, table: Table) -> None:
         """Forget the pings of those who left the table (told after each change)."""

@@ -3,10 +3,10 @@ ending with who agreed), its clock on the job queue, and its row in the store. W
 propose and who has a say are :mod:`bot.table.votes`'; what a vote decides is the table
 service's (:meth:`TableService.dissolve`, :meth:`TableService.replace_seat`).
 
-An open vote is kept in memory and as a row in the store saying where its message is: a
-restart does not resume it (its clock and answers are gone with the process) but cancels it,
-says so in the group and takes the buttons off its message, so that nobody answers a vote
-that no longer counts.
+An open vote is kept in memory and as a row in the store; its message is one the posting
+room keeps (:mod:`bot.present.posts`). A restart does not resume a vote (its clock and
+answers are gone with the process) but cancels it, says so in the group and takes the
+buttons off its message, so that nobody answers a vote that no longer counts.
 """
 
 from __future__ import annotations
@@ -25,9 +25,11 @@ from telegram.ext import CallbackContext, JobQueue
 from bot import callbacks as cb
 from bot.i18n import t
 from bot.present.errors import transient
+from bot.present.posts import Kept
 from bot.present.presenter import Presenter
 from bot.store import Store, VoteRow
 from bot.store.club import day_start
+from bot.store.posts import Slot
 from bot.table import ABSENT_HANDS, Person, Refusal, Table, TableService
 from bot.table import votes as rules
 from bot.table.votes import DISSOLVE, REPLACE
@@ -56,7 +58,6 @@ class Vote:
     target: int | None = None  # REPLACE: the user to be replaced
     target_name: str = ""
     agreed: list[int] = field(default_factory=list)
-    msg_id: int | None = None  # its group message, once sent
     final: Text | None = None  # how it ended (the message then has no buttons)
 
     def what(self, lang: str) -> str:
@@ -231,25 +232,25 @@ class Votes:
         async def job() -> int:
             target = presenter.chat_now(vote.chat_id)
             lang = await presenter.group_lang(target)
-            await presenter.gate.slot(key=target)
-            text, markup = self._text(vote, lang), self._markup(vote, lang)
-            try:
-                if vote.msg_id is None:
-                    sent = await presenter.bot.send_message(
-                        target, text, reply_markup=markup, message_thread_id=vote.thread_id)
-                    vote.msg_id = sent.message_id
-                    if vote.final is None:
-                        async with self.store.transaction() as tx:
-                            await tx.set_vote_msg(vote.id, sent.message_id)
-                else:
-                    await presenter.bot.edit_message_text(text, target, vote.msg_id,
-                                                          reply_markup=markup)
-            except TelegramError as e:
-                if transient(e):
-                    raise  # the outbox waits (a 429) or tries again, reading the vote anew
-                log.info("could not show vote %s: %s", vote.id, e)  # e.g. a closed topic
-            return 1
+            return await self._keep(vote.id, target, vote.thread_id, self._text(vote, lang),
+                                    self._markup(vote, lang))
         presenter.outbox(vote.chat_id).put(("vote", vote.id), job)
+
+    async def _keep(self, vote_id: int, target: int, thread_id: int | None, text: str,
+                    markup: InlineKeyboardMarkup | None = None) -> int:
+        """The vote's message in the group, as the posting room keeps it: edited, or sent
+        when it has none. A refusal that trying again would not change (a closed topic, say)
+        is logged and the message left as it is."""
+        presenter = self.presenter
+        try:
+            return await presenter.posts.keep_text(
+                Kept(Slot.VOTE, vote_id, target), presenter.bot,
+                lambda: presenter.gate.slot(key=target), text, markup, thread_id)
+        except TelegramError as e:
+            if transient(e):
+                raise  # the outbox waits (a 429) or tries again, reading the vote anew
+            log.info("could not show vote %s: %s", vote_id, e)
+            return 1
 
     # --- start-up --------------------------------------------------------------------
 
@@ -268,19 +269,9 @@ class Votes:
             lang = await presenter.group_lang(target)
             what = t(lang, "vote_what_dissolve" if row.kind == DISSOLVE
                      else "vote_what_replace_short")
-            text = t(lang, "vote_cancelled_restart", what=what)
-            await presenter.gate.slot(key=target)
-            try:
-                if row.msg_id is not None:
-                    await presenter.bot.edit_message_text(text, target, row.msg_id)
-                else:
-                    await presenter.bot.send_message(target, text,
-                                                     message_thread_id=row.thread_id)
-            except TelegramError as e:
-                if transient(e):
-                    raise  # the outbox waits (a 429) or tries again
-                log.info("could not tell that vote %s was cancelled: %s", row.id, e)
+            made = await self._keep(row.id, target, row.thread_id,
+                                    t(lang, "vote_cancelled_restart", what=what))
             async with self.store.transaction() as tx:
                 await tx.drop_vote(row.id)
-            return 1
+            return made
         presenter.outbox(row.chat_id).put(("vote", row.id), job)

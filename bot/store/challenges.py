@@ -25,8 +25,6 @@ class ChallengeRow:
     seeds: tuple[int, ...]  # one per deal
     deadline: float  # epoch seconds
     status: str  # open, done
-    card_msg_id: int | None
-    final_msg_id: int | None
 
 
 @dataclass(frozen=True)
@@ -35,7 +33,6 @@ class ChallengePlayerRow:
     name: str
     lang: str
     status: str  # playing, done, left
-    msg_id: int | None  # his current deal's picture in his private chat
     joined_at: float
 
 
@@ -50,7 +47,7 @@ class ChallengeMove:
 def _challenge(r: Row) -> ChallengeRow:
     return ChallengeRow(r["id"], r["chat_id"], r["thread_id"], r["opener_id"], r["rules"],
                         tuple(int(s) for s in str(r["seeds"]).split(",")), float(r["deadline"]),
-                        r["status"], r["card_msg_id"], r["final_msg_id"])
+                        r["status"])
 
 
 class ChallengeReads:
@@ -77,8 +74,9 @@ class ChallengeReads:
     async def unposted_challenges(self, bot_id: int) -> list[ChallengeRow]:
         """Challenges ended whose final card is not in their group yet."""
         rows = await self._conn.all(
-            "SELECT * FROM challenges WHERE status = 'done' AND final_msg_id IS NULL"
-            " AND bot_id = ? ORDER BY id", (bot_id,))
+            "SELECT * FROM challenges WHERE status = 'done' AND bot_id = ? AND NOT EXISTS ("
+            "SELECT 1 FROM posts p WHERE p.slot = 'challenge_final'"
+            " AND p.key_id = challenges.id) ORDER BY id", (bot_id,))
         return [_challenge(r) for r in rows]
 
     async def user_challenges(self, user_id: int, limit: int) -> list[ChallengeRow]:
@@ -106,7 +104,7 @@ class ChallengeReads:
             "SELECT * FROM challenge_players WHERE challenge_id = ? ORDER BY joined_at, user_id",
             (challenge_id,))
         return [ChallengePlayerRow(r["user_id"], r["name"], r["lang"], r["status"],
-                                   r["msg_id"], float(r["joined_at"])) for r in rows]
+                                   float(r["joined_at"])) for r in rows]
 
     async def challenge_moves(self, challenge_id: int, user_id: int) -> list[ChallengeMove]:
         rows = await self._conn.all(
@@ -141,15 +139,6 @@ class ChallengeWrites:
         """A group upgraded to a supergroup: its challenges move with it."""
         await self._conn.run("UPDATE challenges SET chat_id = ? WHERE chat_id = ?", (new, old))
 
-    async def set_challenge_msg(self, challenge_id: int, *, card: int | None = None,
-                                final: int | None = None) -> None:
-        if card is not None:
-            await self._conn.run("UPDATE challenges SET card_msg_id = ? WHERE id = ?",
-                                 (card, challenge_id))
-        if final is not None:
-            await self._conn.run("UPDATE challenges SET final_msg_id = ? WHERE id = ?",
-                                 (final, challenge_id))
-
     async def end_challenge(self, challenge_id: int) -> bool:
         """Close it; False when it was closed already."""
         return await self._conn.run(
@@ -163,15 +152,10 @@ class ChallengeWrites:
             " VALUES (?, ?, ?, ?, ?)", (challenge_id, user_id, name, lang, at))
 
     async def set_challenge_player(self, challenge_id: int, user_id: int, *,
-                                   status: str | None = None, msg_id: int | None = None) -> None:
-        if status is not None:
-            await self._conn.run(
-                "UPDATE challenge_players SET status = ? WHERE challenge_id = ? AND user_id = ?",
-                (status, challenge_id, user_id))
-        if msg_id is not None:
-            await self._conn.run(
-                "UPDATE challenge_players SET msg_id = ? WHERE challenge_id = ? AND user_id = ?",
-                (msg_id, challenge_id, user_id))
+                                   status: str) -> None:
+        await self._conn.run(
+            "UPDATE challenge_players SET status = ? WHERE challenge_id = ? AND user_id = ?",
+            (status, challenge_id, user_id))
 
     async def add_challenge_move(self, challenge_id: int, user_id: int, move: ChallengeMove
                                  ) -> None:
@@ -202,13 +186,10 @@ class ChallengeTx(Protocol):
                             opener_id: int, rules: str, seeds: Sequence[int], deadline: float,
                             at: float) -> int: ...
     async def move_challenges(self, old: int, new: int) -> None: ...
-    async def set_challenge_msg(self, challenge_id: int, *, card: int | None = None,
-                                final: int | None = None) -> None: ...
     async def end_challenge(self, challenge_id: int) -> bool: ...
     async def add_challenge_player(self, challenge_id: int, user_id: int, name: str, lang: str,
                                    at: float) -> None: ...
     async def set_challenge_player(self, challenge_id: int, user_id: int, *,
-                                   status: str | None = None,
-                                   msg_id: int | None = None) -> None: ...
+                                   status: str) -> None: ...
     async def add_challenge_move(self, challenge_id: int, user_id: int,
                                  move: ChallengeMove) -> None: ...

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 # Every table of the schema, each after those it references.
 TABLES = ("users", "chats", "tables", "seats", "matches", "hands", "actions", "results",
           "scores", "birds", "votes", "notify", "notified", "apart", "challenges",
-          "challenge_players", "challenge_moves", "seasons", "cups", "chat_timezones",
+          "challenge_players", "challenge_moves", "seasons", "cups", "posts", "chat_timezones",
           "skill_matches", "skill_ratings", "skill_stale", "seat_reviews")
 
 

@@ -19,13 +19,11 @@ class CupRow:
     opener_id: int
     status: str  # signup, playing, done
     state: str  # JSON: bot.table.cups.Cup
-    card_msg_id: int | None
-    final_msg_id: int | None
 
 
 def _cup(r: Row) -> CupRow:
     return CupRow(r["id"], r["chat_id"], r["thread_id"], r["opener_id"], r["status"],
-                  str(r["state"]), r["card_msg_id"], r["final_msg_id"])
+                  str(r["state"]))
 
 
 class CupReads:
@@ -47,7 +45,8 @@ class CupReads:
         """The bot's cups in sign-up or in play, and those ended whose final card is not
         posted yet."""
         rows = await self._conn.all(
-            "SELECT * FROM cups WHERE bot_id = ? AND (status != 'done' OR final_msg_id IS NULL)"
+            "SELECT * FROM cups WHERE bot_id = ? AND (status != 'done' OR NOT EXISTS ("
+            "SELECT 1 FROM posts p WHERE p.slot = 'cup_final' AND p.key_id = cups.id))"
             " ORDER BY id", (bot_id,))
         return [_cup(r) for r in rows]
 
@@ -75,10 +74,9 @@ class CupWrites:
             "INSERT INTO cups (bot_id, chat_id, thread_id, opener_id, state, created_at)"
             " VALUES (?, ?, ?, ?, ?, ?)", (bot_id, chat_id, thread_id, opener_id, state, at))
 
-    async def set_cup(self, cup_id: int, *, state: str | None = None, status: str | None = None,
-                      card: int | None = None, final: int | None = None) -> None:
-        for column, value in (("state", state), ("status", status), ("card_msg_id", card),
-                              ("final_msg_id", final)):
+    async def set_cup(self, cup_id: int, *, state: str | None = None,
+                      status: str | None = None) -> None:
+        for column, value in (("state", state), ("status", status)):
             if value is not None:
                 await self._conn.run(f"UPDATE cups SET {column} = ? WHERE id = ?",
                                      (value, cup_id))
@@ -102,6 +100,6 @@ class CupTx(Protocol):
 
     async def add_cup(self, bot_id: int, chat_id: int, thread_id: int | None, opener_id: int,
                       state: str, at: float) -> int: ...
-    async def set_cup(self, cup_id: int, *, state: str | None = None, status: str | None = None,
-                      card: int | None = None, final: int | None = None) -> None: ...
+    async def set_cup(self, cup_id: int, *, state: str | None = None,
+                      status: str | None = None) -> None: ...
     async def move_cups(self, old: int, new: int) -> None: ...

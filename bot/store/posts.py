@@ -1,7 +1,9 @@
 """The store's part for what the presenter posted (:mod:`bot.present.posts`): the message id
 of each of a table's messages, kept in a column of the row it belongs to (a table's lobby,
-a hand's table picture and settlement, a seat's picture and ping, a match's 总结算), read
-back after a restart and written through :class:`PostTx`. Mixed into
+a hand's table picture and settlement, a seat's picture and ping, a match's 总结算), and of
+each message kept for a cup, a challenge or a vote, a row of ``posts`` named by its slot,
+the id of what it shows and its chat (:meth:`PostReads.kept`); read back after a restart
+and written through :class:`PostTx`. Mixed into
 :class:`bot.store.reads.Queries` and :class:`bot.store.writes.Writes` (SQL once for every
 backend, ``?`` parameters).
 """
@@ -17,7 +19,8 @@ from bot.store.conn import Conn
 
 
 class Slot(enum.StrEnum):
-    """Which of a table's messages: each is one column, its row named by a key."""
+    """Which message: each of a table's is one column, its row named by a key; the others
+    (:data:`KEPT`) are rows of ``posts`` keyed (the id of what it shows, its chat)."""
 
     LOBBY = "lobby"  # a table's lobby in its group; key (table id,)
     PICTURE = "picture"  # a hand's table picture in its group; key (hand id,)
@@ -25,6 +28,17 @@ class Slot(enum.StrEnum):
     SEAT = "seat"  # a seat's picture of its table's latest hand; key (table, seat, user)
     PING = "ping"  # a seat's last ping; key (table id, seat, user id)
     SUMMARY = "summary"  # a match's 总结算; key (match id,)
+    CUP_CARD = "cup_card"  # a 群杯's card (sign-up, then standings); key (cup id, its group)
+    CUP_FINAL = "cup_final"  # a 群杯's final card, posted once; key (cup id, its group)
+    CHALLENGE_CARD = "challenge_card"  # a 复式挑战's card; key (challenge id, its group)
+    CHALLENGE_FINAL = "challenge_final"  # its final card, posted once; key as the card's
+    CHALLENGE_SEAT = "challenge_seat"  # a participant's current deal; key (challenge, user)
+    VOTE = "vote"  # a vote's message at a table; key (vote id, the table's group)
+
+
+KEPT = frozenset({Slot.CUP_CARD, Slot.CUP_FINAL, Slot.CHALLENGE_CARD, Slot.CHALLENGE_FINAL,
+                  Slot.CHALLENGE_SEAT, Slot.VOTE})
+RESERVED = 0  # a kept post's id while it is being sent (reserved before the send)
 
 
 # (table, column, key columns) of each slot; a seat's are written only while its user sits
@@ -63,6 +77,13 @@ class PostReads:
 
     _conn: Conn
 
+    async def kept(self, slot: Slot, key: int, chat_id: int) -> int | None:
+        """The id of the message kept in ``slot`` for ``key`` in the chat; ``RESERVED``
+        while it is being sent (or was when the bot stopped), None when there is none."""
+        row = await self._conn.one("SELECT msg_id FROM posts WHERE slot = ? AND key_id = ?"
+                                   " AND chat_id = ?", (str(slot), key, chat_id))
+        return None if row is None else int(row["msg_id"])
+
     async def posted(self, table_id: int) -> Posted | None:
         """What the table has posted (None: no such table)."""
         table = await self._conn.one("SELECT lobby_msg_id FROM tables WHERE id = ?", (table_id,))
@@ -87,7 +108,18 @@ class PostWrites:
     _conn: Conn
 
     async def set_post(self, slot: Slot, key: tuple[int, ...], msg_id: int | None) -> None:
-        """Store the id of the message in ``slot`` of the row ``key`` names (None: none)."""
+        """Store the id of the message in ``slot`` of the row ``key`` names (None: none);
+        a kept slot's key is (the id of what it shows, its chat)."""
+        if slot in KEPT:
+            if msg_id is None:
+                await self._conn.run("DELETE FROM posts WHERE slot = ? AND key_id = ? AND"
+                                     " chat_id = ?", (str(slot), *key))
+            else:
+                await self._conn.run(
+                    "INSERT INTO posts (slot, key_id, chat_id, msg_id) VALUES (?, ?, ?, ?)"
+                    " ON CONFLICT (slot, key_id, chat_id) DO UPDATE SET msg_id = excluded.msg_id",
+                    (str(slot), *key, msg_id))
+            return
         table, column, names = _COLUMNS[slot]
         where = " AND ".join(f"{name} = ?" for name in names)
         await self._conn.run(f"UPDATE {table} SET {column} = ? WHERE {where}", (msg_id, *key))
@@ -114,5 +146,6 @@ class PostStore(Protocol):
     presenter's posting room (:mod:`bot.present.posts`) knows of the store."""
 
     async def posted(self, table_id: int) -> Posted | None: ...
+    async def kept(self, slot: Slot, key: int, chat_id: int) -> int | None: ...
 
     def transaction(self) -> AbstractAsyncContextManager[PostTx]: ...

@@ -131,9 +131,6 @@ class Tx(ChallengeTx, CupTx, PostTx, SkillTx, Protocol):
     async def add_vote(self, table_id: int, kind: str, proposer: int) -> int:
         ...
 
-    async def set_vote_msg(self, vote_id: int, msg_id: int) -> None:
-        ...
-
     async def drop_vote(self, vote_id: int) -> None:
         ...
 

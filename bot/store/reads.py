@@ -131,11 +131,10 @@ class Queries(ChallengeReads, ClubReads, CupReads, PostReads, SkillReads, ABC):
     async def open_votes(self, bot_id: int | None = None) -> list[VoteRow]:
         """Every vote left open (the bot stopped before it ended), oldest first: at one
         bot's tables, or at every bot's."""
-        rows = await self._all("SELECT v.id, v.kind, v.msg_id, t.chat_id, t.thread_id"
+        rows = await self._all("SELECT v.id, v.kind, t.chat_id, t.thread_id"
                                " FROM votes v JOIN tables t ON t.id = v.table_id"
                                f" WHERE {OF_BOT} ORDER BY v.id", bot_id, bot_id)
-        return [VoteRow(r["id"], r["kind"], r["chat_id"], r["thread_id"], r["msg_id"])
-                for r in rows]
+        return [VoteRow(r["id"], r["kind"], r["chat_id"], r["thread_id"]) for r in rows]
 
     async def absent_hands(self, table_id: int, user_id: int, last: int) -> int:
         """In how many of the table's ``last`` finished hands the user sat and every move of

@@ -117,13 +117,13 @@ class BirdRow:
 
 @dataclass(frozen=True)
 class VoteRow:
-    """An open vote as stored: where its group message is."""
+    """An open vote as stored: where its group message is (its id is a post of the vote's,
+    :data:`bot.store.posts.Slot.VOTE`)."""
 
     id: int
     kind: str  # dissolve | replace
     chat_id: int
     thread_id: int | None
-    msg_id: int | None
 
 
 @dataclass(frozen=True)

@@ -294,9 +294,6 @@ class Writes(ChallengeWrites, ClubWrites, CupWrites, PostWrites, SkillWrites):
         return await self._insert("INSERT INTO votes (table_id, kind, proposer) VALUES (?, ?, ?)",
                                table_id, kind, proposer)
 
-    async def set_vote_msg(self, vote_id: int, msg_id: int) -> None:
-        await self.exec("UPDATE votes SET msg_id = ? WHERE id = ?", msg_id, vote_id)
-
     async def drop_vote(self, vote_id: int) -> None:
         await self.exec("DELETE FROM votes WHERE id = ?", vote_id)
 

@@ -203,10 +203,6 @@ class ChallengeService:
         self._tell("challenge_seat", row, user_id)
         self._tell("challenge_card", row)
 
-    async def remember_msg(self, challenge_id: int, user_id: int, msg_id: int) -> None:
-        async with self.store.transaction() as tx:
-            await tx.set_challenge_player(challenge_id, user_id, msg_id=msg_id)
-
     # --- reads -------------------------------------------------------------------------
 
     @staticmethod

@@ -179,9 +179,10 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
     drawn = rng if rng is not None or config.seed is None else random.Random(config.seed)
     challenges = ChallengeService(store, lambda user_id: service.table_of_user(user_id)
                                   is not None, bot_id=app.bot.id, rng=drawn)
-    challenges.observer = ChallengeMessages(presenter.chats, presenter.bot, store, challenges)
+    challenges.observer = ChallengeMessages(presenter.chats, presenter.bot, store, challenges,
+                                            presenter.posts)
     cups = CupService(store, service, bot_id=app.bot.id, rng=drawn)
-    cup_messages = CupMessages(presenter.chats, presenter.bot, store)
+    cup_messages = CupMessages(presenter.chats, presenter.bot, store, presenter.posts)
     cups.observer = cup_messages
     hub.cups = cups
     votes.cup_table = cups.is_table

@@ -13,6 +13,7 @@ import pytest
 
 from bot.store import SCHEMA_VERSION, Store, open_store
 from bot.store.copy import TABLES, CopyError, copy_store
+from bot.store.posts import Slot
 from engine.rules import QQ
 from engine.simulate import play_random
 from engine.state import Hand
@@ -64,7 +65,7 @@ async def _fill(store: Store, hands: int = 3) -> tuple[int, list[int]]:
     async with store.transaction() as tx:
         assert await tx.toggle_bird(table_id, 4)
         vote = await tx.add_vote(table_id, "dissolve", 1)
-        await tx.set_vote_msg(vote, 55)
+        await tx.set_post(Slot.VOTE, (vote, GROUP), 55)
         await tx.subscribe(GROUP, 2, on=True)
         assert await tx.mark_notified(table_id, 2)
         assert not await tx.mark_notified(table_id, 2)
@@ -103,8 +104,8 @@ async def test_a_groups_hands_read_back_on_every_backend(store: Store) -> None:
     assert await store.absent_hands(table_id, 1, 3) == 0
     assert await store.subscribers(GROUP) == [2]
     votes = await store.open_votes()
-    assert [(v.kind, v.chat_id, v.thread_id, v.msg_id) for v in votes] == [
-        ("dissolve", GROUP, 7, 55)]
+    assert [(v.kind, v.chat_id, v.thread_id) for v in votes] == [("dissolve", GROUP, 7)]
+    assert await store.kept(Slot.VOTE, votes[0].id, GROUP) == 55
     match = await store.running_match(table_id)
     assert match is not None and await store.match_place(ids[2]) == (3, 4)
     assert [h.id for h in await store.match_played(match.id)] == ids

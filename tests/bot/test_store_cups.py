@@ -8,6 +8,7 @@ import pytest
 from support.postgres import INTEGRITY_ERRORS
 
 from bot.store import Store
+from bot.store.posts import Slot
 
 GROUP = -100
 
@@ -24,22 +25,24 @@ async def test_cups_read_back_on_every_backend(store: Store) -> None:
         async with store.transaction() as tx:
             await tx.add_cup(7, GROUP, None, 2, "{}", 11.0)
     row = await store.open_cup(GROUP)
-    assert row is not None and (row.id, row.status, row.state, row.card_msg_id) == \
-        (cid, "signup", '{"a": 1}', None)
+    assert row is not None and (row.id, row.status, row.state) == (cid, "signup", '{"a": 1}')
+    assert await store.kept(Slot.CUP_CARD, cid, GROUP) is None
     async with store.transaction() as tx:
-        await tx.set_cup(cid, state='{"b": 2}', status="playing", card=5)
+        await tx.set_cup(cid, state='{"b": 2}', status="playing")
+        await tx.set_post(Slot.CUP_CARD, (cid, GROUP), 5)
         await tx.move_chat(GROUP, GROUP - 1)
     assert await store.open_cup(GROUP) is None
     moved = await store.open_cup(GROUP - 1)
-    assert moved is not None and (moved.status, moved.state, moved.card_msg_id) == \
-        ("playing", '{"b": 2}', 5)
+    assert moved is not None and (moved.status, moved.state) == ("playing", '{"b": 2}')
+    assert await store.kept(Slot.CUP_CARD, cid, GROUP) == 5  # in the chat it was made in
+    assert await store.kept(Slot.CUP_CARD, cid, GROUP - 1) is None
     async with store.transaction() as tx:
         await tx.set_cup(cid, status="done")
     assert await store.open_cup(GROUP - 1) is None
     assert [r.id for r in await store.live_cups(7)] == [cid]  # its final card is due
     assert await store.live_cups(8) == []
     async with store.transaction() as tx:
-        await tx.set_cup(cid, final=6)
+        await tx.set_post(Slot.CUP_FINAL, (cid, GROUP - 1), 6)
         second = await tx.add_cup(7, GROUP - 1, 3, 1, "{}", 12.0)  # the group's next cup
     assert [r.id for r in await store.live_cups(7)] == [second]
     assert await store.table_results(12345) == (0, {})
