@@ -382,11 +382,6 @@ class CupService:
         async with self.store.transaction() as tx:
             await tx.set_cup(cup_id, state=cup.dumps())
 
-    async def remember(self, cup_id: int, *, card: int | None = None,
-                       final: int | None = None) -> None:
-        async with self.store.transaction() as tx:
-            await tx.set_cup(cup_id, card=card, final=final)
-
     def _spawn(self, work: Coroutine[object, object, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
