@@ -31,6 +31,7 @@ from bot.table.challenges import (
     standings,
 )
 from bot.table.model import ChallengeStatus, EntrantStatus, Person, Refusal
+from bot.table.observers import tell
 from engine.rules import RuleSet, get_rule_set
 
 log = logging.getLogger(__name__)
@@ -52,6 +53,11 @@ class ChallengeObserver(Protocol):
         """The participant asked for his current deal again: a new message."""
 
 
+class Unwatched(ChallengeObserver):
+    """The observer of a service nobody watches (no presenter: a test, a tool): it is told
+    everything and shows nothing."""
+
+
 class ChallengeService:
     def __init__(self, store: Store, seated: Callable[[int], bool], *, bot_id: int = 0,
                  rng: random.Random | None = None) -> None:
@@ -59,7 +65,7 @@ class ChallengeService:
         self.seated = seated  # is the user at a table now (then he may not join)
         self.bot_id = bot_id
         self.rng = rng or random.SystemRandom()
-        self.observer: ChallengeObserver | None = None
+        self.observer: ChallengeObserver = Unwatched()
         self._runs: dict[tuple[int, int], asyncio.Task[Run]] = {}
         self._locks: dict[tuple[int, int], asyncio.Lock] = {}
         self._timers: dict[int, asyncio.TimerHandle] = {}
@@ -85,7 +91,7 @@ class ChallengeService:
         row = await self.store.challenge(challenge_id)
         assert row is not None
         self._arm(row)
-        self._tell("challenge_card", row)
+        tell(self.observer.challenge_card, row)
         return row
 
     async def end(self, chat_id: int, user_id: int) -> ChallengeRow:
@@ -106,9 +112,9 @@ class ChallengeService:
             self._arm(row)
             for p in await self.store.challenge_players(row.id):
                 if p.status == EntrantStatus.PLAYING:
-                    self._tell("challenge_seat", row, p.user_id)
+                    tell(self.observer.challenge_seat, row, p.user_id)
         for row in await self.store.unposted_challenges(self.bot_id):
-            self._tell("challenge_over", row)
+            tell(self.observer.challenge_over, row)
         return rows
 
     def _arm(self, row: ChallengeRow) -> None:
@@ -126,11 +132,11 @@ class ChallengeService:
         row = await self.store.challenge(challenge_id)
         if not closed or row is None:
             return
-        self._tell("challenge_card", row)
-        self._tell("challenge_over", row)
+        tell(self.observer.challenge_card, row)
+        tell(self.observer.challenge_over, row)
         for p in await self.store.challenge_players(challenge_id):
             if p.status == EntrantStatus.PLAYING:  # his buttons go; what he finished counts
-                self._tell("challenge_seat", row, p.user_id)
+                tell(self.observer.challenge_seat, row, p.user_id)
 
     # --- a participant's side ----------------------------------------------------------
 
@@ -150,8 +156,8 @@ class ChallengeService:
                 await tx.add_challenge_player(challenge_id, person.user_id, person.name,
                                               person.lang, time.time())
             run = await self.run(row, person.user_id)
-        self._tell("challenge_seat", row, person.user_id)
-        self._tell("challenge_card", row)
+        tell(self.observer.challenge_seat, row, person.user_id)
+        tell(self.observer.challenge_card, row)
         return run
 
     async def resume(self, challenge_id: int, user_id: int) -> None:
@@ -161,7 +167,7 @@ class ChallengeService:
         player = await self._player(challenge_id, user_id)
         if player.status != EntrantStatus.PLAYING:
             raise Refusal("challenge_once")
-        self._tell("challenge_resend", row, user_id)
+        tell(self.observer.challenge_resend, row, user_id)
 
     async def press(self, challenge_id: int, user_id: int, version: int, index: int) -> str:
         """His decision ``index`` of the buttons shown after ``version`` decisions; the
@@ -187,8 +193,8 @@ class ChallengeService:
                 raise
             if run.current.over:
                 await asyncio.to_thread(run.next_deal)
-        self._tell("challenge_seat", row, user_id)
-        self._tell("challenge_card", row)  # edited only when its text changed
+        tell(self.observer.challenge_seat, row, user_id)
+        tell(self.observer.challenge_card, row)  # edited only when its text changed
         return action
 
     async def leave(self, challenge_id: int, user_id: int) -> None:
@@ -200,8 +206,8 @@ class ChallengeService:
                 raise Refusal("challenge_over_for_you")
             async with self.store.transaction() as tx:
                 await tx.set_challenge_player(challenge_id, user_id, status=EntrantStatus.LEFT)
-        self._tell("challenge_seat", row, user_id)
-        self._tell("challenge_card", row)
+        tell(self.observer.challenge_seat, row, user_id)
+        tell(self.observer.challenge_card, row)
 
     # --- reads -------------------------------------------------------------------------
 
@@ -281,9 +287,6 @@ class ChallengeService:
         """His lock: held by each change of his game, and while it is read to be shown."""
         return self._locks.setdefault((challenge_id, user_id), asyncio.Lock())
 
-    def _tell(self, what: str, *args: object) -> None:
-        if self.observer is not None:
-            getattr(self.observer, what)(*args)
 
     def shutdown(self) -> None:
         for timer in self._timers.values():

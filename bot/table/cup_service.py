@@ -27,6 +27,7 @@ from bot.store.cups import CupRow
 from bot.table import cup_tables
 from bot.table.cups import MAX_PLAYERS, Cup, CupTable, Entrant, next_round
 from bot.table.model import CupPlace, CupStatus, Person, Refusal, TableStatus
+from bot.table.observers import tell
 from bot.table.service import TableService
 from engine.rules import RuleSet, get_rule_set
 
@@ -51,6 +52,14 @@ class CupObserver(Protocol):
         not make one."""
 
 
+class Unwatched(CupObserver):
+    """The observer of a service nobody watches (no presenter: a test, a tool): it is told
+    everything and shows nothing; a cup's tables play in the cup's own thread."""
+
+    async def cup_topic(self, row: CupRow, no: int) -> int | None:
+        return row.thread_id
+
+
 class CupService:
     def __init__(self, store: Store, tables: TableService, *, bot_id: int = 0,
                  rng: random.Random | None = None) -> None:
@@ -58,7 +67,7 @@ class CupService:
         self.tables = tables
         self.bot_id = bot_id
         self.rng = rng or random.SystemRandom()
-        self.observer: CupObserver | None = None
+        self.observer: CupObserver = Unwatched()
         self._lock = asyncio.Lock()
         self._of_table: dict[int, int] = {}  # a cup table's id -> its cup's
         self._retrying: set[int] = set()  # cups whose work waits for the store (_retry)
@@ -85,7 +94,7 @@ class CupService:
                     raise Refusal("cup_exists") from None
                 raise
             row = await self._row(cup_id)
-        self._tell("cup_card", row)
+        tell(self.observer.cup_card, row)
         return row
 
     async def private(self, cup_id: int) -> bool:
@@ -106,7 +115,8 @@ class CupService:
             self._check_free(person.user_id)
             cup.players.append(Entrant(person.user_id, person.name, person.lang))
             await self._save(row.id, cup)
-        self._tell("cup_card", await self._row(cup_id))
+        joined = await self._row(cup_id)
+        tell(self.observer.cup_card, joined)
 
     async def start(self, chat_id: int, user_id: int) -> None:
         """The opener's ``/cup start``: at least one table's worth of entrants, none seated
@@ -138,7 +148,7 @@ class CupService:
                 await tx.set_cup(row.id, state=cup.dumps(), status=CupStatus.PLAYING)
             row = await self._row(row.id)
             await self._open_tables(row, cup)
-        self._tell("cup_card", row)
+        tell(self.observer.cup_card, row)
 
     async def cancel(self, chat_id: int, user_id: int, is_admin: bool) -> None:
         """``/cup cancel`` (its opener or a group admin): the group's open cup ends now. In
@@ -162,8 +172,8 @@ class CupService:
             async with self.store.transaction() as tx:
                 await tx.set_cup(row.id, state=cup.dumps(), status=CupStatus.DONE)
             row = await self._row(row.id)
-        self._tell("cup_card", row)
-        self._tell("cup_over", row)
+        tell(self.observer.cup_card, row)
+        tell(self.observer.cup_over, row)
 
     # --- the tables ----------------------------------------------------------------------
 
@@ -244,12 +254,12 @@ class CupService:
         await self._save(row.id, cup)
         await cup_tables.close(self.tables, ct.table_id)
         self._of_table.pop(ct.table_id, None)
-        self._tell("cup_card", row)
+        tell(self.observer.cup_card, row)
         if cup.round_done():
             await self._next(row, cup)
         else:
             waiting = [u for u in ct.seats if u is not None and not by_left(cup, u)]
-            self._tell("cup_waiting", row, ct.no, waiting)
+            tell(self.observer.cup_waiting, row, ct.no, waiting)
 
     async def _next(self, row: CupRow, cup: Cup) -> None:
         """A round fully played: the next one's tables, or the end."""
@@ -258,8 +268,8 @@ class CupService:
             async with self.store.transaction() as tx:
                 await tx.set_cup(row.id, status=CupStatus.DONE)
             row = await self._row(row.id)
-            self._tell("cup_card", row)
-            self._tell("cup_over", row)
+            tell(self.observer.cup_card, row)
+            tell(self.observer.cup_over, row)
             return
         cup.tables.append(tables)
         await self._save(row.id, cup)
@@ -306,8 +316,6 @@ class CupService:
             return None
         if str(no) in cup.topics:
             return cup.topics[str(no)]
-        if self.observer is None:
-            return row.thread_id
         thread = await self.observer.cup_topic(row, no)
         if thread is None:
             return None
@@ -330,9 +338,9 @@ class CupService:
         """After a restart: every cup goes on from its stored state."""
         for row in await self.store.live_cups(self.bot_id):
             if row.status == CupStatus.DONE:
-                self._tell("cup_over", row)
+                tell(self.observer.cup_over, row)
                 continue
-            self._tell("cup_card", row)
+            tell(self.observer.cup_card, row)
             if row.status == CupStatus.PLAYING:
                 self._spawn(self._resume(row.id))
 
@@ -392,9 +400,6 @@ class CupService:
         if not task.cancelled() and task.exception() is not None:
             log.error("cup work failed", exc_info=task.exception())
 
-    def _tell(self, what: str, *args: object) -> None:
-        if self.observer is not None:
-            getattr(self.observer, what)(*args)
 
 
 def by_left(cup: Cup, user_id: int) -> bool:

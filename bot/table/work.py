@@ -5,7 +5,8 @@ change a transaction, begun by its first write. The block checks (raising a
 :class:`Refusal` before it changes anything), writes through ``tx`` and mirrors each write on
 ``table``. When the block ends, the transaction commits; then, outside the lock, the observer
 is told what became of the table (``unseated``, ``settled``, ``match_over``, and ``changed``
-or ``closed``) — which re-arms the table's clock (:mod:`bot.table.clock`). Nothing runs
+or ``closed``, each whatever the others raise: :mod:`bot.table.observers`) — which re-arms
+the table's clock (:mod:`bot.table.clock`). Nothing runs
 between the commit and the telling, so whatever the caller does with the table afterwards
 (answer a press, raise a refusal saying who took the card) cannot keep a committed change
 from being shown and timed.
@@ -33,6 +34,7 @@ from typing import cast
 from bot.store import Store, StoreBusy, StoreUnavailable, Tx
 from bot.table import play
 from bot.table.model import Observer, Refusal, Table, TableStatus
+from bot.table.observers import isolated
 from bot.table.registry import Registry
 from bot.table.snapshot import Snapshot
 
@@ -183,29 +185,32 @@ class Tables:
     def _tell(self, table: Table, before: tuple[int | None, bool]) -> None:
         """Tell the observer what became of the table, the change's news first: who was
         unseated, the hand it finished (not one that was over already), the match it ended;
-        then the table itself. The last is told whatever the others raise."""
-        try:
-            if table.unseated_names:
-                names, table.unseated_names = table.unseated_names, ()
+        then the table itself. Each is told whatever the others raise (logged:
+        :func:`bot.table.observers.isolated`)."""
+        if table.unseated_names:
+            names, table.unseated_names = table.unseated_names, ()
+            with isolated("unseated", table.id):
                 self.observer.unseated(table, names)
-            current = table.current
-            if current is not None and current.hand.is_terminal() \
-                    and before != (current.id, True):
+        current = table.current
+        if current is not None and current.hand.is_terminal() and before != (current.id, True):
+            with isolated("settled", table.id):
                 self.observer.settled(table, current)
-        finally:
-            if table.status == TableStatus.CLOSED:
-                self.registry.remove(table)
-                play.refresh_decisions(table, self.clock())
+        if table.status == TableStatus.CLOSED:
+            self.registry.remove(table)
+            play.refresh_decisions(table, self.clock())
+            with isolated("closed", table.id):
                 self.observer.closed(table)
-                self._tell_match_over(table)
-            else:
-                self._tell_match_over(table)  # the 总结算 goes before a new lobby
+            self._tell_match_over(table)
+        else:
+            self._tell_match_over(table)  # the 总结算 goes before a new lobby
+            with isolated("changed", table.id):
                 self.observer.changed(table)
 
     def _tell_match_over(self, table: Table) -> None:
         if table.ended_match is not None:
             match_id, table.ended_match = table.ended_match, None
-            self.observer.match_over(table, match_id)
+            with isolated("match_over", table.id):
+                self.observer.match_over(table, match_id)
 
 
 def _news_mark(table: Table) -> tuple[int | None, bool]:

@@ -41,6 +41,7 @@ from bot.store.signals import Signals
 from bot.table import HandRecord, Table, TableService, TableStatus
 from bot.table.challenge_service import ChallengeService
 from bot.table.cup_service import CupService
+from bot.table.observers import tell
 from bot.table.rater import Rater
 from bot.table.reviewer import Reviewer
 from bot.telegram import chat, inline, system
@@ -60,7 +61,9 @@ ALLOWED_UPDATES = ["message", "callback_query", "inline_query"]
 
 @dataclass
 class Hub:
-    """The table observer: fans each committed change out to the messages and the timers."""
+    """The table observer: fans each committed change out to the messages and the timers,
+    each branch on its own (:func:`bot.table.observers.tell`): one that fails is logged and
+    the others are still told."""
 
     presenter: Presenter | None = None
     timers: Timers | None = None
@@ -73,45 +76,45 @@ class Hub:
 
     def _skill(self) -> None:
         if self.rater is not None:
-            self.rater.nudge()
+            tell(self.rater.nudge)
         if self.reviewer is not None:
-            self.reviewer.nudge()
+            tell(self.reviewer.nudge)
 
     def _live(self, table: Table) -> None:
         if self.pages is not None:  # the pages hold their seats' pictures back
-            self.pages.changed(table)
+            tell(self.pages.changed, table)
         if self.relay is not None:
-            self.relay.changed(table)
+            tell(self.relay.changed, table)
 
     def changed(self, table: Table) -> None:
         assert self.presenter and self.timers
-        self.timers.arm(table)  # first: a fault in showing the change must not stop the clock
+        tell(self.timers.arm, table)  # first: the clock runs whatever showing the change does
         self._live(table)  # next: the pages hold their seats' pictures back
-        self.presenter.changed(table)
+        tell(self.presenter.changed, table)
         if self.notifier is not None:
-            self.notifier.changed(table)
+            tell(self.notifier.changed, table)
 
     def settled(self, table: Table, record: HandRecord) -> None:
         assert self.presenter
         HANDS_FINISHED.inc()
         self._live(table)
-        self.presenter.settled(table, record)
+        tell(self.presenter.settled, table, record)
         if self.cups is not None:
-            self.cups.settled(table.id)
+            tell(self.cups.settled, table.id)
         self._skill()
 
     def closed(self, table: Table) -> None:
         assert self.presenter and self.timers
-        self.timers.disarm(table)
+        tell(self.timers.disarm, table)
         self._live(table)
-        self.presenter.closed(table)
+        tell(self.presenter.closed, table)
         if self.cups is not None:  # a cup's table stopped: what it played counts
-            self.cups.settled(table.id)
+            tell(self.cups.settled, table.id)
         self._skill()
 
     def match_over(self, table: Table, match_id: int) -> None:
         assert self.presenter
-        self.presenter.match_over(table, match_id)
+        tell(self.presenter.match_over, table, match_id)
         self._skill()
 
     def unseated(self, table: Table, names: tuple[str, ...]) -> None:

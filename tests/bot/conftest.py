@@ -3,10 +3,12 @@
 ``fake_tg``: a running fake Telegram Bot API (see tests/support/fakebot) on the real clock;
 ``tg``: the same on the scaled clock of :data:`support.e2e.SCALE`; ``played_db`` / ``played``:
 the hands of :func:`support.stats.play_all`, played once per module, and the store holding them.
+Every bot test fails when an observer raised (:mod:`bot.table.observers` logs it and tells the
+others on), unless it is marked ``observer_fails``: it planted the failure.
 """
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -16,6 +18,20 @@ from support.stats import play_all
 
 from bot.store import Store
 from bot.table import HandRecord
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "observer_fails: the test makes an observer raise")
+
+
+@pytest.fixture(autouse=True)
+def _observers_told_cleanly(request: pytest.FixtureRequest,
+                            caplog: pytest.LogCaptureFixture) -> Iterator[None]:
+    yield
+    if request.node.get_closest_marker("observer_fails") is None:
+        failed = [r.getMessage() for r in caplog.get_records("call")
+                  if r.name == "bot.table.observers"]
+        assert failed == [], "an observer raised (its traceback is in the log)"
 
 
 @pytest.fixture
