@@ -1,6 +1,8 @@
 """The posting room without Telegram: one call shows a screen (sent, then edited, sent again
 once deleted), its id is the store's too (a restart reads it back), a group's posts stay in
-the chat they were made in, and a seat's are his only while he sits there."""
+the chat they were made in, and a seat's are his only while he sits there. A message kept
+for a cup, a challenge or a vote is reserved in the store before it is sent; a final card
+whose send may have gone out is never posted again."""
 
 from __future__ import annotations
 
@@ -10,10 +12,11 @@ from pathlib import Path
 
 import pytest
 from support.service import PEOPLE, Counting
-from telegram.error import BadRequest
+from telegram.error import BadRequest, TimedOut
 
-from bot.present.posts import Post, Posts
+from bot.present.posts import Kept, Post, Posts
 from bot.store import Store
+from bot.store.posts import RESERVED, Slot
 from bot.table import Table, TableService
 
 
@@ -108,3 +111,41 @@ async def test_a_seat_post_is_his_while_he_sits_there(service: TableService) -> 
     restarted = Posts(service.store)
     await restarted.load(table)
     assert restarted.get(ping) is None
+
+
+async def test_a_kept_message_is_reserved_before_it_is_sent_and_found_after_a_restart(
+        service: TableService) -> None:
+    store, screen = service.store, Screen()
+    card = Kept(Slot.CUP_CARD, 1, -1)
+    reserved: list[int | None] = []
+
+    async def send() -> Sent:
+        reserved.append(await store.kept(card.slot, *card.stored))
+        return await screen.send()
+
+    posts = Posts(store)
+    assert await posts.keep(card, send, screen.edit, "a") == 1
+    assert reserved == [RESERVED]  # in the store before the send
+    assert await store.kept(card.slot, *card.stored) == 101
+    assert await posts.keep(card, send, screen.edit, "a") == 0  # shows that already
+    assert await posts.keep(card, send, screen.edit, "b") == 1
+    restarted = Posts(store)
+    assert await restarted.keep(card, send, screen.edit, "c") == 1  # found: edited
+    assert await restarted.keep(Kept(Slot.CUP_CARD, 1, -2), send, screen.edit, "c") == 1
+    assert screen.calls == [("send", 101), ("edit", 101), ("edit", 101), ("send", 102)]
+
+
+async def test_a_final_card_whose_send_timed_out_is_never_posted_again(
+        service: TableService) -> None:
+    store, screen = service.store, Screen()
+
+    async def lost() -> Sent:
+        raise TimedOut()
+
+    for slot, again in ((Slot.CUP_FINAL, 0), (Slot.CUP_CARD, 1)):
+        kept = Kept(slot, 1, -1)
+        with pytest.raises(TimedOut):  # it may have reached the group
+            await Posts(store).keep(kept, lost, screen.edit)
+        # a restart finds it reserved: a final card may be there, a card is posted afresh
+        assert await Posts(store).keep(kept, screen.send, screen.edit) == again
+    assert screen.calls == [("send", 101)]
