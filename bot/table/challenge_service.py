@@ -53,9 +53,21 @@ class ChallengeObserver(Protocol):
         """The participant asked for his current deal again: a new message."""
 
 
-class Unwatched(ChallengeObserver):
+class Unwatched:
     """The observer of a service nobody watches (no presenter: a test, a tool): it is told
     everything and shows nothing."""
+
+    def challenge_card(self, row: ChallengeRow) -> None:
+        return None
+
+    def challenge_seat(self, row: ChallengeRow, user_id: int) -> None:
+        return None
+
+    def challenge_over(self, row: ChallengeRow) -> None:
+        return None
+
+    def challenge_resend(self, row: ChallengeRow, user_id: int) -> None:
+        return None
 
 
 class ChallengeService:

@@ -52,9 +52,18 @@ class CupObserver(Protocol):
         not make one."""
 
 
-class Unwatched(CupObserver):
+class Unwatched:
     """The observer of a service nobody watches (no presenter: a test, a tool): it is told
     everything and shows nothing; a cup's tables play in the cup's own thread."""
+
+    def cup_card(self, row: CupRow) -> None:
+        return None
+
+    def cup_over(self, row: CupRow) -> None:
+        return None
+
+    def cup_waiting(self, row: CupRow, table_no: int, users: list[int]) -> None:
+        return None
 
     async def cup_topic(self, row: CupRow, no: int) -> int | None:
         return row.thread_id
