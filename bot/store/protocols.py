@@ -335,6 +335,12 @@ class Store(ChallengeStore, CupStore, PostStore, SkillStore, Protocol):
     async def set_chat_timezone(self, chat_id: int, zone: str) -> None:
         ...
 
+    async def close_season(self, chat_id: int, by: int, name: str | None) -> Season | None:
+        ...
+
+    async def void_hand(self, hand_id: int, by: int, reason: str) -> Voided | None:
+        ...
+
     # the club's (:mod:`bot.store.club`)
 
     async def user_by_username(self, username: str) -> UserRow | None:

@@ -13,7 +13,7 @@ from contextlib import AbstractAsyncContextManager
 
 from bot.store.boards import in_board
 from bot.store.challenges import ChallengeReads
-from bot.store.club_scores import ClubReads
+from bot.store.club_scores import ClubReads, Season, Voided
 from bot.store.conn import Conn, Row, epoch
 from bot.store.cups import CupReads
 from bot.store.posts import PostReads
@@ -402,6 +402,18 @@ class Queries(ChallengeReads, ClubReads, CupReads, PostReads, SkillReads, ABC):
         async with self.transaction() as tx:
             await tx.exec("UPDATE users SET lang_choice = ?, lang = ? WHERE user_id = ?",
                           lang, lang, user_id)
+
+    async def close_season(self, chat_id: int, by: int, name: str | None) -> Season | None:
+        """/season new: the group's season closed and the next opened, in a transaction of
+        its own (:meth:`bot.store.club_scores.ClubWrites.close_season`)."""
+        async with self.transaction() as tx:
+            return await tx.close_season(chat_id, by, name)
+
+    async def void_hand(self, hand_id: int, by: int, reason: str) -> Voided | None:
+        """/void: a finished hand voided, in a transaction of its own
+        (:meth:`bot.store.club_scores.ClubWrites.void_hand`)."""
+        async with self.transaction() as tx:
+            return await tx.void_hand(hand_id, by, reason)
 
     async def lang_choices(self) -> dict[int, str]:
         """The languages users chose with /lang in their private chat, by user."""

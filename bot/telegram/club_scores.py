@@ -78,8 +78,7 @@ async def season(env: Env, update: Update, context: Context) -> None:
         if not await env.is_admin(context, chat.id, user.id):
             _refuse(env, update, "club_only_admin")
             return
-        async with env.store.transaction() as tx:
-            closed = await tx.close_season(chat.id, user.id, query.name)
+        closed = await env.store.close_season(chat.id, user.id, query.name)
         if closed is None:
             _refuse(env, update, "season_nothing")
             return
@@ -138,8 +137,7 @@ async def void(env: Env, update: Update, context: Context) -> None:
     hand = await _finished(env, update, chat, query.no)
     if hand is None:
         return
-    async with env.store.transaction() as tx:
-        done = await tx.void_hand(hand.id, user.id, query.reason)
+    done = await env.store.void_hand(hand.id, user.id, query.reason)
     if done is None:
         _refuse(env, update, "void_already", no=query.no)
         return
