@@ -5,9 +5,12 @@ from __future__ import annotations
 import random
 import sqlite3
 
-from support.store import old_database
+import asyncpg
+from support.store import migration_adding, old_database
 
-from bot.store import MIGRATIONS, SCHEMA_VERSION, Store
+from bot.store import MIGRATIONS, SCHEMA_VERSION, Store, open_store
+from bot.store.posts import Slot
+from bot.store.schema import migrations
 from engine.rules import QQ
 from engine.simulate import play_random
 from engine.state import Hand
@@ -143,5 +146,65 @@ async def test_hands_are_numbered_per_table_besides_per_group(tmp_path) -> None:
                                                             (5, 3)]
         assert [await store.next_table_hand_no(t) for t in (1, 2, 3)] == [3, 4, 1]
         assert await store.next_hand_no(-100) == 6
+    finally:
+        await store.close()
+
+
+# a cup, a challenge and a vote with their message ids in their own columns (as before the
+# posting room kept them)
+KEPT_IN_COLUMNS = (
+    "INSERT INTO users (user_id, name, lang) VALUES (1, 'u', 'zh')",
+    "INSERT INTO tables (id, chat_id, opener_id, status, base) VALUES (1, -100, 1, 'lobby', 3)",
+    "INSERT INTO votes (id, table_id, kind, proposer, msg_id) VALUES (4, 1, 'dissolve', 1, 40)",
+    "INSERT INTO cups (id, chat_id, opener_id, status, state, card_msg_id, final_msg_id,"
+    " created_at) VALUES (2, -100, 1, 'done', '{}', 20, 21, 0)",
+    "INSERT INTO cups (id, chat_id, opener_id, state, created_at) VALUES (3, -100, 1, '{}', 0)",
+    "INSERT INTO challenges (id, chat_id, opener_id, rules, seeds, deadline, status,"
+    " card_msg_id, created_at) VALUES (5, -100, 1, 'qq', '1', 0, 'done', 50, 0)",
+    "INSERT INTO challenge_players (challenge_id, user_id, name, lang, msg_id, joined_at)"
+    " VALUES (5, 1, 'u', 'zh', 51, 0)",
+)
+
+
+async def _check_kept_in_posts(store: Store) -> None:
+    """The ids of :data:`KEPT_IN_COLUMNS` are the posting room's rows (a missing one is no
+    row), and the cup and challenge whose final card is due are found so."""
+    assert [await store.kept(slot, key, chat) for slot, key, chat in (
+        (Slot.CUP_CARD, 2, -100), (Slot.CUP_FINAL, 2, -100), (Slot.CUP_CARD, 3, -100),
+        (Slot.CHALLENGE_CARD, 5, -100), (Slot.CHALLENGE_FINAL, 5, -100),
+        (Slot.CHALLENGE_SEAT, 5, 1), (Slot.VOTE, 4, -100))] == [20, 21, None, 50, None, 51, 40]
+    assert [c.id for c in await store.live_cups(0)] == [3]  # 2's final card is posted
+    assert [c.id for c in await store.unposted_challenges(0)] == [5]  # its final is not
+
+
+async def test_the_posting_rooms_migration_carries_the_ids_kept_in_columns(tmp_path) -> None:
+    """The ids of cups', challenges' and votes' messages move from their own columns into the
+    posting room's rows, so that a restart finds them there."""
+    path = tmp_path / "db.sqlite3"
+    old_database(path, migration_adding("CREATE TABLE posts") - 1)
+    with sqlite3.connect(path) as db:
+        for sql in KEPT_IN_COLUMNS:
+            db.execute(sql)
+    store = await Store.open(path)
+    try:
+        await _check_kept_in_posts(store)
+    finally:
+        await store.close()
+
+
+async def test_the_posting_rooms_migration_carries_them_on_postgresql(
+        fresh_postgres_url: str) -> None:
+    before = migration_adding("CREATE TABLE posts") - 1
+    db = await asyncpg.connect(fresh_postgres_url)
+    try:
+        await db.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        await db.execute("INSERT INTO schema_version VALUES ($1)", before)
+        for sql in (*migrations("postgresql")[:before], *KEPT_IN_COLUMNS):
+            await db.execute(sql)
+    finally:
+        await db.close()
+    store = await open_store(fresh_postgres_url)
+    try:
+        await _check_kept_in_posts(store)
     finally:
         await store.close()
