@@ -20,6 +20,7 @@ from bot.present.courier import Courier
 from bot.present.pacing import Send, goes_first
 from bot.present.posts import Kept, Posts
 from bot.present.screens import cup as screens
+from bot.present.topics import create_topic
 from bot.store import Store
 from bot.store.cups import CupRow
 from bot.store.posts import Slot
@@ -110,10 +111,5 @@ class CupMessages:
         not an admin with the right to manage topics)."""
         target = self.chats.now(row.chat_id)
         lang = await self.chats.group_lang(target)
-        try:
-            topic = await self.courier.bot.create_forum_topic(
-                target, t(lang, "cup_topic", id=row.id, no=no))
-        except TelegramError as e:
-            log.info("no topic for cup %s in %s: %s", row.id, target, e)
-            return None
-        return topic.message_thread_id
+        return await create_topic(self.courier.bot, self.store, target,
+                                  t(lang, "cup_topic", id=row.id, no=no))

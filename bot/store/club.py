@@ -1,6 +1,7 @@
 """The club's store: pairs of players an admin keeps apart in a group (/apart), players found
-by their username, the groups a player plays in, the group's club settings (/club) and the
-解散 votes its members proposed (their daily limit). Written once for every backend: each
+by their username, the groups a player plays in, the group's club settings (/club), the
+解散 votes its members proposed (their daily limit) and the names of its forum topics
+(/tables). Written once for every backend: each
 store's queries are these."""
 
 from __future__ import annotations
@@ -102,3 +103,16 @@ class ClubQueries(Queries):
         async with self.transaction() as tx:
             await tx.exec("INSERT INTO dissolve_asks (chat_id, user_id, asked_at)"
                           " VALUES (?, ?, ?)", chat_id, user_id, conn.now())
+
+    async def topic_names(self, chat_id: int) -> dict[int, str]:
+        """The group's forum topics whose names the bot saw, by thread id."""
+        rows = await self._all("SELECT thread_id, name FROM topic_names WHERE chat_id = ?",
+                               chat_id)
+        return {r["thread_id"]: r["name"] for r in rows}
+
+    async def set_topic_name(self, chat_id: int, thread_id: int, name: str) -> None:
+        """A forum topic's name, created or renamed."""
+        async with self.transaction() as tx:
+            await tx.exec("INSERT INTO topic_names (chat_id, thread_id, name) VALUES (?, ?, ?)"
+                          " ON CONFLICT (chat_id, thread_id) DO UPDATE SET name = excluded.name",
+                          chat_id, thread_id, name)

@@ -369,3 +369,9 @@ class Store(ChallengeStore, CupStore, PostStore, SkillStore, Protocol):
 
     async def add_dissolve_ask(self, chat_id: int, user_id: int) -> None:
         ...
+
+    async def topic_names(self, chat_id: int) -> dict[int, str]:
+        ...
+
+    async def set_topic_name(self, chat_id: int, thread_id: int, name: str) -> None:
+        ...

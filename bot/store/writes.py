@@ -74,6 +74,7 @@ class Writes(ChallengeWrites, ClubWrites, CupWrites, PostWrites, SkillWrites):
                         " zone FROM chat_timezones WHERE chat_id = ? ON CONFLICT DO NOTHING",
                         new, old)
         await self.exec("DELETE FROM chat_timezones WHERE chat_id = ?", old)
+        await self.exec("UPDATE topic_names SET chat_id = ? WHERE chat_id = ?", new, old)
         await self.exec(
             "INSERT INTO scores (chat_id, rule_set, user_id, points, hands, wins, birds)"
             " SELECT CAST(? AS BIGINT), rule_set, user_id, points, hands, wins, birds FROM scores"

@@ -276,10 +276,14 @@ async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
 
 def _add_handlers(app: Application, env: Env) -> None:  # type: ignore[type-arg]
     private = filters.ChatType.PRIVATE
-    # first a group upgraded to a supergroup (its service message may come from a bot
-    # stand-in), then nothing from bots (see system.ignore_bots)
+    # first a group upgraded to a supergroup and a forum topic created or renamed (their
+    # service messages may come from a bot stand-in), then nothing from bots (see
+    # system.ignore_bots)
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE,
                                    partial(system.migrated, env)), group=-2)
+    app.add_handler(MessageHandler(filters.StatusUpdate.FORUM_TOPIC_CREATED
+                                   | filters.StatusUpdate.FORUM_TOPIC_EDITED,
+                                   partial(system.topic_named, env)), group=-2)
     app.add_handler(TypeHandler(Update, system.ignore_bots), group=-1)
     add_command_handlers(app, env)
     addressed = filters.Regex(rf"^/\w+@{re.escape(app.bot.username)}\b")

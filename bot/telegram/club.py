@@ -51,9 +51,12 @@ async def tables(env: Env, update: Update, context: Context) -> None:
         groups = {chat.id}
     found = sorted((t for t in env.service.tables() if t.chat_id in groups and not t.private),
                    key=_order)
-    titles = {g: await chat_title(context, g) for g in {t.chat_id for t in found}} \
-        if private else {}
-    listed = [Listed(t, titles.get(t.chat_id), seat=_seat_button(env, t)) for t in found]
+    chats = {t.chat_id for t in found}
+    titles = {g: await chat_title(context, g) for g in chats} if private else {}
+    topics = {g: await env.store.topic_names(g)
+              for g in {t.chat_id for t in found if t.thread_id is not None}}
+    listed = [Listed(t, titles.get(t.chat_id), seat=_seat_button(env, t),
+                     topic=topics.get(t.chat_id, {}).get(t.thread_id or 0)) for t in found]
     env.presenter.keyboard_note(chat.id, lambda lang: tables_text(listed, lang, private),
                                 partial(tables_keyboard, listed), lang=env.chat_lang(update),
                                 thread_id=topic_of(update))

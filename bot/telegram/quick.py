@@ -8,11 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from telegram import Chat, Update
-from telegram.error import TelegramError
 
 from bot.i18n import t
 from bot.present.screens.tables import has_seat
 from bot.present.screens.words import rules_label
+from bot.present.topics import create_topic
 from bot.table import Person, Refusal, Table
 from bot.table.lobby import APART_REFUSED
 from bot.telegram.env import Context, Env
@@ -72,12 +72,8 @@ async def _new_topic(env: Env, context: Context, chat: Chat, like: Table, count:
     """A forum topic for another table like ``like`` (None: not a forum, or no right to
     make topics)."""
     lang = await env.presenter.group_lang(chat.id)
-    try:
-        topic = await context.bot.create_forum_topic(chat.id, t(
-            lang, "play_topic", rules=rules_label(like.rules, lang), n=count + 1))
-    except TelegramError:
-        return None
-    return topic.message_thread_id
+    return await create_topic(context.bot, env.store, chat.id, t(
+        lang, "play_topic", rules=rules_label(like.rules, lang), n=count + 1))
 
 
 async def _play(env: Env, context: Context, chat: Chat, thread: int | None,

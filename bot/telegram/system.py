@@ -1,4 +1,5 @@
-"""What the bot does not talk to, a group's upgrade to a supergroup, and the error handler."""
+"""What the bot does not talk to, a group's upgrade to a supergroup, a forum topic created or
+renamed, and the error handler."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from telegram.error import NetworkError
 from telegram.ext import ApplicationHandlerStop
 
 from bot.i18n import t
+from bot.present.topics import keep_name
 from bot.store import StoreUnavailable
 from bot.telegram.env import Context, Env
 from bot.telegram.reach import polling_failed
@@ -37,6 +39,18 @@ async def migrated(env: Env, update: Update, context: Context) -> None:
         await env.presenter.migrate(msg.chat.id, msg.migrate_to_chat_id)
     elif msg.migrate_from_chat_id is not None:
         await env.presenter.migrate(msg.migrate_from_chat_id, msg.chat.id)
+
+
+async def topic_named(env: Env, update: Update, context: Context) -> None:
+    """A forum topic created or renamed in a group (its service message, whoever made it, an
+    anonymous admin too): its name is kept for /tables. A rename of the icon alone has none."""
+    msg = update.effective_message
+    if msg is None or msg.message_thread_id is None:
+        return
+    made, edited = msg.forum_topic_created, msg.forum_topic_edited
+    name = made.name if made is not None else edited.name if edited is not None else None
+    if name:
+        await keep_name(env.store, msg.chat.id, msg.message_thread_id, name)
 
 
 async def error(env: Env, update: object, context: Context) -> None:

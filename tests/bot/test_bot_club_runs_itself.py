@@ -128,3 +128,8 @@ async def test_a_standing_table_runs_itself(tg: FakeTelegram, tmp_path) -> None:
         assert table.match is not None and table.match.hand_no == 1
         assert {p.user_id for p in table.players.values()} == {cara.id, dan.id, eve.id}
         assert second.seat_of(fay.id) is not None and second.status == "lobby"
+        # /tables names both topics: the one a member made and the one the bot made
+        listing = await command(tg, forum, fay, "/tables", second.thread_id)
+        first_line, second_line = listing.text.splitlines()[1:]  # type: ignore[union-attr]
+        assert "话题「湖南」" in first_line
+        assert "话题「常驻 · 湖南跑胡子 · 3人 · 2」" in second_line

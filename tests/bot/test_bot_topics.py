@@ -360,7 +360,10 @@ async def test_a_moved_group_keeps_its_tables_topics(tmp_path) -> None:
         service = _service(store, tmp_path)
         general = await service.open(-1, PEOPLE[0])
         topic = await service.open(-1, PEOPLE[1], thread_id=9)
+        await store.set_topic_name(-1, 9, "一桌")
+        await store.set_topic_name(-1, 9, "老友桌")  # renamed
         assert sorted(t.id for t in await service.move_chat(-1, -2)) == [general.id, topic.id]
+        assert await store.topic_names(-2) == {9: "老友桌"} and await store.topic_names(-1) == {}
         assert service.in_chat(-2) is general and service.in_chat(-2, 9) is topic
         assert service.in_chat(-1) is None and service.in_chat(-1, 9) is None
         assert await service.move_chat(-1, -2) == []  # told again: nothing more to move

@@ -36,7 +36,7 @@ def _played(seed: int) -> Hand:
 
 async def _fill(store: Store, hands: int = 3) -> tuple[int, list[int]]:
     """A group's table with ``hands`` finished hands (users 1, 2, 3; the second with a bird of
-    user 4), a waiting bird, a vote, a subscription and a running match."""
+    user 4), a waiting bird, a vote, a subscription, a running match and its topic's name."""
     async with store.transaction() as tx:
         for u in (1, 2, 3, 4):
             await tx.upsert_user(u, f"u{u}", None, "zh", dm_ok=u == 1)
@@ -69,6 +69,7 @@ async def _fill(store: Store, hands: int = 3) -> tuple[int, list[int]]:
         await tx.subscribe(GROUP, 2, on=True)
         assert await tx.mark_notified(table_id, 2)
         assert not await tx.mark_notified(table_id, 2)
+    await store.set_topic_name(GROUP, 7, "一桌")
     return table_id, ids
 
 
@@ -103,6 +104,8 @@ async def test_a_groups_hands_read_back_on_every_backend(store: Store) -> None:
     assert await store.absent_hands(table_id, 3, 3) == 3  # seat 2 was played for throughout
     assert await store.absent_hands(table_id, 1, 3) == 0
     assert await store.subscribers(GROUP) == [2]
+    await store.set_topic_name(GROUP, 7, "老友桌")  # renamed
+    assert await store.topic_names(GROUP) == {7: "老友桌"}
     votes = await store.open_votes()
     assert [(v.kind, v.chat_id, v.thread_id) for v in votes] == [("dissolve", GROUP, 7)]
     assert await store.kept(Slot.VOTE, votes[0].id, GROUP) == 55
@@ -130,6 +133,8 @@ async def test_closing_moving_and_ending_on_every_backend(store: Store) -> None:
         await tx.remove_seat(table_id, 1)
         await tx.update_table(table_id, status="between", dealer=1, version=4)
     assert await store.subscribers(OTHER_GROUP) == [2] and await store.subscribers(GROUP) == []
+    assert await store.topic_names(OTHER_GROUP) == {7: "一桌"}
+    assert await store.topic_names(GROUP) == {}
     assert await store.score(1, GROUP) == (0, 0, 0)
     assert (await store.score(1, OTHER_GROUP))[1] == 1
     assert [(s.seat, s.user_id, s.ready) for s in await store.seats(table_id)] == [

@@ -55,7 +55,9 @@ Key facts:
   ``remove_bot(group)`` (403), ``upgrade_to_supergroup(group)`` (ChatMigrated, and the two
   service messages unless ``tell=False``), ``press(chat, message_id, user, data)`` for stale
   buttons.
-* Forums: ``forum(title)``, ``create_topic(forum, name)`` (returns its message_thread_id),
+* Forums: ``forum(title)``, ``create_topic(forum, name)`` (returns its message_thread_id; the
+  bot gets its ``forum_topic_created``), ``rename_topic(forum, id, name)``
+  (``forum_topic_edited``),
   ``send_text(forum, user, text, topic=thread_id)`` (``message_thread_id`` and
   ``is_topic_message`` on the update; a reply in General carries its reply thread's id without
   ``is_topic_message``, as Telegram does), ``topic_messages(forum, thread_id)`` (None: General).

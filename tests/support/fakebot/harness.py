@@ -212,15 +212,45 @@ class FakeTelegram:
         chat.is_forum = True
         return chat
 
-    def create_topic(self, forum: FakeChat, name: str) -> int:
-        """A new topic of ``forum``; returns its ``message_thread_id`` (the id of the service
-        message that created it, as in Telegram)."""
+    def create_topic(self, forum: FakeChat, name: str, *, by: FakeUser | None = None) -> int:
+        """A new topic of ``forum`` made by ``by`` (by default its creator, else its first
+        member); returns its ``message_thread_id`` (the id of the service message that created
+        it, as in Telegram). As Telegram, the bot gets that service message
+        (``forum_topic_created``, in the new topic), privacy mode or not; a forum of no member
+        gets its topic silently."""
         if not forum.is_forum:
             raise ValueError("topics exist in forums only (tg.forum(...))")
-        created = self.world.add_message(forum, self.bot)
+        maker = by or self._someone(forum)
+        created = self.world.add_message(forum, maker or self.bot)
+        created.thread_id = created.message_id
         created.deleted = True  # a service message: not part of what tests read
         forum.topics[created.message_id] = FakeTopic(created.message_id, name)
+        if maker is not None and forum.bot_member:
+            self.world.push_update("message", {
+                **created.to_json(), "forum_topic_created": {"name": name,
+                                                             "icon_color": 7322096}})
         return created.message_id
+
+    def rename_topic(self, forum: FakeChat, thread_id: int, name: str, *,
+                     by: FakeUser | None = None) -> None:
+        """``by`` (by default the forum's creator, else its first member) renames a topic: the
+        bot gets the ``forum_topic_edited`` service message in it."""
+        maker = by or self._someone(forum)
+        if maker is None:
+            raise ValueError("a topic is renamed by someone: give by=")
+        forum.topics[thread_id].name = name
+        edited = self.world.add_message(forum, maker, thread_id=thread_id)
+        edited.deleted = True
+        if forum.bot_member:
+            self.world.push_update("message", {**edited.to_json(),
+                                               "forum_topic_edited": {"name": name}})
+
+    def _someone(self, chat: FakeChat) -> FakeUser | None:
+        """The chat's creator, else its first member (None in a chat of nobody)."""
+        ids = sorted(chat.members, key=lambda u: chat.members[u] != "creator")
+        return next((self.world.users[u] for u in ids
+                     if u in self.world.users and u != self.bot.id
+                     and chat.members[u] not in ("left", "kicked")), None)
 
     def close_topic(self, forum: FakeChat, thread_id: int, closed: bool = True) -> None:
         """An admin closes (or reopens) a topic: then only admins may post in it, and the bot
