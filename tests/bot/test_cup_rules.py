@@ -97,7 +97,7 @@ def test_a_shared_place_and_only_it_is_marked_tied() -> None:
     assert [(s.player.id, s.place, s.tied) for s in table] == [
         (a, 1, True), (d, 1, True), (b, 3, False), (e, 4, False), (f, 5, False),
         (c, 6, False)]
-    row = CupRow(1, -100, None, a, "playing", "{}", None, None)
+    row = CupRow(1, -100, None, a, "playing", "{}")
     tied = words("zh", "place_tied")
     assert tied in screens.waiting_text(row, cup, table[0], 1, "zh")
     assert tied not in screens.waiting_text(row, cup, table[2], 1, "zh")
