@@ -15,9 +15,10 @@ from bot import callbacks as cb
 from bot.i18n import t
 from bot.present.screens.tables import Listed, has_seat, tables_keyboard, tables_text
 from bot.store import ClubSettings
-from bot.table import Refusal, Table
+from bot.table import Person, Refusal, Table
 from bot.telegram.chat import chat_title
-from bot.telegram.env import Context, Env, refusal_text, topic_of
+from bot.telegram.env import Context, Env, topic_of
+from bot.telegram.lobby import in_group
 
 OFF_WORD = "off"
 
@@ -110,31 +111,25 @@ async def _names(env: Env, pairs: list[tuple[int, int]]) -> list[tuple[str, str]
 async def apart(env: Env, update: Update, context: Context) -> None:
     """/apart @a @b (or /apart @b in reply to a's message), /apart off @a @b, /apart: an
     admin's pairs of the group who never sit at one table of it (``bot.table.lobby``
-    refuses the second of them, privately)."""
-    chat, user = update.effective_chat, update.effective_user
-    if chat is None or user is None:
-        return
-    if chat.type == Chat.PRIVATE:
-        env.answer_key(update, "group_only")
-        return
-    try:
-        if not await env.is_admin(context, chat.id, user.id):
+    refuses the second of them, privately). A group command (``lobby.in_group``)."""
+    async def run(chat: Chat, thread: int | None, person: Person) -> None:
+        if not await env.is_admin(context, chat.id, person.user_id):
             raise Refusal("apart_admin_only")
         on, names = apart_args(list(context.args or ()))
         if not names:
             listed = await _names(env, await env.store.apart_pairs(chat.id))
-            env.answer(update, lambda lang: "\n".join(
+            env.presenter.note(chat.id, lambda lang: "\n".join(
                 [t(lang, "apart_list_head"), *(t(lang, "apart_pair", a=a, b=b) for a, b in listed)]
-                if listed else [t(lang, "apart_list_none")]))
+                if listed else [t(lang, "apart_list_none")]), thread_id=thread)
             return
         (a, a_name), (b, b_name) = await _pair(env, update, names)
-        changed = await env.store.set_apart(chat.id, a, b, user.id, on)
-    except Refusal as r:
-        env.answer(update, partial(refusal_text, r))
-        return
-    key = ("apart_set" if on else "apart_off") if changed else \
-        ("apart_already" if on else "apart_not_set")
-    env.answer(update, lambda lang: t(lang, key, a=a_name, b=b_name))
+        changed = await env.store.set_apart(chat.id, a, b, person.user_id, on)
+        key = ("apart_set" if on else "apart_off") if changed else \
+            ("apart_already" if on else "apart_not_set")
+        env.presenter.note(chat.id, lambda lang: t(lang, key, a=a_name, b=b_name),
+                           thread_id=thread)
+
+    await in_group(env, update, context, run)
 
 
 # /club's words: a setting (Chinese or English), then its value
@@ -175,22 +170,16 @@ def club_text(settings: ClubSettings, lang: str) -> str:
 
 async def club(env: Env, update: Update, context: Context) -> None:
     """/club: the group's club settings; an admin's ``/club <setting> <value>`` changes one
-    (:func:`club_change`) and is answered with them all."""
-    chat, user = update.effective_chat, update.effective_user
-    if chat is None or user is None:
-        return
-    if chat.type == Chat.PRIVATE:
-        env.answer_key(update, "group_only")
-        return
-    settings = await env.store.club_settings(chat.id)
-    args = list(context.args or ())
-    try:
+    (:func:`club_change`) and is answered with them all. A group command
+    (``lobby.in_group``)."""
+    async def run(chat: Chat, thread: int | None, person: Person) -> None:
+        settings = await env.store.club_settings(chat.id)
+        args = list(context.args or ())
         if args:
-            if not await env.is_admin(context, chat.id, user.id):
+            if not await env.is_admin(context, chat.id, person.user_id):
                 raise Refusal("club_admin_only")
             settings = club_change(args, settings)
-            await env.store.set_club_settings(chat.id, user.id, settings)
-    except Refusal as r:
-        env.answer(update, partial(refusal_text, r))
-        return
-    env.answer(update, partial(club_text, settings))
+            await env.store.set_club_settings(chat.id, person.user_id, settings)
+        env.presenter.note(chat.id, partial(club_text, settings), thread_id=thread)
+
+    await in_group(env, update, context, run)
