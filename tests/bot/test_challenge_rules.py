@@ -65,7 +65,7 @@ class _Ran(Run):
 def _runs(*figures: tuple[int, int]) -> tuple[list[ChallengePlayerRow], dict[int, Run]]:
     """Players joined in this order, each with (points, decisions off the strong choice)."""
     rules = get_rule_set("qq")
-    players = [ChallengePlayerRow(10 + k, f"P{k}", "zh", "done", None, float(k))
+    players = [ChallengePlayerRow(10 + k, f"P{k}", "zh", "done", float(k))
                for k in range(len(figures))]
     return players, {p.user_id: _Ran(rules, (1,), [], offs, points)
                      for p, (points, offs) in zip(players, figures, strict=True)}
