@@ -33,7 +33,8 @@ if TYPE_CHECKING:
 TABLES = ("users", "chats", "tables", "seats", "matches", "hands", "actions", "results",
           "scores", "birds", "votes", "notify", "notified", "apart", "challenges",
           "challenge_players", "challenge_moves", "seasons", "cups", "posts", "chat_timezones",
-          "skill_matches", "skill_ratings", "skill_stale", "seat_reviews", "topic_names")
+          "skill_matches", "skill_ratings", "skill_stale", "seat_reviews", "topic_names",
+          "club_settings", "dissolve_asks")
 
 
 class CopyError(Exception):

@@ -6,12 +6,13 @@ back."""
 from __future__ import annotations
 
 import random
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from bot.store import SCHEMA_VERSION, Store, open_store
+from bot.store import SCHEMA_VERSION, ClubSettings, Store, open_store
 from bot.store.copy import TABLES, CopyError, copy_store
 from bot.store.posts import Slot
 from engine.rules import QQ
@@ -70,6 +71,8 @@ async def _fill(store: Store, hands: int = 3) -> tuple[int, list[int]]:
         assert await tx.mark_notified(table_id, 2)
         assert not await tx.mark_notified(table_id, 2)
     await store.set_topic_name(GROUP, 7, "一桌")
+    await store.set_club_settings(GROUP, 1, ClubSettings(auto_ready=True, dissolve_limit=2))
+    await store.add_dissolve_ask(GROUP, 2)
     return table_id, ids
 
 
@@ -186,6 +189,16 @@ async def _rows(store: Store) -> dict[str, list[tuple[object, ...]]]:
         found[table] = sorted([r async for batch in store.dump(table, columns) for r in batch],
                               key=repr)
     return found
+
+
+async def test_the_copy_takes_every_table_of_the_schema(tmp_path: Path) -> None:
+    """A table the copy does not name would be left behind by every store move."""
+    store = await open_store(f"sqlite://{tmp_path}/a.sqlite3")
+    await store.close()
+    with sqlite3.connect(tmp_path / "a.sqlite3") as db:
+        names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'"
+                                          " AND name NOT LIKE 'sqlite_%'")}
+    assert set(TABLES) == names
 
 
 async def test_copy_store_round_trip_sqlite_postgresql_sqlite(
