@@ -34,7 +34,7 @@ TABLES = ("users", "chats", "tables", "seats", "matches", "hands", "actions", "r
           "scores", "birds", "votes", "notify", "notified", "apart", "challenges",
           "challenge_players", "challenge_moves", "seasons", "cups", "posts", "chat_timezones",
           "skill_matches", "skill_ratings", "skill_stale", "seat_reviews", "topic_names",
-          "club_settings", "dissolve_asks")
+          "club_settings", "dissolve_asks", "pending_presses")
 
 
 class CopyError(Exception):

@@ -17,6 +17,7 @@ from bot.store.club_scores import ClubRow, Season, Span, Voided
 from bot.store.cups import CupStore, CupTx
 from bot.store.health import Health
 from bot.store.posts import PostStore, PostTx
+from bot.store.presses import PressStore, PressTx
 from bot.store.rows import (
     QQ_ID,
     BirdRow,
@@ -34,7 +35,7 @@ from bot.store.rows import (
 from bot.store.skill import SkillStore, SkillTx
 
 
-class Tx(ChallengeTx, CupTx, PostTx, SkillTx, Protocol):
+class Tx(ChallengeTx, CupTx, PostTx, PressTx, SkillTx, Protocol):
     """The writes inside one :meth:`Store.transaction`."""
 
     async def exec(self, sql: str, *args: object) -> int:
@@ -149,7 +150,7 @@ class Tx(ChallengeTx, CupTx, PostTx, SkillTx, Protocol):
         ...
 
 
-class Store(ChallengeStore, CupStore, PostStore, SkillStore, Protocol):
+class Store(ChallengeStore, CupStore, PostStore, PressStore, SkillStore, Protocol):
     """The store of record: every read, and the transactions that write."""
 
     health: Health  # whether its last call reached it (:mod:`bot.store.health`)

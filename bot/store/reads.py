@@ -17,6 +17,7 @@ from bot.store.club_scores import ClubReads, Season, Voided
 from bot.store.conn import Conn, Row, epoch
 from bot.store.cups import CupReads
 from bot.store.posts import PostReads
+from bot.store.presses import PressReads
 from bot.store.rows import (
     QQ_ID,
     BirdRow,
@@ -37,7 +38,7 @@ from bot.store.writes import SEATED_AT, TABLE_AT, Writes, table_row
 OF_BOT = "(CAST(? AS BIGINT) IS NULL OR t.bot_id = ?)"
 
 
-class Queries(ChallengeReads, ClubReads, CupReads, PostReads, SkillReads, ABC):
+class Queries(ChallengeReads, ClubReads, CupReads, PostReads, PressReads, SkillReads, ABC):
     """The reads of a :class:`bot.store.Store`, and the two writes that need no unit of work
     of the caller's; a backend adds opening, closing and transactions."""
 

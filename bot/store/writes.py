@@ -11,6 +11,7 @@ from bot.store.club_scores import ClubWrites
 from bot.store.conn import Conn, Row, now
 from bot.store.cups import CupWrites
 from bot.store.posts import PostWrites
+from bot.store.presses import PressWrites
 from bot.store.rows import TableRow
 from bot.store.skill import SkillWrites
 
@@ -30,7 +31,7 @@ class PlaceTaken(Exception):
         self.bot_id = bot_id
 
 
-class Writes(ChallengeWrites, ClubWrites, CupWrites, PostWrites, SkillWrites):
+class Writes(ChallengeWrites, ClubWrites, CupWrites, PostWrites, PressWrites, SkillWrites):
     """The writes of one transaction (:class:`bot.store.Tx`), on its backend's connection."""
 
     def __init__(self, conn: Conn) -> None:

@@ -49,7 +49,7 @@ from bot.telegram.buttons import button
 from bot.telegram.commands import NEW_MESSAGES, SCOPES, add_command_handlers, bot_commands
 from bot.telegram.env import Env
 from bot.telegram.health import Arrivals, arrived
-from bot.telegram.ordering import OrderedPerSender
+from bot.telegram.journal import JournalingPolls, JournalingProcessor, PressJournal
 from bot.telegram.request import AiohttpRequest
 from bot.webapp.live import LivePages
 from bot.webapp.relay import BotRelay
@@ -147,7 +147,8 @@ class Services:
 
 
 async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
-                     rng: random.Random | None, arrivals: Arrivals) -> None:
+                     rng: random.Random | None, arrivals: Arrivals,
+                     journal: PressJournal) -> None:
     try:
         store = await open_store(config.database_url or config.db_path)
     except StoreUnusable as e:  # checked before the start (bot.__main__), gone since
@@ -162,6 +163,7 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
         await store.close()
         raise StartupError(f"bot {app.bot.id} is served by another running paohuzi-bot on"
                            " DATABASE_URL; stop it first (one process per bot token)")
+    journal.open(store, app.bot.id)
     hub = Hub()
     service = TableService(store, hub, action_timeout=config.action_timeout,
                            autoplay_delay=config.autoplay_delay,
@@ -245,6 +247,7 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
     rater.start()  # the skill ratings and the 复盘 figures, beside play
     if reviewer is not None:
         reviewer.start()
+    await journal.replay(app.bot, app.update_queue)  # presses a killed run left unanswered
     log.info("started as @%s with %d open tables", app.bot.username, len(service.tables()))
 
 
@@ -308,18 +311,21 @@ def build_application(
     Updates are handled concurrently: one handled at a time, each waiting for its own Bot API
     round trips, a press at one table would queue behind every other table's (50–200 ms each
     from a real server). Changes stay ordered per table (every ``TableService`` change takes
-    that table's lock) and per chat and user (see :class:`OrderedPerSender`).
+    that table's lock) and per chat and user (:mod:`bot.telegram.ordering`). A press is kept in
+    the store until answered, so that a start answers those a killed run left
+    (:mod:`bot.telegram.journal`).
     """
-    polls = AiohttpRequest(connections=1)
+    journal = PressJournal()  # presses kept until answered (bot.telegram.journal)
+    polls = JournalingPolls(journal)
     builder = (
         Application.builder()
         .token(config.token)
         .request(AiohttpRequest())
         .get_updates_request(polls)
-        .concurrent_updates(OrderedPerSender())
+        .concurrent_updates(JournalingProcessor(journal))
         .rate_limiter(rate_limiter or AIORateLimiter(max_retries=0))
         .post_init(lambda app: _post_init(app, config, rng, Arrivals(
-            polls, webhook=app.bot if config.webhook is not None else None)))
+            polls, webhook=app.bot if config.webhook is not None else None), journal))
         .post_shutdown(_post_shutdown)
     )
     if config.api_base_url:

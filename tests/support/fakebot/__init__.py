@@ -79,6 +79,8 @@ Key facts:
   bot's last calls and errors.
 * Stats: ``calls`` (method, chat_id, time), ``errors`` (method, chat_id, code, description),
   ``unknown_methods``, ``unanswered_queries``, ``rejections`` (429s), ``send_times(chat)``, ``max_per_minute(chat)``.
+* Network faults: ``delay`` (a round trip added to every call), ``lose_calls(method…)``
+  (those calls are recorded but never answered nor carried out).
 * Time: ``FakeTelegram(clock=...)`` (default ``time.monotonic``) stamps calls and drives the
   flood limits; ``RateLimits()`` holds Telegram's limits and is off unless passed.
 """

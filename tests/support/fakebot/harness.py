@@ -146,6 +146,12 @@ class FakeTelegram:
     def delay(self, seconds: float) -> None:
         self.world.delay = seconds
 
+    def lose_calls(self, *methods: str) -> None:
+        """From now on calls of ``methods`` (none: back to normal) are lost on the way: seen in
+        ``calls``, but they change nothing and are never answered (the bot's client times
+        out), as when the network fails mid-call or the bot is killed while waiting."""
+        self.world.lost = set(methods)
+
     @property
     def rate_limits(self) -> RateLimits | None:
         return self.world.flood.limits

@@ -76,6 +76,10 @@ class BotApiServer:
                 raise ApiError(404, "Not Found: method not found")
             if world.delay:  # the network: the request reaches Telegram half a trip later
                 await asyncio.sleep(world.delay / 2)
+            if name in world.lost:  # lost on the way: no effect, no answer, until the fake stops
+                while not world.closing:
+                    await world.wait_change(1.0)
+                raise ApiError(502, "Bad Gateway")
             result = await handler(world, params)
             if world.delay:  # and its answer reaches the bot half a trip after that
                 await asyncio.sleep(world.delay / 2)

@@ -85,6 +85,7 @@ class World:
         self.flood = FloodControl(clock)
         self.privacy_mode = True
         self.delay = 0.0  # seconds of network round trip added to every call (see server)
+        self.lost: set[str] = set()  # methods whose calls never get through (see server)
         self.closing = False
         self._ids = itertools.count(1)
         self._update_ids = itertools.count(500_000_001)
