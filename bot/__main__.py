@@ -87,7 +87,7 @@ def copy_store(args: list[str]) -> None:
     from bot.store.copy import copy_store as copy
 
     try:
-        asyncio.run(copy(*args))
+        asyncio.run(copy(args[0], args[1]))
     except (CopyError, OSError) as e:
         _fail(f"copy-store: {e}")
 
