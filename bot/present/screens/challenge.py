@@ -53,8 +53,9 @@ def _head(row: ChallengeRow, lang: str) -> list[str]:
 def _standing_line(place: int, s: Standing, hands: int, lang: str, over: bool) -> str:
     """``over``: the challenge ended, so one still playing did not finish."""
     playing = "challenge_row_unfinished" if over else "challenge_row_playing"
-    key = {EntrantStatus.PLAYING: playing, EntrantStatus.LEFT: "challenge_row_left"}.get(
-        s.player.status, "challenge_row")
+    keys: dict[str, str] = {EntrantStatus.PLAYING: playing,
+                            EntrantStatus.LEFT: "challenge_row_left"}
+    key = keys.get(s.player.status, "challenge_row")
     return t(lang, key, place=place, name=s.player.name, points=signed(s.points),
              played=s.played, hands=hands, offs=s.offs)
 
