@@ -72,6 +72,13 @@ async def test_no_page_marks_tuoguan_before_the_group_picture(fake_tg: FakeTeleg
         await d.press(dealer, A.discard(EIGHT))
         await fake_tg.wait_for(lambda: d.table.players[shang].autoplay, timeout=5)  # 碰 timed out
         assert not public_turn()
+        # every page is told of the table in 托管 before play goes on: he knows it, and
+        # the others' views are built while only he may know it
+        await fake_tg.wait_for(lambda: any(s == shang and shang in m for s, m, _ in seen),
+                               timeout=5, what="his own page marking his 托管")
+        since = len(seen)
+        await fake_tg.wait_for(lambda: {s for s, _, _ in seen[since:]} >= {dealer, d.seat(1)},
+                               timeout=5, what="the other pages told")
         for _ in range(100):
             await d.told()
             step()
@@ -94,7 +101,6 @@ async def test_no_page_marks_tuoguan_before_the_group_picture(fake_tg: FakeTeleg
             task.cancel()
 
     before = [(seat, marked) for seat, marked, public in seen if shang not in public]
-    assert any(seat != shang for seat, _ in before), "no view pushed before it was public"
     for seat, marked, public in seen:
         own = {seat} if seat == shang and d.table.players[shang].autoplay else set()
         assert marked <= public | own, (seat, marked, public)
