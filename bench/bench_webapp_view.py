@@ -5,7 +5,8 @@ every step of ``--hands`` qq hands that ``engine.player`` plays through the tabl
 the pushes after each change build them. Each side plays the same hands from cold caches (the
 analyzer's own memo included), one after the other. Prints, for each side, the views, the
 times 听's analyzer part was computed for them (before: once a view; now: once a decision of
-the seat, ``engine.ting.shape``), the mean time per view, and now the mean of the views that
+the seat, ``engine.ting.shape``), the mean CPU time per view (this thread's: less swayed than the
+clock by a loaded machine), and now the mean of the views that
 computed it and of those that did not (docs/live-seat.md).
 
     .venv/bin/python bench/bench_webapp_view.py [--hands 6] [--before 2192518]
@@ -81,9 +82,9 @@ async def play(tmp: Path, hands: int, build: View) -> list[float]:
             record = table.current
             assert record is not None
             for seat in range(3):
-                t0 = time.perf_counter()
+                t0 = time.thread_time()
                 build(service, table, record, seat)
-                spent.append(time.perf_counter() - t0)
+                spent.append(time.thread_time() - t0)
             for seat, d in list(table.decisions.items()):
                 if not d.legal:
                     continue

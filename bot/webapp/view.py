@@ -32,6 +32,14 @@ def _card_text(kind: int) -> dict[str, object]:
     return {"char": C.to_char(kind), "red": C.is_red(kind), "big": C.is_big(kind)}
 
 
+def _words(lang: str) -> dict[str, str]:
+    """The page's words in ``lang`` (each view carries them: a page may open on any)."""
+    words = _WORDS.get(lang)
+    if words is None:
+        words = _WORDS[lang] = {k: t(lang, f"webapp_{k}") for k in WORDS}
+    return words
+
+
 def _waits(waits: Sequence[Wait]) -> list[dict[str, int]]:
     return [{"card": w.card, "unseen": w.unseen} for w in waits]
 
@@ -83,8 +91,7 @@ def seat_view(model: SeatModel) -> dict[str, object]:
         "over": pub.outcome is not None,
         "points": None if pub.outcome is None else list(pub.outcome.points),
         "settlement": settlement(model.settlement()),
-        "cards": {k: _card_text(k) for k in range(C.KINDS)},
-        "words": {k: t(lang, f"webapp_{k}") for k in WORDS},
+        "cards": CARDS, "words": _words(lang),
     }
 
 
@@ -105,3 +112,5 @@ WORDS = ("title", "stock", "offer", "ting", "huxi", "trustee", "robot", "dealer"
          "pick", "settlement", "again_in", "total", "win", "ready_wait", "expired",
          "expired_body", "over_title", "over_body", "back", "restarting", "not_seated_title",
          "xing", "count")
+_WORDS: dict[str, dict[str, str]] = {}
+CARDS = {k: _card_text(k) for k in range(C.KINDS)}  # each kind's character and colour
