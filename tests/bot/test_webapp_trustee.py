@@ -24,6 +24,8 @@ from bot.webapp.multi import KnownTrustee
 from engine import actions as A
 from engine.state import Hand
 
+TIMER = 3.0  # seconds a decision may take
+
 
 async def test_no_page_marks_tuoguan_before_the_group_picture(fake_tg: FakeTelegram, tmp_path,
                                                               monkeypatch) -> None:
@@ -38,7 +40,8 @@ async def test_no_page_marks_tuoguan_before_the_group_picture(fake_tg: FakeTeleg
     monkeypatch.setattr(robots, "decide", passing)
     port = free_port()
     base = f"http://127.0.0.1:{port}/app/"
-    async with dealt(fake_tg, tmp_path, action_timeout=1.0, webapp=webapp_config(port)) as d, \
+    # the dealer's clock runs while the pages open: long enough for a loaded machine
+    async with dealt(fake_tg, tmp_path, action_timeout=TIMER, webapp=webapp_config(port)) as d, \
             aiohttp.ClientSession() as http:
         dealer, shang = d.seat(0), d.seat(2)
         record, presenter = d.record, d.svc.presenter
@@ -70,7 +73,8 @@ async def test_no_page_marks_tuoguan_before_the_group_picture(fake_tg: FakeTeleg
             shared_seen.append((shared.of(d.table, record), presenter.public_trustee(record)))
 
         await d.press(dealer, A.discard(EIGHT))
-        await fake_tg.wait_for(lambda: d.table.players[shang].autoplay, timeout=5)  # 碰 timed out
+        await fake_tg.wait_for(lambda: d.table.players[shang].autoplay,
+                               timeout=TIMER + 5)  # his 碰 timed out
         assert not public_turn()
         # every page is told of the table in 托管 before play goes on: he knows it, and
         # the others' views are built while only he may know it
