@@ -4,7 +4,8 @@ each seat's legal moves, a discard takes two taps (the card, then the confirm co
 shows its 听 when picked, the pictures of seats whose page is open are not edited and catch
 up once it closes, forged or expired init data gets a screen saying what to do, and the
 hand's end is a settlement sheet (how it ended, each seat's points and running total, the
-再来一局 countdown); a restart of the bot reconnects an open page to the same hand."""
+再来一局 countdown); a restart of the bot reconnects an open page to the same hand; a page
+closed mid-hand gives its seat back to the chat with live buttons."""
 
 import asyncio
 import json
@@ -356,3 +357,74 @@ async def test_the_computers_moves_are_paced_on_the_page(fake_tg, tmp_path):
     assert len(others) >= 3, log
     gaps = [b[0] - a[0] for a, b in others]
     assert min(gaps) >= 440, gaps  # the page's 450 ms, give or take a timer's slack
+
+
+async def test_a_page_closed_mid_hand_gives_the_seat_back_to_the_chat(fake_tg, tmp_path):
+    """A seat plays on its page in Chromium while the others play by their pictures; nothing
+    is sent to its chat meanwhile. Its tab is closed while it has a move to make: within a few
+    seconds its private picture shows exactly that move's buttons, of that decision (not the
+    ones it answered on the page, which would say "这个按钮已过时"), and a press on them plays."""
+    tg, port = fake_tg, free_port()
+    base = f"http://127.0.0.1:{port}/app/"
+    config = make_config(tg, tmp_path / "db.sqlite3", webapp=webapp_config(port))
+    with ExitStack() as stack:
+        driver = await asyncio.to_thread(stack.enter_context, chromium())
+        async with running_bot(config) as app:
+            users, group, lobby, svc, table = await start_hand(tg, app)
+            record = table.current
+            by_seat = {s: next(u for u in users if u.id == uid)
+                       for s, uid in enumerate(record.users)}
+            me = by_seat[0]
+            page = await asyncio.to_thread(
+                Page, driver, page_url(base, init_data(tg.token, me.id, me.first_name)))
+            await asyncio.to_thread(page.wait, lambda p: p.state() == "live")
+            await svc.presenter.idle()
+            held = edits_to(tg, me)
+
+            def open_decision(seat: int):
+                d = table.decisions.get(seat)
+                unpressed = d is not None and table.pressed.get(seat, (None,))[0] != d.version
+                return d if d is not None and d.legal and unpressed else None
+
+            def labels(seat: int) -> list[str]:
+                d = open_decision(seat)
+                return sorted(A.label(a, "zh") for a in d.legal) if d else []
+
+            def shows_now() -> bool:
+                """His picture has exactly his open decision's buttons, of that decision."""
+                buttons = action_buttons(hand_message(tg, me))
+                d = open_decision(0)
+                return sorted(text for text, _ in buttons) == labels(0) and d is not None \
+                    and all(data.split(":")[2] == str(d.version) for _, data in buttons)
+
+            rng, on_page = random.Random(7), 0
+            for _ in range(300):
+                await svc.presenter.idle()
+                assert table.status == "playing"
+                if on_page and open_decision(0) and not shows_now():
+                    break
+                seat = rng.choice([s for s in table.decisions if open_decision(s)])
+                view = record.hand.private_view(seat)
+                public = [e for e in record.hand.history if e.visible_to is None]
+                label = A.label(player.choose(view, public, rng), "zh")
+                if seat == 0:
+                    want = labels(0)
+                    await asyncio.to_thread(page.wait, lambda p, w=want: sorted(p.moves()) == w,
+                                            what="his moves on the page")
+                    assert (await asyncio.to_thread(page.click, label)).startswith("✓")
+                    on_page += 1
+                    continue
+                user = by_seat[seat]
+                msg = hand_message(tg, user)
+                data = dict(action_buttons(msg))[label]
+                assert (await tg.press(user, msg.message_id, user, data)).text != t("zh", "stale")
+            else:
+                raise AssertionError("he never had a move to make after playing on the page")
+            assert edits_to(tg, me) == held  # nothing sent while his page was open
+            await asyncio.to_thread(page.close)
+            await tg.wait_for(shows_now, timeout=5, what="his picture with live buttons")
+            decision = open_decision(0)
+            buttons = dict(action_buttons(hand_message(tg, me)))
+            label = A.label(decision.legal[0], "zh")
+            answer = await tg.press(me, hand_message(tg, me).message_id, me, buttons[label])
+            assert (answer.text or "").startswith("✓"), answer  # played, not "stale"
