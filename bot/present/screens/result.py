@@ -13,10 +13,10 @@ from bot.i18n import t
 from bot.present import fairness
 from bot.present.screens.group import verify_button
 from bot.present.screens.review import review_button
-from bot.present.screens.words import cup_prefix, outcome_lines, points_text, table_no
+from bot.present.screens.seat import Settled, settlement
+from bot.present.screens.words import cup_prefix, outcome_lines, table_no
 from bot.store import BirdRow
 from bot.table import HandRecord, Table
-from bot.table.birds import seat_points
 from engine.points import signed
 
 
@@ -45,11 +45,13 @@ def result_text(table: Table, record: HandRecord, seat: int, lang: str, *, total
                 hand_birds: Sequence[BirdRow], live: bool) -> str:
     """The seat's result: his points this hand with their parts and his running total, as
     the group's settlement writes them (a 醒家's are his 醒筹), and how the hand ended in
-    one line; at a private table its head carries the 🔒 fingerprint, as his hand's did."""
+    one line — the seat model's settlement (:func:`bot.present.screens.seat.settlement`),
+    as his live page's sheet shows it; at a private table its head carries the 🔒
+    fingerprint, as his hand's did."""
     outcome = record.hand.outcome
-    assert outcome is not None
-    xing = seat == outcome.xing
-    points = points_text(seat_points(record, hand_birds)[seat], total, lang, xing=xing)
+    sheet = settlement(record, lang, Settled({record.users[seat]: total}, hand_birds))
+    assert outcome is not None and sheet is not None
+    xing, points = seat == outcome.xing, sheet.rows[seat].text
     head = t(lang, "result_head", table=table.no, hand=record.table_no) if table.cup is None \
         else t(lang, "cup_result_head", id=table.cup.cup_id, round=table.cup.round,
                table=table.cup.no, hand=record.table_no)
@@ -57,7 +59,7 @@ def result_text(table: Table, record: HandRecord, seat: int, lang: str, *, total
         head += " · " + fairness.seal(record.hand.seed, lang)
     lines = [head,
              t(lang, "result_xing" if xing else "result_points", points=points),
-             " · ".join(outcome_lines(record, lang))]
+             " · ".join(sheet.lines)]
     if live and table.cup is None:
         lines.append(t(lang, "settle_next"))
     return "\n".join(lines)
