@@ -88,8 +88,9 @@ async def test_the_exported_hand_verifies_against_the_shown_commitment(
         for seat, user in enumerate(users):
             p = outcome.points[seat]
             line = next(x for x in rank if f" {user.first_name} · " in x)
+            tied = t("zh", "place_tied") if outcome.points.count(p) > 1 else ""  # shared place
             assert line.endswith(f"{user.first_name} · {p} 分 · {title_of(p)} · 1 局 "
-                                 f"{int(seat == outcome.winner)} 胜")
+                                 f"{int(seat == outcome.winner)} 胜{tied}")
         assert (await group_says(users[2], "/rank all")).caption.splitlines()[1:] == rank[1:]
         me = (await group_says(users[0], "/me")).caption.splitlines()
         wins = int(outcome.winner == 0)
