@@ -33,6 +33,7 @@ from engine.review import (
     REVIEW_WORK,
     WORLDS,
     Decision,
+    Review,
     SeatReview,
     declined_win,
     review_hand,
@@ -45,16 +46,30 @@ SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-# ----- decisions ----------------------------------------------------------------------------
+# ----- decisions and flags against their oracles --------------------------------------------
 
 
 @SETTINGS
 @given(rules=st.sampled_from(RULES), seed=SEEDS)
-def test_decisions_are_the_entries_with_a_real_choice(rules: RuleSet, seed: int) -> None:
+@example(rules=get_rule_set("four14"), seed=2572755)  # 胡 on a discard beside its kind's 碰
+def test_the_review_of_a_random_hand_agrees_with_every_oracle(rules: RuleSet, seed: int) -> None:
+    """A random hand's review (the costly part, worked out once) against each oracle below:
+    its decisions are the entries with a real choice, and its missed_win, broke_ting and
+    costly flags are exactly the declined wins, the 听 the engine's own 听 says was broken
+    and the decisions losing the threshold."""
     h = played(rules, seed)
     review = review_hand(h)
+    befores = steps_before(h)
+    decisions_are_the_entries_with_a_real_choice(h, review, befores)
+    missed_win_flags_exactly_the_declined_wins(h, review, befores)
+    broke_ting_agrees_with_engine_ting(h, review, befores)
+    costly_flags_are_the_decisions_losing_the_threshold(review)
+
+
+def decisions_are_the_entries_with_a_real_choice(h: Hand, review: Review,
+                                                 befores: list[Hand]) -> None:
     want = {
-        (seat, i) for i, (before, (seat, action)) in enumerate(zip(steps_before(h), h.log, strict=True))
+        (seat, i) for i, (before, (seat, action)) in enumerate(zip(befores, h.log, strict=True))
         if len(before.legal_actions(seat)) > 1
     }
     got = {(d.seat, d.step) for r in review.seats for d in r.decisions}
@@ -75,9 +90,6 @@ def test_decisions_are_the_entries_with_a_real_choice(rules: RuleSet, seed: int)
                 assert d.worlds or d.loss == 0
 
 
-# ----- flags against their oracles ----------------------------------------------------------
-
-
 def engine_win_points(before: Hand, seat: int) -> int:
     """What 胡 would have paid the seat: take it on a copy, every other seat asked passing."""
     h = copy.deepcopy(before)
@@ -89,13 +101,8 @@ def engine_win_points(before: Hand, seat: int) -> int:
     return h.outcome.win.winner_points
 
 
-@SETTINGS
-@given(rules=st.sampled_from(RULES), seed=SEEDS)
-@example(rules=get_rule_set("four14"), seed=2572755)  # 胡 on a discard beside its kind's 碰
-def test_missed_win_flags_exactly_the_declined_wins(rules: RuleSet, seed: int) -> None:
-    h = played(rules, seed)
-    review = review_hand(h)
-    befores = steps_before(h)
+def missed_win_flags_exactly_the_declined_wins(h: Hand, review: Review,
+                                                befores: list[Hand]) -> None:
     declined = {
         (seat, i) for i, (before, (seat, action)) in enumerate(zip(befores, h.log, strict=True))
         if A.HU in before.legal_actions(seat) and action != A.HU
@@ -121,7 +128,7 @@ def declines(h: Hand) -> int:
 
 
 def test_declined_wins_do_occur_in_the_property_hands() -> None:
-    """The property above must meet declined wins, in every rule set, to mean anything."""
+    """The missed_win oracle above must meet declined wins, in every rule set, to mean anything."""
     for rules in RULES:
         assert any(declines(played(rules, seed)) for seed in range(60)), rules.key
 
@@ -130,12 +137,8 @@ def discarding(legal: tuple[str, ...]) -> bool:
     return bool(legal) and all(a.startswith("d:") for a in legal)
 
 
-@SETTINGS
-@given(rules=st.sampled_from(RULES), seed=SEEDS)
-def test_broke_ting_agrees_with_engine_ting(rules: RuleSet, seed: int) -> None:
-    h = played(rules, seed)
-    review = review_hand(h)
-    befores = steps_before(h)
+def broke_ting_agrees_with_engine_ting(h: Hand, review: Review, befores: list[Hand]) -> None:
+    rules = h.rules
     want = set()
     for i, (seat, action) in enumerate(h.log):
         before = befores[i]
@@ -161,10 +164,7 @@ def test_broke_ting_agrees_with_engine_ting(rules: RuleSet, seed: int) -> None:
             assert f.better is not None and A.parse(f.better).card in keeps
 
 
-@SETTINGS
-@given(rules=st.sampled_from(RULES), seed=SEEDS)
-def test_costly_flags_are_the_decisions_losing_the_threshold(rules: RuleSet, seed: int) -> None:
-    review = review_hand(played(rules, seed))
+def costly_flags_are_the_decisions_losing_the_threshold(review: Review) -> None:
     want = {(d.seat, d.step) for r in review.seats for d in r.decisions if d.loss >= COSTLY_LOSS}
     costly = [f for f in review.flags if f.kind == "costly"]
     assert {(f.seat, f.step) for f in costly} == want
