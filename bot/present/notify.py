@@ -53,9 +53,7 @@ class Notifier:
                 user = await self.store.user(user_id)
                 if user is None or not user.dm_ok:
                     continue
-                async with self.store.transaction() as tx:
-                    fresh = await tx.mark_notified(table.id, user_id)
-                if fresh:
+                if await self.store.mark_notified(table.id, user_id):
                     await self._send(table, user_id, user.lang)
         except StoreUnavailable as e:  # said once by the store (bot.store.health)
             log.info("could not notify the subscribers of table %s: %s", table.id, e)

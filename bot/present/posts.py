@@ -299,8 +299,8 @@ class Posts:
         """Store that the kept message is being sent (raises if the store cannot, and then
         nothing may be sent)."""
         where = kept.slot, kept.stored
-        async with self._writing, self.store.transaction() as tx:
-            await tx.set_post(*where, RESERVED)
+        async with self._writing:
+            await self.store.set_post(*where, RESERVED)
         self._unsaved.pop(where, None)  # an older id waiting to be written: outdated
         self.note(kept, RESERVED)
 
@@ -338,13 +338,11 @@ class Posts:
         (``SETTLEMENT_POSTING``, in the store only: this run knows how the send ends);
         raises if the store cannot, and then nothing may be sent."""
         assert post.slot == Slot.SETTLEMENT and post.stored is not None
-        async with self.store.transaction() as tx:
-            await tx.set_post(Slot.SETTLEMENT, post.stored, SETTLEMENT_POSTING)
+        await self.store.set_post(Slot.SETTLEMENT, post.stored, SETTLEMENT_POSTING)
 
     async def remember_summary(self, match_id: int, msg_id: int) -> None:
         """The match's 总结算 was posted: never again (raises if the store cannot say so)."""
-        async with self.store.transaction() as tx:
-            await tx.set_post(Slot.SUMMARY, (match_id,), msg_id)
+        await self.store.set_post(Slot.SUMMARY, (match_id,), msg_id)
 
     # --- writing until the store takes it ------------------------------------------------
 
@@ -353,8 +351,7 @@ class Posts:
         async with self._writing:
             for where, msg_id in list(self._unsaved.items()):
                 try:
-                    async with self.store.transaction() as tx:
-                        await tx.set_post(*where, msg_id)
+                    await self.store.set_post(*where, msg_id)
                 except Exception as e:  # the store is down: shown all the same
                     if not isinstance(e, StoreUnavailable):  # that one it says itself
                         log.warning("could not store the message id %s of %s %s (again in"

@@ -126,8 +126,7 @@ class Votes:
 
     async def _open_vote(self, table: Table, kind: str, person: Person, voters: dict[int, str],
                          subject: int, target: int | None = None, target_name: str = "") -> None:
-        async with self.store.transaction() as tx:
-            vote_id = await tx.add_vote(table.id, kind, person.user_id)
+        vote_id = await self.store.add_vote(table.id, kind, person.user_id)
         vote = Vote(vote_id, table.id, table.chat_id, table.thread_id, kind, person.user_id,
                     person.name, voters, subject, self.clock() + self.seconds, target,
                     target_name)
@@ -197,8 +196,7 @@ class Votes:
         self._open.pop(vote.table_id, None)
         for job in self.job_queue.get_jobs_by_name(job_name(vote.table_id)):
             job.schedule_removal()
-        async with self.store.transaction() as tx:
-            await tx.drop_vote(vote.id)
+        await self.store.drop_vote(vote.id)
         vote.final = final
         self._show(vote)
 
@@ -271,7 +269,6 @@ class Votes:
                      else "vote_what_replace_short")
             made = await self._keep(row.id, target, row.thread_id,
                                     t(lang, "vote_cancelled_restart", what=what))
-            async with self.store.transaction() as tx:
-                await tx.drop_vote(row.id)
+            await self.store.drop_vote(row.id)
             return made
         presenter.outbox(row.chat_id).put(("vote", row.id), job)

@@ -9,8 +9,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from bot.store import conn
-from bot.store.reads import Queries
 from bot.store.rows import ClubSettings, UserRow
+from bot.store.units import Units
 
 CLUB_UTC_OFFSET = timedelta(hours=8)  # a club's day: China's
 
@@ -29,8 +29,8 @@ def pair(a: int, b: int) -> tuple[int, int]:
     return (a, b) if a < b else (b, a)
 
 
-class ClubQueries(Queries):
-    """The reads of :class:`Queries` and the club's: /apart and the groups of a player."""
+class ClubQueries(Units):
+    """The reads and single writes of :class:`Units` and the club's: /apart and the groups of a player."""
 
     async def user_by_username(self, username: str) -> UserRow | None:
         """The known user whose Telegram username is ``username`` (any case, no @)."""

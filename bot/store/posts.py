@@ -11,7 +11,6 @@ backend, ``?`` parameters).
 from __future__ import annotations
 
 import enum
-from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -148,4 +147,5 @@ class PostStore(Protocol):
     async def posted(self, table_id: int) -> Posted | None: ...
     async def kept(self, slot: Slot, key: int, chat_id: int) -> int | None: ...
 
-    def transaction(self) -> AbstractAsyncContextManager[PostTx]: ...
+    async def set_post(self, slot: Slot, key: tuple[int, ...], msg_id: int | None) -> None:
+        ...

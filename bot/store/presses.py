@@ -6,7 +6,6 @@ killed run left. Mixed into :class:`bot.store.reads.Queries` and
 from __future__ import annotations
 
 from collections.abc import Sequence
-from contextlib import AbstractAsyncContextManager
 from typing import Protocol
 
 from bot.store.conn import Conn
@@ -56,4 +55,5 @@ class PressStore(Protocol):
 
     async def pending_presses(self, bot_id: int) -> list[tuple[int, str]]: ...
 
-    def transaction(self) -> AbstractAsyncContextManager[PressTx]: ...
+    async def keep_presses(self, bot_id: int, presses: Sequence[tuple[int, str]]) -> None: ...
+    async def forget_press(self, bot_id: int, update_id: int) -> None: ...

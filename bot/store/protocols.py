@@ -342,6 +342,18 @@ class Store(ChallengeStore, CupStore, PostStore, PressStore, SkillStore, Protoco
     async def void_hand(self, hand_id: int, by: int, reason: str) -> Voided | None:
         ...
 
+    # single writes of the presenter's (:mod:`bot.store.units`; set_post and the presses'
+    # are in PostStore and PressStore)
+
+    async def add_vote(self, table_id: int, kind: str, proposer: int) -> int:
+        ...
+
+    async def drop_vote(self, vote_id: int) -> None:
+        ...
+
+    async def mark_notified(self, table_id: int, user_id: int) -> bool:
+        ...
+
     # the club's (:mod:`bot.store.club`)
 
     async def user_by_username(self, username: str) -> UserRow | None:

@@ -62,8 +62,7 @@ class PressJournal:
         if not presses or self._store is None:
             return
         try:
-            async with self._store.transaction() as tx:
-                await tx.keep_presses(self._bot_id, presses)
+            await self._store.keep_presses(self._bot_id, presses)
         except Exception as e:  # the store's outage is said by the store (bot.store.health)
             log.warning("%d presses not kept until answered: %r", len(presses), e)
 
@@ -91,8 +90,7 @@ class PressJournal:
                 or update.callback_query is None:
             return
         try:
-            async with self._store.transaction() as tx:
-                await tx.forget_press(self._bot_id, update.update_id)
+            await self._store.forget_press(self._bot_id, update.update_id)
         except Exception as e:  # kept: the next start handles it again, as outdated
             log.warning("press %d not forgotten: %r", update.update_id, e)
 
