@@ -4,12 +4,20 @@ commit together. Never a handler, a command, the presenter, a screen or the live
 server: those go through a service or a store method that owns its one write
 (``Store.set_quiet``, ``Store.void_hand``, ``Store.set_post``: :mod:`bot.store.units`).
 import-linter cannot see a method call, so this walks the code's syntax; a planted violation
-shows that it is caught."""
+shows that it is caught.
+
+Nor does a handler (bot/telegram) or a command (bot/commands) reach the store itself: it reads
+through :class:`bot.store.Reads` (the store seen read-only, ``env.reads``) and writes through
+the table room's services (``env.settings``, :mod:`bot.table.settings`, and the others).
+mypy does not check those rooms, so :func:`reaching` walks their syntax too."""
 
 from __future__ import annotations
 
 import ast
+import inspect
 from pathlib import Path
+
+from bot.store import Reads
 
 ROOT = Path(__file__).resolve().parents[1]
 # outside bot/store, the only modules that may open a transaction: the table room's unit of
@@ -52,3 +60,60 @@ def test_a_planted_transaction_in_a_handler_is_caught(tmp_path: Path) -> None:
     store.write_text("async def f(self):\n    async with self.transaction() as tx:\n"
                      "        return tx\n", encoding="utf-8")
     assert opening(tmp_path) == {"bot/telegram/planted.py": [2]}
+
+
+# the rooms that answer updates, and in them the wiring that opens the store and gives it to
+# the services (app.py) and the getUpdates client's journal of presses (journal.py: it keeps
+# presses before any handler runs, through the store's two press methods, PressStore)
+HANDLERS = ("bot/telegram/", "bot/commands/")
+WIRING = {"bot/telegram/app.py", "bot/telegram/journal.py"}
+READS = {name for name, _ in inspect.getmembers(Reads, inspect.iscoroutinefunction)}
+
+
+def _reaches(node: ast.AST) -> bool:
+    """``x.store``/``x._store``, or a call through the read-only store (``x.reads.f()``,
+    ``store.f()``, ``reads.f()``) of what :class:`bot.store.Reads` does not offer."""
+    if isinstance(node, ast.Attribute) and node.attr in ("store", "_store"):
+        return True
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+        return False
+    held = node.func.value
+    through = isinstance(held, ast.Name) and held.id in ("store", "reads") or \
+        isinstance(held, ast.Attribute) and held.attr == "reads"
+    return through and node.func.attr not in READS
+
+
+def reaching(root: Path) -> dict[str, list[int]]:
+    """The handler and command modules of ``root``/bot (the wiring aside) that reach the
+    store other than through :class:`bot.store.Reads`, with the lines where they do."""
+    found: dict[str, list[int]] = {}
+    for path in sorted((root / "bot").rglob("*.py")):
+        name = path.relative_to(root).as_posix()
+        if not name.startswith(HANDLERS) or name in WIRING:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        lines = sorted({n.lineno for n in ast.walk(tree) if isinstance(n, ast.expr)
+                        and _reaches(n)})
+        if lines:
+            found[name] = lines
+    return found
+
+
+def test_handlers_and_commands_reach_the_store_only_to_read() -> None:
+    assert reaching(ROOT) == {}, "read through env.reads, write through a service"
+
+
+def test_a_handler_reaching_the_store_is_caught(tmp_path: Path) -> None:
+    for room, body in (("telegram", "async def quiet(env, user):\n"
+                                    "    await env.store.set_quiet(user.id, True)\n"
+                                    "    await env.reads.set_quiet(user.id, True)\n"
+                                    "    return await env.reads.user(user.id)\n"),
+                       ("commands", "async def me(store, user_id):\n"
+                                    "    await store.subscribe(1, user_id, True)\n"
+                                    "    return await store.scores(user_id)\n")):
+        planted = tmp_path / "bot" / room / "planted.py"
+        planted.parent.mkdir(parents=True)
+        planted.write_text(body, encoding="utf-8")
+    assert {"user", "scores"} <= READS and not READS & {"set_quiet", "subscribe", "transaction"}
+    assert reaching(tmp_path) == {"bot/commands/planted.py": [2],
+                                  "bot/telegram/planted.py": [2, 3]}

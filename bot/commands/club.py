@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from bot.commands.stats import READ, RECENT, TOP, asked_board, board_places, rules_name, tied
 from bot.i18n import t
 from bot.numbers import positive
-from bot.store import ClubRow, RankRow, Season, Span, Store
+from bot.store import ClubRow, RankRow, Reads, Season, Span
 from bot.store.club import day_start
 from engine.rules import RULE_SETS
 from render.club_stats import render_club_stats
@@ -85,7 +85,7 @@ def season_text(season: Season, rows: Sequence[RankRow], rule_set: str, lang: st
     return "\n".join(lines)
 
 
-async def season_board(store: Store, chat_id: int, season: Season,
+async def season_board(store: Reads, chat_id: int, season: Season,
                        rule_set: str) -> tuple[list[RankRow], list[BoardRow]]:
     """The season's top players of the rule set (one past the board too, see
     :func:`bot.commands.stats.rank_text`) and the picture's rows (with sparklines of their last
@@ -133,7 +133,7 @@ def stats_query(args: Sequence[str], table_rule_set: str) -> StatsQuery | None:
     return None if rule_set is None else StatsQuery(period, rule_set)
 
 
-async def stats_span(store: Store, chat_id: int, period: str,
+async def stats_span(store: Reads, chat_id: int, period: str,
                      now: datetime | None = None) -> tuple[Span, Season | None]:
     """The hands a /stats period covers (and the season, for ``season``)."""
     if period == SEASON:

@@ -7,11 +7,11 @@ hand the user sat at. A hand voided by /stop has no result and is not replayed.
 
 from __future__ import annotations
 
-from bot.store import PlayedHand, Store
+from bot.store import PlayedHand, Reads
 from bot.table import HandStatus
 
 
-async def group_hand(store: Store, chat_id: int, no: int) -> PlayedHand | str:
+async def group_hand(store: Reads, chat_id: int, no: int) -> PlayedHand | str:
     """The group's finished hand number ``no`` (0: its last), or the key saying why not."""
     if no == 0:
         last = await store.finished_hands(chat_id, 1)
@@ -19,7 +19,7 @@ async def group_hand(store: Store, chat_id: int, no: int) -> PlayedHand | str:
     return await numbered_hand(store, chat_id, no)
 
 
-async def numbered_hand(store: Store, chat_id: int, no: int,
+async def numbered_hand(store: Reads, chat_id: int, no: int,
                         keys: str = "replay") -> PlayedHand | str:
     """The group's finished hand number ``no``, or the key saying why not: ``{keys}_unknown``
     (the group has none such), ``{keys}_running`` or ``{keys}_aborted`` (ended by /stop)."""
@@ -33,7 +33,7 @@ async def numbered_hand(store: Store, chat_id: int, no: int,
     return found[1]
 
 
-async def own_hand(store: Store, user_id: int, hand_id: int) -> PlayedHand | str:
+async def own_hand(store: Reads, user_id: int, hand_id: int) -> PlayedHand | str:
     """The finished hand ``hand_id`` (0: the last) ``user_id`` sat at, or why not."""
     if hand_id == 0:
         last = await store.last_played_id(user_id)
@@ -46,7 +46,7 @@ async def own_hand(store: Store, user_id: int, hand_id: int) -> PlayedHand | str
     return found[1]
 
 
-async def step_of(store: Store, hand_id: int, step: int) -> tuple[int, PlayedHand] | None:
+async def step_of(store: Reads, hand_id: int, step: int) -> tuple[int, PlayedHand] | None:
     """(the hand's chat, the hand) when ``step`` is a step of the finished hand ``hand_id``;
     None when there is no such hand or step (a replay button of something gone)."""
     found = await store.played_hand(hand_id)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from bot.commands import stats
 from bot.commands.stats import MeRules, rules_name, tied
 from bot.i18n import t
-from bot.store import PlayedHand, Store
+from bot.store import PlayedHand, Reads
 from bot.store.club_scores import Season, Span
 from bot.store.skill import ReviewedRow, StoredRating
 from bot.table.skill import ANCHOR_SIGMA, anchor, shown
@@ -64,7 +64,7 @@ def me_skill_line(rule_set: str, rating: StoredRating | None, lang: str) -> str:
              n=rating.matches, computers=computers)
 
 
-async def me_skills(store: Store, user_id: int, rule_sets: Sequence[str]
+async def me_skills(store: Reads, user_id: int, rule_sets: Sequence[str]
                     ) -> dict[str, StoredRating | None]:
     """His rating in each of ``rule_sets`` (None: none yet)."""
     found: dict[str, StoredRating | None] = {}
@@ -151,7 +151,7 @@ def tech_score(decisions: int, loss: float) -> int | None:
     return round(100 / (1 + loss / decisions / RATING_SCALE))
 
 
-async def season_tech(store: Store, chat_id: int, season: Season,
+async def season_tech(store: Reads, chat_id: int, season: Season,
                       rule_set: str) -> list[TechRow]:
     """Every member with a reviewed decision in the season, best 技术分 first (then more
     decisions)."""

@@ -30,8 +30,8 @@ from bot.store import (
     QQ_ID,
     PlayedHand,
     RankRow,
+    Reads,
     Score,
-    Store,
     board_of,
     board_rule_set,
     board_words,
@@ -135,7 +135,7 @@ def rank_title(lang: str, query: RankQuery) -> str:
              rules=rules_name(query.rule_set, lang))
 
 
-async def board_rows(store: Store, rows: Sequence[RankRow], query: RankQuery,
+async def board_rows(store: Reads, rows: Sequence[RankRow], query: RankQuery,
                      chat_id: int) -> list[BoardRow]:
     """The leaderboard picture's rows: each ranked player with his last hands' points."""
     recent = await store.recent_points([r.user_id for r in rows], query.rule_set,
@@ -185,7 +185,7 @@ def played_order(rule_sets: Sequence[str]) -> list[str]:
     return order or [QQ_ID]
 
 
-async def me_data(store: Store, user_id: int, name: str, chat_id: int | None) -> Me:
+async def me_data(store: Reads, user_id: int, name: str, chat_id: int | None) -> Me:
     totals = await store.scores(user_id)
     here = await store.scores(user_id, chat_id) if chat_id is not None else None
     parts = []
@@ -296,7 +296,7 @@ def mingtang_text(mingtang: tuple[tuple[str, int], ...], lang: str) -> str:
         or t(lang, "settle_plain")
 
 
-async def history_data(store: Store, chat_id: int) -> list[tuple[PlayedHand, Outcome]]:
+async def history_data(store: Reads, chat_id: int) -> list[tuple[PlayedHand, Outcome]]:
     """The group's last finished hands, newest first, each with its replayed outcome."""
     items = []
     for played in await store.finished_hands(chat_id, HISTORY):

@@ -6,16 +6,24 @@ service messages tell of (a topic created or renamed by a member). A name that c
 from __future__ import annotations
 
 import logging
+from typing import Protocol
 
 from telegram import Bot
 from telegram.error import TelegramError
 
-from bot.store import Store, StoreUnavailable
+from bot.store import StoreUnavailable
 
 log = logging.getLogger(__name__)
 
 
-async def keep_name(store: Store, chat_id: int, thread_id: int, name: str) -> None:
+class TopicNames(Protocol):
+    """Where a topic's name is kept: the store, or the settings service
+    (:class:`bot.table.settings.ChatSettings`) for a handler."""
+
+    async def set_topic_name(self, chat_id: int, thread_id: int, name: str) -> None: ...
+
+
+async def keep_name(store: TopicNames, chat_id: int, thread_id: int, name: str) -> None:
     """Remember topic ``thread_id``'s ``name`` in the group, if the store can take it now."""
     try:
         await store.set_topic_name(chat_id, thread_id, name)
@@ -23,7 +31,7 @@ async def keep_name(store: Store, chat_id: int, thread_id: int, name: str) -> No
         log.warning("the name of topic %s of %s is not kept: %s", thread_id, chat_id, e)
 
 
-async def create_topic(bot: Bot, store: Store, chat_id: int, name: str) -> int | None:
+async def create_topic(bot: Bot, store: TopicNames, chat_id: int, name: str) -> int | None:
     """A new forum topic ``name`` in the group, its name kept; its thread id, or None when the
     bot may not make one (not a forum, not an admin allowed to manage topics)."""
     try:

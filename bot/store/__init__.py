@@ -18,7 +18,7 @@ from bot.store.club_scores import ClubRow, Season, Span, Voided
 from bot.store.factory import open_store
 from bot.store.health import StoreBusy, StoreUnavailable
 from bot.store.opening import StoreUnusable
-from bot.store.protocols import Store, Tx
+from bot.store.protocols import Reads, Store, Tx
 from bot.store.rows import (
     QQ_ID,
     BirdRow,
@@ -48,6 +48,7 @@ __all__ = [
     "PlaceTaken",
     "PlayedHand",
     "RankRow",
+    "Reads",
     "Score",
     "Season",
     "SeatRow",

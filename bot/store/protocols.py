@@ -1,5 +1,6 @@
-"""What callers type against: a store of record (:class:`Store`) and the writes of one of
-its transactions (:class:`Tx`), whatever the backend.
+"""What callers type against: a store of record (:class:`Store`), the writes of one of its
+transactions (:class:`Tx`) and the reads that answer a command (:class:`Reads`), whatever
+the backend.
 
 The methods are documented where they are written once for every backend,
 :class:`bot.store.reads.Queries` and :class:`bot.store.writes.Writes`.
@@ -12,9 +13,9 @@ from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Protocol
 
-from bot.store.challenges import ChallengeStore, ChallengeTx
+from bot.store.challenges import ChallengePlayerRow, ChallengeRow, ChallengeStore, ChallengeTx
 from bot.store.club_scores import ClubRow, Season, Span, Voided
-from bot.store.cups import CupStore, CupTx
+from bot.store.cups import CupRow, CupStore, CupTx
 from bot.store.health import Health
 from bot.store.posts import PostStore, PostTx
 from bot.store.presses import PressStore, PressTx
@@ -32,7 +33,7 @@ from bot.store.rows import (
     UserRow,
     VoteRow,
 )
-from bot.store.skill import SkillStore, SkillTx
+from bot.store.skill import ReviewedRow, SkillStore, SkillTx, StoredRating
 
 
 class Tx(ChallengeTx, CupTx, PostTx, PressTx, SkillTx, Protocol):
@@ -150,7 +151,110 @@ class Tx(ChallengeTx, CupTx, PostTx, PressTx, SkillTx, Protocol):
         ...
 
 
-class Store(ChallengeStore, CupStore, PostStore, PressStore, SkillStore, Protocol):
+class Reads(Protocol):
+    """The reads that answer a command (its handler's, :mod:`bot.commands`'): a store seen
+    read-only. Every write goes through the table room's services
+    (:mod:`bot.table.settings` and the others)."""
+
+    async def match(self, match_id: int) -> MatchRow | None:
+        ...
+
+    async def match_played(self, match_id: int) -> list[PlayedHand]:
+        ...
+
+    async def last_played_id(self, user_id: int) -> int | None:
+        ...
+
+    async def played_hand(self, hand_id: int) -> tuple[int, PlayedHand] | None:
+        ...
+
+    async def chat_timezone(self, chat_id: int) -> str | None:
+        ...
+
+    async def user(self, user_id: int) -> UserRow | None:
+        ...
+
+    async def hand_birds(self, hand_id: int) -> list[BirdRow]:
+        ...
+
+    async def season(self, chat_id: int, no: int | None = None) -> Season | None:
+        ...
+
+    async def club_stats(self, chat_id: int, span: Span, rule_set: str) -> list[ClubRow]:
+        ...
+
+    async def ranking(self, chat_id: int | None = None, limit: int = 10,
+                      rule_set: str = QQ_ID) -> list[RankRow]:
+        ...
+
+    async def user_hands(self, user_id: int, rule_set: str, last: int) -> list[PlayedHand]:
+        ...
+
+    async def finished_hands(self, chat_id: int, limit: int) -> list[PlayedHand]:
+        ...
+
+    async def groups_of(self, user_id: int) -> set[int]:
+        ...
+
+    async def topic_names(self, chat_id: int) -> dict[int, str]:
+        ...
+
+    async def user_by_username(self, username: str) -> UserRow | None:
+        ...
+
+    async def table_at(self, chat_id: int, thread_id: int | None) -> TableRow | None:
+        ...
+
+    async def best_hand(self, user_id: int, rule_set: str = QQ_ID) -> PlayedHand | None:
+        ...
+
+    async def hand_in_chat(self, chat_id: int, no: int) -> tuple[int, str] | None:
+        ...
+
+    async def recent_points(self, user_ids: Sequence[int], rule_set: str,
+                            chat_id: int | None = None, last: int = 20) -> dict[int, list[int]]:
+        ...
+
+    async def scores(self, user_id: int, chat_id: int | None = None) -> dict[str, Score]:
+        ...
+
+    async def season_ranking(self, chat_id: int, span: Span, rule_set: str,
+                             limit: int = 10) -> list[RankRow]:
+        ...
+
+    async def season_recent(self, chat_id: int, span: Span, rule_set: str,
+                            user_ids: list[int], last: int = 20) -> dict[int, list[int]]:
+        ...
+
+    async def open_cup(self, chat_id: int) -> CupRow | None:
+        ...
+
+    async def last_summary_match(self, user_id: int) -> int | None:
+        ...
+
+    async def user_challenges(self, user_id: int, limit: int) -> list[ChallengeRow]:
+        ...
+
+    async def challenge_players(self, challenge_id: int) -> list[ChallengePlayerRow]:
+        ...
+
+    async def challenge(self, challenge_id: int) -> ChallengeRow | None:
+        ...
+
+    async def skill_board(self, chat_id: int | None, rule_set: str, limit: int
+                          ) -> list[StoredRating]:
+        ...
+
+    async def skill_ratings(self, rule_set: str, user_ids: list[int] | None = None
+                            ) -> list[StoredRating]:
+        ...
+
+    async def season_reviews(self, chat_id: int, span: Span, rule_set: str
+                             ) -> list[ReviewedRow]:
+        ...
+
+
+class Store(Reads, ChallengeStore, CupStore, PostStore, PressStore, SkillStore, Protocol):
     """The store of record: every read, and the transactions that write."""
 
     health: Health  # whether its last call reached it (:mod:`bot.store.health`)
@@ -193,22 +297,13 @@ class Store(ChallengeStore, CupStore, PostStore, PressStore, SkillStore, Protoco
                    rows: Iterable[Sequence[object]]) -> None:
         ...
 
-    async def user(self, user_id: int) -> UserRow | None:
-        ...
-
     async def chat_lang(self, chat_id: int) -> str | None:
-        ...
-
-    async def chat_timezone(self, chat_id: int) -> str | None:
         ...
 
     async def open_tables(self, bot_id: int | None = None) -> list[TableRow]:
         ...
 
     async def seated_at(self, user_id: int) -> list[TableRow]:
-        ...
-
-    async def table_at(self, chat_id: int, thread_id: int | None) -> TableRow | None:
         ...
 
     async def seats(self, table_id: int) -> list[SeatRow]:
@@ -245,26 +340,10 @@ class Store(ChallengeStore, CupStore, PostStore, PressStore, SkillStore, Protoco
                     rule_set: str = QQ_ID) -> tuple[int, int, int]:
         ...
 
-    async def scores(self, user_id: int, chat_id: int | None = None) -> dict[str, Score]:
-        ...
-
-    async def ranking(self, chat_id: int | None = None, limit: int = 10,
-                      rule_set: str = QQ_ID) -> list[RankRow]:
-        ...
-
     async def waiting_birds(self, table_id: int) -> list[BirdRow]:
         ...
 
-    async def hand_birds(self, hand_id: int) -> list[BirdRow]:
-        ...
-
-    async def finished_hands(self, chat_id: int, limit: int) -> list[PlayedHand]:
-        ...
-
     async def running_match(self, table_id: int) -> MatchRow | None:
-        ...
-
-    async def match(self, match_id: int) -> MatchRow | None:
         ...
 
     async def unposted_matches(self, bot_id: int | None = None) -> list[MatchRow]:
@@ -273,45 +352,9 @@ class Store(ChallengeStore, CupStore, PostStore, PressStore, SkillStore, Protoco
     async def match_place(self, hand_id: int) -> tuple[int, int] | None:
         ...
 
-    async def match_played(self, match_id: int) -> list[PlayedHand]:
-        ...
-
-    async def best_hand(self, user_id: int, rule_set: str = QQ_ID) -> PlayedHand | None:
-        ...
-
-    async def hand_in_chat(self, chat_id: int, no: int) -> tuple[int, str] | None:
-        ...
-
-    async def played_hand(self, hand_id: int) -> tuple[int, PlayedHand] | None:
-        ...
-
-    async def last_played_id(self, user_id: int) -> int | None:
-        ...
-
-    async def recent_points(self, user_ids: Sequence[int], rule_set: str,
-                            chat_id: int | None = None, last: int = 20) -> dict[int, list[int]]:
-        ...
-
-    async def user_hands(self, user_id: int, rule_set: str, last: int) -> list[PlayedHand]:
-        ...
-
     # a club's figures (bot.store.club_scores.ClubReads)
 
     async def seasons(self, chat_id: int) -> list[Season]:
-        ...
-
-    async def season(self, chat_id: int, no: int | None = None) -> Season | None:
-        ...
-
-    async def season_ranking(self, chat_id: int, span: Span, rule_set: str,
-                             limit: int = 10) -> list[RankRow]:
-        ...
-
-    async def season_recent(self, chat_id: int, span: Span, rule_set: str,
-                            user_ids: list[int], last: int = 20) -> dict[int, list[int]]:
-        ...
-
-    async def club_stats(self, chat_id: int, span: Span, rule_set: str) -> list[ClubRow]:
         ...
 
     async def upsert_user(self, user_id: int, name: str, username: str | None,
@@ -356,9 +399,6 @@ class Store(ChallengeStore, CupStore, PostStore, PressStore, SkillStore, Protoco
 
     # the club's (:mod:`bot.store.club`)
 
-    async def user_by_username(self, username: str) -> UserRow | None:
-        ...
-
     async def apart_pairs(self, chat_id: int) -> list[tuple[int, int]]:
         ...
 
@@ -366,9 +406,6 @@ class Store(ChallengeStore, CupStore, PostStore, PressStore, SkillStore, Protoco
         ...
 
     async def set_apart(self, chat_id: int, a: int, b: int, by: int, on: bool) -> bool:
-        ...
-
-    async def groups_of(self, user_id: int) -> set[int]:
         ...
 
     async def club_settings(self, chat_id: int) -> ClubSettings:
@@ -381,9 +418,6 @@ class Store(ChallengeStore, CupStore, PostStore, PressStore, SkillStore, Protoco
         ...
 
     async def add_dissolve_ask(self, chat_id: int, user_id: int) -> None:
-        ...
-
-    async def topic_names(self, chat_id: int) -> dict[int, str]:
         ...
 
     async def set_topic_name(self, chat_id: int, thread_id: int, name: str) -> None:

@@ -9,7 +9,7 @@ that table's commands to it (``served_elsewhere``: the caller stays quiet).
 
 from __future__ import annotations
 
-from bot.store import PlaceTaken, Store, Tx
+from bot.store import PlaceTaken, Reads, Tx
 from bot.table.model import Refusal
 from engine.rules import RuleSet
 
@@ -24,7 +24,7 @@ async def check_seat_free(tx: Tx, user_id: int) -> None:
         raise Refusal("seated_elsewhere")
 
 
-async def check_place_free(store: Store, bot_id: int, chat_id: int,
+async def check_place_free(store: Reads, bot_id: int, chat_id: int,
                            thread_id: int | None) -> None:
     """Refuse (quietly) a command at a group's topic whose open table is another bot's."""
     row = await store.table_at(chat_id, thread_id)

@@ -44,6 +44,7 @@ from bot.table.cup_service import CupService
 from bot.table.observers import tell
 from bot.table.rater import Rater
 from bot.table.reviewer import Reviewer
+from bot.table.settings import ChatSettings
 from bot.telegram import chat, inline, system
 from bot.telegram.buttons import button
 from bot.telegram.commands import NEW_MESSAGES, SCOPES, add_command_handlers, bot_commands
@@ -194,9 +195,9 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
     app.add_handler(TypeHandler(Update, partial(arrived, arrivals)), group=-3)
     rater = hub.rater = Rater(store)
     reviewer = hub.reviewer = Reviewer(store, app.bot.id) if config.review_seats else None
-    _add_handlers(app, Env(service, presenter, store, config.default_lang, votes, challenges,
-                           cups, cup_messages, chosen_langs=await store.lang_choices(),
-                           rater=rater))
+    _add_handlers(app, Env(service, presenter, store, ChatSettings(store), config.default_lang,
+                           votes, challenges, cups, cup_messages,
+                           chosen_langs=await store.lang_choices(), rater=rater))
     server = signals = None
     if config.webapp is not None and config.webapp.port is not None:
         web = WebApp.local(service, config.token, config.webapp.path,

@@ -103,7 +103,7 @@ async def lang(env: Env, update: Update, context: Context) -> None:
     elif not await env.is_admin(context, chat.id, user.id):
         env.reply_group(chat, thread, "only_admin")
     else:
-        await env.store.set_chat_lang(chat.id, wanted, chat.title)
+        await env.settings.set_chat_lang(chat.id, wanted, chat.title)
         env.presenter.set_group_lang(chat.id, wanted)
         env.reply_group(chat, thread, "lang_set")
 
@@ -119,7 +119,7 @@ async def timezone(env: Env, update: Update, context: Context) -> None:
     args = context.args or []
     examples = ", ".join(zones.EXAMPLES)
     if not args:
-        now = await env.store.chat_timezone(chat.id) or zones.DEFAULT
+        now = await env.reads.chat_timezone(chat.id) or zones.DEFAULT
         env.reply_group(chat, thread, "timezone_now", zone=now, examples=examples)
         return
     zone = zones.zone_named(args[0]) if len(args) == 1 else None
@@ -128,7 +128,7 @@ async def timezone(env: Env, update: Update, context: Context) -> None:
     elif not await env.is_admin(context, chat.id, user.id):
         env.reply_group(chat, thread, "only_admin")
     else:
-        await env.store.set_chat_timezone(chat.id, zone)
+        await env.settings.set_chat_timezone(chat.id, zone)
         env.reply_group(chat, thread, "timezone_set", zone=zone,
                         now=zones.local_time(time.time(), zone))
 
@@ -141,7 +141,7 @@ async def own_lang(env: Env, chat: Chat, user: User, wanted: str) -> None:
         env.say(chat, user, lambda lang: t(lang, "lang_usage_private"))
         return
     await env.person(user, dm_ok=True)
-    await env.store.set_user_lang(user.id, wanted)
+    await env.settings.set_user_lang(user.id, wanted)
     env.chosen_langs[user.id] = wanted
     table = env.service.table_of_user(user.id)
     seat = table.seat_of(user.id) if table is not None else None
@@ -164,7 +164,7 @@ async def quiet(env: Env, update: Update, context: Context) -> None:
         env.answer_key(update, "quiet_usage")
         return
     await env.person(user, dm_ok=True)
-    await env.store.set_quiet(user.id, word != "off")
+    await env.settings.set_quiet(user.id, word != "off")
     env.answer_key(update, "quiet_off" if word == "off" else "quiet_on")
 
 

@@ -45,7 +45,7 @@ async def tables(env: Env, update: Update, context: Context) -> None:
         return
     private = chat.type == Chat.PRIVATE
     if private:
-        groups = await env.store.groups_of(user.id)
+        groups = await env.reads.groups_of(user.id)
         mine = env.service.table_of_user(user.id)
         groups |= {mine.chat_id} if mine is not None else set()
     else:
@@ -54,7 +54,7 @@ async def tables(env: Env, update: Update, context: Context) -> None:
                    key=_order)
     chats = {t.chat_id for t in found}
     titles = {g: await chat_title(context, g) for g in chats} if private else {}
-    topics = {g: await env.store.topic_names(g)
+    topics = {g: await env.reads.topic_names(g)
               for g in {t.chat_id for t in found if t.thread_id is not None}}
     listed = [Listed(t, titles.get(t.chat_id), seat=_seat_button(env, t),
                      topic=topics.get(t.chat_id, {}).get(t.thread_id or 0)) for t in found]
@@ -74,7 +74,7 @@ def apart_args(args: list[str]) -> tuple[bool, list[str]]:
 
 
 async def _named(env: Env, username: str) -> tuple[int, str]:
-    found = await env.store.user_by_username(username)
+    found = await env.reads.user_by_username(username)
     if found is None:
         raise Refusal("apart_unknown", name=username)
     return found.user_id, found.name
@@ -103,7 +103,7 @@ async def _pair(env: Env, update: Update, names: list[str]) -> tuple[tuple[int, 
 
 async def _names(env: Env, pairs: list[tuple[int, int]]) -> list[tuple[str, str]]:
     async def name(user_id: int) -> str:
-        user = await env.store.user(user_id)
+        user = await env.reads.user(user_id)
         return user.name if user is not None else str(user_id)
     return [(await name(a), await name(b)) for a, b in pairs]
 
@@ -117,13 +117,13 @@ async def apart(env: Env, update: Update, context: Context) -> None:
             raise Refusal("apart_admin_only")
         on, names = apart_args(list(context.args or ()))
         if not names:
-            listed = await _names(env, await env.store.apart_pairs(chat.id))
+            listed = await _names(env, await env.settings.apart_pairs(chat.id))
             env.presenter.note(chat.id, lambda lang: "\n".join(
                 [t(lang, "apart_list_head"), *(t(lang, "apart_pair", a=a, b=b) for a, b in listed)]
                 if listed else [t(lang, "apart_list_none")]), thread_id=thread)
             return
         (a, a_name), (b, b_name) = await _pair(env, update, names)
-        changed = await env.store.set_apart(chat.id, a, b, person.user_id, on)
+        changed = await env.settings.set_apart(chat.id, a, b, person.user_id, on)
         key = ("apart_set" if on else "apart_off") if changed else \
             ("apart_already" if on else "apart_not_set")
         env.presenter.note(chat.id, lambda lang: t(lang, key, a=a_name, b=b_name),
@@ -173,13 +173,13 @@ async def club(env: Env, update: Update, context: Context) -> None:
     (:func:`club_change`) and is answered with them all. A group command
     (``lobby.in_group``)."""
     async def run(chat: Chat, thread: int | None, person: Person) -> None:
-        settings = await env.store.club_settings(chat.id)
+        settings = await env.settings.club_settings(chat.id)
         args = list(context.args or ())
         if args:
             if not await env.is_admin(context, chat.id, person.user_id):
                 raise Refusal("club_admin_only")
             settings = club_change(args, settings)
-            await env.store.set_club_settings(chat.id, person.user_id, settings)
+            await env.settings.set_club_settings(chat.id, person.user_id, settings)
         env.presenter.note(chat.id, partial(club_text, settings), thread_id=thread)
 
     await in_group(env, update, context, run)

@@ -44,7 +44,7 @@ def _usage(key: str, lang: str) -> str:
 
 async def _finished(env: Env, update: Update, chat: Chat, no: int) -> PlayedHand | None:
     """The group's finished hand #``no``; None, the reason said, when it has none such."""
-    hand = await hands.numbered_hand(env.store, chat.id, no, "club")
+    hand = await hands.numbered_hand(env.reads, chat.id, no, "club")
     if isinstance(hand, str):
         _refuse(env, update, hand, no=no)
         return None
@@ -64,11 +64,11 @@ async def season(env: Env, update: Update, context: Context) -> None:
         return
     chat, user, query = asked
     if not query.new and skill.skill_asked(context.args or [])[0]:
-        season = await env.store.season(chat.id, query.no)
+        season = await env.reads.season(chat.id, query.no)
         if season is None:
             _refuse(env, update, "season_unknown", no=query.no)
             return
-        rows = await skill.season_tech(env.store, chat.id, season, query.rule_set)
+        rows = await skill.season_tech(env.reads, chat.id, season, query.rule_set)
         label = partial(_label, season)
         env.picture(update, lambda lang: skill.draw_tech(label(lang), rows, query.rule_set,
                                                           lang),
@@ -78,13 +78,13 @@ async def season(env: Env, update: Update, context: Context) -> None:
         if not await env.is_admin(context, chat.id, user.id):
             _refuse(env, update, "club_only_admin")
             return
-        closed = await env.store.close_season(chat.id, user.id, query.name)
+        closed = await env.settings.close_season(chat.id, user.id, query.name)
         if closed is None:
             _refuse(env, update, "season_nothing")
             return
         await _season_picture(env, update, chat, closed, query.rule_set, True, query.name)
         return
-    shown = await env.store.season(chat.id, query.no)
+    shown = await env.reads.season(chat.id, query.no)
     if shown is None:
         _refuse(env, update, "season_unknown", no=query.no)
         return
@@ -106,7 +106,7 @@ async def _season_picture(env: Env, update: Update, chat: Chat, season: Season, 
                           closing: bool = False, next_name: str | None = None) -> None:
     """The season's board; for a season just closed (``closing``), its caption says so first
     and names the next."""
-    rows, board = await club.season_board(env.store, chat.id, season, rule_set)
+    rows, board = await club.season_board(env.reads, chat.id, season, rule_set)
     caption = (partial(club.closed_text, season, next_name, rows, rule_set) if closing
                else partial(club.season_text, season, rows, rule_set))
     env.picture(update, partial(club.draw_season, board, season, rule_set), caption)
@@ -118,8 +118,8 @@ async def stats(env: Env, update: Update, context: Context) -> None:
     if asked is None:
         return
     chat, _, query = asked
-    span, season = await club.stats_span(env.store, chat.id, query.period)
-    rows = await env.store.club_stats(chat.id, span, query.rule_set)
+    span, season = await club.stats_span(env.reads, chat.id, query.period)
+    rows = await env.reads.club_stats(chat.id, span, query.rule_set)
     env.picture(update, partial(club.draw_stats, rows, query, season),
                 partial(club.stats_text, rows, query, season))
 
@@ -137,7 +137,7 @@ async def void(env: Env, update: Update, context: Context) -> None:
     hand = await _finished(env, update, chat, query.no)
     if hand is None:
         return
-    done = await env.store.void_hand(hand.id, user.id, query.reason)
+    done = await env.settings.void_hand(hand.id, user.id, query.reason)
     if done is None:
         _refuse(env, update, "void_already", no=query.no)
         return
@@ -161,7 +161,7 @@ async def dispute(env: Env, update: Update, context: Context) -> None:
     if user.id not in hand.users:
         _refuse(env, update, "dispute_not_seated", no=no)
         return
-    birds = await env.store.hand_birds(hand.id)
+    birds = await env.reads.hand_birds(hand.id)
     checked = fairness.check(hand, birds)
     person = await env.person(user)
     env.answer(update, partial(fairplay.dispute_text, hand, checked, person.name))

@@ -44,7 +44,7 @@ async def cup(env: Env, update: Update, context: Context) -> None:
             await service.cancel(chat.id, person.user_id, admin)
             return  # the final card says it
         if not args:
-            row = await service.store.open_cup(chat.id)
+            row = await env.reads.open_cup(chat.id)
             if row is not None:
                 assert env.cup_messages is not None
                 env.cup_messages.cup_standings(row, thread)

@@ -24,11 +24,12 @@ from bot.present.cups import CupMessages
 from bot.present.presenter import Presenter
 from bot.present.screens.words import refusal_text  # noqa: F401 (the handlers import it here)
 from bot.present.votes import Votes
-from bot.store import Store
+from bot.store import Reads
 from bot.table import DEFAULT_RULES, Person, Refusal, Table, TableService, owners
 from bot.table.challenge_service import ChallengeService
 from bot.table.cup_service import CupService
 from bot.table.rater import Rater
+from bot.table.settings import ChatSettings
 from engine.rules import RuleSet
 
 Context = ContextTypes.DEFAULT_TYPE
@@ -59,7 +60,8 @@ class Env:
 
     service: TableService
     presenter: Presenter
-    store: Store
+    reads: Reads  # the store seen read-only, for the answers; every write goes through a service
+    settings: ChatSettings  # what a command sets of a user, a group, its club
     default_lang: str
     votes: Votes | None = None  # 解散 and replacement votes (built with the job queue)
     challenges: ChallengeService | None = None  # 复式挑战 (bot.table.challenge_service)
@@ -82,7 +84,7 @@ class Env:
         """The user as a table knows him, his name and language stored on the way."""
         lang = self.lang(user)
         name = display_name(user)
-        await self.store.upsert_user(user.id, name, user.username, lang, dm_ok)
+        await self.settings.upsert_user(user.id, name, user.username, lang, dm_ok)
         return Person(user.id, name, lang)
 
     def reply_group(self, chat: Chat, thread_id: int | None, key: str, **fields: object) -> None:
@@ -154,18 +156,18 @@ class Env:
         another bot's: that bot answers the command."""
         table = self.service.in_chat(chat.id, thread_id)
         if table is None:
-            await owners.check_place_free(self.store, self.service.bot_id, chat.id, thread_id)
+            await owners.check_place_free(self.reads, self.service.bot_id, chat.id, thread_id)
             raise Refusal("no_table")
         return table
 
     async def can_dm(self, person: Person) -> bool:
         """Has the user opened the bot? Known from /start, else found out by trying a DM."""
-        user = await self.store.user(person.user_id)
+        user = await self.reads.user(person.user_id)
         if user is not None and user.dm_ok:
             return True
         if not await self._probe_dm(person):
             return False
-        await self.store.upsert_user(person.user_id, person.name, None, person.lang, dm_ok=True)
+        await self.settings.upsert_user(person.user_id, person.name, None, person.lang, dm_ok=True)
         return True
 
     async def _probe_dm(self, person: Person) -> bool:

@@ -64,12 +64,12 @@ async def rank(env: Env, update: Update, context: Context) -> None:
     if asked_skill:
         await _skill_rank(env, update, chat.id, query)
         return
-    rows = await env.store.ranking(None if query.everyone else chat.id, stats.READ,
+    rows = await env.reads.ranking(None if query.everyone else chat.id, stats.READ,
                                    rule_set=query.rule_set)
     if not rows:
         env.answer(update, lambda lang: stats.rank_text(rows, lang, query))
         return
-    board = await stats.board_rows(env.store, rows, query, chat.id)
+    board = await stats.board_rows(env.reads, rows, query, chat.id)
     env.picture(update, partial(stats.draw_board, board, query),
                 lambda lang: stats.rank_text(rows, lang, query))
 
@@ -90,7 +90,7 @@ async def shared_card(env: Env, update: Update, user_id: int) -> None:
     chat = update.effective_chat
     if chat is None:
         return
-    found = await env.store.user(user_id)
+    found = await env.reads.user(user_id)
     if found is None:
         env.answer(update, lambda lang: t(lang, "link_unknown"))
         return
@@ -101,11 +101,11 @@ async def _card(env: Env, update: Update, chat: Chat, user_id: int, name: str) -
     """The player card of ``user_id`` (``name``) in ``chat``, captioned with his /me text; in
     a group its share too, and the card of the rule set of the group's table."""
     here = None if chat.type == Chat.PRIVATE else chat.id
-    mine = await stats.me_data(env.store, user_id, name, here)
+    mine = await stats.me_data(env.reads, user_id, name, here)
     table = None if here is None else env.service.in_chat(chat.id, topic_of(update))
     part = stats.card_part(mine, None if table is None else board_of(table.rules.key))
-    played = await env.store.user_hands(user_id, part.rule_set, stats.CARD_HANDS)
-    ratings = await skill.me_skills(env.store, user_id,
+    played = await env.reads.user_hands(user_id, part.rule_set, stats.CARD_HANDS)
+    ratings = await skill.me_skills(env.reads, user_id,
                                     list(dict.fromkeys(board_rule_set(p.rule_set)
                                                        for p in mine.parts)))
     env.picture(update, partial(skill.draw_card, name, user_id, part, played,
@@ -118,7 +118,7 @@ async def _skill_rank(env: Env, update: Update, chat_id: int, query: stats.RankQ
     """/rank 技术: the skill ratings' board of the query's rule set (its house rules
     aside: a rating is of how one plays the rule set), as a picture with its text."""
     rule_set = board_rule_set(query.rule_set)
-    rows = await env.store.skill_board(None if query.everyone else chat_id, rule_set,
+    rows = await env.reads.skill_board(None if query.everyone else chat_id, rule_set,
                                        skill.READ)
     text = partial(skill.rank_text, rows, rule_set, query.everyone)
     if not rows:
@@ -132,7 +132,7 @@ async def history(env: Env, update: Update, context: Context) -> None:
     chat = env.group_chat(update)
     if chat is None:
         return
-    items = await stats.history_data(env.store, chat.id)
+    items = await stats.history_data(env.reads, chat.id)
     env.answer(update, lambda lang: stats.history_text(items, lang))
 
 
@@ -145,7 +145,7 @@ async def export(env: Env, update: Update, context: Context) -> None:
     if context.args:
         await _export_challenge(env, update, chat, context.args)
         return
-    last = await env.store.finished_hands(chat.id, 1)
+    last = await env.reads.finished_hands(chat.id, 1)
     if not last:
         env.answer_key(update, "export_none")
         return
@@ -166,7 +166,7 @@ async def _export_challenge(env: Env, update: Update, chat: Chat, args: list[str
     if not (number.isascii() and number.isdigit() and 0 < int(number) < 2**31):
         env.answer_key(update, "export_usage")
         return
-    row = await env.store.challenge(int(number))
+    row = await env.reads.challenge(int(number))
     if row is None or row.chat_id != chat.id or env.challenges is None:
         env.answer(update, lambda lang: t(lang, "export_challenge_none", id=number))
         return

@@ -43,21 +43,21 @@ async def inline(env: Env, update: Update, context: Context) -> None:
         return
     user, lang = query.from_user, env.lang(query.from_user)
     person = await env.person(user)
-    mine = await stats.me_data(env.store, user.id, person.name, None)
+    mine = await stats.me_data(env.reads, user.id, person.name, None)
     bot = env.presenter.username
     results = [_card(links.ME, t(lang, "share_me"), stats.me_text(mine, lang),
                      links.card(bot, user.id, context.bot.token), t(lang, "share_open_me"))]
-    match_id = await env.store.last_summary_match(user.id)
-    row = None if match_id is None else await env.store.match(match_id)
+    match_id = await env.reads.last_summary_match(user.id)
+    row = None if match_id is None else await env.reads.match(match_id)
     if row is not None:
-        played = await env.store.match_played(row.id)
+        played = await env.reads.match_played(row.id)
         if played:
             text = summary_caption(summary_of(row, played), row, lang)
             results.append(_card(f"match{row.id}", t(lang, "share_match"), text,
                                  links.start(bot, links.REPLAY, played[-1].id),
                                  t(lang, "share_open_replay")))
-    hand_id = await env.store.last_played_id(user.id)
-    found = None if hand_id is None else await env.store.played_hand(hand_id)
+    hand_id = await env.reads.last_played_id(user.id)
+    found = None if hand_id is None else await env.reads.played_hand(hand_id)
     if found is not None:
         hand = found[1]
         lines = [t(lang, "share_hand_head", table=hand.table_number, hand=hand.table_no,
@@ -67,12 +67,12 @@ async def inline(env: Env, update: Update, context: Context) -> None:
                              links.start(bot, links.REPLAY, hand.id),
                              t(lang, "share_open_replay")))
     service = env.challenges
-    for open_row in await env.store.user_challenges(user.id, CHALLENGES * 2):
-        players = await env.store.challenge_players(open_row.id)
+    for open_row in await env.reads.user_challenges(user.id, CHALLENGES * 2):
+        players = await env.reads.challenge_players(open_row.id)
         if service is None or any(p.user_id == user.id for p in players):
             continue
         text = challenge_screens.card_text(open_row, await service.standings(open_row), lang,
-                                           await env.store.chat_timezone(open_row.chat_id))
+                                           await env.reads.chat_timezone(open_row.chat_id))
         results.append(_card(f"challenge{open_row.id}", t(lang, "share_challenge"),
                              text, links.start(bot, links.CHALLENGE, open_row.id),
                              t(lang, "btn_challenge_join")))

@@ -160,16 +160,16 @@ async def _open(env: Env, chat: Chat, thread: int | None, person: Person,
         return
     if env.service.in_chat(chat.id, thread) is not None:
         raise Refusal("table_exists")
-    await owners.check_place_free(env.store, env.service.bot_id, chat.id, thread)
+    await owners.check_place_free(env.reads, env.service.bot_id, chat.id, thread)
     if standing and not await env.is_admin(context, chat.id, person.user_id):
         raise Refusal("standing_admin_only")
     if not standing and not await env.can_dm(person):
         # both bots of a group read one /new: the other may have opened it while this one
         # found out that the user never opened it; then that one's table answers
-        await owners.check_place_free(env.store, env.service.bot_id, chat.id, thread)
+        await owners.check_place_free(env.reads, env.service.bot_id, chat.id, thread)
         env.reply_group(chat, thread, "need_dm_new", link=links.private(env.presenter.username))
         return
-    await env.store.set_chat_lang(chat.id, await env.presenter.group_lang(chat.id), chat.title)
+    await env.settings.set_chat_lang(chat.id, await env.presenter.group_lang(chat.id), chat.title)
     await env.service.open(chat.id, person, rules, thread_id=thread, match_hands=hands,
                            standing=standing)
 

@@ -72,7 +72,7 @@ async def _new_topic(env: Env, context: Context, chat: Chat, like: Table, count:
     """A forum topic for another table like ``like`` (None: not a forum, or no right to
     make topics)."""
     lang = await env.presenter.group_lang(chat.id)
-    return await create_topic(context.bot, env.store, chat.id, t(
+    return await create_topic(context.bot, env.settings, chat.id, t(
         lang, "play_topic", rules=rules_label(like.rules, lang), n=count + 1))
 
 

@@ -26,8 +26,8 @@ async def replay(env: Env, update: Update, context: Context) -> None:
     if number is None:
         env.answer_key(update, "replay_dm_usage" if private else "replay_usage")
         return
-    found = await (hands.own_hand(env.store, user.id, number) if private
-                   else hands.group_hand(env.store, chat.id, number))
+    found = await (hands.own_hand(env.reads, user.id, number) if private
+                   else hands.group_hand(env.reads, chat.id, number))
     if isinstance(found, str):
         key = found
         env.answer(update, lambda lang: t(lang, key, no=number, id=number))
@@ -41,7 +41,7 @@ async def open_privately(env: Env, context: Context, user_id: int, hand_id: int,
     """/start r<hand id> (the group replay's link): the same replay, at the deal, in the
     viewer's private chat; False when he may not see it (no such finished hand, or one of a
     group he is not in)."""
-    found = await hands.step_of(env.store, hand_id, replays.OPENING_STEP)
+    found = await hands.step_of(env.reads, hand_id, replays.OPENING_STEP)
     if found is None or not await may_view(env, context, user_id, *found):
         return False
     env.presenter.replay(user_id, found[1], replays.OPENING_STEP, lang=lang)
@@ -79,7 +79,7 @@ async def step(p: Pressed[cb.Replay]) -> None:
     Refused unless the hand is the group's (in a group) or one the presser may see (in
     private: see :func:`may_view`)."""
     msg = p.query.message
-    found = await hands.step_of(p.env.store, p.press.hand, p.press.step)
+    found = await hands.step_of(p.env.reads, p.press.hand, p.press.step)
     if msg is None or found is None:
         await p.query.answer(t(p.lang, "stale"))
         return

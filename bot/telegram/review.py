@@ -14,7 +14,7 @@ async def review(p: Pressed[cb.Review]) -> Reply:
     """The presser's own seat's review goes to his private chat, from wherever the button
     was pressed (his hand message, a /replay there or in the group). Refused politely, with
     nothing sent, unless the store has him at a seat of that finished hand."""
-    found = await p.env.store.played_hand(p.press.hand)
+    found = await p.env.reads.played_hand(p.press.hand)
     if found is None:
         return Reply(t(p.lang, "stale"))
     played = found[1]

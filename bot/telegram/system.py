@@ -50,7 +50,7 @@ async def topic_named(env: Env, update: Update, context: Context) -> None:
     made, edited = msg.forum_topic_created, msg.forum_topic_edited
     name = made.name if made is not None else edited.name if edited is not None else None
     if name:
-        await keep_name(env.store, msg.chat.id, msg.message_thread_id, name)
+        await keep_name(env.settings, msg.chat.id, msg.message_thread_id, name)
 
 
 async def error(env: Env, update: object, context: Context) -> None:

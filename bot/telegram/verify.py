@@ -23,11 +23,11 @@ async def check(p: Pressed[cb.Verify]) -> Reply:
     seated player's own result in his private chat (a private table's: it has no group
     settlement); anywhere else it is outdated."""
     hand_id, msg = p.press.hand, p.query.message
-    found = await p.env.store.played_hand(hand_id)
+    found = await p.env.reads.played_hand(hand_id)
     if found is None or not isinstance(msg, Message) or \
             msg.chat.id not in (p.env.presenter.chat_now(found[0]), *_own(p, found[1])):
         return Reply(t(p.lang, "stale"))
-    known = await p.env.store.user(p.user.id)
+    known = await p.env.reads.user(p.user.id)
     if known is None or not known.dm_ok:
         return Reply(None, url=links.start(p.env.presenter.username, links.VERIFY, hand_id))
     await _send(p.env, p.user.id, hand_id, verify.shown_fingerprint(msg.caption or msg.text),
@@ -44,7 +44,7 @@ async def open_privately(env: Env, context: Context, user_id: int, hand_id: int,
                          lang: str) -> bool:
     """/start c<hand id> (the 验证 link): the check in the private chat; False when the user
     may not see that hand (as for its replay: :func:`bot.telegram.replay.may_view`)."""
-    found = await env.store.played_hand(hand_id)
+    found = await env.reads.played_hand(hand_id)
     if found is None or not await may_view(env, context, user_id, *found):
         return False
     await _send(env, user_id, hand_id, None, lang)
@@ -52,8 +52,8 @@ async def open_privately(env: Env, context: Context, user_id: int, hand_id: int,
 
 
 async def _send(env: Env, user_id: int, hand_id: int, shown: str | None, lang: str) -> None:
-    found = await env.store.played_hand(hand_id)
+    found = await env.reads.played_hand(hand_id)
     assert found is not None
-    birds = await env.store.hand_birds(hand_id)
+    birds = await env.reads.hand_birds(hand_id)
     text = verify.check_text(verify.check(found[1], birds, shown, lang), lang)
     env.presenter.note(user_id, lambda _lang: text, lang=lang)

@@ -60,13 +60,13 @@ async def notify(env: Env, update: Update, context: Context) -> None:
     person = await env.person(user)
     thread = topic_of(update)
     if context.args and context.args[0].lower() == "off":
-        await env.store.subscribe(chat.id, user.id, on=False)
+        await env.settings.subscribe(chat.id, user.id, on=False)
         env.reply_group(chat, thread, "notify_off")
         return
-    known = await env.store.user(person.user_id)
+    known = await env.reads.user(person.user_id)
     if known is None or not known.dm_ok:
         env.reply_group(chat, thread, "notify_need_dm",
                         link=links.private(env.presenter.username))
         return
-    await env.store.subscribe(chat.id, user.id, on=True)
+    await env.settings.subscribe(chat.id, user.id, on=True)
     env.reply_group(chat, thread, "notify_on")
