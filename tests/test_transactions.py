@@ -22,10 +22,7 @@ from bot.store import Reads
 ROOT = Path(__file__).resolve().parents[1]
 # outside bot/store, the only modules that may open a transaction: the table room's unit of
 # work and the services that write several rows as one
-SERVICES = {
-    "bot/table/work.py", "bot/table/registry.py", "bot/table/cup_service.py",
-    "bot/table/challenge_service.py", "bot/table/rater.py", "bot/table/reviewer.py",
-}
+SERVICES = {"bot/table/work.py", "bot/table/cup_service.py", "bot/table/challenge_service.py"}
 
 
 def opening(root: Path) -> dict[str, list[int]]:

@@ -33,7 +33,7 @@ from bot.store.rows import (
     UserRow,
     VoteRow,
 )
-from bot.store.skill import ReviewedRow, SkillStore, SkillTx, StoredRating
+from bot.store.skill import ReviewedRow, SkillState, SkillStore, SkillTx, StoredRating
 
 
 class Tx(ChallengeTx, CupTx, PostTx, PressTx, SkillTx, Protocol):
@@ -385,8 +385,8 @@ class Store(Reads, ChallengeStore, CupStore, PostStore, PressStore, SkillStore, 
     async def void_hand(self, hand_id: int, by: int, reason: str) -> Voided | None:
         ...
 
-    # single writes of the presenter's (:mod:`bot.store.units`; set_post and the presses'
-    # are in PostStore and PressStore)
+    # units of work of their own (:mod:`bot.store.units`): the presenter's (set_post and the
+    # presses' are in PostStore and PressStore) ...
 
     async def add_vote(self, table_id: int, kind: str, proposer: int) -> int:
         ...
@@ -395,6 +395,23 @@ class Store(Reads, ChallengeStore, CupStore, PostStore, PressStore, SkillStore, 
         ...
 
     async def mark_notified(self, table_id: int, user_id: int) -> bool:
+        ...
+
+    # ... and the table room's
+
+    async def move_group(self, old: int, new: int, table_ids: Sequence[int]) -> None:
+        ...
+
+    async def claim_tables(self, bot_id: int) -> int:
+        ...
+
+    async def save_ratings_over(self, state: SkillState, rule_set: str,
+                                ratings: list[tuple[int, float, float, int]],
+                                keys: list[int]) -> bool:
+        ...
+
+    async def add_seat_review(self, hand_id: int, seat: int, user_id: int, decisions: int,
+                              loss: float) -> None:
         ...
 
     # the club's (:mod:`bot.store.club`)

@@ -1,8 +1,9 @@
-"""The store's single writes for the presenter and the press journal, each in a transaction
-of its own: a message id kept (:mod:`bot.present.posts`), a vote opened or dropped
-(:mod:`bot.present.votes`), a subscriber's note marked (:mod:`bot.present.notify`), a press
-in flight kept or forgotten (:mod:`bot.telegram.journal`). Their callers open no
-transaction: the unit of work is the store's."""
+"""The store's units of work that need nothing of their callers but arguments, each in a
+transaction of its own: a message id kept (:mod:`bot.present.posts`), a vote opened or
+dropped (:mod:`bot.present.votes`), a subscriber's note marked (:mod:`bot.present.notify`), a
+press in flight kept or forgotten (:mod:`bot.telegram.journal`), a group moved and tables
+claimed (:mod:`bot.table.registry`), ratings saved and a seat's review kept
+(:mod:`bot.table.rater`, :mod:`bot.table.reviewer`). Their callers open no transaction."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from collections.abc import Sequence
 
 from bot.store.posts import Slot
 from bot.store.reads import Queries
+from bot.store.skill import SkillState
 
 
 class Units(Queries):
@@ -45,3 +47,36 @@ class Units(Queries):
         """A press answered (or never to be)."""
         async with self.transaction() as tx:
             await tx.forget_press(bot_id, update_id)
+
+    async def move_group(self, old: int, new: int, table_ids: Sequence[int]) -> None:
+        """A group became a supergroup (``old`` id -> ``new``): its rows move
+        (:meth:`bot.store.writes.Writes.move_chat`) and the group messages of the tables
+        ``table_ids`` are forgotten, as one."""
+        async with self.transaction() as tx:
+            await tx.move_chat(old, new)
+            for table_id in table_ids:
+                await tx.leave_group_posts(table_id)
+
+    async def claim_tables(self, bot_id: int) -> int:
+        """The open tables no bot owns yet become ``bot_id``'s; how many."""
+        async with self.transaction() as tx:
+            return await tx.claim_tables(bot_id)
+
+    async def save_ratings_over(self, state: SkillState, rule_set: str,
+                                ratings: list[tuple[int, float, float, int]],
+                                keys: list[int]) -> bool:
+        """The ratings folded from the rule set's ``state`` written
+        (:meth:`bot.store.skill.SkillWrites.save_ratings`), under the ratings' lock, unless
+        another bot wrote since ``state`` was read: False, and nothing written."""
+        async with self.transaction() as tx:
+            await tx.lock_skill()
+            if await tx.skill_state(rule_set) != state:
+                return False
+            await tx.save_ratings(rule_set, ratings, keys, state.seq + 1, state.stale)
+        return True
+
+    async def add_seat_review(self, hand_id: int, seat: int, user_id: int, decisions: int,
+                              loss: float) -> None:
+        """A seat's review kept (:meth:`bot.store.skill.SkillWrites.add_seat_review`)."""
+        async with self.transaction() as tx:
+            await tx.add_seat_review(hand_id, seat, user_id, decisions, loss)

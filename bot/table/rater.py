@@ -81,14 +81,10 @@ class Rater(Looker):
     async def _save(self, rule_set: str, state: SkillState, ratings: dict[int, Rating],
                     new: list[int]) -> bool:
         """Write what was folded from ``state``, if the store is still there."""
-        async with self.store.transaction() as tx:
-            await tx.lock_skill()
-            if await tx.skill_state(rule_set) != state:
-                return False  # another bot wrote first: fold again at the next look
-            await tx.save_ratings(rule_set, [(u, r.mu, r.sigma, r.matches)
-                                             for u, r in sorted(ratings.items())],
-                                  new, state.seq + 1, state.stale)
-        return True
+        # False: another bot wrote first, fold again at the next look
+        return await self.store.save_ratings_over(
+            state, rule_set, [(u, r.mu, r.sigma, r.matches) for u, r in sorted(ratings.items())],
+            new)
 
 
 def _by_match(seats: list[MatchSeat]) -> dict[int, list[Seat]]:

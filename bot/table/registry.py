@@ -106,10 +106,7 @@ class Registry:
             for table in [t for t in self.tables() if t.chat_id == old]:
                 await locks.enter_async_context(table.lock)
             moving = [t for t in self.tables() if t.chat_id == old]  # not moved meanwhile
-            async with self.store.transaction() as tx:
-                await tx.move_chat(old, new)
-                for table in moving:
-                    await tx.leave_group_posts(table.id)
+            await self.store.move_group(old, new, [t.id for t in moving])
             for table in moving:
                 self.remove(table)
                 table.chat_id = new
@@ -122,8 +119,7 @@ class Registry:
         """Rebuild every open table of this bot from the store, taking first the tables no
         bot owns yet (a store one bot served before tables named their bot: they are the
         first bot's to start on it, so that a single bot finds all its tables again)."""
-        async with self.store.transaction() as tx:
-            await tx.claim_tables(self.bot_id)
+        await self.store.claim_tables(self.bot_id)
         return await self.load_open()
 
     async def load_open(self) -> list[Table]:

@@ -107,8 +107,7 @@ class Reviewer(Looker):
             except Exception:  # a record it cannot review: said once, and stored as none
                 log.exception("hand %d seat %d could not be reviewed", hand_id, seat)
                 decisions, loss = 0, 0.0
-            async with self.store.transaction() as tx:
-                await tx.add_seat_review(hand_id, seat, user_id, decisions, loss)
+            await self.store.add_seat_review(hand_id, seat, user_id, decisions, loss)
             done += 1
         return done
 
