@@ -1,8 +1,8 @@
-"""Who opens a transaction of the store (``store.transaction()``): the store itself and the
-table room's unit of work and services (:data:`SERVICES`), whose writes of several rows must
-commit together. Never a handler, a command, the presenter, a screen or the live seat's
-server: those go through a service or a store method that owns its one write
-(``Store.set_quiet``, ``Store.void_hand``, ``Store.set_post``: :mod:`bot.store.units`).
+"""Who opens a transaction of the store (``store.transaction()``): the store itself, and the
+table room's unit of work (:data:`SERVICES`), whose table rules run between its writes under
+the table's lock. Never a service, a handler, a command, the presenter, a screen or the live
+seat's server: those call a store method that owns its transaction (``Store.set_quiet``,
+``Store.void_hand``, ``Store.set_post``, ``Store.add_cup``: :mod:`bot.store.units`).
 import-linter cannot see a method call, so this walks the code's syntax; a planted violation
 shows that it is caught.
 
@@ -20,9 +20,11 @@ from pathlib import Path
 from bot.store import Reads
 
 ROOT = Path(__file__).resolve().parents[1]
-# outside bot/store, the only modules that may open a transaction: the table room's unit of
-# work and the services that write several rows as one
-SERVICES = {"bot/table/work.py", "bot/table/cup_service.py", "bot/table/challenge_service.py"}
+# outside bot/store, the only module that may open a transaction: the table room's unit of
+# work (``work.change``: the caller's table rules write through its open transaction, which
+# commits only once they all succeed, before the observer is told), which no store method
+# could own without taking the rules into the store
+SERVICES = {"bot/table/work.py"}
 
 
 def opening(root: Path) -> dict[str, list[int]]:

@@ -3,12 +3,15 @@ transaction of its own: a message id kept (:mod:`bot.present.posts`), a vote ope
 dropped (:mod:`bot.present.votes`), a subscriber's note marked (:mod:`bot.present.notify`), a
 press in flight kept or forgotten (:mod:`bot.telegram.journal`), a group moved and tables
 claimed (:mod:`bot.table.registry`), ratings saved and a seat's review kept
-(:mod:`bot.table.rater`, :mod:`bot.table.reviewer`). Their callers open no transaction."""
+(:mod:`bot.table.rater`, :mod:`bot.table.reviewer`), a 群杯 or a 复式挑战 and its players
+written (:mod:`bot.table.cup_service`, :mod:`bot.table.challenge_service`). Their callers
+open no transaction."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.store.challenges import ChallengeMove
 from bot.store.posts import Slot
 from bot.store.reads import Queries
 from bot.store.skill import SkillState
@@ -80,3 +83,50 @@ class Units(Queries):
         """A seat's review kept (:meth:`bot.store.skill.SkillWrites.add_seat_review`)."""
         async with self.transaction() as tx:
             await tx.add_seat_review(hand_id, seat, user_id, decisions, loss)
+
+    async def add_cup(self, bot_id: int, chat_id: int, thread_id: int | None, opener_id: int,
+                      state: str, at: float) -> int:
+        """A new 群杯 (:meth:`bot.store.cups.CupWrites.add_cup`); its id. Raises when the
+        group has an open one already (the schema's one open cup a group)."""
+        async with self.transaction() as tx:
+            return await tx.add_cup(bot_id, chat_id, thread_id, opener_id, state, at)
+
+    async def set_cup(self, cup_id: int, *, state: str | None = None,
+                      status: str | None = None) -> None:
+        """A cup's state or status (those given) written."""
+        async with self.transaction() as tx:
+            await tx.set_cup(cup_id, state=state, status=status)
+
+    async def add_challenge(self, bot_id: int, chat_id: int, thread_id: int | None,
+                            opener_id: int, rules: str, seeds: Sequence[int], deadline: float,
+                            at: float) -> int:
+        """A new 复式挑战 (:meth:`bot.store.challenges.ChallengeWrites.add_challenge`); its
+        id. Raises when the group has an open one already."""
+        async with self.transaction() as tx:
+            return await tx.add_challenge(bot_id, chat_id, thread_id, opener_id, rules, seeds,
+                                          deadline, at)
+
+    async def end_challenge(self, challenge_id: int) -> bool:
+        """The challenge closed; False when it was already."""
+        async with self.transaction() as tx:
+            return await tx.end_challenge(challenge_id)
+
+    async def add_challenge_player(self, challenge_id: int, user_id: int, name: str, lang: str,
+                                   at: float) -> None:
+        """He starts the challenge."""
+        async with self.transaction() as tx:
+            await tx.add_challenge_player(challenge_id, user_id, name, lang, at)
+
+    async def set_challenge_player(self, challenge_id: int, user_id: int, *,
+                                   status: str) -> None:
+        """His status in the challenge."""
+        async with self.transaction() as tx:
+            await tx.set_challenge_player(challenge_id, user_id, status=status)
+
+    async def add_challenge_move(self, challenge_id: int, user_id: int, move: ChallengeMove,
+                                 status: str | None = None) -> None:
+        """His move kept, and with it his new status when given (his last deal played)."""
+        async with self.transaction() as tx:
+            await tx.add_challenge_move(challenge_id, user_id, move)
+            if status is not None:
+                await tx.set_challenge_player(challenge_id, user_id, status=status)

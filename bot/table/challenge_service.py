@@ -92,10 +92,9 @@ class ChallengeService:
         seeds = new_seeds(self.rng, hands)
         at = time.time()
         try:
-            async with self.store.transaction() as tx:
-                challenge_id = await tx.add_challenge(self.bot_id, chat_id, thread_id,
-                                                      opener.user_id, rules.key, seeds,
-                                                      at + seconds, at)
+            challenge_id = await self.store.add_challenge(self.bot_id, chat_id, thread_id,
+                                                          opener.user_id, rules.key, seeds,
+                                                          at + seconds, at)
         except Exception:  # the schema's one_open_challenge: another /challenge came first
             if await self.store.open_challenge(chat_id) is not None:
                 raise Refusal("challenge_exists") from None
@@ -139,8 +138,7 @@ class ChallengeService:
         timer = self._timers.pop(challenge_id, None)
         if timer is not None:
             timer.cancel()
-        async with self.store.transaction() as tx:
-            closed = await tx.end_challenge(challenge_id)
+        closed = await self.store.end_challenge(challenge_id)
         row = await self.store.challenge(challenge_id)
         if not closed or row is None:
             return
@@ -164,9 +162,8 @@ class ChallengeService:
                 raise Refusal("challenge_seated")
             if await self.store.playing_challenge(person.user_id) is not None:
                 raise Refusal("challenge_busy")
-            async with self.store.transaction() as tx:
-                await tx.add_challenge_player(challenge_id, person.user_id, person.name,
-                                              person.lang, time.time())
+            await self.store.add_challenge_player(challenge_id, person.user_id, person.name,
+                                                  person.lang, time.time())
             run = await self.run(row, person.user_id)
         tell(self.observer.challenge_seat, row, person.user_id)
         tell(self.observer.challenge_card, row)
@@ -196,10 +193,8 @@ class ChallengeService:
             action = legal[index]
             move = await asyncio.to_thread(run.play, action)
             try:
-                async with self.store.transaction() as tx:
-                    await tx.add_challenge_move(challenge_id, user_id, move)
-                    if run.finished:
-                        await tx.set_challenge_player(challenge_id, user_id, status=EntrantStatus.DONE)
+                await self.store.add_challenge_move(
+                    challenge_id, user_id, move, EntrantStatus.DONE if run.finished else None)
             except BaseException:
                 self._runs.pop((challenge_id, user_id), None)  # rebuilt from the store
                 raise
@@ -216,8 +211,8 @@ class ChallengeService:
             player = await self._player(challenge_id, user_id)
             if player.status != EntrantStatus.PLAYING:
                 raise Refusal("challenge_over_for_you")
-            async with self.store.transaction() as tx:
-                await tx.set_challenge_player(challenge_id, user_id, status=EntrantStatus.LEFT)
+            await self.store.set_challenge_player(challenge_id, user_id,
+                                                  status=EntrantStatus.LEFT)
         tell(self.observer.challenge_seat, row, user_id)
         tell(self.observer.challenge_card, row)
 

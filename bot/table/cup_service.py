@@ -95,9 +95,8 @@ class CupService:
             cup = Cup(rules.key, rules.players, rounds, hands, self.rng.getrandbits(63),
                       [Entrant(opener.user_id, opener.name, opener.lang)], private=private)
             try:
-                async with self.store.transaction() as tx:
-                    cup_id = await tx.add_cup(self.bot_id, chat_id, thread_id, opener.user_id,
-                                              cup.dumps(), time.time())
+                cup_id = await self.store.add_cup(self.bot_id, chat_id, thread_id,
+                                                  opener.user_id, cup.dumps(), time.time())
             except Exception:  # the schema's one_open_cup: another bot's /cup came first
                 if await self.store.open_cup(chat_id) is not None:
                     raise Refusal("cup_exists") from None
@@ -153,8 +152,7 @@ class CupService:
                     await self._go_private(cup)
                     break
             cup.tables.append(tables)
-            async with self.store.transaction() as tx:
-                await tx.set_cup(row.id, state=cup.dumps(), status=CupStatus.PLAYING)
+            await self.store.set_cup(row.id, state=cup.dumps(), status=CupStatus.PLAYING)
             row = await self._row(row.id)
             await self._open_tables(row, cup)
         tell(self.observer.cup_card, row)
@@ -178,8 +176,7 @@ class CupService:
                 _, points = await self.store.table_results(ct.table_id)
                 ct.points = {str(u): points.get(u, 0) for u in ct.seats if u is not None}
             cup.cancelled = True
-            async with self.store.transaction() as tx:
-                await tx.set_cup(row.id, state=cup.dumps(), status=CupStatus.DONE)
+            await self.store.set_cup(row.id, state=cup.dumps(), status=CupStatus.DONE)
             row = await self._row(row.id)
         tell(self.observer.cup_card, row)
         tell(self.observer.cup_over, row)
@@ -274,8 +271,7 @@ class CupService:
         """A round fully played: the next one's tables, or the end."""
         tables, _ = next_round(cup, await self.store.apart_pairs(row.chat_id))
         if cup.round >= cup.rounds or not tables:
-            async with self.store.transaction() as tx:
-                await tx.set_cup(row.id, status=CupStatus.DONE)
+            await self.store.set_cup(row.id, status=CupStatus.DONE)
             row = await self._row(row.id)
             tell(self.observer.cup_card, row)
             tell(self.observer.cup_over, row)
@@ -396,8 +392,7 @@ class CupService:
         return row, Cup.loads(row.state)
 
     async def _save(self, cup_id: int, cup: Cup) -> None:
-        async with self.store.transaction() as tx:
-            await tx.set_cup(cup_id, state=cup.dumps())
+        await self.store.set_cup(cup_id, state=cup.dumps())
 
     def _spawn(self, work: Coroutine[object, object, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)
