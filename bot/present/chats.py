@@ -13,7 +13,7 @@ from functools import partial
 from bot.present.errors import quiet_rate_limiter
 from bot.present.gate import Gate
 from bot.present.outbox import Job, Outbox
-from bot.present.pacing import Pacing, Send, goes_first, group_wait
+from bot.present.pacing import Pacing, Rank, Send, goes_first, group_rank, group_wait
 from bot.present.painter import Painter
 from bot.store import Store
 
@@ -65,9 +65,9 @@ class Chats:
         return box
 
     @staticmethod
-    def _group_wait(pacing: Pacing, now: float, sent: Sequence[float], last: float,
-                    first: bool) -> float:
-        return group_wait(pacing, now=now, sent=sent, last=last, first=first)
+    def _group_wait(pacing: Pacing, now: float, sent: Sequence[float], rank: Rank,
+                    due: float) -> float:
+        return group_wait(pacing, now=now, sent=sent, rank=rank, due=due)
 
     def reached(self, user_id: int, ok: bool) -> None:
         """A private chat took a message of the bot's (``ok``) or refused one (403)."""
@@ -80,10 +80,14 @@ class Chats:
 
     def put(self, chat_id: Hashable, key: Hashable, job: Job, send: Send = Send.ANSWER,
             spare: bool = False) -> bool:
-        """Queue ``job`` in the chat's outbox, ahead of what lags if its kind goes first;
-        ``spare``: it may spend a private chat's burst (new buttons, ``Pacing.dm_burst``)."""
+        """Queue ``job`` in the chat's outbox: in a group with its kind's rank
+        (:func:`~bot.present.pacing.group_rank`), in a private chat ahead of what lags if its
+        kind goes first; ``spare``: it may spend a private chat's burst (new buttons,
+        ``Pacing.dm_burst``)."""
+        group = isinstance(chat_id, int) and chat_id < 0
         return self.outbox(chat_id).put(key, job, first=goes_first(self.pacing, send),
-                                        spare=spare)
+                                        spare=spare,
+                                        rank=group_rank(self.pacing, send) if group else None)
 
     def put_after(self, delay: float, chat_id: int, key: Hashable, job: Job,
                   send: Send = Send.ANSWER) -> None:

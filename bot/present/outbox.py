@@ -1,13 +1,17 @@
 """Per-chat outgoing queue: coalesced, paced, and safe against 429s.
 
-Each chat has one :class:`Outbox`. Work is queued under a key, in one of two classes: what
-goes first (``first``, the default) and what may lag (see :mod:`bot.present.pacing`); the
-worker takes the oldest job that goes first, and a lagging one only when none waits. Queuing
-a key that is already waiting replaces its job in place (a lagging key queued to go first
-moves to the end of the first ones), so a burst of changes costs one API call made from the latest
-state (jobs read the state when they run, not when they are queued). The worker runs one job
-at a time and waits ``interval`` seconds per message-or-edit a job reports, which caps a group
-at 60 / interval calls a minute however fast people play. Given ``sent_at`` (when the chat's
+Each chat has one :class:`Outbox`. Work is queued under a key with its
+:class:`~bot.present.pacing.Rank`: in a private chat, what goes first (``first``, the
+default) and what may lag (see :mod:`bot.present.pacing`), the worker taking the oldest job
+that goes first, and a lagging one only when none waits; in a group, the job whose lag is
+over first among those the group may take now (:func:`~bot.present.pacing.pick`), each
+leaving its rank's reserve of the group's bucket (``wait``,
+:func:`~bot.present.pacing.group_wait`), each key's calls at least its rank's ``spacing``
+apart. Queuing a key that is already waiting replaces its job in place (a lagging key queued
+to go first moves to the end of the first ones), so a burst of changes costs one API call
+made from the latest state (jobs read the state when they run, not when they are queued).
+The worker runs one job at a time and waits ``interval`` seconds per message-or-edit a job
+reports. Given ``sent_at`` (when the chat's
 latest call went out, :class:`~bot.present.courier.Courier`), the wait counts from about
 when Telegram took it, halfway to its answer: a private chat's one call a second is not
 stretched by a whole round trip. A job put as ``spare`` (a seat's new buttons: play waits for
@@ -25,9 +29,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import Awaitable, Callable, Hashable, Sequence
+from dataclasses import dataclass
 
 from telegram.error import (
     BadRequest,
@@ -39,19 +45,34 @@ from telegram.error import (
 )
 
 from bot.present.errors import retry_seconds
+from bot.present.pacing import FIRST, LATER, Rank, Waiting, pick
 from bot.store import StoreUnavailable
 
 log = logging.getLogger(__name__)
 
 Job = Callable[[], Awaitable[int]]  # returns how many messages or edits it made
-# seconds until the chat may take its next call: (now, times of its calls, its last, first?)
-Wait = Callable[[float, Sequence[float], float, bool], float]
+# seconds until the chat may take its next call: (now, times of its calls, the call's rank,
+# when its lag is over)
+Wait = Callable[[float, Sequence[float], Rank, float], float]
 SENT_KEPT = 64  # call times kept for a Wait (more than any chat's budget)
+SPACED_KEPT = 256  # keys whose last call is kept for their spacing, before the old go
 OnMigrated = Callable[[int], Awaitable[None]]  # told the chat's new id
 Refused = Callable[[], None]  # told that the chat refused a job's call (403)
 SentAt = Callable[[], float | None]  # loop time the chat's latest call went out, if known
 NETWORK_RETRIES = 3  # a job failing with network errors is tried again after 1, 2, 4 s
 NETWORK_BACKOFF = 1.0
+
+
+@dataclass
+class _Queued:
+    """A job waiting under its key: the newest asked, with the most pressing rank and the
+    earliest due of the asks it merged."""
+
+    job: Job
+    rank: Rank
+    due: float
+    order: int
+    spare: bool
 
 
 class Outbox:
@@ -66,31 +87,38 @@ class Outbox:
         self.on_refused = on_refused  # a private chat that does not take the bot's messages
         self.wait = wait  # a group's budget (bot.present.pacing.group_wait), if any
         self.max_notes = max_notes  # one-off messages (key ("note", …)) that may wait at once
-        self._first: OrderedDict[Hashable, Job] = OrderedDict()
-        self._later: OrderedDict[Hashable, Job] = OrderedDict()
+        self._queue: dict[Hashable, _Queued] = {}
+        self._orders = itertools.count()
         self._sent: deque[float] = deque(maxlen=SENT_KEPT)
+        self._spaced: dict[Hashable, float] = {}  # a spaced key -> when its last call went
         self._last = float("-inf")
         self._woken = asyncio.Event()
         self._next_at = 0.0  # the chat's steady pace: its next call
         self._retry_at = 0.0  # none before this (a 429's wait, a network error's backoff)
-        self._spare: set[Hashable] = set()  # keys queued as spare
         self._tokens = float(1 + self.burst)  # the chat's bucket, as of _tokens_at
         self._tokens_at = float("-inf")
         self._task: asyncio.Task[None] | None = None
         self._network_failures: dict[Hashable, int] = {}
         self._after_move: Job | None = None  # the job being tried again after a migration
 
-    def put(self, key: Hashable, job: Job, first: bool = True, spare: bool = False) -> bool:
-        """Queue ``job`` under ``key`` (``first``: ahead of what may lag; ``spare``: it may
-        spend the chat's burst); False when a one-off note is dropped (queue full)."""
-        if key not in self._first and key not in self._later and _is_note(key) \
-                and sum(map(_is_note, [*self._first, *self._later])) >= self.max_notes:
+    def put(self, key: Hashable, job: Job, first: bool = True, spare: bool = False,
+            rank: Rank | None = None) -> bool:
+        """Queue ``job`` under ``key`` with ``rank`` (in a private chat, from ``first``:
+        ahead of what may lag; ``spare``: it may spend the chat's burst); False when a
+        one-off note is dropped (queue full)."""
+        if key not in self._queue and _is_note(key) \
+                and sum(map(_is_note, self._queue)) >= self.max_notes:
             return False
-        if spare:
-            self._spare.add(key)
-        if first and key in self._later:
-            del self._later[key]
-        (self._first if first or key in self._first else self._later)[key] = job
+        if rank is None:
+            rank = FIRST if first else LATER
+        now = asyncio.get_running_loop().time()
+        queued = self._queue.get(key)
+        if queued is None:
+            self._queue[key] = _Queued(job, rank, now + rank.lag, next(self._orders), spare)
+        else:
+            queued.job, queued.rank = job, queued.rank.merge(rank)
+            queued.due = min(queued.due, now + rank.lag)
+            queued.spare = queued.spare or spare
         self._woken.set()
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._work())
@@ -111,32 +139,29 @@ class Outbox:
     async def _work(self) -> None:
         loop = asyncio.get_running_loop()
         try:
-            while self._first or self._later:
-                first = bool(self._first)
-                jobs = self._first if first else self._later
+            while self._queue:
                 now = loop.time()
-                wait = self._ready_at(next(iter(jobs))) - now
-                if self.wait is not None:
-                    wait = max(wait, self.wait(now, self._sent, self._last, first))
-                if wait > 0:  # a job that goes first, queued meanwhile, wakes the worker
+                key, wait = pick([Waiting(k, q.due, q.order, self._ready_at(k, q, now))
+                                  for k, q in self._queue.items()], now,
+                                 strict=self.wait is None)
+                if key is None:  # a job queued meanwhile wakes the worker
                     self._woken.clear()
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(self._woken.wait(), wait)
                     continue
-                key, job = jobs.popitem(last=False)
-                spare = key in self._spare
-                self._spare.discard(key)
+                queued = self._queue.pop(key)
+                job = queued.job
                 started = loop.time()
                 try:
                     made = await job()
                 except RetryAfter as e:
                     seconds = retry_seconds(e)
                     log.warning("429 from Telegram for %r: sent again in %g s", key, seconds)
-                    self._retry(key, job, first, loop.time() + seconds, spare)
+                    self._retry(key, queued, loop.time() + seconds)
                     continue
                 except ChatMigrated as e:
                     if await self._migrate(job, e.new_chat_id):
-                        self._retry(key, job, first, loop.time(), spare)
+                        self._retry(key, queued, loop.time())
                         continue
                     log.error("outgoing job %r dropped: its chat moved to %s", key,
                               e.new_chat_id)
@@ -149,8 +174,8 @@ class Outbox:
                     if tries <= NETWORK_RETRIES:
                         log.warning("outgoing job %r: %s; try %d again", key, e, tries)
                         self._network_failures[key] = tries
-                        self._retry(key, job, first,
-                                    loop.time() + NETWORK_BACKOFF * 2 ** (tries - 1), spare)
+                        self._retry(key, queued,
+                                    loop.time() + NETWORK_BACKOFF * 2 ** (tries - 1))
                         continue
                     log.error("outgoing job %r dropped after %d network errors", key, tries)
                     self._network_failures.pop(key, None)
@@ -175,15 +200,33 @@ class Outbox:
                     self._last = loop.time()  # once Telegram has it: the budget's safe side
                     self._took(self._paced_from(started), made)
                     self._sent.extend([self._last] * made)
+                    if queued.rank.spacing > 0:
+                        self._space(key, queued.rank.spacing)
         finally:
             self._task = None
 
-    def _ready_at(self, key: Hashable) -> float:
+    def _ready_at(self, key: Hashable, queued: _Queued, now: float) -> float:
         """When the chat may take the call of the job queued under ``key``: at its steady
-        pace, or, for a spare job, as soon as its bucket holds a call."""
-        if key in self._spare and self.burst:
-            return max(self._retry_at, self._tokens_at + (1 - self._tokens) * self.interval)
-        return self._next_at
+        pace, or, for a spare job, as soon as its bucket holds a call; in a group, once its
+        bucket holds it too (and its rank's reserve), and its key's spacing is over."""
+        if queued.spare and self.burst:
+            at = max(self._retry_at, self._tokens_at + (1 - self._tokens) * self.interval)
+        else:
+            at = self._next_at
+        if self.wait is not None:
+            at = max(at, now + self.wait(now, self._sent, queued.rank, queued.due))
+        if queued.rank.spacing > 0 and key in self._spaced:
+            at = max(at, self._spaced[key] + queued.rank.spacing)
+        return at
+
+    def _space(self, key: Hashable, spacing: float) -> None:
+        """Note the key's call for its spacing; keys spaced long ago are forgotten."""
+        self._spaced.pop(key, None)
+        self._spaced[key] = self._last
+        if len(self._spaced) > SPACED_KEPT:
+            old = self._last - spacing
+            for stale in [k for k, at in self._spaced.items() if at < old]:
+                del self._spaced[stale]
 
     def _took(self, at: float, made: int) -> None:
         """The chat took ``made`` calls, the last about ``at``: its pace and its bucket."""
@@ -215,15 +258,15 @@ class Outbox:
             return False
         return True
 
-    def _retry(self, key: Hashable, job: Job, first: bool, at: float, spare: bool) -> None:
+    def _retry(self, key: Hashable, queued: _Queued, at: float) -> None:
         """Back to the front of its class (a newer job for the key, if queued, wins)."""
-        jobs = self._first if first or key in self._first else self._later
-        if jobs is self._first:
-            self._later.pop(key, None)
-        jobs.setdefault(key, job)
-        jobs.move_to_end(key, last=False)
-        if spare:
-            self._spare.add(key)
+        newer = self._queue.get(key)
+        if newer is not None:
+            newer.rank = newer.rank.merge(queued.rank)
+            newer.due, newer.order = min(newer.due, queued.due), min(newer.order, queued.order)
+            newer.spare = newer.spare or queued.spare
+        else:
+            self._queue[key] = queued
         self._next_at = self._retry_at = at
         self._tokens, self._tokens_at = 0.0, at  # the chat is full as far as it knows
 

@@ -8,14 +8,24 @@ The rules, each a function here:
 - What people touch goes first, the table picture lags (:data:`TOUCHED_FIRST`, the default
   ``Pacing.first``): answers to commands, lobby changes, settlements, a hand's first table
   picture, a seat's new buttons and the private check a /join waits for go ahead of the
-  others (:func:`goes_first`) in their chat's outbox, in the order asked, and at the bot-wide
-  gate (:class:`~bot.present.gate.Gate`, one call per ``send_interval``).
-- A group has a budget of ``group_budget`` messages-or-edits in any ``group_window`` seconds
-  (Telegram's 20 a minute) (:func:`group_wait`): what goes first is sent as soon as the
-  budget allows; the table picture's edits and a settlement's ready list (再来一局 pressed,
-  its buttons going) at most every ``group_interval`` seconds, merged meanwhile, and only
-  while ``group_reserve`` of the budget stays free for what goes first, so that the next
-  hand's first picture, or an answer right after a settlement, is not queued behind them.
+  others (:func:`goes_first`) in a private chat's outbox, in the order asked, and at the
+  bot-wide gate (:class:`~bot.present.gate.Gate`, one call per ``send_interval``).
+- A group spends Telegram's 20 messages-or-edits a minute evenly: a bucket of
+  ``group_burst`` calls refilled at ``group_budget - group_burst`` a ``group_window``
+  (:func:`group_tokens`), so that no ``group_window`` ever holds more than ``group_budget``
+  and a busy group gets one call every few seconds instead of twenty at once and then
+  silence; ``group_budget`` in any ``group_window`` is checked as well (:func:`group_wait`).
+  Each kind of call has its :class:`Rank` (:func:`group_rank`): a hand's first picture and
+  its settlement go first, then answers to a person, then cards (a 复式挑战's, a 群杯's) and
+  lobbies, then the table picture's edits and a settlement's ready list; each may wait its
+  ``lag`` behind what was asked after it, and the call whose time is up first goes first
+  (:func:`pick`), so that a card still waiting is shown within seconds however many answers
+  come. The table picture's edits and the ready list leave ``group_reserve`` of the bucket
+  for the others, so that an admin's commands, or the next hand's first picture, find it
+  there, and a card leaves ``card_reserve`` until it has waited its lag; no reserve is
+  kept once the group has been silent ``group_idle`` seconds. A card, a lobby, a table picture or a ready list is edited at most once per its
+  ``spacing`` (``card_interval``, ``lobby_interval``, ``group_interval``), the changes
+  meanwhile merged into one call made from the newest state.
   A private chat: one per ``dm_interval``, and a seat's new buttons may go sooner, on the
   chat's ``dm_burst`` (:class:`~bot.present.outbox.Outbox`): never behind the edit just made of
   an older state.
@@ -47,7 +57,8 @@ The rules, each a function here:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -69,6 +80,7 @@ class Send(Enum):
     SEAT_CATCH_UP = "seat_catch_up"  # a seat's picture following the table
     PING = "ping"  # the nudge of a decision left open
     TIDY = "tidy"  # a ping deleted once answered
+    CARD = "card"  # a competition's card in its group (a 复式挑战's, a 群杯's, a vote's)
 
 
 # Seconds before a picture is looked at again that was due while its table was being changed:
@@ -81,17 +93,27 @@ CHANGING_WAIT = 0.2
 # list, a seat's catch-up, pings and tidying may lag (and merge meanwhile).
 TOUCHED_FIRST = frozenset({Send.ANSWER, Send.PROBE, Send.NEW_LOBBY, Send.LOBBY_EDIT,
                            Send.LIVE_SETTLEMENT, Send.SETTLEMENT, Send.MATCH_SUMMARY,
-                           Send.FIRST_PICTURE, Send.DECISION})
+                           Send.FIRST_PICTURE, Send.DECISION, Send.CARD})
 
 
 @dataclass(frozen=True)
 class Pacing:
     """The pacing policy's settings (seconds)."""
 
-    group_interval: float = 3.5  # min seconds from a group's last call to its table picture
+    group_interval: float = 3.5  # min seconds between two edits of a group's table picture
     group_budget: int = 20  # a group's messages-or-edits in any group_window seconds
     group_window: float = 60.0
-    group_reserve: int = 5  # of the budget, kept for what goes first
+    # a group's bucket: this many calls at once, refilled at (budget - burst) a window (one
+    # every 5 s), so that no window holds more than the budget (bench/bench_busy_group.py)
+    group_burst: int = 8
+    group_reserve: int = 6  # of the bucket, left by the table picture for what goes first
+    group_idle: float = 6.0  # ... but not once the group has been silent this long
+    card_reserve: int = 4  # of the bucket, left by a card for what goes first, for card_lag
+    answer_lag: float = 1.0  # seconds an answer may wait behind what was asked after it
+    card_lag: float = 4.0  # the same for a card or a lobby
+    picture_lag: float = 20.0  # the same for the table picture's edits, the ready list
+    card_interval: float = 5.0  # min seconds between two edits of a card
+    lobby_interval: float = 2.0  # min seconds between two edits of a lobby
     dm_interval: float = 1.0  # the same in one private chat
     # calls a private chat may take ahead of that pace (Telegram lets a chat go over its one
     # a second in short bursts), spent only on a seat's new buttons (bot.present.seats)
@@ -118,17 +140,113 @@ def goes_first(pacing: Pacing, send: Send) -> bool:
     return send in pacing.first
 
 
-def group_wait(pacing: Pacing, *, now: float, sent: Sequence[float], last: float,
-               first: bool) -> float:
-    """Seconds until a group may take its next call (0 or less: now), given the times of
-    its calls ``sent`` (oldest first) and of its ``last``: a call that goes ``first`` as soon
-    as the budget has room; another (the table picture) ``group_interval`` after the last
-    call and while the budget keeps ``group_reserve`` free."""
-    cap = pacing.group_budget if first else pacing.group_budget - pacing.group_reserve
+# what goes first in a group: a hand's first picture, its settlement, a match's end, buttons
+PLAY = frozenset({Send.FIRST_PICTURE, Send.LIVE_SETTLEMENT, Send.SETTLEMENT,
+                  Send.MATCH_SUMMARY, Send.DECISION, Send.PROBE})
+ANSWERS = frozenset({Send.ANSWER, Send.NEW_LOBBY})  # a person's command answered
+
+
+@dataclass(frozen=True)
+class Rank:
+    """How a group's outbox weighs a call of one kind: it may wait ``lag`` seconds behind
+    what was asked after it; it leaves ``reserve`` of the group's bucket for the others
+    until its lag is over (a ``patient`` one for as long as the group is not silent); its
+    key's calls come at least ``spacing`` seconds apart (what is asked meanwhile merges into
+    the one waiting)."""
+
+    lag: float = 0.0
+    reserve: int = 0
+    spacing: float = 0.0
+    patient: bool = False
+
+    def merge(self, other: Rank) -> Rank:
+        """A key asked again before its call: what the most pressing of the two asks needs."""
+        return Rank(min(self.lag, other.lag), min(self.reserve, other.reserve),
+                    min(self.spacing, other.spacing), self.patient and other.patient)
+
+
+FIRST = Rank()  # a private chat's: in the order asked, ahead of the others
+LATER = Rank(lag=math.inf)  # a private chat's: when nothing goes first
+
+
+def group_rank(pacing: Pacing, send: Send) -> Rank:
+    """The :class:`Rank` of a call of this kind in a group (see the module's doc)."""
+    if send in PLAY:
+        return Rank()
+    if send in ANSWERS:
+        return Rank(lag=pacing.answer_lag)
+    if send == Send.CARD:
+        return Rank(lag=pacing.card_lag, reserve=pacing.card_reserve,
+                    spacing=pacing.card_interval)
+    if send == Send.LOBBY_EDIT:  # a person's press changed it: no reserve left
+        return Rank(lag=pacing.card_lag, spacing=pacing.lobby_interval)
+    return Rank(lag=pacing.picture_lag, reserve=pacing.group_reserve,
+                spacing=pacing.group_interval, patient=True)
+
+
+def group_rate(pacing: Pacing) -> float:
+    """Calls a second a group's bucket gains: what the budget leaves beyond its burst."""
+    return max(1, pacing.group_budget - pacing.group_burst) / pacing.group_window
+
+
+def group_tokens(pacing: Pacing, *, now: float, sent: Sequence[float]) -> float:
+    """The calls a group's bucket holds at ``now``, after its calls at ``sent`` (oldest
+    first; each took one, and the bucket was full before the first)."""
+    rate, full = group_rate(pacing), float(pacing.group_burst)
+    tokens, last = full, -math.inf
+    for at in sent:
+        tokens, last = min(full, tokens + (at - last) * rate) - 1, at
+    return min(full, tokens + (now - last) * rate)
+
+
+def group_wait(pacing: Pacing, *, now: float, sent: Sequence[float], rank: Rank = FIRST,
+               due: float = math.inf) -> float:
+    """Seconds until a group may make its next call (0 or less: now), given the times of
+    its calls ``sent`` (oldest first): once its bucket holds the call, and while no
+    ``group_window`` holds more than ``group_budget``. A call of a ``rank`` that leaves a
+    reserve of the bucket to the others waits for that too, until its ``due`` time (a
+    patient one: past it), and never once the group has had no call for ``group_idle``
+    seconds: a reserve makes no silence."""
+    reserve = min(rank.reserve, pacing.group_burst - 1)
+    tokens = group_tokens(pacing, now=now, sent=sent)
+    wait = max(0.0, 1 - tokens) / group_rate(pacing)
+    if reserve > 0:
+        last = sent[-1] if sent else -math.inf
+        release = last + pacing.group_idle if rank.patient else min(due, last + pacing.group_idle)
+        wait = max(wait, min(max(0.0, 1 + reserve - tokens) / group_rate(pacing),
+                             release - now))
     recent = [at for at in sent if at > now - pacing.group_window]
-    budget = recent[len(recent) - cap] + pacing.group_window - now if len(recent) >= cap \
-        else 0.0
-    return budget if first else max(budget, last + pacing.group_interval - now)
+    if len(recent) >= pacing.group_budget:
+        wait = max(wait, recent[len(recent) - pacing.group_budget] + pacing.group_window - now)
+    return wait
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A call waiting in a chat's outbox, as :func:`pick` weighs it."""
+
+    key: Hashable
+    due: float  # when its lag is over (counted from the first ask it merged)
+    order: int  # the order it was first asked in
+    ready_at: float  # when the chat may take it: its pace, its bucket, its key's spacing
+
+
+def pick(waiting: Sequence[Waiting], now: float, *,
+         strict: bool = False) -> tuple[Hashable | None, float]:
+    """The call to make now (its key and 0), or none and the seconds until one may go: the
+    one whose lag is over first (then the first asked) among those the chat may take now.
+    ``strict`` (a private chat, whose calls go in their order): that one of them all, or
+    none until it may."""
+    if not waiting:
+        return None, math.inf
+    ranked = sorted(waiting, key=lambda w: (w.due, w.order))
+    if strict:
+        head = ranked[0]
+        return (head.key, 0.0) if head.ready_at <= now else (None, head.ready_at - now)
+    ready = next((w for w in ranked if w.ready_at <= now), None)
+    if ready is not None:
+        return ready.key, 0.0
+    return None, min(w.ready_at for w in waiting) - now
 
 
 def catch_up_pace(pacing: Pacing) -> float:

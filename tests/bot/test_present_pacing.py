@@ -1,24 +1,36 @@
-"""The pacing policy with plain values: what goes first at the gate, how long a seat's
-private picture holds a change, (no bot, no clock)."""
+"""The pacing policy with plain values: what goes first at the gate, how a group spends its
+20 calls a minute (its bucket, the ranks of its calls, their spacing), how long a seat's
+private picture holds a change (no bot, no clock: a group's outbox is played out here on
+plain numbers by :func:`simulate`)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+import itertools
+import math
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, replace
 
-from hypothesis import given
+import pytest
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.present.pacing import (
     Pacing,
     Picture,
+    Rank,
     SeatChange,
     Send,
+    Waiting,
     catch_up_pace,
     goes_first,
+    group_rank,
+    group_rate,
+    group_tokens,
     group_wait,
     hand_hold,
     hand_wait,
     next_ping_after,
+    pick,
     seat_picture,
     seat_wait,
     table_picture_wait,
@@ -31,28 +43,180 @@ def test_what_people_touch_goes_first_and_the_table_picture_lags() -> None:
     first = {send for send in Send if goes_first(PACING, send)}
     assert first == {Send.ANSWER, Send.PROBE, Send.NEW_LOBBY, Send.LOBBY_EDIT,
                      Send.LIVE_SETTLEMENT, Send.SETTLEMENT, Send.MATCH_SUMMARY,
-                     Send.FIRST_PICTURE, Send.DECISION}
+                     Send.FIRST_PICTURE, Send.DECISION, Send.CARD}
     assert not goes_first(PACING, Send.TABLE_PICTURE)
     assert not goes_first(PACING, Send.READY_LIST)  # 再来一局 pressed: merged, lagging
     assert not goes_first(PACING, Send.SEAT_CATCH_UP)
 
 
-@given(st.lists(st.floats(0.0, 120.0), max_size=40), st.floats(60.0, 180.0))
-def test_a_groups_budget_keeps_room_for_what_goes_first(sent: list[float], now: float) -> None:
-    sent.sort()
-    sent = [at for at in sent if at <= now]
-    last = sent[-1] if sent else float("-inf")
+@dataclass(frozen=True)
+class Call:
+    key: Hashable
+    start: float  # it went out
+    end: float  # its answer came (Telegram counted it in between)
 
-    def in_window(at: float) -> int:
-        return sum(at - PACING.group_window < s <= at for s in sent)
-    for first in (True, False):
-        at = now + max(0.0, group_wait(PACING, now=now, sent=sent, last=last, first=first))
-        cap = PACING.group_budget - (0 if first else PACING.group_reserve)
-        assert in_window(at) < cap  # room left when it goes
-        if not first:
-            assert at >= last + PACING.group_interval
-    quiet = group_wait(PACING, now=now, sent=sent, last=last, first=True)
-    assert quiet <= group_wait(PACING, now=now, sent=sent, last=last, first=False)
+
+def simulate(pacing: Pacing, asks: Sequence[tuple[float, Hashable, Send]],
+             trip: float = 0.15) -> list[Call]:
+    """A group's outbox under the policy on a clock of plain numbers: each ask ``(time,
+    key, kind)`` queues its key (merged into the one waiting: the most pressing rank, the
+    earliest due), the call :func:`pick` chooses goes when its bucket, its reserve and its
+    key's spacing let it, one at a time, each taking ``trip`` seconds; the calls made."""
+    asks = sorted(asks, key=lambda a: a[0])
+    queue: dict[Hashable, tuple[Rank, float, int]] = {}
+    order = itertools.count()
+    sent: list[float] = []
+    spaced: dict[Hashable, float] = {}
+    calls: list[Call] = []
+    now, i = 0.0, 0
+    while i < len(asks) or queue:
+        while i < len(asks) and asks[i][0] <= now:
+            _, key, send = asks[i]
+            rank = group_rank(pacing, send)
+            if key in queue:
+                old, due, first = queue[key]
+                queue[key] = old.merge(rank), min(due, now + rank.lag), first
+            else:
+                queue[key] = rank, now + rank.lag, next(order)
+            i += 1
+        if not queue:
+            now = asks[i][0]
+            continue
+        key, wait = pick([Waiting(k, due, first, max(
+            now + group_wait(pacing, now=now, sent=sent, rank=rank, due=due),
+            spaced.get(k, -math.inf) + rank.spacing)) for k, (rank, due, first) in queue.items()],
+            now)
+        if key is None:
+            now = min(now + wait, asks[i][0] if i < len(asks) else math.inf)
+            continue
+        rank, _, _ = queue.pop(key)
+        calls.append(Call(key, now, now + trip))
+        now += trip
+        sent.append(now)
+        if rank.spacing:
+            spaced[key] = now
+    return calls
+
+
+KINDS = (Send.FIRST_PICTURE, Send.SETTLEMENT, Send.ANSWER, Send.NEW_LOBBY, Send.CARD,
+         Send.LOBBY_EDIT, Send.TABLE_PICTURE, Send.READY_LIST)
+ASKS = st.lists(st.tuples(st.floats(0.0, 150.0), st.integers(0, 6), st.sampled_from(KINDS)),
+                max_size=120)
+
+
+@settings(deadline=None)
+@given(ASKS, st.floats(0.0, 2.0))
+def test_a_group_never_makes_more_than_20_calls_in_a_minute(
+        asks: list[tuple[float, int, Send]], trip: float) -> None:
+    """However its calls are asked for, and whenever Telegram counts each (any time between
+    its going out and its answer), no 60 s holds more than 20 of a group's calls; every ask
+    is met by a call of its key that went out after it (the newest state), and a key's calls
+    are its spacing apart."""
+    keyed = [(at, (kind, n), kind) for at, n, kind in asks]
+    calls = simulate(PACING, keyed, trip)
+    budget, window = PACING.group_budget, PACING.group_window
+    for early, late in zip(calls, calls[budget:], strict=False):
+        assert late.start - early.end >= window - 1e-9
+    for at, key, _ in keyed:
+        assert any(c.key == key and c.start >= at for c in calls)
+    for key in {c.key for c in calls}:
+        spacing = group_rank(PACING, key[0]).spacing
+        mine = [c for c in calls if c.key == key]
+        assert all(b.start - a.end >= spacing - 1e-9 for a, b in zip(mine, mine[1:],
+                                                                      strict=False))
+
+
+def test_a_group_bucket_holds_a_small_burst_and_refills_evenly() -> None:
+    """Eight calls at once, then one every 60 / (20 - 8) = 5 s: never twenty and a silence."""
+    burst = PACING.group_burst
+    assert burst == 8 and group_rate(PACING) == 12 / 60
+    assert group_tokens(PACING, now=0.0, sent=[]) == burst
+    spent = [0.1 * k for k in range(burst)]  # the bucket gained 0.16 meanwhile
+    now = 0.1 * burst
+    assert group_wait(PACING, now=now, sent=spent) == pytest.approx((1 - now * 0.2) * 5.0)
+    assert group_wait(PACING, now=5.0, sent=spent) <= 1e-9
+    picture = group_rank(PACING, Send.TABLE_PICTURE)  # leaves the reserve to the others
+    assert group_wait(PACING, now=5.0, sent=spent, rank=picture) > 0
+    # a silence of group_idle: the reserve is not kept
+    assert group_wait(PACING, now=spent[-1] + PACING.group_idle, sent=spent, rank=picture) <= 0
+
+
+def test_a_busy_group_is_never_silent_long_while_something_waits() -> None:
+    """A card changing every second, a table picture every second, an answer asked every
+    3 s, for three minutes: a call every 5 s (or ``group_idle``) at most, not twenty in a
+    burst then a silence of half a minute (the pacing before spent the budget so, first
+    come first served)."""
+    asks = [(t * 1.0, ("card",), Send.CARD) for t in range(180)] \
+        + [(t * 1.0, ("table",), Send.TABLE_PICTURE) for t in range(180)] \
+        + [(t * 3.0, ("note", t), Send.ANSWER) for t in range(60)]
+    calls = simulate(PACING, asks)
+    gaps = [b.start - a.end for a, b in zip(calls, calls[1:], strict=False)]
+    steady = PACING.group_window / (PACING.group_budget - PACING.group_burst)
+    assert max(gaps) <= max(steady, PACING.group_idle) + 1e-9
+    assert max(PACING.group_budget, *(sum(c.start - 60 < d.start <= c.start for d in calls)
+                                      for c in calls)) <= PACING.group_budget
+
+
+def test_a_groups_calls_go_by_rank_then_by_age() -> None:
+    """Asked together: a hand's first picture, then an answer, then a card, then the table
+    picture's edit. A card asked ``card_lag - answer_lag`` or more before an answer goes
+    before it: what waits longest is not left behind for good."""
+    now = 10.0
+
+    def due(send: Send, asked: float) -> float:
+        return asked + group_rank(PACING, send).lag
+    together = [Waiting(send, due(send, now), n, now) for n, send in enumerate(
+        (Send.TABLE_PICTURE, Send.CARD, Send.ANSWER, Send.FIRST_PICTURE))]
+    chosen = []
+    while together:
+        key, wait = pick(together, now)
+        assert wait == 0
+        chosen.append(key)
+        together = [w for w in together if w.key != key]
+    assert chosen == [Send.FIRST_PICTURE, Send.ANSWER, Send.CARD, Send.TABLE_PICTURE]
+    aged = PACING.card_lag - PACING.answer_lag
+    for before, first in ((aged + 0.5, Send.CARD), (aged - 0.5, Send.ANSWER)):
+        waiting = [Waiting(Send.CARD, due(Send.CARD, now - before), 0, now),
+                   Waiting(Send.ANSWER, due(Send.ANSWER, now), 1, now)]
+        assert pick(waiting, now)[0] == first
+    # one the group may not take yet is passed over; none ready: the time until one is
+    held = [Waiting("card", 0.0, 0, now + 2), Waiting("note", 5.0, 1, now)]
+    assert pick(held, now) == ("note", 0.0)
+    assert pick(held[:1], now) == (None, 2.0)
+    assert pick(held, now, strict=True) == (None, 2.0)  # a private chat: in order
+
+
+def test_a_card_changing_fast_is_edited_once_an_interval_to_its_newest_state() -> None:
+    """Twenty changes to a card in ten seconds (the challenge card edited 19 times in 13.7 s
+    before): an edit at most every ``card_interval``, the last after the last change."""
+    asks = [(0.5 * k, ("challenge", 1), Send.CARD) for k in range(20)]
+    calls = simulate(PACING, asks)
+    assert len(calls) <= 10 / PACING.card_interval + 1
+    assert calls[-1].start >= asks[-1][0]
+
+
+def test_the_table_picture_leaves_the_reserve_to_answers() -> None:
+    """A table picture wanting an edit every second for a minute keeps ``group_reserve`` of
+    the bucket: then an admin's four commands at once are all answered within a round trip
+    each; the bucket spent, the picture's next edit waits no more than ``group_idle``."""
+    pictures = [(t * 1.0, ("table", 1), Send.TABLE_PICTURE) for t in range(90)]
+    answers = [(60.0, ("note", k), Send.ANSWER) for k in range(PACING.group_reserve + 1)]
+    calls = simulate(PACING, pictures + answers, trip=0.15)
+    answered = [c.end for c in calls if c.key[0] == "note"]
+    assert answered[-1] - 60.0 <= 0.15 * len(answered) + 1e-9
+    # the bucket spent, the picture waits for the reserve no longer than group_idle
+    after = [c.start for c in calls if c.key[0] == "table" and c.start > 60.0]
+    assert after[0] - answered[-1] <= PACING.group_idle + 1e-9
+
+
+def test_ranks_of_a_groups_calls() -> None:
+    assert group_rank(PACING, Send.SETTLEMENT) == Rank()
+    assert group_rank(PACING, Send.CARD).spacing == PACING.card_interval
+    assert group_rank(PACING, Send.LOBBY_EDIT).spacing == PACING.lobby_interval
+    picture = group_rank(PACING, Send.TABLE_PICTURE)
+    assert picture.reserve == PACING.group_reserve and picture.spacing == PACING.group_interval
+    # asked again before its call: the most pressing of the two
+    assert picture.merge(Rank()) == Rank()
 
 
 @given(st.floats(0.0, 60.0), st.floats(0.0, 60.0))

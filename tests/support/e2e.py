@@ -20,12 +20,17 @@ from support.fakebot import FakeMessage, FakeTelegram, FakeUser
 
 
 def paced(scale: float) -> Pacing:
-    """The group's pace ``scale`` times faster than Telegram's (its interval and its 20 a
-    minute window), private chats unpaced: what a fake on :func:`scaled_clock` ``(scale)``
+    """The group's pace ``scale`` times faster than Telegram's (its intervals, its lags and
+    its 20 a minute window), private chats unpaced: what a fake on :func:`scaled_clock` ``(scale)``
     counts as Telegram's limits."""
-    return Pacing(group_interval=Pacing().group_interval / scale, dm_interval=0.0,
-                  send_interval=0.0, group_window=Pacing().group_window / scale,
-                  onlooker_pace=Pacing().onlooker_pace / scale)
+    real = Pacing()
+    return Pacing(group_interval=real.group_interval / scale, dm_interval=0.0,
+                  send_interval=0.0, group_window=real.group_window / scale,
+                  onlooker_pace=real.onlooker_pace / scale,
+                  answer_lag=real.answer_lag / scale, card_lag=real.card_lag / scale,
+                  picture_lag=real.picture_lag / scale,
+                  card_interval=real.card_interval / scale,
+                  lobby_interval=real.lobby_interval / scale)
 
 
 def scaled_clock(scale: float) -> Callable[[], float]:
