@@ -74,7 +74,7 @@ class ChallengeMessages:
                 screens.card_text(row, await self.service.standings(row), lang,
                                   await self.store.chat_timezone(row.chat_id)),
                 screens.card_keyboard(row, lang), row.thread_id)
-        self.chats.put(shown.chat_id, ("challenge", challenge_id), job)
+        self.chats.put(shown.chat_id, ("challenge", challenge_id), job, Send.CARD)
 
     def challenge_over(self, shown: ChallengeRow) -> None:
         challenge_id = shown.id
@@ -94,7 +94,7 @@ class ChallengeMessages:
                 final, self.courier, lambda: self._slot(target),
                 screens.final_text(row, table, diffs, lang),
                 screens.final_keyboard(row, table, diffs, lang), row.thread_id)
-        self.chats.put(shown.chat_id, ("challenge-final", challenge_id), job)
+        self.chats.put(shown.chat_id, ("challenge-final", challenge_id), job, Send.CARD)
 
     # --- a participant -----------------------------------------------------------------
 

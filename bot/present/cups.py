@@ -54,7 +54,7 @@ class CupMessages:
                 Kept(Slot.CUP_CARD, cup_id, target), self.courier, lambda: self._slot(target),
                 screens.card_text(row, cup, standings(cup), lang),
                 screens.card_keyboard(row, lang), row.thread_id)
-        self.chats.put(shown.chat_id, ("cup", cup_id), job)
+        self.chats.put(shown.chat_id, ("cup", cup_id), job, Send.CARD)
 
     def cup_waiting(self, shown: CupRow, table_no: int, users: list[int]) -> None:
         """Each of ``users``, whose table of the round is played while others still play,
@@ -90,7 +90,7 @@ class CupMessages:
             return await self.posts.keep_text(
                 Kept(Slot.CUP_FINAL, cup_id, target), self.courier, lambda: self._slot(target),
                 screens.final_text(row, cup, standings(cup), lang), thread_id=row.thread_id)
-        self.chats.put(shown.chat_id, ("cup-final", cup_id), job)
+        self.chats.put(shown.chat_id, ("cup-final", cup_id), job, Send.CARD)
 
     def cup_standings(self, row: CupRow, thread_id: int | None) -> None:
         """``/cup`` during a cup: its standings as a new message where it was asked."""

@@ -25,6 +25,7 @@ from telegram.ext import CallbackContext, JobQueue
 from bot import callbacks as cb
 from bot.i18n import t
 from bot.present.errors import transient
+from bot.present.pacing import Send
 from bot.present.posts import Kept
 from bot.present.presenter import Presenter
 from bot.store import Store, VoteRow
@@ -232,7 +233,7 @@ class Votes:
             lang = await presenter.group_lang(target)
             return await self._keep(vote.id, target, vote.thread_id, self._text(vote, lang),
                                     self._markup(vote, lang))
-        presenter.outbox(vote.chat_id).put(("vote", vote.id), job)
+        presenter.chats.put(vote.chat_id, ("vote", vote.id), job, Send.CARD)
 
     async def _keep(self, vote_id: int, target: int, thread_id: int | None, text: str,
                     markup: InlineKeyboardMarkup | None = None) -> int:
@@ -271,4 +272,4 @@ class Votes:
                                     t(lang, "vote_cancelled_restart", what=what))
             await self.store.drop_vote(row.id)
             return made
-        presenter.outbox(row.chat_id).put(("vote", row.id), job)
+        presenter.chats.put(row.chat_id, ("vote", row.id), job, Send.CARD)
