@@ -112,7 +112,7 @@ class Pacing:
     answer_lag: float = 1.0  # seconds an answer may wait behind what was asked after it
     card_lag: float = 4.0  # the same for a card or a lobby
     picture_lag: float = 20.0  # the same for the table picture's edits, the ready list
-    card_interval: float = 5.0  # min seconds between two edits of a card
+    card_interval: float = 8.0  # min seconds between two edits of a card
     lobby_interval: float = 2.0  # min seconds between two edits of a lobby
     dm_interval: float = 1.0  # the same in one private chat
     # calls a private chat may take ahead of that pace (Telegram lets a chat go over its one
