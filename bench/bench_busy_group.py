@@ -54,7 +54,6 @@ from support.e2e import make_config, running_bot, services  # noqa: E402
 from support.fakebot import FakeChat, FakeTelegram, FakeUser, RateLimits  # noqa: E402
 from support.fakebot import methods as fake_methods  # noqa: E402
 
-from bot import callbacks as cb  # noqa: E402
 from bot.present.chats import Chats  # noqa: E402
 from bot.present.pacing import Pacing  # noqa: E402
 from bot.table.challenges import HUMAN, strong_choice  # noqa: E402
@@ -234,7 +233,7 @@ async def challenger(tg: FakeTelegram, app: Any, user: FakeUser, challenge_id: i
             return
         version = sum(len(d.moves) for d in run.deals)
         action = strong_choice(run.current.hand, run.current.seed, HUMAN)
-        msg, _ = await tg.wait_for(
+        msg, shown = await tg.wait_for(
             lambda v=version: current_buttons(tg, user, challenge_id, v), timeout=60)
         trial = copy.deepcopy(run)
         trial.play(action)
@@ -242,7 +241,8 @@ async def challenger(tg: FakeTelegram, app: Any, user: FakeUser, challenge_id: i
         await asyncio.sleep(rng.uniform(0.5, 1.5) * think)
         if last:
             await at_last.wait()
-        data = cb.challenge_move(challenge_id, version, run.current.legal().index(action))
+        index = str(run.current.legal().index(action))  # y:challenge:version:index
+        data = next(d for d in shown if d.rsplit(":", 1)[1] == index)
         await tg.press(user, msg.message_id, user, data, timeout=60)
         if last:
             finished.append(time.monotonic())
