@@ -53,7 +53,8 @@ class Chats:
         box = self._outboxes.get(chat_id)
         if box is None:
             if isinstance(chat_id, int) and chat_id < 0:
-                box = Outbox(0.0, on_migrated=lambda new: self._on_migrated(chat_id, new),
+                box = Outbox(0.0, max_notes=self.pacing.group_notes,
+                             on_migrated=lambda new: self._on_migrated(chat_id, new),
                              wait=partial(self._group_wait, self.pacing))
             elif isinstance(chat_id, int):
                 box = Outbox(self.pacing.dm_interval, burst=self.pacing.dm_burst,

@@ -109,6 +109,9 @@ class Pacing:
     group_reserve: int = 6  # of the bucket, left by the table picture for what goes first
     group_idle: float = 6.0  # ... but not once the group has been silent this long
     card_reserve: int = 4  # of the bucket, left by a card for what goes first, for card_lag
+    # answers that may wait at once in a group (more are dropped, a flood's guard): an
+    # admin's 8 commands 1.5 s apart wait for the bucket, not one of them is dropped
+    group_notes: int = 8
     answer_lag: float = 1.0  # seconds an answer may wait behind what was asked after it
     card_lag: float = 4.0  # the same for a card or a lobby
     picture_lag: float = 20.0  # the same for the table picture's edits, the ready list

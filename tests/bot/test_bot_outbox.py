@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 from telegram.error import BadRequest, NetworkError, RetryAfter, TimedOut
 
+from bot.present.chats import Chats
 from bot.present.outbox import Outbox
 from bot.present.pacing import Pacing
 
@@ -184,3 +185,24 @@ async def test_new_buttons_spend_the_chats_burst_the_rest_keeps_its_pace() -> No
     box = plain
     start = await call("catch-up")
     assert await call("buttons", spare=True) - start >= interval * 0.95
+
+
+async def test_a_group_keeps_an_admins_eight_answers_waiting_a_private_chat_three() -> None:
+    """A group's answers wait for its bucket: eight commands typed 1.5 s apart are all
+    answered, none dropped; a private chat, paced only by its one a second, keeps three."""
+    async def on_migrated(old: int, new: int) -> None:
+        raise AssertionError("no chat moves here")
+
+    chats = Chats(None, Pacing(), "zh", on_migrated)  # type: ignore[arg-type]
+    hold = asyncio.Event()
+
+    async def job() -> int:
+        await hold.wait()
+        return 0
+    try:
+        for chat_id, kept in ((-5, Pacing().group_notes), (5, 3)):
+            taken = [chats.put(chat_id, ("note", n), job) for n in range(kept + 2)]
+            assert taken == [True] * kept + [False] * 2  # queued at once: none runs yet
+    finally:
+        hold.set()
+        chats.shutdown()
