@@ -77,8 +77,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
-sys.path.insert(0, str(ROOT / "bench"))
+sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]  # the project first
 
 import asyncpg  # noqa: E402
 from support.fakebot import FakeChat, FakeTelegram, FakeUser  # noqa: E402

@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # the project before tests/bot
 
 from support.fakebot import FakeChat, FakeTelegram, FakeUser, RateLimits  # noqa: E402
 from support.fakebot import methods as fake_methods  # noqa: E402

@@ -26,8 +26,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # the project before tests/bot
 
 import aiohttp  # noqa: E402
 from support.botproc import fake_env, free_port, start_bot, stop_bot  # noqa: E402

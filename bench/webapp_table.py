@@ -10,8 +10,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # the project before tests/bot
 
 from support.e2e import make_config, running_bot  # noqa: E402
 from support.fakebot import FakeTelegram  # noqa: E402

@@ -62,7 +62,7 @@ def unavailable(error: BaseException) -> type[StoreUnavailable] | None:
     if type(error) is asyncpg.InternalClientError and "another operation" in str(error):
         # a killed connection whose server's last word (its FATAL error, read while no call
         # waited) has come but not yet its end: the driver's protocol stays busy with that
-        # error, and a call in between finds it so (tests/bot/test_store_killed_postgres.py)
+        # error, and a call in between finds it so (tests/bot/store/test_store_killed_postgres.py)
         return StoreUnavailable
     return None
 

@@ -42,7 +42,7 @@ def scaled_clock(scale: float) -> Callable[[], float]:
 SCALE = 70.0  # the tests' usual pace: a group's 3.5 s between pictures in 50 ms
 FAST_PACING = paced(SCALE)
 # pictures painted on the bot's thread: a painting process per test bot would cost each its
-# start; the bot started as ``python -m bot`` (tests/bot/test_restart.py) paints in one
+# start; the bot started as ``python -m bot`` (tests/bot/telegram/test_restart.py) paints in one
 FAST = dict(pacing=FAST_PACING, autoplay_delay=0.05, render_process=False, review_seats=False)
 
 

@@ -1,7 +1,7 @@
 """A club's settings (/club) through the real bot and a fake Telegram: anyone reads them, only
 admins change them; a limit of 解散 votes a member a day refuses the one past it; 禁止解散 at
 a 群杯's tables refuses a 解散 there. (自动准备 at a standing table:
-tests/bot/test_table_standing_ready.py.)"""
+tests/bot/table/test_table_standing_ready.py.)"""
 
 from __future__ import annotations
 

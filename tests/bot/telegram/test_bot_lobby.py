@@ -135,7 +135,7 @@ def test_the_full_start_delay_is_a_setting() -> None:
     assert load_config({"BOT_TOKEN": token, "FULL_START_DELAY": "3"}, None).full_start_delay == 3
     with pytest.raises(ConfigError, match="FULL_START_DELAY"):
         load_config({"BOT_TOKEN": token, "FULL_START_DELAY": "-1"}, None)
-    example = (Path(__file__).resolve().parents[2] / ".env.example").read_text("utf-8")
+    example = (Path(__file__).resolve().parents[3] / ".env.example").read_text("utf-8")
     assert "\nFULL_START_DELAY=10\n" in example
 
 

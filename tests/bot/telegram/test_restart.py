@@ -34,7 +34,7 @@ from engine import actions as A
 from engine.rules import QQ, get_rule_set
 from engine.state import Hand, next_dealer
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SEED = 20261129
 REFUSED = {t("zh", "stale"), t("zh", "not_your_turn")}
 

@@ -15,7 +15,7 @@ import pytest
 
 from bot.config import Config, ConfigError, Webhook, load_config, parse_dotenv
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 GOOD = "123456789:AAbbCCddEEffGGhhIIjjKKllMMnnOOpp_-x"
 
 

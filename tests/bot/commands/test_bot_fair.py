@@ -21,7 +21,7 @@ from bot.commands import calc
 from bot.i18n import t
 from engine.rules import title_of
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _verify(path: Path) -> tuple[int, dict]:

@@ -120,7 +120,7 @@ def _examples(text: str) -> list[str]:
 
 
 def test_every_example_in_help_usage_and_readme_works_as_typed() -> None:
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]
     pages = [(root / name).read_text(encoding="utf-8")
              for name in ("README.md", "docs/players.md")]
     sources = [*pages, *(t(lang, key) for lang in ("zh", "en")

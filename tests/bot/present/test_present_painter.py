@@ -99,7 +99,7 @@ def test_the_painting_process_ends_with_a_killed_bot(tmp_path):
     """A bot killed with -9 leaves no painter behind (it would hold the bot's output open)."""
     script = tmp_path / "killed.py"
     script.write_text(BOT)
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]
     proc = subprocess.Popen([sys.executable, str(script)], cwd=root, stdout=subprocess.PIPE,
                             env={**os.environ, "PYTHONPATH": str(root)})
     try:

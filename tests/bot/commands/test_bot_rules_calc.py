@@ -19,7 +19,7 @@ from engine import cards as C
 from engine.analyzer import analyze
 from engine.rules import QQ, RULE_SETS, get_rule_set, table_rules
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 FOUR14_WIN = "一二三 壹贰叁 四五六 贰柒拾 十十 + 拾"
 
 

@@ -20,7 +20,7 @@ from bot.i18n import t
 from bot.present import zones
 from bot.present.screens.challenge import deadline_text
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _verify(path: Path) -> tuple[int, dict]:

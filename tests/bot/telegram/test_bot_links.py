@@ -17,7 +17,7 @@ from bot.numbers import MOST_ID
 
 BOT = "PaohuziTestBot"
 PAYLOAD = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what Telegram lets a start parameter hold
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _query(url: str, path: str) -> dict[str, list[str]]:

@@ -16,7 +16,7 @@ import aiohttp
 from support.botproc import free_port
 from support.fakebot import FakeTelegram
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 PUBLIC_URL = "https://paohuzi.example/tg/hook-7f3a"  # TLS ends at the proxy; the path is served
 SECRET = "s3cret_webhook-token"
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"

@@ -1,7 +1,7 @@
 """``/healthz`` and ``/metrics`` (METRICS_PORT, bot.metrics) of the running bot: 200 while
 updates arrive and the store answers, 503 with the reason within 30 s of losing the Bot API
 (the fake one stopped) or the store (its file locked by another process past the busy
-timeout, as in tests/bot/test_bot_outage_sqlite.py), and back to 200 when the store is; the
+timeout, as in tests/bot/store/test_bot_outage_sqlite.py), and back to 200 when the store is; the
 metrics as Prometheus' own parser reads them."""
 
 from __future__ import annotations

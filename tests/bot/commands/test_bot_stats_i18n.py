@@ -18,7 +18,7 @@ from bot.telegram import club as club_setting
 from bot.telegram import cup as cup_words
 from engine.rules import LOWEST_TITLE, TITLES
 
-BOT = Path(__file__).resolve().parents[2] / "bot"
+BOT = Path(__file__).resolve().parents[3] / "bot"
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
 EVENT_KINDS = ("deal", "liang", "tianhu", "ti", "wei", "chouwei", "draw", "discard", "chi",
                "peng", "pao", "pass", "hu", "to_row", "huangzhuang", "escape")  # engine.views.Event
