@@ -168,14 +168,17 @@ def test_sign_ins_cap():
 
 
 
+class Transport:
+    """A connection's transport as the door sees it: its peer's address."""
+
+    def __init__(self, peer: str) -> None:
+        self.peer = peer
+
+    def get_extra_info(self, name: str):
+        return (self.peer, 4242) if name == "peername" else None
+
+
 def test_the_door_caps_connections_per_address_but_not_the_proxys():
-    class Transport:
-        def __init__(self, peer: str) -> None:
-            self.peer = peer
-
-        def get_extra_info(self, name: str):
-            return (self.peer, 4242) if name == "peername" else None
-
     door = Door(Noise(logging.getLogger("test")), per_peer=2, total=5)
     a = [object() for _ in range(3)]
     assert [door.admit(c, Transport("198.51.100.7")) for c in a] == [True, True, False]
@@ -191,13 +194,6 @@ def test_the_door_caps_connections_per_address_but_not_the_proxys():
 
 def test_the_door_does_not_cap_the_operators_proxies_per_address():
     """A container's pages all come from its network's gateway (WEBAPP_PROXIES)."""
-    class Transport:
-        def __init__(self, peer: str) -> None:
-            self.peer = peer
-
-        def get_extra_info(self, name: str):
-            return (self.peer, 4242) if name == "peername" else None
-
     proxies = _proxies("172.16.0.0/12, ::1")
     door = Door(Noise(logging.getLogger("test")), per_peer=2, total=10, proxies=proxies)
     assert all(door.admit(object(), Transport("172.18.0.1")) for _ in range(5))
