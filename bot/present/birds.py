@@ -24,13 +24,14 @@ def settled_lines(record: HandRecord, birds: Sequence[BirdRow], lang: str) -> li
     """The settlement's lines on the hand's birds: the seat the last card named and each
     bird's points (what the seats paid them or got from them is a part of the seats' own
     points, :func:`bot.present.screens.words.points_text`)."""
-    settled = [b for b in birds if b.points is not None]
+    settled = [(b, b.points) for b in birds if b.points is not None]
     if not settled:
         return []
-    seat = settled[0].seat
+    seat = settled[0][0].seat
     followed = record.names[seat] if seat is not None else "—"
     return [t(lang, "birds_followed", name=followed),
-            *(t(lang, "birds_points", name=b.name, points=signed(b.points)) for b in settled)]
+            *(t(lang, "birds_points", name=b.name, points=signed(points))
+              for b, points in settled)]
 
 
 def picture_birds(birds: Sequence[BirdRow]) -> list[tuple[str, int]]:

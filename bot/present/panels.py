@@ -46,6 +46,10 @@ from render.match import render_match
 log = logging.getLogger(__name__)
 
 
+def _trustee_note(lang: str, *, name: str) -> str:
+    return t(lang, "trustee_note", name=name)
+
+
 class GroupPanels:
     def __init__(self, chats: Chats, courier: Courier, notes: Notes, shown: Shown, posts: Posts,
                  store: Store, service: TableService, *, deep_link: Callable[[int], str],
@@ -111,8 +115,7 @@ class GroupPanels:
         trustee.update(now)
         for seat in told:
             name = record.names[seat]
-            self.notes.note(table.chat_id,
-                            lambda lang, name=name: t(lang, "trustee_note", name=name),
+            self.notes.note(table.chat_id, partial(_trustee_note, name=name),
                             thread_id=table.thread_id)
 
     def cancel(self) -> None:

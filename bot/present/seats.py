@@ -130,8 +130,8 @@ class SeatMessages:
         first = self._plan(table, record, seat, user_id)
         if first is None:
             return 0
-        send = Send.DECISION if first.urgent else Send.SEAT_CATCH_UP
-        await self.chats.gate.slot(urgent=goes_first(self.pacing, send), key=user_id)
+        kind = Send.DECISION if first.urgent else Send.SEAT_CATCH_UP
+        await self.chats.gate.slot(urgent=goes_first(self.pacing, kind), key=user_id)
         plan = self._plan(table, record, seat, user_id)  # play went on meanwhile
         if plan is None:
             return 0

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import cast
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import TelegramError
@@ -69,7 +70,7 @@ class Vote:
 
 class Votes:
     def __init__(self, service: TableService, store: Store, presenter: Presenter,
-                 job_queue: JobQueue, seconds: float = 60.0,  # type: ignore[type-arg]
+                 job_queue: JobQueue, seconds: float = 60.0,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.service = service
         self.store = store
@@ -166,9 +167,9 @@ class Votes:
                 self._show(vote)
             return "vote_agreed"
 
-    async def _expire(self, context: CallbackContext) -> None:  # type: ignore[type-arg]
+    async def _expire(self, context: CallbackContext) -> None:
         assert context.job is not None
-        table_id, vote_id = context.job.data  # type: ignore[misc]
+        table_id, vote_id = cast(tuple[int, int], context.job.data)
         async with self._lock:
             vote = self._open.get(table_id)
             if vote is not None and vote.id == vote_id:

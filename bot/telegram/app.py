@@ -147,7 +147,7 @@ class Services:
     reviewer: Reviewer | None = field(default=None, repr=False)
 
 
-async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
+async def _post_init(app: Application, config: Config,
                      rng: random.Random | None, arrivals: Arrivals,
                      journal: PressJournal) -> None:
     try:
@@ -252,7 +252,7 @@ async def _post_init(app: Application, config: Config,  # type: ignore[type-arg]
     log.info("started as @%s with %d open tables", app.bot.username, len(service.tables()))
 
 
-async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
+async def _post_shutdown(app: Application) -> None:
     services: Services | None = app.bot_data.pop("services", None)
     if services is not None:
         if services.hub.timers is not None:  # no more timed moves; those under way end
@@ -278,7 +278,7 @@ async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
         await services.store.close()
 
 
-def _add_handlers(app: Application, env: Env) -> None:  # type: ignore[type-arg]
+def _add_handlers(app: Application, env: Env) -> None:
     private = filters.ChatType.PRIVATE
     # first a group upgraded to a supergroup and a forum topic created or renamed (their
     # service messages may come from a bot stand-in), then nothing from bots (see
@@ -300,9 +300,9 @@ def _add_handlers(app: Application, env: Env) -> None:  # type: ignore[type-arg]
 
 
 def build_application(
-    config: Config, *, rate_limiter: BaseRateLimiter | None = None,  # type: ignore[type-arg]
+    config: Config, *, rate_limiter: BaseRateLimiter | None = None,
     rng: random.Random | None = None,
-) -> Application:  # type: ignore[type-arg]
+) -> Application:
     """The bot, ready for ``run_polling``.
 
     The default rate limiter holds Telegram's limits (30 calls/s, 20 a minute per group) and

@@ -6,10 +6,10 @@ handlers and the descriptions (catalog entries ``cmd_<name>``) all follow from
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from enum import Enum
-from functools import partial
+from typing import Any
 
 from telegram import (
     BotCommand,
@@ -110,11 +110,18 @@ def bot_commands(names: tuple[str, ...], lang: str) -> list[BotCommand]:
     return [BotCommand(n, t(lang, f"cmd_{n}")) for n in names]
 
 
-def add_command_handlers(app: Application, env: Env) -> None:  # type: ignore[type-arg]
+def _bound(handler: Callable[[Env, Update, Context], Awaitable[None]],
+           env: Env) -> Callable[[Update, Context], Coroutine[Any, Any, None]]:
+    async def handle(update: Update, context: Context) -> None:
+        await handler(env, update, context)
+    return handle
+
+
+def add_command_handlers(app: Application, env: Env) -> None:
     """One handler per command, in private chats and groups (channel posts reach none), for
     new messages only: PTB's command handlers also take an ``edited_message``, and a
     command edited into a message is not sent again."""
     chats = NEW_MESSAGES & (filters.ChatType.PRIVATE | filters.ChatType.GROUPS)
     for command in COMMANDS:
-        app.add_handler(CommandHandler(command.name, partial(command.handler, env),
+        app.add_handler(CommandHandler(command.name, _bound(command.handler, env),
                                        filters=chats))

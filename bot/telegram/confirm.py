@@ -69,8 +69,8 @@ async def stop(p: Pressed[cb.ConfirmStop]) -> None:
 async def _cancel_question(p: Pressed[cb.Button]) -> None:
     """The question's message says 已取消 (in the group's language there), without buttons."""
     message = p.query.message
-    in_group = message is not None and message.chat.id < 0
-    lang = await p.env.presenter.group_lang(message.chat.id) if in_group else p.lang
+    chat_id = message.chat.id if message is not None else 0
+    lang = await p.env.presenter.group_lang(chat_id) if chat_id < 0 else p.lang
     try:
         await p.query.edit_message_text(t(lang, "question_cancelled"), reply_markup=None)
     except TelegramError as e:  # e.g. already cancelled: nothing to do

@@ -80,7 +80,7 @@ async def step(p: Pressed[cb.Replay]) -> None:
     private: see :func:`may_view`)."""
     msg = p.query.message
     found = await hands.step_of(p.env.reads, p.press.hand, p.press.step)
-    if msg is None or found is None:
+    if not isinstance(msg, Message) or found is None:  # gone, or too old to be read
         await p.query.answer(t(p.lang, "stale"))
         return
     chat_id, played = found
