@@ -181,9 +181,8 @@ async def test_the_review_is_computed_in_a_worker_thread_once_at_a_time(
 async def test_with_computers_only_the_human_is_offered_a_review(tg: FakeTelegram,
                                                                  tmp_path) -> None:
     async with running_bot(make_config(tg, tmp_path / "db.sqlite3")) as app:
-        alice, group, lobby, table = await one_human_two_computers(tg, app)
-        await tg.press_button(lobby, alice, "开局")
-        await tg.wait_for(lambda: table.status == "playing")
+        alice, group, _, table = await one_human_two_computers(tg, app)
+        await tg.wait_for(lambda: table.status == "playing")  # alone with computers: dealt at once
         record = table.current
         await alice_plays(tg, app, alice, table, random.Random(6))
         await services(app).presenter.idle()

@@ -24,11 +24,10 @@ VERIFY = t("zh", "btn_verify")
 async def test_verify_sends_the_check_privately(tg: FakeTelegram, tmp_path) -> None:  # noqa: F811
     async with running_bot(make_config(tg, tmp_path / "db.sqlite3"), seed=3) as app:
         svc = services(app)
-        alice, group, lobby, table = await one_human_two_computers(tg, app)
+        alice, group, _, table = await one_human_two_computers(tg, app)
         bob = tg.user("Bob", language_code="zh-hans")  # in the group, never opened the bot
         group.members[bob.id] = "member"
-        await tg.press_button(lobby, alice, "开局")
-        await tg.wait_for(lambda: table.status == "playing")
+        await tg.wait_for(lambda: table.status == "playing")  # alone with computers: dealt at once
         record = table.current
         await alice_plays(tg, app, alice, table, random.Random(6))
         await svc.presenter.idle()
