@@ -255,6 +255,9 @@ async def _post_init(app: Application, config: Config,
 async def _post_shutdown(app: Application) -> None:
     services: Services | None = app.bot_data.pop("services", None)
     if services is not None:
+        # PTB has shut the bot's connection by now: nothing can be sent, so delivery stops
+        # first, or a job retrying its send would hold up the waits below for seconds
+        services.presenter.shutdown()
         if services.hub.timers is not None:  # no more timed moves; those under way end
             services.hub.timers.stop()
             await services.hub.timers.idle()
@@ -272,7 +275,6 @@ async def _post_shutdown(app: Application) -> None:
             await services.rater.stop()
         if services.reviewer is not None:
             await services.reviewer.stop()
-        services.presenter.shutdown()
         if services.challenges is not None:
             services.challenges.shutdown()
         await services.store.close()
