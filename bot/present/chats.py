@@ -46,6 +46,7 @@ class Chats:
         self._moved: dict[int, int] = {}  # basic group id -> its supergroup's id
         self._group_lang: dict[int, str] = {}
         self._unreached: set[int] = set()  # private chats that refused the bot (403) lately
+        self._closed = False  # shut down: every outbox, even one made later, is stopped
         self.painter = painter if painter is not None else Painter()
         quiet_rate_limiter()  # a 429 is the outboxes' to answer, and to log
 
@@ -62,6 +63,8 @@ class Chats:
                              sent_at=partial(self._sent_at.get, chat_id))
             else:
                 box = Outbox(0.0)
+            if self._closed:
+                box.close()
             self._outboxes[chat_id] = box
         return box
 
@@ -94,6 +97,8 @@ class Chats:
                   send: Send = Send.ANSWER) -> None:
         """Queue ``job`` in ``delay`` seconds, or sooner if the key is already held for
         sooner (one held job per key: it reads the state when it runs)."""
+        if self._closed:
+            return
         loop = asyncio.get_running_loop()
         due = loop.time() + delay
         held = self._held.get((chat_id, key))
@@ -169,10 +174,15 @@ class Chats:
             return lang
         return await self.group_lang(chat_id) if chat_id < 0 else self.default_lang
 
-    def shutdown(self) -> None:
+    async def shutdown(self) -> None:
+        """Deliver nothing more: the jobs under way are cancelled and waited for, so that
+        none reads the store once it is closed, and none is queued from now on; then the
+        painter stops."""
+        self._closed = True
         self.gate.cancel()
-        for held in self._held.values():
-            held.task.cancel()
-        for box in self._outboxes.values():
-            box.cancel()
-        self.painter.shutdown()  # after the jobs that paint are told to stop
+        held = [held.task for held in self._held.values()]
+        for task in held:
+            task.cancel()
+        await asyncio.gather(*held, *(box.stop() for box in self._outboxes.values()),
+                             return_exceptions=True)
+        self.painter.shutdown()

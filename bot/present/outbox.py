@@ -28,7 +28,6 @@ has moved the chat: the job reads the chat id when it runs.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import logging
 from collections import deque
@@ -47,6 +46,7 @@ from telegram.error import (
 from bot.present.errors import retry_seconds
 from bot.present.pacing import FIRST, LATER, Rank, Waiting, pick
 from bot.store import StoreUnavailable
+from bot.waits import woken
 
 log = logging.getLogger(__name__)
 
@@ -100,12 +100,15 @@ class Outbox:
         self._task: asyncio.Task[None] | None = None
         self._network_failures: dict[Hashable, int] = {}
         self._after_move: Job | None = None  # the job being tried again after a migration
+        self._closed = False  # stopped: nothing more is queued
 
     def put(self, key: Hashable, job: Job, first: bool = True, spare: bool = False,
             rank: Rank | None = None) -> bool:
         """Queue ``job`` under ``key`` with ``rank`` (in a private chat, from ``first``:
         ahead of what may lag; ``spare``: it may spend the chat's burst); False when a
-        one-off note is dropped (queue full)."""
+        one-off note is dropped (queue full) or the outbox is stopped."""
+        if self._closed:
+            return False
         if key not in self._queue and _is_note(key) \
                 and sum(map(_is_note, self._queue)) >= self.max_notes:
             return False
@@ -132,9 +135,18 @@ class Outbox:
         while self._task is not None:
             await asyncio.shield(self._task)
 
-    def cancel(self) -> None:
+    def close(self) -> None:
+        """Queue nothing more, and cancel the job under way and the rest."""
+        self._closed = True
         if self._task is not None:
             self._task.cancel()
+
+    async def stop(self) -> None:
+        """:meth:`close`, then wait until the worker has ended."""
+        task = self._task
+        self.close()
+        if task is not None:
+            await asyncio.gather(task, return_exceptions=True)
 
     async def _work(self) -> None:
         loop = asyncio.get_running_loop()
@@ -146,8 +158,7 @@ class Outbox:
                                  strict=self.wait is None)
                 if key is None:  # a job queued meanwhile wakes the worker
                     self._woken.clear()
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(self._woken.wait(), wait)
+                    await woken(self._woken, wait)
                     continue
                 queued = self._queue.pop(key)
                 job = queued.job

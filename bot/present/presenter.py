@@ -96,9 +96,9 @@ class Presenter:
         """Send what is held back now, then wait until nothing is queued (tests)."""
         await self.chats.idle()
 
-    def shutdown(self) -> None:
+    async def shutdown(self) -> None:
         self.panels.cancel()
-        self.chats.shutdown()
+        await self.chats.shutdown()
         self.posts.close()
 
     async def restored(self, tables: Sequence[Table]) -> None:

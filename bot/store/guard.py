@@ -23,6 +23,8 @@ from collections.abc import Callable
 
 import asyncpg
 
+from bot.waits import woken
+
 log = logging.getLogger(__name__)
 
 APPLICATION_NAME = "paohuzi-bot guard"
@@ -92,11 +94,8 @@ class Guard:
     async def _wait_for_loss(self) -> None:
         """Return once the lock's connection is gone (told by the driver, or a failed ping)."""
         while True:
-            try:
-                await asyncio.wait_for(self._dropped.wait(), PING_INTERVAL)
+            if await woken(self._dropped, PING_INTERVAL):
                 return
-            except TimeoutError:
-                pass
             assert self._db is not None
             try:
                 await self._db.fetchval("SELECT 1", timeout=PING_TIMEOUT)

@@ -89,7 +89,8 @@ async def probe(health: Health, read: Callable[[], Awaitable[object]],
     since a call found it so and nothing committed since (a full disk, or a file locked by
     another process, still reads)."""
     try:
-        await asyncio.wait_for(read(), timeout)
+        async with asyncio.timeout(timeout):  # not wait_for: bot.waits says why
+            await read()
     except TimeoutError:
         return f"store: no answer within {timeout:g} s"
     except Exception as error:  # whatever the driver raises: the reason is its message

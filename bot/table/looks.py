@@ -12,6 +12,7 @@ import contextlib
 import logging
 
 from bot.store import StoreUnavailable
+from bot.waits import woken
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +54,5 @@ class Looker:
                 pass
             except Exception:  # a fault of its own: said, and the next look tries again
                 log.exception(self.failure)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.every)
+            await woken(self._wake, self.every)
             self._wake.clear()

@@ -257,7 +257,7 @@ async def _post_shutdown(app: Application) -> None:
     if services is not None:
         # PTB has shut the bot's connection by now: nothing can be sent, so delivery stops
         # first, or a job retrying its send would hold up the waits below for seconds
-        services.presenter.shutdown()
+        await services.presenter.shutdown()
         if services.hub.timers is not None:  # no more timed moves; those under way end
             services.hub.timers.stop()
             await services.hub.timers.idle()

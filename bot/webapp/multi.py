@@ -97,7 +97,8 @@ class Remote:
             self.out.send(PRESSES, {"bot": bot_id, "req": req, "table": table_id,
                                     "user": user_id, "lang": lang, "press": fields})
             try:
-                return await asyncio.wait_for(answer, ANSWER_TIMEOUT)
+                async with asyncio.timeout(ANSWER_TIMEOUT):  # bot.waits says why
+                    return await answer
             except TimeoutError:  # its bot is down: nothing changed
                 return 503, t(lang, "webapp_offline")
             finally:

@@ -290,7 +290,8 @@ class WebApp:
         """The socket's user (its first message, in time), or the code and reason to close
         it with."""
         try:
-            msg = await asyncio.wait_for(ws.receive(), SIGN_IN_TIMEOUT)
+            async with asyncio.timeout(SIGN_IN_TIMEOUT):  # not wait_for: bot.waits says why
+                msg = await ws.receive()
         except TimeoutError:
             self.noise.count("sockets closed: no init data in time")
             return CLOSE_TIMEOUT, ""

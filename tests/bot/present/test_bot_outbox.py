@@ -205,4 +205,46 @@ async def test_a_group_keeps_an_admins_eight_answers_waiting_a_private_chat_thre
             assert taken == [True] * kept + [False] * 2  # queued at once: none runs yet
     finally:
         hold.set()
-        chats.shutdown()
+        await chats.shutdown()
+
+
+async def test_shutdown_returns_once_every_job_under_way_has_ended() -> None:
+    """The store closes right after the chats' shutdown: a job still running then read a
+    closed database."""
+    async def on_migrated(old: int, new: int) -> None:
+        raise AssertionError("no chat moves here")
+
+    chats = Chats(None, Pacing(), "zh", on_migrated)  # type: ignore[arg-type]
+    started, ended = asyncio.Event(), []
+
+    async def job() -> int:
+        started.set()
+        try:
+            await asyncio.Event().wait()
+        finally:
+            ended.append(True)
+        return 0
+    chats.put(-5, ("card", 1), job)
+    await asyncio.wait_for(started.wait(), 5)
+    await chats.shutdown()
+    assert ended == [True]
+
+
+async def test_nothing_is_queued_after_shutdown() -> None:
+    """Timed moves still being played as the bot stops change tables after the chats'
+    shutdown: what they would show is dropped, not sent by an outbox made for it."""
+    async def on_migrated(old: int, new: int) -> None:
+        raise AssertionError("no chat moves here")
+
+    chats = Chats(None, Pacing(), "zh", on_migrated)  # type: ignore[arg-type]
+    ran = []
+
+    async def job() -> int:
+        ran.append(True)
+        return 0
+    await chats.shutdown()
+    assert chats.put(-5, ("card", 1), job) is False
+    assert chats.put(5, ("hand", 1), job) is False
+    chats.put_after(0.0, 5, ("hand", 2), job)
+    await asyncio.sleep(0.05)
+    assert ran == []
