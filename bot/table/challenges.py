@@ -16,13 +16,14 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from bot.numbers import positive
 from bot.store.challenges import ChallengeMove, ChallengePlayerRow
 from bot.table.model import Refusal
 from engine.duplicate import HUMAN, dealer_of, strong_choice
 from engine.rules import RuleSet
+from engine.standings import places
 from engine.state import Hand
 from engine.views import PrivateView
 
@@ -180,13 +181,18 @@ class Standing:
     points: int
     offs: int
     played: int
+    place: int = 0  # from 1
+    tied: bool = False  # another player shares the place
 
 
 def standings(players: Sequence[ChallengePlayerRow], runs: dict[int, Run]) -> list[Standing]:
-    """By points, then fewer decisions off the strong player's choice, then who came first."""
-    rows = [Standing(p, runs[p.user_id].points(), runs[p.user_id].offs,
-                     runs[p.user_id].played()) for p in players if p.user_id in runs]
-    return sorted(rows, key=lambda s: (-s.points, s.offs, s.player.joined_at))
+    """By points, then fewer decisions off the strong player's choice; equal in both share
+    a place, listed in the order they joined."""
+    rows = sorted((Standing(p, runs[p.user_id].points(), runs[p.user_id].offs,
+                            runs[p.user_id].played()) for p in players if p.user_id in runs),
+                  key=lambda s: (-s.points, s.offs, s.player.joined_at))
+    at = places([(-s.points, s.offs) for s in rows])
+    return [replace(s, place=p.no, tied=p.tied) for p, s in zip(at, rows, strict=True)]
 
 
 @dataclass(frozen=True)

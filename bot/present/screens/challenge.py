@@ -50,14 +50,15 @@ def _head(row: ChallengeRow, lang: str) -> list[str]:
             t(lang, "challenge_card_seal", sha=seeds_commitment(row.seeds))]
 
 
-def _standing_line(place: int, s: Standing, hands: int, lang: str, over: bool) -> str:
-    """``over``: the challenge ended, so one still playing did not finish."""
+def _standing_line(s: Standing, hands: int, lang: str, over: bool) -> str:
+    """``over``: the challenge ended, so one still playing did not finish. A place shared
+    (equal points and decisions off) says so."""
     playing = "challenge_row_unfinished" if over else "challenge_row_playing"
     keys: dict[str, str] = {EntrantStatus.PLAYING: playing,
                             EntrantStatus.LEFT: "challenge_row_left"}
     key = keys.get(s.player.status, "challenge_row")
-    return t(lang, key, place=place, name=s.player.name, points=signed(s.points),
-             played=s.played, hands=hands, offs=s.offs)
+    return t(lang, key, place=s.place, name=s.player.name, points=signed(s.points),
+             played=s.played, hands=hands, offs=s.offs) + (t(lang, "place_tied") if s.tied else "")
 
 
 def card_text(row: ChallengeRow, table: Sequence[Standing], lang: str,
@@ -69,8 +70,8 @@ def card_text(row: ChallengeRow, table: Sequence[Standing], lang: str,
                    else "challenge_card_ended", at=deadline_text(row.deadline, zone)))
     if table:
         lines.append(t(lang, "challenge_standings"))
-        lines += [_standing_line(i, s, len(row.seeds), lang, row.status != ChallengeStatus.OPEN)
-                  for i, s in enumerate(table, 1)]
+        lines += [_standing_line(s, len(row.seeds), lang, row.status != ChallengeStatus.OPEN)
+                  for s in table]
     else:
         lines.append(t(lang, "challenge_nobody"))
     return "\n".join(lines)
@@ -94,11 +95,12 @@ def final_text(row: ChallengeRow, table: Sequence[Standing],
     hands = len(row.seeds)
     if table:
         best = table[0]
-        lines = [t(lang, "challenge_final_head", id=row.id, name=best.player.name,
+        winners = t(lang, "name_sep").join(s.player.name for s in table if s.place == 1)
+        lines = [t(lang, "challenge_final_head", id=row.id, name=winners,
                    points=signed(best.points))]
     else:
         lines = [t(lang, "challenge_final_nobody", id=row.id)]
-    lines += [_standing_line(i, s, hands, lang, True) for i, s in enumerate(table, 1)]
+    lines += [_standing_line(s, hands, lang, True) for s in table]
     lines.append(t(lang, "challenge_final_seeds", seeds=",".join(map(str, row.seeds)),
                    sha=seeds_commitment(row.seeds)))
     for s in table[1:]:

@@ -81,9 +81,12 @@ def test_equal_points_go_to_fewer_decisions_off_the_strong_choice() -> None:
     assert [(s.points, s.offs) for s in standings(players, runs)] == [(5, 1), (5, 2), (5, 3)]
 
 
-def test_points_come_before_decisions_and_the_first_to_join_breaks_a_full_tie() -> None:
+def test_points_come_before_decisions_and_a_full_tie_shares_a_place() -> None:
     players, runs = _runs((-4, 0), (6, 9), (6, 2), (6, 2))
-    assert _order(players, runs) == ["P2", "P3", "P1", "P0"]
+    table = standings(players, runs)
+    assert _order(players, runs) == ["P2", "P3", "P1", "P0"]  # the tied: in joining order
+    assert [(s.place, s.tied) for s in table] == [(1, True), (1, True), (3, False), (4, False)]
+
 
 
 def test_one_who_never_played_is_not_standing() -> None:
