@@ -1,14 +1,18 @@
 """Playing a 复式挑战 through the real bot: a participant's current buttons in his private
-chat, and presses of the strong player's choice (or another) until a condition holds."""
+chat, and presses of the strong player's choice (or another) until a condition holds; and
+runs with given figures, for the standings without the bot."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from telegram.ext import Application
 
 from bot import callbacks as cb
+from bot.store.challenges import ChallengePlayerRow
 from bot.table.challenges import HUMAN, Run, strong_choice
+from engine.rules import get_rule_set
 from support.e2e import services
 from support.fakebot import FakeMessage, FakeTelegram, FakeUser
 
@@ -55,3 +59,25 @@ async def play(tg: FakeTelegram, app: Application, user: FakeUser,  # type: igno
         answer = await tg.press(user, msg.message_id, user, pressed_data)
         assert answer.text is not None and answer.text.startswith("✓"), answer
         pressed.append(action)
+
+
+@dataclass
+class Scored(Run):
+    """A run whose finished deals scored ``total`` (the standings read only its figures)."""
+
+    total: int = 0
+
+    def points(self) -> int:
+        return self.total
+
+    def played(self) -> int:
+        return 1
+
+
+def scored_runs(*figures: tuple[int, int]) -> tuple[list[ChallengePlayerRow], dict[int, Run]]:
+    """Players joined in this order, each with (points, decisions off the strong choice)."""
+    rules = get_rule_set("qq")
+    players = [ChallengePlayerRow(10 + k, f"P{k}", "zh", "done", float(k))
+               for k in range(len(figures))]
+    return players, {p.user_id: Scored(rules, (1,), [], offs, points)
+                     for p, (points, offs) in zip(players, figures, strict=True)}

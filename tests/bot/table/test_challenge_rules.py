@@ -1,12 +1,11 @@
 """The rules of a 复式挑战 without the bot (bot.table.challenges): /challenge's words (the
 defaults qq, 1局 and 24 hours; hands and deadline within their bounds) and the standings
-(points, then fewer decisions off the strong player's choice, then who joined first)."""
+(points, then fewer decisions off the strong player's choice; equal in both share a place)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
+from support.challenge import scored_runs
 
 from bot.store.challenges import ChallengePlayerRow
 from bot.table import Refusal
@@ -49,40 +48,18 @@ def test_past_the_bounds_is_the_usage(word: str) -> None:
         split_args(["qq", word])
 
 
-@dataclass
-class _Ran(Run):
-    """A run whose finished deals scored ``total`` (the standings read only its figures)."""
-
-    total: int = 0
-
-    def points(self) -> int:
-        return self.total
-
-    def played(self) -> int:
-        return 1
-
-
-def _runs(*figures: tuple[int, int]) -> tuple[list[ChallengePlayerRow], dict[int, Run]]:
-    """Players joined in this order, each with (points, decisions off the strong choice)."""
-    rules = get_rule_set("qq")
-    players = [ChallengePlayerRow(10 + k, f"P{k}", "zh", "done", float(k))
-               for k in range(len(figures))]
-    return players, {p.user_id: _Ran(rules, (1,), [], offs, points)
-                     for p, (points, offs) in zip(players, figures, strict=True)}
-
-
 def _order(players: list[ChallengePlayerRow], runs: dict[int, Run]) -> list[str]:
     return [s.player.name for s in standings(players, runs)]
 
 
 def test_equal_points_go_to_fewer_decisions_off_the_strong_choice() -> None:
-    players, runs = _runs((5, 3), (5, 1), (5, 2))
+    players, runs = scored_runs((5, 3), (5, 1), (5, 2))
     assert _order(players, runs) == ["P1", "P2", "P0"]
     assert [(s.points, s.offs) for s in standings(players, runs)] == [(5, 1), (5, 2), (5, 3)]
 
 
 def test_points_come_before_decisions_and_a_full_tie_shares_a_place() -> None:
-    players, runs = _runs((-4, 0), (6, 9), (6, 2), (6, 2))
+    players, runs = scored_runs((-4, 0), (6, 9), (6, 2), (6, 2))
     table = standings(players, runs)
     assert _order(players, runs) == ["P2", "P3", "P1", "P0"]  # the tied: in joining order
     assert [(s.place, s.tied) for s in table] == [(1, True), (1, True), (3, False), (4, False)]
@@ -90,6 +67,6 @@ def test_points_come_before_decisions_and_a_full_tie_shares_a_place() -> None:
 
 
 def test_one_who_never_played_is_not_standing() -> None:
-    players, runs = _runs((1, 0), (2, 0))
+    players, runs = scored_runs((1, 0), (2, 0))
     del runs[players[0].user_id]
     assert _order(players, runs) == ["P1"]
