@@ -23,6 +23,9 @@ from concurrent.futures.process import BrokenProcessPool
 
 from bot.metrics import PAINTER_QUEUE
 from bot.workers import quiet, submit
+from engine.rules import QQ
+from engine.state import Hand
+from render import render_hand, render_table
 
 log = logging.getLogger(__name__)
 
@@ -56,14 +59,24 @@ class Painter:
         with PAINTER_QUEUE.track_inprogress():
             return await self._in_process(draw, *args)
 
-    async def _in_process(self, draw: Callable[..., bytes], *args: object) -> bytes:
-        if not self._process or self._closed:
-            return await self._on_thread(draw, *args)
+    def warm(self) -> None:
+        """Start the painting process now, beside the bot's start, and paint a first hand in
+        it: the first picture of play would otherwise wait for the process to start and load
+        the drawing modules and the fonts, and its chat's outbox with it."""
+        if self._process and not self._closed:
+            submit(self._started(), _first_pictures).add_done_callback(_said_if_failed)
+
+    def _started(self) -> ProcessPoolExecutor:
         if self._pool is None:
             # spawned, not forked: a fork would copy the bot's threads' locks mid-use
             self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
                                              initializer=_leave_with, initargs=(os.getpid(),))
-        pool = self._pool
+        return self._pool
+
+    async def _in_process(self, draw: Callable[..., bytes], *args: object) -> bytes:
+        if not self._process or self._closed:
+            return await self._on_thread(draw, *args)
+        pool = self._started()
         try:
             return await submit(pool, draw, *args)
         except BrokenProcessPool:
@@ -80,6 +93,21 @@ class Painter:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+
+
+def _first_pictures() -> None:
+    """In the painting process: a new hand's table and seat painted, and thrown away."""
+    hand = Hand.new(QQ, seed=0, dealer=0)
+    names = ("", "", "")
+    render_table(hand.public_view(), names)
+    render_hand(hand.private_view(0), names)
+
+
+def _said_if_failed(warming: asyncio.Future[None]) -> None:
+    """The warm-up's end: a failure is only said (the first picture starts a new process)."""
+    if not warming.cancelled() and warming.exception() is not None:
+        log.info("the painting process could not paint its first hand: %s",
+                 warming.exception())
 
 
 def _leave_with(bot_pid: int) -> None:

@@ -177,6 +177,7 @@ async def _post_init(app: Application, config: Config,
                           webapp_url=config.webapp.url if config.webapp else None,
                           app_short_name=config.webapp.short_name if config.webapp else None,
                           paint_process=config.render_process)
+    presenter.chats.painter.warm()
     assert app.job_queue is not None, "install python-telegram-bot[job-queue]"
     hub.presenter, hub.timers = presenter, Timers(service)
     hub.notifier = Notifier(store, presenter, service)

@@ -113,3 +113,19 @@ def test_the_painting_process_ends_with_a_killed_bot(tmp_path):
         assert proc.stdout.read() == b""  # and nothing holds the output open
     finally:
         proc.kill()
+
+
+async def test_warm_starts_the_process_with_its_drawing_loaded_before_any_picture():
+    painter = Painter(process=True)
+    before = painters()
+    try:
+        painter.warm()
+        assert len(painters() - before) == 1, "started before any picture is asked"
+        fonts = await painter.paint_play(
+            eval, "__import__('render.fonts').fonts.font.cache_info().currsize")
+        assert fonts > 0  # the first hand was painted there: its fonts are loaded
+        draw, *args = pictures()[1]
+        assert await painter.paint_play(draw, *args) == await Painter().paint(draw, *args)
+        assert len(painters() - before) == 1, "the same process paints play"
+    finally:
+        painter.shutdown()
