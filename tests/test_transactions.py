@@ -8,7 +8,8 @@ shows that it is caught.
 
 Nor does a handler (bot/telegram) or a command (bot/commands) reach the store itself: it reads
 through :class:`bot.store.Reads` (the store seen read-only, ``env.reads``) and writes through
-the table room's services (``env.settings``, :mod:`bot.table.settings`, and the others).
+the store seen as settings (``env.settings``, :class:`bot.store.Settings`) and the table room's
+services.
 mypy does not check those rooms, so :func:`reaching` walks their syntax too."""
 
 from __future__ import annotations

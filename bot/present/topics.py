@@ -17,8 +17,8 @@ log = logging.getLogger(__name__)
 
 
 class TopicNames(Protocol):
-    """Where a topic's name is kept: the store, or the settings service
-    (:class:`bot.table.settings.ChatSettings`) for a handler."""
+    """Where a topic's name is kept: the store (:class:`bot.store.Settings` for a
+    handler)."""
 
     async def set_topic_name(self, chat_id: int, thread_id: int, name: str) -> None: ...
 

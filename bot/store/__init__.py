@@ -18,7 +18,7 @@ from bot.store.club_scores import ClubRow, Season, Span, Voided
 from bot.store.factory import open_store
 from bot.store.health import StoreBusy, StoreUnavailable
 from bot.store.opening import StoreUnusable
-from bot.store.protocols import Reads, Store, Tx
+from bot.store.protocols import Reads, Settings, Store, Tx
 from bot.store.rows import (
     QQ_ID,
     BirdRow,
@@ -49,6 +49,7 @@ __all__ = [
     "PlayedHand",
     "RankRow",
     "Reads",
+    "Settings",
     "Score",
     "Season",
     "SeatRow",

@@ -153,8 +153,7 @@ class Tx(ChallengeTx, CupTx, PostTx, PressTx, SkillTx, Protocol):
 
 class Reads(Protocol):
     """The reads that answer a command (its handler's, :mod:`bot.commands`'): a store seen
-    read-only. Every write goes through the table room's services
-    (:mod:`bot.table.settings` and the others)."""
+    read-only. Every write goes through :class:`Settings` or the table room's services."""
 
     async def match(self, match_id: int) -> MatchRow | None:
         ...
@@ -254,7 +253,72 @@ class Reads(Protocol):
         ...
 
 
-class Store(Reads, ChallengeStore, CupStore, PostStore, PressStore, SkillStore, Protocol):
+class Settings(Protocol):
+    """What a command sets and keeps of a user, a group and its club: a user as last seen
+    (name, language, whether he opened the bot), his own language and pings (/lang, /quiet),
+    a group's language and time zone (/lang, /timezone), who is told of its tables
+    (/notify), its pairs kept apart (/apart), its club settings (/club), its topics' names,
+    and its club's records (/season new, /void): the store seen as a handler writes to it.
+    Each write is one unit of work of the store's; a handler writes through here
+    (``env.settings``), never through the whole store (``tests/test_transactions.py``)."""
+
+    async def upsert_user(self, user_id: int, name: str, username: str | None,
+                          lang: str | None, dm_ok: bool = False) -> None:
+        """The user as last seen (``dm_ok``: he opened the bot; once known, it stays)."""
+        ...
+
+    async def set_user_lang(self, user_id: int, lang: str) -> None:
+        """/lang zh|en privately: his own language from now on (a known user)."""
+        ...
+
+    async def set_quiet(self, user_id: int, quiet: bool) -> None:
+        """/quiet (``quiet``) or /quiet off: his pings off or on (a known user)."""
+        ...
+
+    async def set_chat_lang(self, chat_id: int, lang: str, title: str | None = None) -> None:
+        """The group's language (its title kept when given)."""
+        ...
+
+    async def set_chat_timezone(self, chat_id: int, zone: str) -> None:
+        """/timezone: the group's time zone (an IANA name)."""
+        ...
+
+    async def subscribe(self, chat_id: int, user_id: int, on: bool) -> None:
+        """/notify (``on``) or /notify off: whether the user is told of the group's tables."""
+        ...
+
+    async def set_topic_name(self, chat_id: int, thread_id: int, name: str) -> None:
+        """A forum topic's name, kept for /tables."""
+        ...
+
+    async def apart_pairs(self, chat_id: int) -> list[tuple[int, int]]:
+        """The group's pairs who never sit at one table of it (/apart)."""
+        ...
+
+    async def set_apart(self, chat_id: int, a: int, b: int, by: int, on: bool) -> bool:
+        """/apart (``on``) or /apart off a pair; whether it changed anything."""
+        ...
+
+    async def club_settings(self, chat_id: int) -> ClubSettings:
+        """The group's club settings (/club)."""
+        ...
+
+    async def set_club_settings(self, chat_id: int, by: int, settings: ClubSettings) -> None:
+        """An admin's /club change."""
+        ...
+
+    async def close_season(self, chat_id: int, by: int, name: str | None) -> Season | None:
+        """/season new: the group's season closed and the next opened; the closed one
+        (None: no hand was dealt in it, and nothing changed)."""
+        ...
+
+    async def void_hand(self, hand_id: int, by: int, reason: str) -> Voided | None:
+        """/void: a finished hand voided (None: not a finished hand, or void already;
+        nothing changed)."""
+        ...
+
+
+class Store(Reads, Settings, ChallengeStore, CupStore, PostStore, PressStore, SkillStore, Protocol):
     """The store of record: every read, and the transactions that write."""
 
     health: Health  # whether its last call reached it (:mod:`bot.store.health`)
@@ -357,32 +421,7 @@ class Store(Reads, ChallengeStore, CupStore, PostStore, PressStore, SkillStore, 
     async def seasons(self, chat_id: int) -> list[Season]:
         ...
 
-    async def upsert_user(self, user_id: int, name: str, username: str | None,
-                          lang: str | None, dm_ok: bool = False) -> None:
-        ...
-
-    async def subscribe(self, chat_id: int, user_id: int, on: bool) -> None:
-        ...
-
-    async def set_quiet(self, user_id: int, quiet: bool) -> None:
-        ...
-
-    async def set_user_lang(self, user_id: int, lang: str) -> None:
-        ...
-
     async def lang_choices(self) -> dict[int, str]:
-        ...
-
-    async def set_chat_lang(self, chat_id: int, lang: str, title: str | None = None) -> None:
-        ...
-
-    async def set_chat_timezone(self, chat_id: int, zone: str) -> None:
-        ...
-
-    async def close_season(self, chat_id: int, by: int, name: str | None) -> Season | None:
-        ...
-
-    async def void_hand(self, hand_id: int, by: int, reason: str) -> Voided | None:
         ...
 
     # units of work of their own (:mod:`bot.store.units`): the presenter's (set_post and the
@@ -416,19 +455,7 @@ class Store(Reads, ChallengeStore, CupStore, PostStore, PressStore, SkillStore, 
 
     # the club's (:mod:`bot.store.club`)
 
-    async def apart_pairs(self, chat_id: int) -> list[tuple[int, int]]:
-        ...
-
     async def apart_from(self, chat_id: int, user_id: int) -> set[int]:
-        ...
-
-    async def set_apart(self, chat_id: int, a: int, b: int, by: int, on: bool) -> bool:
-        ...
-
-    async def club_settings(self, chat_id: int) -> ClubSettings:
-        ...
-
-    async def set_club_settings(self, chat_id: int, by: int, settings: ClubSettings) -> None:
         ...
 
     async def dissolve_asks(self, chat_id: int, user_id: int, since: str) -> int:
@@ -437,5 +464,3 @@ class Store(Reads, ChallengeStore, CupStore, PostStore, PressStore, SkillStore, 
     async def add_dissolve_ask(self, chat_id: int, user_id: int) -> None:
         ...
 
-    async def set_topic_name(self, chat_id: int, thread_id: int, name: str) -> None:
-        ...

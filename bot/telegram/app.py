@@ -44,7 +44,6 @@ from bot.table.cup_service import CupService
 from bot.table.observers import tell
 from bot.table.rater import Rater
 from bot.table.reviewer import Reviewer
-from bot.table.settings import ChatSettings
 from bot.telegram import chat, inline, system
 from bot.telegram.buttons import button
 from bot.telegram.commands import NEW_MESSAGES, SCOPES, add_command_handlers, bot_commands
@@ -196,7 +195,7 @@ async def _post_init(app: Application, config: Config,
     app.add_handler(TypeHandler(Update, partial(arrived, arrivals)), group=-3)
     rater = hub.rater = Rater(store)
     reviewer = hub.reviewer = Reviewer(store, app.bot.id) if config.review_seats else None
-    _add_handlers(app, Env(service, presenter, store, ChatSettings(store), config.default_lang,
+    _add_handlers(app, Env(service, presenter, store, store, config.default_lang,
                            votes, challenges, cups, cup_messages,
                            chosen_langs=await store.lang_choices(), rater=rater))
     server = signals = None

@@ -24,12 +24,11 @@ from bot.present.cups import CupMessages
 from bot.present.presenter import Presenter
 from bot.present.screens.words import refusal_text  # noqa: F401 (the handlers import it here)
 from bot.present.votes import Votes
-from bot.store import Reads
+from bot.store import Reads, Settings
 from bot.table import DEFAULT_RULES, Person, Refusal, Table, TableService, owners
 from bot.table.challenge_service import ChallengeService
 from bot.table.cup_service import CupService
 from bot.table.rater import Rater
-from bot.table.settings import ChatSettings
 from engine.rules import RuleSet
 
 Context = ContextTypes.DEFAULT_TYPE
@@ -61,7 +60,7 @@ class Env:
     service: TableService
     presenter: Presenter
     reads: Reads  # the store seen read-only, for the answers; every write goes through a service
-    settings: ChatSettings  # what a command sets of a user, a group, its club
+    settings: Settings  # what a command sets of a user, a group, its club: the store
     default_lang: str
     votes: Votes | None = None  # 解散 and replacement votes (built with the job queue)
     challenges: ChallengeService | None = None  # 复式挑战 (bot.table.challenge_service)
