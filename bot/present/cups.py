@@ -11,7 +11,9 @@ text changed, the final card is posted once.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
+from telegram import InlineKeyboardMarkup
 from telegram.error import TelegramError
 
 from bot.i18n import t
@@ -40,21 +42,26 @@ class CupMessages:
     async def _slot(self, target: int) -> None:
         await self.chats.gate.slot(urgent=goes_first(self.chats.pacing, Send.ANSWER), key=target)
 
-    def cup_card(self, shown: CupRow) -> None:
+    def _card(self, shown: CupRow, slot: Slot, key: str,
+              screen: Callable[[CupRow, Cup, str], tuple[str, InlineKeyboardMarkup | None]]
+              ) -> None:
+        """The cup's message ``slot`` in its group, as ``screen`` shows the stored cup."""
         cup_id = shown.id
 
         async def job() -> int:
             row = await self.store.cup(cup_id)
             if row is None:
                 return 0
-            cup = Cup.loads(row.state)
             target = self.chats.now(row.chat_id)
-            lang = await self.chats.group_lang(target)
-            return await self.posts.keep_text(
-                Kept(Slot.CUP_CARD, cup_id, target), self.courier, lambda: self._slot(target),
-                screens.card_text(row, cup, standings(cup), lang),
-                screens.card_keyboard(row, lang), row.thread_id)
-        self.chats.put(shown.chat_id, ("cup", cup_id), job, Send.CARD)
+            text, keyboard = screen(row, Cup.loads(row.state), await self.chats.group_lang(target))
+            return await self.posts.keep_text(Kept(slot, cup_id, target), self.courier,
+                                              lambda: self._slot(target), text, keyboard,
+                                              row.thread_id)
+        self.chats.put(shown.chat_id, (key, cup_id), job, Send.CARD)
+
+    def cup_card(self, shown: CupRow) -> None:
+        self._card(shown, Slot.CUP_CARD, "cup", lambda row, cup, lang: (
+            screens.card_text(row, cup, standings(cup), lang), screens.card_keyboard(row, lang)))
 
     def cup_waiting(self, shown: CupRow, table_no: int, users: list[int]) -> None:
         """Each of ``users``, whose table of the round is played while others still play,
@@ -78,19 +85,8 @@ class CupMessages:
             self.chats.put(user_id, ("cup-wait", cup_id), job)
 
     def cup_over(self, shown: CupRow) -> None:
-        cup_id = shown.id
-
-        async def job() -> int:
-            row = await self.store.cup(cup_id)
-            if row is None:
-                return 0
-            cup = Cup.loads(row.state)
-            target = self.chats.now(row.chat_id)
-            lang = await self.chats.group_lang(target)
-            return await self.posts.keep_text(
-                Kept(Slot.CUP_FINAL, cup_id, target), self.courier, lambda: self._slot(target),
-                screens.final_text(row, cup, standings(cup), lang), thread_id=row.thread_id)
-        self.chats.put(shown.chat_id, ("cup-final", cup_id), job, Send.CARD)
+        self._card(shown, Slot.CUP_FINAL, "cup-final", lambda row, cup, lang: (
+            screens.final_text(row, cup, standings(cup), lang), None))
 
     def cup_standings(self, row: CupRow, thread_id: int | None) -> None:
         """``/cup`` during a cup: its standings as a new message where it was asked."""
