@@ -4,7 +4,9 @@
 ``tg``: the same on the scaled clock of :data:`support.e2e.SCALE`; ``played_db`` / ``played``:
 the hands of :func:`support.stats.play_all`, played once per module, and the store holding them.
 Every bot test fails when an observer raised (:mod:`bot.table.observers` logs it and tells the
-others on), unless it is marked ``observer_fails``: it planted the failure.
+others on), unless it is marked ``observer_fails``: it planted the failure; and when the fake
+Bot API crashed (a bug of the test's, say a watcher reading a name not bound yet: the bot saw
+a 500 and sent again seconds later, and the test's timing failed elsewhere).
 """
 
 import asyncio
@@ -32,6 +34,9 @@ def _observers_told_cleanly(request: pytest.FixtureRequest,
         failed = [r.getMessage() for r in caplog.get_records("call")
                   if r.name == "bot.table.observers"]
         assert failed == [], "an observer raised (its traceback is in the log)"
+    crashed = [r.getMessage() for r in caplog.get_records("call")
+               if r.name == "support.fakebot.server" and r.getMessage().startswith("fake Bot API")]
+    assert crashed == [], "the fake Bot API crashed: a bug of the test's or the fake's (see log)"
 
 
 @pytest.fixture
