@@ -52,7 +52,7 @@ sys.path.append(str(ROOT / "tests"))
 from support.challenge import current_buttons, run_of  # noqa: E402
 from support.e2e import make_config, running_bot, services  # noqa: E402
 from support.fakebot import FakeChat, FakeTelegram, FakeUser, RateLimits  # noqa: E402
-from support.fakebot import methods as fake_methods  # noqa: E402
+from support.fakebot.watch import watch  # noqa: E402
 
 from bot.present.chats import Chats  # noqa: E402
 from bot.present.pacing import Pacing  # noqa: E402
@@ -156,23 +156,12 @@ class Humans:
         self.inflight: set[int] = set()
         self.first_seen: dict[tuple[int, int], float] = {}  # (chat, message) -> shown at
         self.tasks: set[asyncio.Task[None]] = set()
-        self.saved = dict(fake_methods.METHODS)
-        for name in WATCHED:
-            fake_methods.METHODS[name] = self._watch(fake_methods.METHODS[name])
+        self.unwatch = watch(self._answered, WATCHED)
 
-    def _watch(self, handler: Callable[[Any, Any], Awaitable[Any]]) -> Any:
-        async def watched(world: Any, p: Any) -> Any:
-            result = await handler(world, p)
-            try:
-                chat_id = int(p.raw("chat_id"))
-            except (TypeError, ValueError):
-                return result
-            if isinstance(result, dict):
-                self.first_seen.setdefault((chat_id, result.get("message_id", 0)), time.monotonic())
-                if chat_id in self.users:
-                    self._seen(chat_id, result)
-            return result
-        return watched
+    def _answered(self, chat_id: int, message: dict, p: Any) -> None:
+        self.first_seen.setdefault((chat_id, message.get("message_id", 0)), time.monotonic())
+        if chat_id in self.users:
+            self._seen(chat_id, message)
 
     def _seen(self, chat_id: int, message: dict) -> None:
         rows = (message.get("reply_markup") or {}).get("inline_keyboard") or []
@@ -219,8 +208,7 @@ class Humans:
     def close(self) -> None:
         for task in list(self.tasks):
             task.cancel()
-        fake_methods.METHODS.clear()
-        fake_methods.METHODS.update(self.saved)
+        self.unwatch()
 
 
 async def challenger(tg: FakeTelegram, app: Any, user: FakeUser, challenge_id: int,

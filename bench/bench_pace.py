@@ -35,7 +35,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # the project before tests/bot
 
 from support.fakebot import FakeChat, FakeTelegram, FakeUser, RateLimits  # noqa: E402
-from support.fakebot import methods as fake_methods  # noqa: E402
+from support.fakebot.watch import watch  # noqa: E402
 
 SEED = 7
 GRACE = 5.0  # seconds after the last hand for its end to arrive
@@ -96,25 +95,10 @@ class Players:
         self.tasks: set[asyncio.Task[None]] = set()
         self.trace: list[tuple[float, int, str]] = []  # (time, chat, what) for --trace
         self.slow: list[tuple[float, float]] = []  # (move, buttons) of rounds over 2 s
-        self._hook()
+        self.unwatch = watch(self._seen, WATCHED)
 
-    def _hook(self) -> None:
-        for name in WATCHED:
-            fake_methods.METHODS[name] = self._watch(fake_methods.METHODS[name])
-
-    def _watch(self, handler: Callable[[Any, Any], Awaitable[Any]]) -> Any:
-        async def watched(world: Any, p: Any) -> Any:
-            result = await handler(world, p)
-            try:
-                chat_id = int(p.raw("chat_id"))
-            except (TypeError, ValueError):
-                return result
-            if isinstance(result, dict):
-                self._seen(chat_id, result, parse_mode=p.raw("parse_mode"))
-            return result
-        return watched
-
-    def _seen(self, chat_id: int, message: dict, parse_mode: object) -> None:
+    def _seen(self, chat_id: int, message: dict, p: Any) -> None:
+        parse_mode = p.raw("parse_mode")
         now = time.perf_counter()
         data = buttons(message)
         caption = message.get("caption") or message.get("text") or ""
@@ -249,7 +233,6 @@ async def stop_bot(proc: Any, log: Any) -> None:
 
 async def scenario(tree: Path, args: argparse.Namespace, name: str) -> Players:
     """One scenario (``lone`` or ``hunan4``) against the bot of ``tree``."""
-    saved = dict(fake_methods.METHODS)
     rng = random.Random(SEED)
     async with FakeTelegram(delay=args.delay_ms / 1000, rate_limits=RateLimits()) as tg:
         tmp = Path(tempfile.mkdtemp(prefix="bench_pace_"))
@@ -291,10 +274,10 @@ async def scenario(tree: Path, args: argparse.Namespace, name: str) -> Players:
             return players
         finally:
             await stop_bot(proc, log)
-            for task in list(players.tasks if "players" in locals() else ()):
-                task.cancel()
-            fake_methods.METHODS.clear()
-            fake_methods.METHODS.update(saved)
+            if "players" in locals():
+                for task in list(players.tasks):
+                    task.cancel()
+                players.unwatch()
 
 
 def show(side: str, lone: Players | None, hunan: Players | None, trace: bool) -> None:
