@@ -558,7 +558,7 @@ ZH: dict[str, str] = {
     "challenge_you": "你",
     "challenge_card_head": "⚔️ 复式挑战 #{id} · {rules} · {hands} 局",
     "challenge_card_rules": "每人在私聊里从同一座位打同样的牌,对手是出牌固定的强电脑:"
-                            "同样的选择就是同样的牌局。按总分排名(同分时偏离电脑选择少者在前)。",
+                            "同样的选择就是同样的牌局。按总分排名(同分时偏离电脑选择少者在前,再相同则并列)。",
     "challenge_card_seal": "🔒 种子的 SHA-256:{sha}",
     "challenge_card_deadline": "截止:{at}",
     "challenge_card_ended": "已结束({at} 截止)",
@@ -1340,7 +1340,7 @@ EN: dict[str, str] = {
     "challenge_card_rules": "Everyone plays the same deals privately, from the same seat, against "
                             "strong computer players that always play the same way: the same "
                             "choices make the same game. Ranked by points (ties: fewer "
-                            "decisions off the computer's choice).",
+                            "decisions off the computer's choice, then a shared place).",
     "challenge_card_seal": "🔒 SHA-256 of the seeds: {sha}",
     "challenge_card_deadline": "Deadline: {at}",
     "challenge_card_ended": "Ended (deadline {at})",
