@@ -69,12 +69,18 @@ class KnownTrustee:
         self._known[table.id] = (record.id, now)
         return now
 
+    def forget(self, table_id: int) -> None:
+        """The table is gone from the copy (closed, or another bot's)."""
+        self._known.pop(table_id, None)
+
 
 class Remote:
     """The bots' tables as this process sees them, and their presses on their way."""
 
-    def __init__(self, channels: Channels, sides: dict[int, Side]) -> None:
+    def __init__(self, channels: Channels, sides: dict[int, Side],
+                 trustees: dict[int, KnownTrustee] | None = None) -> None:
         self.channels, self.sides = channels, sides
+        self.trustees = trustees if trustees is not None else {}  # by bot: its sides' marks
         self.out = Outgoing(channels)
         self._waiting: dict[str, asyncio.Future[tuple[int, str]]] = {}
         self._dirty: set[tuple[int, int]] = set()
@@ -158,6 +164,11 @@ class Remote:
             except Exception:
                 log.exception("table %s could not be reloaded", key[1])
                 return
+        if new is None:  # gone from the copy: nothing of it is kept (a long run's memory)
+            if key not in self._dirty:  # no reload waits for its lock
+                self._locks.pop(key, None)
+            if key[0] in self.trustees:
+                self.trustees[key[0]].forget(key[1])
         for table in {id(tb): tb for tb in (old, new) if tb is not None}.values():
             side.pages.changed(table)
 
@@ -174,13 +185,15 @@ async def serve(shared: SharedWebApp) -> None:
     store: Store = await open_store(config.database_url)
     signals = await Signals.connect(config.database_url)
     sides: dict[int, Side] = {}
-    remote = Remote(signals, sides)
+    trustees: dict[int, KnownTrustee] = {}
+    remote = Remote(signals, sides, trustees)
     for token in shared.tokens:
         bot_id = int(token.split(":")[0])
         service = TableService(store, _Quiet(), action_timeout=config.action_timeout,
                                autoplay_delay=config.autoplay_delay,
                                default_lang=config.default_lang, bot_id=bot_id)
-        sides[bot_id] = Side(token, service, KnownTrustee().of, remote.press_of(bot_id))
+        trustees[bot_id] = KnownTrustee()
+        sides[bot_id] = Side(token, service, trustees[bot_id].of, remote.press_of(bot_id))
     web = WebApp(list(sides.values()), config.webapp.path, max_age=config.webapp.max_age,
                  held=lambda side, user_id: remote.paged(side, user_id, True),
                  released=lambda side, user_id: remote.paged(side, user_id, False),
