@@ -14,9 +14,9 @@ import asyncio
 import json
 
 import aiohttp
+from support.dealt import EIGHT, ONE_ASKED, deal_from, dealt
 from support.fakebot import FakeTelegram
 from support.webapp import free_port, init_data, webapp_config
-from test_bot_seat_screen import EIGHT, ONE_ASKED, deal_from, dealt
 
 from bot.present.screens.words import last_action
 from bot.table import robots
