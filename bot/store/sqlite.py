@@ -24,6 +24,7 @@ from bot.store.conn import Row
 from bot.store.health import Health, StoreUnavailable
 from bot.store.schema import migrations
 from bot.store.writes import Writes
+from bot.waits import to_the_end
 
 BUSY_TIMEOUT_MS = 5000  # how long a call waits for a file another process holds locked
 # SQLite's primary result codes that mean "not now" rather than "never": busy or locked by
@@ -114,14 +115,18 @@ class SqliteStore(ClubQueries):
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Writes]:
+        """One transaction at a time. Its BEGIN, COMMIT and ROLLBACK run to their end even
+        when the task is cancelled (at a stop, say): a BEGIN cut off in the caller still ran
+        in SQLite's thread, and the connection stayed in that transaction, refusing every
+        write after it ("cannot start a transaction within a transaction")."""
         async with self._lock:
-            await self._conn.run("BEGIN IMMEDIATE", ())
             try:
+                await to_the_end(self._conn.run("BEGIN IMMEDIATE", ()))
                 yield Writes(self._conn)
-                await self._conn.run("COMMIT", ())
+                await to_the_end(self._conn.run("COMMIT", ()))
                 self.health.back()
             except BaseException:
-                await self._rollback()
+                await to_the_end(self._rollback())
                 raise
 
     async def _rollback(self) -> None:
