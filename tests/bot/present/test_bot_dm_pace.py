@@ -12,6 +12,7 @@ from contextlib import asynccontextmanager
 from dataclasses import replace
 from math import inf
 from pathlib import Path
+from typing import Any
 
 import pytest
 from support.e2e import (
@@ -23,7 +24,7 @@ from support.e2e import (
     services,
 )
 from support.fakebot import FakeMessage, FakeTelegram, FakeUser
-from support.fakebot import methods as fake_methods
+from support.fakebot.watch import watch
 from support.play import seat_three
 from support.robots import one_human_two_computers, public
 
@@ -210,7 +211,7 @@ THINK = 2 * LONE_INTERVAL  # he looks a while before he presses: his chat's buck
 
 
 async def test_a_lone_players_buttons_never_wait_behind_a_chain_of_computer_moves(
-        fake_tg: FakeTelegram, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        fake_tg: FakeTelegram, tmp_path: Path, request: pytest.FixtureRequest) -> None:
     """The computers outrun his chat's one edit a second here: each of their discards still
     reaches him, named in the 刚才 line of an edit made after it and no later than his next
     buttons; and his buttons wait for nothing but his chat's bucket, never behind the edit
@@ -218,21 +219,14 @@ async def test_a_lone_players_buttons_never_wait_behind_a_chain_of_computer_move
     tg = fake_tg
     # the pictures in private chats: (chat, time, caption, buttons); the table deals as its
     # last seat is taken, before his account is known here
-    pictures: list[tuple[str, float, str, list[str]]] = []
+    pictures: list[tuple[int, float, str, list[str]]] = []
 
-    def watch(name: str) -> None:
-        handler = fake_methods.METHODS[name]
-
-        async def watched(world, p):  # type: ignore[no-untyped-def]
-            result = await handler(world, p)
-            if not str(p.raw("chat_id")).startswith("-") and "photo" in result:
-                rows = (result.get("reply_markup") or {}).get("inline_keyboard") or []
-                pictures.append((str(p.raw("chat_id")), world.clock(), result.get("caption") or "",
-                                 [b.get("callback_data", "") for row in rows for b in row]))
-            return result
-        monkeypatch.setitem(fake_methods.METHODS, name, watched)
-    for name in ("sendphoto", "editmessagemedia", "editmessagecaption"):
-        watch(name)
+    def seen(chat_id: int, message: dict[str, Any], p: object) -> None:
+        if chat_id > 0 and "photo" in message:
+            rows = (message.get("reply_markup") or {}).get("inline_keyboard") or []
+            pictures.append((chat_id, tg.world.clock(), message.get("caption") or "",
+                             [b.get("callback_data", "") for row in rows for b in row]))
+    request.addfinalizer(watch(seen, ("sendphoto", "editmessagemedia", "editmessagecaption")))
     config = make_config(tg, tmp_path / "db.sqlite3", autoplay_delay=PAUSE,
                          pacing=replace(SHORT_PACES, dm_interval=LONE_INTERVAL))
     async with running_bot(config) as app:
@@ -261,7 +255,7 @@ async def test_a_lone_players_buttons_never_wait_behind_a_chain_of_computer_move
             await asyncio.sleep(THINK)
             await press_as_policy(tg, alice, table, *found)
     assert behind, "no decision of his came right after an edit of his picture"
-    shown = [(at, caption, data) for chat, at, caption, data in pictures if chat == str(alice.id)]
+    shown = [(at, caption, data) for chat, at, caption, data in pictures if chat == alice.id]
     times = tg.send_times(alice)
     assert paced(times, LONE_INTERVAL)
     waited = []  # (how long his buttons waited past his bucket, what his steady pace allows)
