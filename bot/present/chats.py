@@ -180,9 +180,9 @@ class Chats:
         painter stops."""
         self._closed = True
         self.gate.cancel()
-        held = [held.task for held in self._held.values()]
-        for task in held:
+        later = [held.task for held in self._held.values()]
+        for task in later:
             task.cancel()
-        await asyncio.gather(*held, *(box.stop() for box in self._outboxes.values()),
+        await asyncio.gather(*later, *(box.stop() for box in self._outboxes.values()),
                              return_exceptions=True)
         self.painter.shutdown()

@@ -78,9 +78,9 @@ class Remote:
     """The bots' tables as this process sees them, and their presses on their way."""
 
     def __init__(self, channels: Channels, sides: dict[int, Side],
-                 trustees: dict[int, KnownTrustee] | None = None) -> None:
+                 trustees: dict[int, KnownTrustee]) -> None:
         self.channels, self.sides = channels, sides
-        self.trustees = trustees if trustees is not None else {}  # by bot: its sides' marks
+        self.trustees = trustees  # by bot: the 托管 marks its side's pages show
         self.out = Outgoing(channels)
         self._waiting: dict[str, asyncio.Future[tuple[int, str]]] = {}
         self._dirty: set[tuple[int, int]] = set()
@@ -167,8 +167,7 @@ class Remote:
         if new is None:  # gone from the copy: nothing of it is kept (a long run's memory)
             if key not in self._dirty:  # no reload waits for its lock
                 self._locks.pop(key, None)
-            if key[0] in self.trustees:
-                self.trustees[key[0]].forget(key[1])
+            self.trustees[key[0]].forget(key[1])
         for table in {id(tb): tb for tb in (old, new) if tb is not None}.values():
             side.pages.changed(table)
 
