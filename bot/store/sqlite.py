@@ -24,7 +24,6 @@ from bot.store.conn import Row
 from bot.store.health import Health, StoreUnavailable
 from bot.store.schema import migrations
 from bot.store.writes import Writes
-from bot.waits import to_the_end
 
 BUSY_TIMEOUT_MS = 5000  # how long a call waits for a file another process holds locked
 # SQLite's primary result codes that mean "not now" rather than "never": busy or locked by
@@ -115,26 +114,27 @@ class SqliteStore(ClubQueries):
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Writes]:
-        """One transaction at a time. Its BEGIN, COMMIT and ROLLBACK run to their end even
-        when the task is cancelled (at a stop, say): a BEGIN cut off in the caller still ran
-        in SQLite's thread, and the connection stayed in that transaction, refusing every
+        """One transaction at a time. Whatever ends it early, from its BEGIN on, a ROLLBACK
+        follows: a BEGIN cut off in a cancelled task (at a stop, say) still runs in SQLite's
+        thread, and without it the connection stayed in that transaction, refusing every
         write after it ("cannot start a transaction within a transaction")."""
         async with self._lock:
             try:
-                await to_the_end(self._conn.run("BEGIN IMMEDIATE", ()))
+                await self._conn.run("BEGIN IMMEDIATE", ())
                 yield Writes(self._conn)
-                await to_the_end(self._conn.run("COMMIT", ()))
+                await self._conn.run("COMMIT", ())
                 self.health.back()
             except BaseException:
-                await to_the_end(self._rollback())
+                await self._rollback()
                 raise
 
     async def _rollback(self) -> None:
-        """Roll back what SQLite left open: a failed COMMIT may have rolled back already
-        (a full disk) or not (busy)."""
-        if self._db.in_transaction:
-            with contextlib.suppress(sqlite3.Error):
-                await self._db.execute("ROLLBACK")
+        """Roll back what is open once the statements sent before it have run (aiosqlite
+        runs them in the order sent, and a cancelled caller's too): a BEGIN not run yet when
+        its caller was cancelled, or a failed COMMIT that rolled back already (a full disk)
+        or not (busy). Nothing open, or the connection closed at a stop: nothing to do."""
+        with contextlib.suppress(sqlite3.Error, ValueError):
+            await self._db.execute("ROLLBACK")
 
     async def schema_version(self) -> int:
         row = await self._one("PRAGMA user_version")
