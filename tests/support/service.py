@@ -4,10 +4,13 @@ that checks write-ahead (every applied move is committed before it is told).
 
 from __future__ import annotations
 
+import random
 import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
 
-from bot.table import HandRecord, Person, Table, TableService
+from bot.table import HandRecord, Person, Refusal, Table, TableService
+from engine import player
 
 PEOPLE = [Person(10 + i, n, "zh") for i, n in enumerate(("A", "B", "C"))]
 
@@ -77,3 +80,29 @@ async def seated(service: TableService) -> Table:
 def mover(table: Table) -> int:
     """A seat that has a decision now."""
     return next(s for s, d in table.decisions.items() if d.legal)
+
+
+async def play_as_computer(service: TableService, table: Table, people: Sequence[Person],
+                           rng: random.Random, now: list[float] | None = None) -> None:
+    """A seat with a decision, not in 托管, plays as the computer would (engine.player):
+    hands grow toward 听 as a player's do. When only seats in 托管 are to move, the clock
+    ``now`` (the service's) passes their pause and their move is played."""
+    assert table.current is not None
+    hand = table.current.hand
+    deciding = [s for s, d in table.decisions.items()
+                if d.legal and not table.players[s].autoplay]
+    rng.shuffle(deciding)
+    for seat in deciding:
+        d = table.decisions[seat]
+        public = [e for e in hand.history if e.visible_to is None]
+        action = player.choose(hand.private_view(seat), public, rng)
+        try:
+            await service.act(table.id, people[seat].user_id, d.version, d.legal.index(action))
+            return
+        except Refusal:
+            continue
+    if not deciding and now is not None:
+        now[0] += 2
+        await service.play_due(table.id)
+        return
+    raise AssertionError("no seat could play")

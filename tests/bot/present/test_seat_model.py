@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 import pytest
-from support.service import Counting
+from support.service import Counting, play_as_computer
 
 from bot.i18n import t
 from bot.present.screens import seat as seat_screen
@@ -29,9 +29,8 @@ from bot.present.screens.seat import (
 )
 from bot.present.screens.seat_keys import keyboard
 from bot.store import Store
-from bot.table import Person, Refusal, TableService, TableStatus
+from bot.table import Person, TableService, TableStatus
 from bot.webapp.view import seat_view
-from engine import player
 from engine.rules import table_rules
 from engine.ting import ting
 
@@ -137,7 +136,7 @@ async def test_the_picture_and_the_page_say_the_same(tmp_path, monkeypatch, rule
                 if back is not None:
                     await service.take_back(table.id, PEOPLE[back].user_id)
                     continue
-            await play_one(service, table, rng, now)
+            await play_as_computer(service, table, PEOPLE, rng, now)
         totals = await store.table_totals(table.id)
         for seat in range(seats):
             model = seat_model(table, record, seat, "zh", trustee=known,
@@ -155,25 +154,3 @@ async def test_the_picture_and_the_page_say_the_same(tmp_path, monkeypatch, rule
     finally:
         await store.close()
     assert all(seen.values()), seen
-
-
-async def play_one(service: TableService, table, rng: random.Random, now: list[float]) -> None:
-    """A seat with a decision plays as the computer would."""
-    hand = table.current.hand
-    deciding = [s for s, d in table.decisions.items()
-                if d.legal and not table.players[s].autoplay]
-    rng.shuffle(deciding)
-    for seat in deciding:
-        d = table.decisions[seat]
-        public = [e for e in hand.history if e.visible_to is None]
-        action = player.choose(hand.private_view(seat), public, rng)
-        try:
-            await service.act(table.id, PEOPLE[seat].user_id, d.version, d.legal.index(action))
-            return
-        except Refusal:
-            continue
-    if not deciding:  # only seats in 托管 to move: their pause is over
-        now[0] += 2
-        await service.play_due(table.id)
-        return
-    raise AssertionError("no seat could play")

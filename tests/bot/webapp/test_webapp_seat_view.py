@@ -9,16 +9,15 @@ a stale settlement's press is refused and changes nothing."""
 import random
 
 import pytest
-from support.service import Counting
+from support.service import Counting, play_as_computer
 
 from bot.present.screens.result import result_text
 from bot.present.screens.seat import SeatMarks, Settled, robots_of, seat_model
 from bot.present.screens.words import move_log, outcome_lines
 from bot.store import Store
-from bot.table import Person, Refusal, TableService, TableStatus
+from bot.table import Person, TableService, TableStatus
 from bot.webapp import press
 from bot.webapp.view import AGAIN, seat_view
-from engine import player
 from engine.rules import table_rules
 from engine.ting import ting
 from render.hand import hand_columns
@@ -32,24 +31,6 @@ async def _service(tmp_path, seats: int) -> tuple[Store, TableService]:
         await store.upsert_user(p.user_id, p.name, None, p.lang, dm_ok=True)
     return store, TableService(store, Counting(), action_timeout=60, autoplay_delay=1.5,
                                seed=3, rng=random.Random(3))
-
-
-async def _play_one(service: TableService, table, rng: random.Random) -> None:
-    """A seat with a decision plays as the computer would (engine.player): hands grow
-    toward 听 as a player's do."""
-    deciding = [s for s, d in table.decisions.items() if d.legal]
-    rng.shuffle(deciding)
-    hand = table.current.hand
-    for seat in deciding:
-        d = table.decisions[seat]
-        public = [e for e in hand.history if e.visible_to is None]
-        action = player.choose(hand.private_view(seat), public, rng)
-        try:
-            await service.act(table.id, PEOPLE[seat].user_id, d.version, d.legal.index(action))
-            return
-        except Refusal:
-            continue
-    raise AssertionError("no seat could play")
 
 
 @pytest.mark.parametrize(("rule_id", "seats", "seed"), [("qq", 3, 1), ("qq", 3, 2),
@@ -84,7 +65,7 @@ async def test_the_pages_json_says_what_the_picture_says(tmp_path, rule_id, seat
                 assert page["last"] == move_log(record, "zh")
                 ting_after_seen += bool(picture.by_discard)
                 kans_seen += bool(view.kans)
-            await _play_one(service, table, rng)
+            await play_as_computer(service, table, PEOPLE, rng)
         totals = await store.table_totals(table.id)
         for seat in range(seats):
             page = seat_view(seat_model(table, record, seat, "zh", trustee=frozenset(),
@@ -115,7 +96,7 @@ async def test_again_from_the_page_is_checked_like_the_settlements_button(tmp_pa
             await service.join(table.id, p)
         await service.begin(table.id, PEOPLE[0].user_id)
         while table.status == TableStatus.PLAYING:
-            await _play_one(service, table, rng)
+            await play_as_computer(service, table, PEOPLE, rng)
         assert table.status == TableStatus.BETWEEN
         mark = table.current.id
         view = seat_view(seat_model(table, table.current, 0, "zh", trustee=frozenset()))
