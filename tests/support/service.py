@@ -9,8 +9,9 @@ import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 
-from bot.table import HandRecord, Person, Refusal, Table, TableService
+from bot.table import DEFAULT_RULES, HandRecord, Person, Refusal, Table, TableService
 from engine import player
+from engine.rules import RuleSet
 
 PEOPLE = [Person(10 + i, n, "zh") for i, n in enumerate(("A", "B", "C"))]
 
@@ -69,11 +70,14 @@ class Observer:
         self.closed_tables.append(table)
 
 
-async def seated(service: TableService) -> Table:
-    table = await service.open(-100, PEOPLE[0])
-    for p in PEOPLE[1:]:
+async def seated(service: TableService, people: Sequence[Person] = PEOPLE,
+                 rules: RuleSet = DEFAULT_RULES) -> Table:
+    """A table of ``rules`` in a group, opened by the first of ``people``, the others
+    joined, and its first hand dealt."""
+    table = await service.open(-100, people[0], rules)
+    for p in people[1:]:
         await service.join(table.id, p)
-    await service.begin(table.id, PEOPLE[0].user_id)
+    await service.begin(table.id, people[0].user_id)
     return table
 
 

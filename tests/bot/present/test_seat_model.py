@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 import pytest
-from support.service import Counting, play_as_computer
+from support.service import Counting, play_as_computer, seated
 
 from bot.i18n import t
 from bot.present.screens import seat as seat_screen
@@ -106,10 +106,7 @@ async def test_the_picture_and_the_page_say_the_same(tmp_path, monkeypatch, rule
     rng, seen = random.Random(seed), {"trustee": 0, "kans": 0, "ting": 0, "clock": 0,
                                      "takeback": 0}
     try:
-        table = await service.open(-100, PEOPLE[0], table_rules(rule_id, seats))
-        for p in PEOPLE[1:seats]:
-            await service.join(table.id, p)
-        await service.begin(table.id, PEOPLE[0].user_id)
+        table = await seated(service, PEOPLE[:seats], table_rules(rule_id, seats))
         record = table.current
         known: frozenset[int] = frozenset()
         steps = 0

@@ -11,7 +11,7 @@ import random
 from dataclasses import replace
 
 import pytest
-from support.service import Counting
+from support.service import Counting, seated
 
 from bot.present.screens.seat import clocks, seat_model
 from bot.store import Store
@@ -74,10 +74,7 @@ async def test_a_seats_payload_never_shows_anothers_hidden_cards(tmp_path, rule_
                            rng=random.Random(seed))
     rng, compared = random.Random(seed), 0
     try:
-        table = await service.open(-100, people[0], table_rules(rule_id, seats))
-        for p in people[1:]:
-            await service.join(table.id, p)
-        await service.begin(table.id, people[0].user_id)
+        table = await seated(service, people, table_rules(rule_id, seats))
         while table.status == "playing":
             record = table.current
             for x in range(seats):

@@ -9,7 +9,7 @@ a stale settlement's press is refused and changes nothing."""
 import random
 
 import pytest
-from support.service import Counting, play_as_computer
+from support.service import Counting, play_as_computer, seated
 
 from bot.present.screens.result import result_text
 from bot.present.screens.seat import SeatMarks, Settled, robots_of, seat_model
@@ -39,10 +39,7 @@ async def test_the_pages_json_says_what_the_picture_says(tmp_path, rule_id, seat
     store, service = await _service(tmp_path, seats)
     rng, ting_after_seen, kans_seen = random.Random(seed), 0, 0
     try:
-        table = await service.open(-100, PEOPLE[0], table_rules(rule_id, seats))
-        for p in PEOPLE[1:seats]:
-            await service.join(table.id, p)
-        await service.begin(table.id, PEOPLE[0].user_id)
+        table = await seated(service, PEOPLE[:seats], table_rules(rule_id, seats))
         record = table.current
         rules = record.hand.rules
         while table.status == TableStatus.PLAYING:
@@ -91,10 +88,7 @@ async def test_again_from_the_page_is_checked_like_the_settlements_button(tmp_pa
     store, service = await _service(tmp_path, 3)
     rng = random.Random(4)
     try:
-        table = await service.open(-100, PEOPLE[0], table_rules("qq", 3))
-        for p in PEOPLE[1:3]:
-            await service.join(table.id, p)
-        await service.begin(table.id, PEOPLE[0].user_id)
+        table = await seated(service, PEOPLE[:3], table_rules("qq", 3))
         while table.status == TableStatus.PLAYING:
             await play_as_computer(service, table, PEOPLE, rng)
         assert table.status == TableStatus.BETWEEN
